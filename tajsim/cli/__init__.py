@@ -1,0 +1,1 @@
+"""Command-line interface: parses arguments and calls the library, nothing more."""

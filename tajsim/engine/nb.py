@@ -1,0 +1,801 @@
+"""The rules of Taj Mahal as Numba kernels over flat ``int64`` arrays.
+
+Two arrays carry everything:
+
+* ``comp``: int64[COMP_SIZE], the packed components (board, tiles, cards); read only.
+* ``state``: int64[STATE_SIZE], one game; layout in :mod:`tajsim.engine.enums`.
+
+The game is a state machine of decisions (``PHASE_*``): ``legal_actions_nb`` lists the legal
+actions of the player to move (``state[S_CUR]``) and ``apply_action_nb`` applies one. Chance
+(shuffles, reshuffles, unrest draws) uses the stream stored in ``state[S_RNG]``, so a game is a pure
+function of its seeds and its actions. Every kernel also runs uncompiled (``NUMBA_DISABLE_JIT=1``).
+
+Rule decisions are cited in ``docs/rules.md`` (R-numbers in comments below).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tajsim.engine.enums import (
+    ACTION_BID,
+    ACTION_CITY,
+    ACTION_TAKE,
+    ACTION_WITHDRAW,
+    ADVISOR_PRESTIGE,
+    BID_EXTRA,
+    BONUS,
+    C_ADJ,
+    C_ADJ_START,
+    C_AGRA_CITY,
+    C_AGRA_PROVINCE,
+    C_BONUS_TILES,
+    C_CARD_COLOUR,
+    C_CARD_SYM,
+    C_CITY_FORTRESS,
+    C_CITY_PROVINCE,
+    C_N_BONUS_TILES,
+    C_N_CITIES,
+    C_PROV_CITIES,
+    C_PROV_N_CITIES,
+    C_TILE_GOODS,
+    COLOURLESS,
+    DISPLAY_SIZE,
+    EDITION_2018,
+    FIRST_PRESTIGE,
+    FIRST_WHITE,
+    HAND_START,
+    LOC_DECK,
+    LOC_DISCARD,
+    LOC_DISPLAY,
+    LOC_HAND,
+    LOC_ROW,
+    LOC_SUPPLY,
+    LOC_UNREST,
+    MAX_CITIES,
+    MAX_CITIES_PER_PROVINCE,
+    MAX_PLAYERS,
+    N_ADVISORS,
+    N_BONUS_KINDS,
+    N_CARDS,
+    N_COLOURED,
+    N_COLOURS,
+    N_DECK_CARDS,
+    N_GOODS,
+    N_PARTS,
+    N_PROVINCES,
+    N_SYMBOLS,
+    N_VISITS,
+    PART_BONUS,
+    PART_CARDS,
+    PART_COMMODITY,
+    PART_CONNECTION,
+    PART_PALACE,
+    PART_SPECIAL,
+    PHASE_BID,
+    PHASE_CROWN,
+    PHASE_DISPLAY,
+    PHASE_GAME_OVER,
+    PHASE_PALACE,
+    PRESTIGE_ENLIGHTENMENT,
+    PRESTIGE_NOBILITY,
+    S_BONUS_AT,
+    S_BONUS_HELD,
+    S_BONUS_START,
+    S_BONUS_TAKER,
+    S_CARD_LOC,
+    S_CARD_PUBLIC,
+    S_CITY_PALACES,
+    S_CONN_BY_VISIT,
+    S_CROWN_CITY,
+    S_CROWN_PENDING,
+    S_CUR,
+    S_DECK,
+    S_DECK_LEN,
+    S_DECK_TOP,
+    S_DISCARD_N,
+    S_DISPLAY_N,
+    S_EDITION,
+    S_FIRST,
+    S_GOODS,
+    S_HAND_N,
+    S_N_PLAYERS,
+    S_N_PROTESTS,
+    S_N_RESHUFFLES,
+    S_PALACES,
+    S_PENDING,
+    S_PHASE,
+    S_PLAY_SEED,
+    S_PRESTIGE_GAINS,
+    S_PROTEST_DONE,
+    S_PROVINCE,
+    S_PROVINCE_TILE,
+    S_RANK,
+    S_RNG,
+    S_ROW_COLOUR,
+    S_ROW_N,
+    S_ROW_SYM,
+    S_SCORE,
+    S_SEAT,
+    S_SETUP_SEED,
+    S_STEP,
+    S_TILE_OWNER,
+    S_TOKEN_SUPPLY,
+    S_TOKENS,
+    S_TURNS,
+    S_UNREST_COLOURS,
+    S_UNREST_SYM,
+    S_VISIT,
+    S_WD_BONUS,
+    S_WD_N_BONUS,
+    S_WD_PALACED,
+    S_WD_PLAYED,
+    S_WD_PROVINCE,
+    S_WINNER,
+    S_WITHDRAWN,
+    SEAT_ASIDE,
+    SEAT_CROWN,
+    SEAT_EMPTY,
+    SEAT_PRESENT,
+    SEAT_PROVINCE,
+    STATE_SIZE,
+    TOKENS_PER_ADVISOR,
+)
+from tajsim.engine.rng import shuffle_slice
+
+P = MAX_PLAYERS
+
+
+# ---------------------------------------------------------------------------
+# Small accessors
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def card_colour(comp, card):
+    return comp[C_CARD_COLOUR + card]
+
+
+@njit(cache=True)
+def card_sym(comp, card, sym):
+    return comp[C_CARD_SYM + card * N_SYMBOLS + sym]
+
+
+@njit(cache=True)
+def score_of(state, p):
+    """Total score of player ``p`` (the sum of its parts)."""
+    total = 0
+    for k in range(N_PARTS):
+        total += state[S_SCORE + p * N_PARTS + k]
+    return total
+
+
+@njit(cache=True)
+def is_open_city(state, city):
+    """A city is open if it has no palace, or only this visit's crown palace (rule R7)."""
+    n = state[S_CITY_PALACES + city]
+    return n == 0 or (n == 1 and state[S_CROWN_CITY] == city)
+
+
+@njit(cache=True)
+def move_card(state, card, loc, public):
+    """Move ``card`` to ``loc`` keeping the hand, display and discard counters right."""
+    old = state[S_CARD_LOC + card]
+    if old >= LOC_HAND and old < LOC_HAND + P:
+        state[S_HAND_N + old - LOC_HAND] -= 1
+    elif old == LOC_DISPLAY:
+        state[S_DISPLAY_N] -= 1
+    elif old == LOC_DISCARD:
+        state[S_DISCARD_N] -= 1
+    if loc >= LOC_HAND and loc < LOC_HAND + P:
+        state[S_HAND_N + loc - LOC_HAND] += 1
+    elif loc == LOC_DISPLAY:
+        state[S_DISPLAY_N] += 1
+    elif loc == LOC_DISCARD:
+        state[S_DISCARD_N] += 1
+    state[S_CARD_LOC + card] = loc
+    state[S_CARD_PUBLIC + card] = public
+
+
+@njit(cache=True)
+def draw_card(state):
+    """Take the top card of the deck (it stays where it is until the caller moves it).
+
+    When the deck is empty the discard pile is shuffled into a new deck (R3). Returns -1 when
+    both are empty.
+    """
+    if state[S_DECK_TOP] >= state[S_DECK_LEN]:
+        if state[S_DISCARD_N] == 0:
+            return -1
+        k = 0
+        for card in range(N_DECK_CARDS):
+            if state[S_CARD_LOC + card] == LOC_DISCARD:
+                state[S_DECK + k] = card
+                k += 1
+        shuffle_slice(state, S_DECK, S_DECK + k, state, S_RNG)
+        for i in range(k):
+            move_card(state, state[S_DECK + i], LOC_DECK, 0)
+        state[S_DECK_TOP] = 0
+        state[S_DECK_LEN] = k
+        state[S_N_RESHUFFLES] += 1
+    card = state[S_DECK + state[S_DECK_TOP]]
+    state[S_DECK_TOP] += 1
+    return card
+
+
+@njit(cache=True)
+def draw_to_hand(state, p):
+    """Draw the top card into ``p``'s hand (hidden from the others). Returns the card or -1."""
+    card = draw_card(state)
+    if card >= 0:
+        move_card(state, card, LOC_HAND + p, 0)
+    return card
+
+
+# ---------------------------------------------------------------------------
+# Setup and visits
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
+    """Set up a new game in ``state`` (int64[STATE_SIZE]) and prepare the first visit.
+
+    ``setup_seed`` fixes the board (province order and bonus tiles), ``play_seed`` the deck and
+    every later chance event, so many games can share one setup.
+    """
+    state[:] = 0
+    state[S_N_PLAYERS] = n_players
+    state[S_EDITION] = edition
+    state[S_SETUP_SEED] = setup_seed
+    state[S_PLAY_SEED] = play_seed
+    # Province tiles: tile 12 on Agra's province, the other 11 shuffled over the rest (setup).
+    state[S_RNG] = setup_seed
+    agra_prov = comp[C_AGRA_PROVINCE]
+    for t in range(N_PROVINCES - 1):
+        state[S_PROVINCE_TILE + t] = t
+    shuffle_slice(state, S_PROVINCE_TILE, S_PROVINCE_TILE + N_PROVINCES - 1, state, S_RNG)
+    # Spread the shuffled tiles over the provinces other than Agra's, in index order.
+    for i in range(N_PROVINCES - 1, -1, -1):
+        if i > agra_prov:
+            state[S_PROVINCE_TILE + i] = state[S_PROVINCE_TILE + i - 1]
+    state[S_PROVINCE_TILE + agra_prov] = N_PROVINCES - 1
+    for t in range(N_PROVINCES):
+        state[S_TILE_OWNER + t] = -1
+    # Bonus tiles: Taj Mahal +4 on Agra, the square tiles shuffled over the other fortresses.
+    n_cities = comp[C_N_CITIES]
+    for c in range(MAX_CITIES):
+        state[S_BONUS_AT + c] = -1
+        state[S_BONUS_TAKER + c] = -1
+    n_bonus = comp[C_N_BONUS_TILES]
+    order = np.empty(n_bonus, np.int64)
+    for i in range(n_bonus):
+        order[i] = comp[C_BONUS_TILES + i]
+    shuffle_slice(order, 0, n_bonus, state, S_RNG)
+    k = 0
+    agra = comp[C_AGRA_CITY]
+    for c in range(n_cities):
+        if comp[C_CITY_FORTRESS + c] == 1:
+            if c == agra:
+                state[S_BONUS_AT + c] = BONUS.TAJ4
+            elif k < n_bonus:
+                state[S_BONUS_AT + c] = order[k]
+                k += 1
+    for c in range(MAX_CITIES):
+        state[S_BONUS_START + c] = state[S_BONUS_AT + c]
+    # Cards: the deck is shuffled with the play stream; prestige cards wait in the supply.
+    state[S_RNG] = play_seed
+    for card in range(N_DECK_CARDS):
+        state[S_DECK + card] = card
+        state[S_CARD_LOC + card] = LOC_DECK
+    shuffle_slice(state, S_DECK, S_DECK + N_DECK_CARDS, state, S_RNG)
+    state[S_DECK_TOP] = 0
+    state[S_DECK_LEN] = N_DECK_CARDS
+    for card in range(FIRST_PRESTIGE, N_CARDS):
+        state[S_CARD_LOC + card] = LOC_SUPPLY
+        state[S_CARD_PUBLIC + card] = 1
+    for _ in range(HAND_START):
+        for p in range(n_players):
+            draw_to_hand(state, p)
+    for a in range(N_ADVISORS):
+        state[S_TOKEN_SUPPLY + a] = TOKENS_PER_ADVISOR
+    for s in range(N_SYMBOLS):
+        state[S_SEAT + s] = SEAT_EMPTY
+    state[S_FIRST] = 0
+    state[S_VISIT] = 0
+    prepare_visit(state, comp)
+
+
+@njit(cache=True)
+def province_of_visit(state, visit):
+    """Province whose tile number is ``visit + 1`` (visits follow tile order, R1)."""
+    for prov in range(N_PROVINCES):
+        if state[S_PROVINCE_TILE + prov] == visit:
+            return prov
+    return -1
+
+
+@njit(cache=True)
+def prepare_visit(state, comp):
+    """Preparing a visit (R1-R3): province, advisor seats, crown, province tile, display."""
+    n = state[S_N_PLAYERS]
+    state[S_PROVINCE] = province_of_visit(state, state[S_VISIT])
+    for a in range(N_ADVISORS):
+        if state[S_SEAT + a] == SEAT_EMPTY and state[S_TOKEN_SUPPLY + a] > 0:
+            state[S_TOKEN_SUPPLY + a] -= 1
+            state[S_SEAT + a] = SEAT_PRESENT
+    state[S_SEAT + SEAT_CROWN] = SEAT_PRESENT
+    state[S_SEAT + SEAT_PROVINCE] = SEAT_PRESENT
+    state[S_CROWN_CITY] = -1
+    for _ in range(DISPLAY_SIZE[n]):
+        card = draw_card(state)
+        if card < 0:
+            break  # deck and discards exhausted: deal what there is (R3)
+        move_card(state, card, LOC_DISPLAY, 1)
+    for p in range(n):
+        state[S_WITHDRAWN + p] = 0
+        state[S_ROW_COLOUR + p] = -1
+        state[S_ROW_N + p] = 0
+        for s in range(N_SYMBOLS):
+            state[S_ROW_SYM + p * N_SYMBOLS + s] = 0
+    state[S_PROTEST_DONE] = 0
+    state[S_CUR] = state[S_FIRST]
+    state[S_PHASE] = PHASE_BID
+
+
+@njit(cache=True)
+def end_visit(state, comp):
+    """Ending a visit (R14-R17), then the next visit or the final scoring."""
+    n = state[S_N_PLAYERS]
+    for card in range(N_DECK_CARDS):  # unrest and any display leftovers are discarded
+        loc = state[S_CARD_LOC + card]
+        if loc == LOC_UNREST or loc == LOC_DISPLAY:
+            move_card(state, card, LOC_DISCARD, 1)
+    for s in range(N_SYMBOLS):
+        state[S_UNREST_SYM + s] = 0
+    for c in range(N_COLOURS):
+        state[S_UNREST_COLOURS + c] = 0
+    # Advisor pairs give the prestige card, from the supply or its holder (R14).
+    for p in range(n):
+        for a in range(N_ADVISORS):
+            if state[S_TOKENS + p * N_ADVISORS + a] >= 2:
+                state[S_TOKENS + p * N_ADVISORS + a] -= 2
+                state[S_TOKEN_SUPPLY + a] += 2
+                card = ADVISOR_PRESTIGE[a]
+                if state[S_CARD_LOC + card] != LOC_HAND + p:
+                    move_card(state, card, LOC_HAND + p, 1)
+                    state[S_PRESTIGE_GAINS + p] += 1
+    # A province tile nobody claimed (or set aside by a protest) leaves play (R16).
+    tile = state[S_PROVINCE_TILE + state[S_PROVINCE]]
+    if state[S_TILE_OWNER + tile] == -1:
+        state[S_TILE_OWNER + tile] = -2
+    # Tokens set aside by a protest go back to their seats; the crown returns (R15).
+    for a in range(N_ADVISORS):
+        if state[S_SEAT + a] == SEAT_ASIDE:
+            state[S_SEAT + a] = SEAT_PRESENT
+    state[S_CROWN_CITY] = -1
+    state[S_FIRST] = (state[S_FIRST] + 1) % n
+    state[S_VISIT] += 1
+    if state[S_VISIT] >= N_VISITS:
+        final_scoring(state, comp)
+    else:
+        prepare_visit(state, comp)
+
+
+@njit(cache=True)
+def hand_scoring_points(state, comp, p):
+    """End-of-game card points of ``p``: colourless cards plus the cards of the best colour."""
+    per_colour = np.zeros(N_COLOURS + 1, np.int64)
+    for card in range(N_CARDS):
+        if state[S_CARD_LOC + card] == LOC_HAND + p:
+            per_colour[card_colour(comp, card)] += 1
+    best = 0
+    for c in range(N_COLOURS):
+        if per_colour[c] > best:
+            best = per_colour[c]
+    return per_colour[COLOURLESS] + best
+
+
+@njit(cache=True)
+def final_scoring(state, comp):
+    """Final scoring and ranks (R18-R19)."""
+    n = state[S_N_PLAYERS]
+    for p in range(n):
+        state[S_SCORE + p * N_PARTS + PART_CARDS] = hand_scoring_points(state, comp, p)
+    tie_break_on_hand = state[S_EDITION] == EDITION_2018
+    for p in range(n):
+        sp = score_of(state, p)
+        better = 0
+        for q in range(n):
+            sq = score_of(state, q)
+            more_cards = state[S_HAND_N + q] > state[S_HAND_N + p]
+            if sq > sp or (sq == sp and tie_break_on_hand and more_cards):
+                better += 1
+        state[S_RANK + p] = better + 1
+        state[S_WINNER + p] = 1 if better == 0 else 0
+    state[S_PHASE] = PHASE_GAME_OVER
+    state[S_CUR] = -1
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def legal_actions_nb(state, comp, out):
+    """Write the legal actions of the player to move into ``out``; return how many.
+
+    ``out`` is int64 with room for ``N_ACTIONS`` entries. Bids list every coloured card in hand
+    that may be played (R4) alone and with each colourless card in hand; withdrawing is always
+    legal in a bid. Order: ascending action number.
+    """
+    phase = state[S_PHASE]
+    n_out = 0
+    if phase == PHASE_BID:
+        p = state[S_CUR]
+        out[0] = ACTION_WITHDRAW
+        n_out = 1
+        hand_loc = LOC_HAND + p
+        row_colour = state[S_ROW_COLOUR + p]
+        for card in range(N_COLOURED):
+            if state[S_CARD_LOC + card] != hand_loc:
+                continue
+            matches = row_colour < 0 or card_colour(comp, card) == row_colour
+            base = ACTION_BID + card * BID_EXTRA
+            if matches:
+                out[n_out] = base
+                n_out += 1
+            for extra in range(FIRST_WHITE, N_CARDS):
+                if state[S_CARD_LOC + extra] != hand_loc:
+                    continue
+                if matches or extra == PRESTIGE_ENLIGHTENMENT:
+                    out[n_out] = base + 1 + extra - FIRST_WHITE
+                    n_out += 1
+    elif phase == PHASE_PALACE or phase == PHASE_CROWN:
+        prov = state[S_PROVINCE]
+        for i in range(comp[C_PROV_N_CITIES + prov]):
+            city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
+            if phase == PHASE_CROWN or is_open_city(state, city):
+                out[n_out] = ACTION_CITY + city
+                n_out += 1
+    elif phase == PHASE_DISPLAY:
+        for card in range(N_DECK_CARDS):
+            if state[S_CARD_LOC + card] == LOC_DISPLAY:
+                out[n_out] = ACTION_TAKE + card
+                n_out += 1
+    return n_out
+
+
+@njit(cache=True)
+def is_legal_nb(state, comp, action):
+    """True if ``action`` is legal now (a linear scan of the legal list; for the Python layer)."""
+    buf = np.empty(ACTION_TAKE + N_DECK_CARDS, np.int64)
+    n = legal_actions_nb(state, comp, buf)
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def apply_action_nb(state, comp, action):
+    """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
+    state[S_STEP] += 1
+    phase = state[S_PHASE]
+    p = state[S_CUR]
+    if phase == PHASE_BID:
+        state[S_TURNS] += 1
+        if action == ACTION_WITHDRAW:
+            withdraw(state, comp, p)
+        else:
+            play_cards(state, comp, p, action)
+    elif phase == PHASE_PALACE:
+        city = action - ACTION_CITY
+        add_palace(state, p, city)
+        if state[S_BONUS_AT + city] >= 0:  # claim the bonus tile; resolved after all palaces
+            state[S_WD_BONUS + state[S_WD_N_BONUS]] = state[S_BONUS_AT + city]
+            state[S_WD_N_BONUS] += 1
+            state[S_BONUS_TAKER + city] = p
+            state[S_BONUS_AT + city] = -1
+        state[S_PENDING] -= 1
+        if state[S_PENDING] > 0 and has_open_city(state, comp):
+            return
+        after_palaces(state, comp, p)
+    elif phase == PHASE_CROWN:
+        city = action - ACTION_CITY
+        add_palace(state, p, city)
+        state[S_CROWN_CITY] = city  # no bonus tile for the crown palace (R9)
+        state[S_CROWN_PENDING] = 0
+        after_crown(state, comp, p)
+    elif phase == PHASE_DISPLAY:
+        move_card(state, action - ACTION_TAKE, LOC_HAND + p, 1)
+        state[S_PENDING] -= 1
+        continue_display(state, comp, p)
+
+
+@njit(cache=True)
+def play_cards(state, comp, p, action):
+    """Influence the court: one coloured card, optionally one colourless card (R4-R5)."""
+    code = action - ACTION_BID
+    card = code // BID_EXTRA
+    extra_slot = code % BID_EXTRA
+    add_to_row(state, comp, p, card)
+    if state[S_ROW_N + p] == 1:
+        state[S_ROW_COLOUR + p] = card_colour(comp, card)
+    if extra_slot > 0:
+        extra = FIRST_WHITE + extra_slot - 1
+        add_to_row(state, comp, p, extra)
+        if extra == PRESTIGE_NOBILITY:
+            state[S_SCORE + p * N_PARTS + PART_SPECIAL] += 2
+    end_turn(state, comp)
+
+
+@njit(cache=True)
+def add_to_row(state, comp, p, card):
+    move_card(state, card, LOC_ROW + p, 1)
+    state[S_ROW_N + p] += 1
+    for s in range(N_SYMBOLS):
+        state[S_ROW_SYM + p * N_SYMBOLS + s] += card_sym(comp, card, s)
+
+
+@njit(cache=True)
+def add_palace(state, p, city):
+    state[S_PALACES + city * P + p] += 1
+    state[S_CITY_PALACES + city] += 1
+    state[S_WD_PALACED] = 1
+
+
+@njit(cache=True)
+def has_open_city(state, comp):
+    prov = state[S_PROVINCE]
+    for i in range(comp[C_PROV_N_CITIES + prov]):
+        if is_open_city(state, comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_majority(state, p, sym):
+    """``p`` shows strictly more of ``sym`` than every other player still in the visit and,
+    with two players (2018), than the unrest cards (R6, R20). At least one symbol is needed."""
+    mine = state[S_ROW_SYM + p * N_SYMBOLS + sym]
+    if mine == 0:
+        return False
+    for q in range(state[S_N_PLAYERS]):
+        if q != p and state[S_WITHDRAWN + q] == 0:
+            if state[S_ROW_SYM + q * N_SYMBOLS + sym] >= mine:
+                return False
+    return state[S_UNREST_SYM + sym] < mine
+
+
+@njit(cache=True)
+def withdraw(state, comp, p):
+    """Withdraw: claim the majorities, then resolve them in rulebook order (R6-R13)."""
+    state[S_WD_PLAYED] = 1 if state[S_ROW_N + p] > 0 else 0
+    state[S_WD_PALACED] = 0
+    state[S_WD_PROVINCE] = 0
+    state[S_WD_N_BONUS] = 0
+    state[S_CROWN_PENDING] = 0
+    n_advisors = 0
+    for s in range(N_SYMBOLS):
+        if state[S_SEAT + s] == SEAT_PRESENT and has_majority(state, p, s):
+            state[S_SEAT + s] = SEAT_EMPTY
+            if s < N_ADVISORS:
+                state[S_TOKENS + p * N_ADVISORS + s] += 1
+                n_advisors += 1
+            elif s == SEAT_CROWN:
+                state[S_CROWN_PENDING] = 1
+            else:
+                state[S_WD_PROVINCE] = 1
+    state[S_WITHDRAWN + p] = 1
+    state[S_PENDING] = n_advisors
+    if n_advisors > 0 and has_open_city(state, comp):
+        state[S_PHASE] = PHASE_PALACE
+        return
+    after_palaces(state, comp, p)
+
+
+@njit(cache=True)
+def gain_good(state, p, good):
+    """A good scores 1 plus the goods of its kind already held (R11)."""
+    state[S_SCORE + p * N_PARTS + PART_COMMODITY] += 1 + state[S_GOODS + p * N_GOODS + good]
+    state[S_GOODS + p * N_GOODS + good] += 1
+
+
+@njit(cache=True)
+def after_palaces(state, comp, p):
+    """Resolve the claimed bonus tiles (in placement order: the order cannot change any
+    outcome, R10), then the crown."""
+    state[S_PENDING] = 0
+    for i in range(state[S_WD_N_BONUS]):
+        kind = state[S_WD_BONUS + i]
+        state[S_BONUS_HELD + p * N_BONUS_KINDS + kind] += 1
+        if kind < N_GOODS:
+            gain_good(state, p, kind)
+        elif kind == BONUS.PLUS2:
+            state[S_SCORE + p * N_PARTS + PART_BONUS] += 2
+        elif kind == BONUS.TAJ4:
+            state[S_SCORE + p * N_PARTS + PART_BONUS] += 4
+        elif kind == BONUS.DRAW:
+            draw_to_hand(state, p)
+    state[S_WD_N_BONUS] = 0
+    if state[S_CROWN_PENDING] == 1:
+        state[S_PHASE] = PHASE_CROWN
+        return
+    after_crown(state, comp, p)
+
+
+@njit(cache=True)
+def connected_provinces(state, comp, p, prov):
+    """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
+    stack = np.empty(MAX_CITIES, np.int64)
+    seen = np.zeros(MAX_CITIES, np.bool_)
+    reached = np.zeros(N_PROVINCES, np.bool_)
+    top = 0
+    for i in range(comp[C_PROV_N_CITIES + prov]):
+        city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
+        if state[S_PALACES + city * P + p] > 0:
+            seen[city] = True
+            stack[top] = city
+            top += 1
+    while top > 0:
+        top -= 1
+        city = stack[top]
+        reached[comp[C_CITY_PROVINCE + city]] = True
+        for k in range(comp[C_ADJ_START + city], comp[C_ADJ_START + city + 1]):
+            nb = comp[C_ADJ + k]
+            if not seen[nb] and state[S_PALACES + nb * P + p] > 0:
+                seen[nb] = True
+                stack[top] = nb
+                top += 1
+    count = 0
+    for q in range(N_PROVINCES):
+        if reached[q] and q != prov:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def after_crown(state, comp, p):
+    """Palace scoring, the province tile, the row, then the display (R12-R13)."""
+    prov = state[S_PROVINCE]
+    base = S_SCORE + p * N_PARTS
+    if state[S_WD_PALACED] == 1:
+        links = connected_provinces(state, comp, p, prov)
+        state[base + PART_PALACE] += 1
+        state[base + PART_CONNECTION] += links
+        state[S_CONN_BY_VISIT + state[S_VISIT] * P + p] += 1 + links
+    if state[S_WD_PROVINCE] == 1:
+        tile = state[S_PROVINCE_TILE + prov]
+        state[S_TILE_OWNER + tile] = p
+        for g in range(N_GOODS):
+            for _ in range(comp[C_TILE_GOODS + tile * N_GOODS + g]):
+                gain_good(state, p, g)
+    # Prestige cards return to hand, the rest of the row is discarded (R13).
+    row = LOC_ROW + p
+    for card in range(N_CARDS):
+        if state[S_CARD_LOC + card] == row:
+            if card >= FIRST_PRESTIGE:
+                move_card(state, card, LOC_HAND + p, 1)
+            else:
+                move_card(state, card, LOC_DISCARD, 1)
+    state[S_ROW_N + p] = 0
+    state[S_ROW_COLOUR + p] = -1
+    for s in range(N_SYMBOLS):
+        state[S_ROW_SYM + p * N_SYMBOLS + s] = 0
+    last = True
+    for q in range(state[S_N_PLAYERS]):
+        if state[S_WITHDRAWN + q] == 0:
+            last = False
+    state[S_PENDING] = 1 if last else 2
+    state[S_PHASE] = PHASE_DISPLAY
+    continue_display(state, comp, p)
+
+
+@njit(cache=True)
+def continue_display(state, comp, p):
+    """Ask for a display card while there is a choice; take the rest when there is none."""
+    if state[S_PENDING] > 0 and state[S_DISPLAY_N] > state[S_PENDING]:
+        return  # a real choice: wait for PHASE_DISPLAY actions
+    if state[S_PENDING] > 0:
+        for card in range(N_DECK_CARDS):
+            if state[S_CARD_LOC + card] == LOC_DISPLAY:
+                move_card(state, card, LOC_HAND + p, 1)
+    state[S_PENDING] = 0
+    if state[S_WD_PLAYED] == 0:
+        draw_to_hand(state, p)  # withdrew without playing: also the top card (R13)
+    end_turn(state, comp)
+
+
+@njit(cache=True)
+def end_turn(state, comp):
+    """Unrest (2 players, 2018), then the next player in the visit or the end of the visit."""
+    n = state[S_N_PLAYERS]
+    p = state[S_CUR]
+    anyone_left = False
+    for q in range(n):
+        if state[S_WITHDRAWN + q] == 0:
+            anyone_left = True
+    if not anyone_left:
+        end_visit(state, comp)
+        return
+    if n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0:
+        resolve_unrest(state, comp)
+    q = p
+    for _ in range(n):
+        q = (q + 1) % n
+        if state[S_WITHDRAWN + q] == 0:
+            break
+    state[S_CUR] = q
+    state[S_PHASE] = PHASE_BID
+
+
+@njit(cache=True)
+def resolve_unrest(state, comp):
+    """Draw a card into unrest; a second card of a colour already there starts a protest.
+
+    Rules R20-R21."""
+    card = draw_card(state)
+    if card < 0:
+        return
+    colour = card_colour(comp, card)
+    if colour != COLOURLESS and state[S_UNREST_COLOURS + colour] > 0:
+        move_card(state, card, LOC_DISCARD, 1)
+        n = state[S_N_PLAYERS]
+        for s in range(N_SYMBOLS):
+            u = state[S_UNREST_SYM + s]
+            if u == 0 or state[S_SEAT + s] != SEAT_PRESENT:
+                continue
+            most = True
+            for q in range(n):
+                if state[S_ROW_SYM + q * N_SYMBOLS + s] >= u:
+                    most = False
+            if most:
+                state[S_SEAT + s] = SEAT_ASIDE
+        for c in range(N_DECK_CARDS):
+            if state[S_CARD_LOC + c] == LOC_UNREST:
+                move_card(state, c, LOC_DISCARD, 1)
+        for s in range(N_SYMBOLS):
+            state[S_UNREST_SYM + s] = 0
+        for c in range(N_COLOURS):
+            state[S_UNREST_COLOURS + c] = 0
+        state[S_PROTEST_DONE] = 1
+        state[S_N_PROTESTS] += 1
+        # Set-aside tokens stay out of this visit; end_visit returns the advisors to their
+        # seats and sends an unclaimed province tile to the box (R21).
+        return
+    move_card(state, card, LOC_UNREST, 1)
+    if colour != COLOURLESS:
+        state[S_UNREST_COLOURS + colour] += 1
+    for s in range(N_SYMBOLS):
+        state[S_UNREST_SYM + s] += card_sym(comp, card, s)
+
+
+# ---------------------------------------------------------------------------
+# Whole-state helpers used by tests, records and policies
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def new_state():
+    return np.zeros(STATE_SIZE, np.int64)
+
+
+@njit(cache=True)
+def n_palaces_of(state, comp, p):
+    total = 0
+    for c in range(comp[C_N_CITIES]):
+        total += state[S_PALACES + c * P + p]
+    return total
+
+
+@njit(cache=True)
+def count_goods(state, p, good):
+    return state[S_GOODS + p * N_GOODS + good]
+
+
+@njit(cache=True)
+def play_seed_of(state):
+    return state[S_PLAY_SEED]
+
+
+@njit(cache=True)
+def setup_seed_of(state):
+    return state[S_SETUP_SEED]

@@ -1,0 +1,197 @@
+"""Kernels that play whole games between compiled strategies and write result records.
+
+A game is a pure function of (master seed, game id, setup id, lineup, configuration): its setup
+stream is derived from (master seed, setup id), its play stream from (master seed, game id) and
+each seat's policy stream from the play seed, so results never depend on threads, chunking or
+machines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from tajsim.engine.enums import (
+    MAX_CITIES,
+    MAX_PLAYERS,
+    N_ACTIONS,
+    N_BONUS_KINDS,
+    N_GOODS,
+    N_PARTS,
+    N_PROVINCES,
+    N_VISITS,
+    PHASE_GAME_OVER,
+    S_BONUS_HELD,
+    S_BONUS_START,
+    S_CONN_BY_VISIT,
+    S_CUR,
+    S_GOODS,
+    S_HAND_N,
+    S_N_PROTESTS,
+    S_N_RESHUFFLES,
+    S_PHASE,
+    S_PRESTIGE_GAINS,
+    S_RANK,
+    S_SCORE,
+    S_TILE_OWNER,
+    S_TURNS,
+    S_WINNER,
+    STATE_SIZE,
+)
+from tajsim.engine.nb import (
+    apply_action_nb,
+    init_state_nb,
+    legal_actions_nb,
+    n_palaces_of,
+    province_of_visit,
+)
+from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
+from tajsim.strategies.nb import choose_action_nb
+
+P = MAX_PLAYERS
+
+
+@njit(cache=True)
+def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
+    """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``."""
+    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
+    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
+    init_state_nb(comp, n_players, edition, setup_seed, play_seed, state)
+    for p in range(P):
+        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+
+
+@njit(cache=True)
+def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out):
+    """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
+    each seat. A decision with a single legal action is taken without asking the policy.
+
+    Parameters
+    ----------
+    seat_ids : int64[n_players]
+    seat_params : float64[n_players, N_PARAMS]
+    prng : int64[MAX_PLAYERS] policy streams
+    legal : int64[N_ACTIONS] scratch
+    actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
+
+    Returns
+    -------
+    int : number of actions applied
+    """
+    n_actions = 0
+    while state[S_PHASE] != PHASE_GAME_OVER:
+        n = legal_actions_nb(state, comp, legal)
+        p = state[S_CUR]
+        if n == 1:
+            action = legal[0]
+        else:
+            action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal, n)
+        if n_actions < actions_out.shape[0]:
+            actions_out[n_actions] = action
+        apply_action_nb(state, comp, action)
+        n_actions += 1
+    return n_actions
+
+
+@njit(cache=True)
+def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, setups, g):
+    """Write the finished game's per-player rows ``results[row:row + n]`` and ``setups[g]``."""
+    n = seat_ids.shape[0]
+    for p in range(n):
+        r = results[row + p]
+        r.game_id = game_id
+        r.seat = p
+        r.strategy_id = seat_ids[p]
+        total = 0
+        for k in range(N_PARTS):
+            total += state[S_SCORE + p * N_PARTS + k]
+        r.score = total
+        r.rank = state[S_RANK + p]
+        r.winner = state[S_WINNER + p] == 1
+        r.pts_palace = state[S_SCORE + p * N_PARTS + 0]
+        r.pts_connection = state[S_SCORE + p * N_PARTS + 1]
+        r.pts_commodity = state[S_SCORE + p * N_PARTS + 2]
+        r.pts_bonus = state[S_SCORE + p * N_PARTS + 3]
+        r.pts_special = state[S_SCORE + p * N_PARTS + 4]
+        r.pts_cards = state[S_SCORE + p * N_PARTS + 5]
+        r.goods_rice = state[S_GOODS + p * N_GOODS + 0]
+        r.goods_tea = state[S_GOODS + p * N_GOODS + 1]
+        r.goods_spices = state[S_GOODS + p * N_GOODS + 2]
+        r.goods_jewels = state[S_GOODS + p * N_GOODS + 3]
+        r.n_palaces = n_palaces_of(state, comp, p)
+        tiles = 0
+        for t in range(N_PROVINCES):
+            if state[S_TILE_OWNER + t] == p:
+                tiles += 1
+        r.n_province_tiles = tiles
+        bonus = 0
+        for k in range(N_BONUS_KINDS):
+            bonus += state[S_BONUS_HELD + p * N_BONUS_KINDS + k]
+        r.n_bonus_tiles = bonus
+        r.n_prestige = state[S_PRESTIGE_GAINS + p]
+        r.hand_end = state[S_HAND_N + p]
+    s = setups[g]
+    s.game_id = game_id
+    s.setup_id = setup_id
+    s.n_turns = state[S_TURNS]
+    s.n_reshuffles = state[S_N_RESHUFFLES]
+    s.n_protests = state[S_N_PROTESTS]
+    for v in range(N_VISITS):
+        s.province_order[v] = province_of_visit(state, v)
+        s.tile_owner[v] = state[S_TILE_OWNER + v] if state[S_TILE_OWNER + v] >= 0 else -1
+        for p in range(P):
+            s.conn_by_visit[v, p] = state[S_CONN_BY_VISIT + v * P + p] if p < n else 0
+    for c in range(MAX_CITIES):
+        s.bonus_at[c] = state[S_BONUS_START + c]
+
+
+@njit(cache=True)
+def play_one_nb(comp, n_players, edition, master_seed, game_id, setup_id, lineup, lineup_ids,
+                lineup_params, results, setups, g, state, prng, legal, no_actions):
+    """Play game ``game_id`` with seat p taken by lineup entry ``lineup[p]``; write row ``g``."""
+    seat_ids = np.empty(n_players, np.int64)
+    seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
+    for p in range(n_players):
+        seat_ids[p] = lineup_ids[lineup[p]]
+        seat_params[p, :] = lineup_params[lineup[p], :]
+    start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng)
+    play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions)
+    write_records_nb(state, comp, game_id, setup_id, seat_ids, results, g * n_players, setups, g)
+
+
+@njit(cache=True)
+def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+                  lineup_ids, lineup_params, results, setups):
+    """Play ``len(game_ids)`` games on one thread.
+
+    Parameters
+    ----------
+    comp : int64[COMP_SIZE]
+    game_ids, setup_ids : int64[G]
+    lineups : int64[G, n_players], index into the lineup table for each seat of each game
+    lineup_ids : int64[L] strategy ids; lineup_params : float64[L, N_PARAMS]
+    results : RESULT_DTYPE[G * n_players] (out); setups : SETUP_DTYPE[G] (out)
+    """
+    state = np.zeros(STATE_SIZE, np.int64)
+    prng = np.zeros(P, np.int64)
+    legal = np.empty(N_ACTIONS, np.int64)
+    no_actions = np.empty(0, np.int64)
+    for g in range(game_ids.shape[0]):
+        play_one_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], lineups[g],
+                    lineup_ids, lineup_params, results, setups, g, state, prng, legal, no_actions)
+
+
+@njit(cache=True, parallel=True)
+def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+                           lineup_ids, lineup_params, results, setups, n_blocks):
+    """``play_batch_nb`` over ``n_blocks`` contiguous blocks of games run on numba threads."""
+    G = game_ids.shape[0]
+    for b in prange(n_blocks):
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(P, np.int64)
+        legal = np.empty(N_ACTIONS, np.int64)
+        no_actions = np.empty(0, np.int64)
+        for g in range(b * G // n_blocks, (b + 1) * G // n_blocks):
+            play_one_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g],
+                        lineups[g], lineup_ids, lineup_params, results, setups, g, state, prng,
+                        legal, no_actions)
