@@ -273,10 +273,11 @@ class Game:
         if self.is_over:
             lines.append(f"Game over after 12 visits ({self.edition} edition)")
         else:
+            deck = int(s[E.S_DECK_LEN] - s[E.S_DECK_TOP])
+            discard = int(s[E.S_DISCARD_N])
             lines.append(
                 f"Visit {self.visit}/12: {self.province} | phase {self.phase} | "
-                f"player {self.current_player} to act | deck {int(s[E.S_DECK_LEN] - s[E.S_DECK_TOP])}"
-                f" | discard {int(s[E.S_DISCARD_N])}"
+                f"player {self.current_player} to act | deck {deck} | discard {discard}"
             )
             seats = []
             for sym in range(E.N_SYMBOLS):

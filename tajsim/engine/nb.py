@@ -433,20 +433,29 @@ def legal_actions_nb(state, comp, out):
         n_out = 1
         hand_loc = LOC_HAND + p
         row_colour = state[S_ROW_COLOUR + p]
+        # Colourless cards in hand as a bit mask (bit k = card FIRST_WHITE + k): no allocation.
+        extras = 0
+        for k in range(N_CARDS - FIRST_WHITE):
+            if state[S_CARD_LOC + FIRST_WHITE + k] == hand_loc:
+                extras |= 1 << k
+        enlightenment_bit = 1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)
         for card in range(N_COLOURED):
             if state[S_CARD_LOC + card] != hand_loc:
                 continue
-            matches = row_colour < 0 or card_colour(comp, card) == row_colour
             base = ACTION_BID + card * BID_EXTRA
-            if matches:
+            if row_colour < 0 or card_colour(comp, card) == row_colour:
                 out[n_out] = base
                 n_out += 1
-            for extra in range(FIRST_WHITE, N_CARDS):
-                if state[S_CARD_LOC + extra] != hand_loc:
-                    continue
-                if matches or extra == PRESTIGE_ENLIGHTENMENT:
-                    out[n_out] = base + 1 + extra - FIRST_WHITE
+                bits = extras
+            else:
+                bits = extras & enlightenment_bit  # off colour: only with Enlightenment (R5)
+            k = 0
+            while bits != 0:
+                if bits & 1:
+                    out[n_out] = base + 1 + k
                     n_out += 1
+                bits >>= 1
+                k += 1
     elif phase == PHASE_PALACE or phase == PHASE_CROWN:
         prov = state[S_PROVINCE]
         for i in range(comp[C_PROV_N_CITIES + prov]):
@@ -626,31 +635,39 @@ def after_palaces(state, comp, p):
 
 @njit(cache=True)
 def connected_provinces(state, comp, p, prov):
-    """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
-    stack = np.empty(MAX_CITIES, np.int64)
-    seen = np.zeros(MAX_CITIES, np.bool_)
-    reached = np.zeros(N_PROVINCES, np.bool_)
-    top = 0
+    """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12).
+
+    Cities are bits of a ``uint64`` (MAX_CITIES = 64), so the search allocates nothing.
+    """
+    one = np.uint64(1)
+    mine = np.uint64(0)
+    for city in range(comp[C_N_CITIES]):
+        if state[S_PALACES + city * P + p] > 0:
+            mine |= one << np.uint64(city)
+    reached = np.uint64(0)
     for i in range(comp[C_PROV_N_CITIES + prov]):
         city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
-        if state[S_PALACES + city * P + p] > 0:
-            seen[city] = True
-            stack[top] = city
-            top += 1
-    while top > 0:
-        top -= 1
-        city = stack[top]
-        reached[comp[C_CITY_PROVINCE + city]] = True
+        reached |= (one << np.uint64(city)) & mine
+    frontier = reached
+    while frontier != 0:
+        city = 0
+        while (frontier >> np.uint64(city)) & one == 0:
+            city += 1
+        frontier &= ~(one << np.uint64(city))
         for k in range(comp[C_ADJ_START + city], comp[C_ADJ_START + city + 1]):
-            nb = comp[C_ADJ + k]
-            if not seen[nb] and state[S_PALACES + nb * P + p] > 0:
-                seen[nb] = True
-                stack[top] = nb
-                top += 1
+            bit = one << np.uint64(comp[C_ADJ + k])
+            if (mine & bit) != 0 and (reached & bit) == 0:
+                reached |= bit
+                frontier |= bit
+    provinces = 0
+    for city in range(comp[C_N_CITIES]):
+        if (reached >> np.uint64(city)) & one:
+            provinces |= 1 << comp[C_CITY_PROVINCE + city]
+    provinces &= ~(1 << prov)
     count = 0
-    for q in range(N_PROVINCES):
-        if reached[q] and q != prov:
-            count += 1
+    while provinces != 0:
+        count += provinces & 1
+        provinces >>= 1
     return count
 
 
