@@ -93,8 +93,9 @@ def wilson_interval(
         denom = 1.0 + z * z / n_arr
         centre = (p + z * z / (2.0 * n_arr)) / denom
         half = z * np.sqrt(p * (1.0 - p) / n_arr + z * z / (4.0 * n_arr * n_arr)) / denom
-    low = np.clip(centre - half, 0.0, 1.0)
-    high = np.clip(centre + half, 0.0, 1.0)
+    # The interval always contains p (guards rounding at p = 0 or 1).
+    low = np.clip(np.fmin(centre - half, p), 0.0, 1.0)
+    high = np.clip(np.fmax(centre + half, p), 0.0, 1.0)
     low = np.where(n_arr > 0, low, np.nan)
     high = np.where(n_arr > 0, high, np.nan)
     return low, high

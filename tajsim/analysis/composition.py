@@ -1,0 +1,118 @@
+"""Score composition: mean and distribution of each score part by strategy, player count, edition.
+
+The parts are the ``pts_<part>`` columns of the results schema (``palace``, ``connection``,
+``commodity``, ``bonus``, ``special``, ``cards``); they sum to ``score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from tajsim.analysis.stats import summarize_mean, wilson_interval
+from tajsim.engine.enums import PART_NAMES
+
+__all__ = ["PART_COLUMNS", "score_composition", "score_part_histogram"]
+
+#: Score-part columns in the order of ``tajsim.engine.enums.PART_NAMES``.
+PART_COLUMNS = tuple(f"pts_{p}" for p in PART_NAMES)
+DEFAULT_BY = ("edition", "n_players", "strategy")
+DEFAULT_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def _present(results: pd.DataFrame, by: Sequence[str] | None) -> list[str]:
+    if by is None:
+        return [c for c in DEFAULT_BY if c in results.columns]
+    return list(by)
+
+
+def score_composition(
+    results: pd.DataFrame,
+    by: Sequence[str] | None = None,
+    *,
+    parts: Sequence[str] = PART_NAMES,
+    include_total: bool = True,
+    confidence: float = 0.95,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+) -> pd.DataFrame:
+    """Mean, interval and quantiles of each score part per group (long format).
+
+    Parameters
+    ----------
+    results : DataFrame
+        Needs ``pts_<part>`` for each requested part, ``score`` (when ``include_total``) and
+        the ``by`` columns.
+    by : sequence of str, optional
+        Default: those of ``edition``, ``n_players``, ``strategy`` present.
+    parts : sequence of str
+        Part names without the ``pts_`` prefix.
+    include_total : bool
+        Add ``part == "score"`` rows for the final score.
+    quantiles : sequence of float
+        Quantiles reported as ``q10``, ``q25``, ... columns.
+
+    Returns
+    -------
+    DataFrame, one row per group and part
+        ``by...``; ``part`` (str); ``n`` (int64, player-games); ``mean``, ``sd``, ``ci_low``,
+        ``ci_high`` (float64, t interval of the mean); ``q<pct>`` (float64); ``share_of_score``
+        (float64, the part's mean over the group's mean score).
+    """
+    by = _present(results, by)
+    names = list(parts) + (["score"] if include_total else [])
+    tables = []
+    for name in names:
+        col = "score" if name == "score" else f"pts_{name}"
+        table = summarize_mean(results, by, col, confidence=confidence, quantiles=quantiles)
+        table.insert(len(by), "part", name)
+        tables.append(table)
+    out = pd.concat(tables, ignore_index=True)
+    totals = summarize_mean(results, by, "score")[[*by, "mean"]].rename(
+        columns={"mean": "_mean_score"})
+    out = out.merge(totals, on=by, how="left") if by else out.assign(
+        _mean_score=float(totals["_mean_score"].iloc[0]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["share_of_score"] = out["mean"] / out["_mean_score"]
+    return out.drop(columns="_mean_score")
+
+
+def score_part_histogram(
+    results: pd.DataFrame,
+    by: Sequence[str] | None = None,
+    *,
+    parts: Sequence[str] = PART_NAMES,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Frequency of each point value of each score part per group (the full distribution).
+
+    Returns
+    -------
+    DataFrame, one row per group, part and observed point value
+        ``by...``; ``part`` (str); ``points`` (int64); ``count`` (int64); ``n`` (int64,
+        player-games in the group); ``share``, ``ci_low``, ``ci_high`` (float64, Wilson).
+    """
+    by = _present(results, by)
+    tables = []
+    for name in parts:
+        col = f"pts_{name}"
+        keys = [*by, col]
+        counts = results.groupby(keys, observed=True, sort=True).size().rename("count")
+        counts = counts.reset_index().rename(columns={col: "points"})
+        if by:
+            sizes = results.groupby(by, observed=True).size().rename("n").reset_index()
+            counts = counts.merge(sizes, on=by, how="left")
+        else:
+            counts["n"] = len(results)
+        counts.insert(len(by), "part", name)
+        tables.append(counts)
+    out = pd.concat(tables, ignore_index=True)
+    out["points"] = out["points"].astype(np.int64)
+    out["count"] = out["count"].astype(np.int64)
+    out["n"] = out["n"].astype(np.int64)
+    out["share"] = out["count"] / out["n"]
+    low, high = wilson_interval(out["count"].to_numpy(), out["n"].to_numpy(), confidence)
+    out["ci_low"] = low
+    out["ci_high"] = high
+    return out

@@ -1,0 +1,156 @@
+"""``tajsim report RESULTS --out DIR``: the Markdown + HTML report of simulated games.
+
+RESULTS is a Parquet file, a directory of Parquet files (a run directory of ``tajsim simulate``:
+its ``chunks/*.parquet`` are found recursively, and its ``manifest.json`` supplies the run
+configuration for the captions), or a CSV file. Problems a user can fix (a missing or unreadable
+file, missing columns) are reported as one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import pandas as pd
+
+from tajsim.errors import UserError
+
+__all__ = ["command", "find_config", "read_results"]
+
+
+def _normalise(frame: pd.DataFrame) -> pd.DataFrame:
+    """Dtypes the analyses expect, whatever the file format kept."""
+    frame = frame.reset_index(drop=True)
+    if "edition" in frame.columns:
+        frame["edition"] = frame["edition"].astype(str).astype("category")
+    if "strategy" in frame.columns:
+        frame["strategy"] = frame["strategy"].astype(str).astype("category")
+    for col in frame.columns:
+        if col == "winner" or col.startswith("tile_won_v"):
+            if frame[col].dtype == object or str(frame[col].dtype) in ("str", "string"):
+                frame[col] = frame[col].astype(str).str.lower().isin(("true", "1"))
+            else:
+                frame[col] = frame[col].astype(bool)
+    return frame
+
+
+def read_results(path: str | Path) -> pd.DataFrame:
+    """Read a results frame from a Parquet file, a directory of Parquet files, or a CSV file.
+
+    Raises
+    ------
+    UserError
+        The path does not exist, holds no Parquet file, cannot be read, or lacks the columns a
+        report needs.
+    """
+    from tajsim.reporting.report import REQUIRED_COLUMNS
+
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"RESULTS {str(p)!r} does not exist; expected a Parquet file, a "
+                        "directory of Parquet files or a CSV file")
+    try:
+        if p.is_dir():
+            files = sorted(f for f in p.rglob("*.parquet") if not f.name.startswith("."))
+            if not files:
+                raise UserError(f"RESULTS directory {str(p)!r} holds no .parquet file; expected "
+                                "the output directory of a run with records")
+            from tajsim.running.records import read_parquet_files
+
+            frame = read_parquet_files(files)
+        elif p.suffix.lower() == ".csv":
+            frame = pd.read_csv(p)
+        else:
+            frame = pd.read_parquet(p)
+    except UserError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any reader failure is a bad input file
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UserError(f"RESULTS {str(p)!r} cannot be read ({reason}); expected a Parquet "
+                        "file, a directory of Parquet files or a CSV file") from None
+    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    if missing:
+        raise UserError(f"RESULTS {str(p)!r} lacks columns {', '.join(missing)}; expected the "
+                        "results schema (docs/results-schema.md)")
+    if frame.empty:
+        raise UserError(f"RESULTS {str(p)!r} holds no rows; expected at least one game")
+    return _normalise(frame)
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        if path.suffix.lower() == ".toml":
+            import tomllib
+
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        else:
+            data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"config {str(path)!r} cannot be read ({exc}); expected a JSON or "
+                        "TOML file") from None
+    if not isinstance(data, dict):
+        raise UserError(f"config {str(path)!r} is not a table; expected a JSON object or TOML")
+    if "config" in data and isinstance(data["config"], dict):  # a run's manifest.json
+        config = dict(data["config"])
+        for key in ("strategies", "components"):
+            if key in data:
+                config[key] = data[key]
+        for key in ("strategy_ids", "strategy_params", "chunk_size", "records"):
+            config.pop(key, None)
+        return config
+    return data
+
+
+def find_config(results_path: str | Path) -> dict[str, Any]:
+    """The run configuration beside the results: ``manifest.json`` (a run directory) or
+    ``config.json`` / ``config.toml`` in the results directory (or the file's directory), else
+    an empty dict."""
+    p = Path(results_path)
+    folder = p if p.is_dir() else p.parent
+    for name in ("manifest.json", "config.json", "config.toml"):
+        candidate = folder / name
+        if candidate.is_file():
+            return _read_config_file(candidate)
+    return {}
+
+
+@click.command("report")
+@click.argument("results", type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
+              help="Directory for report.md, report.html, fig_*.png and table_*.csv.")
+@click.option("--title", default=None, help="Report title (default: from the results name).")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
+              help="Run configuration (JSON or TOML) for the captions; default: manifest.json "
+                   "or config.json/.toml beside the results.")
+@click.option("--section", "sections", multiple=True,
+              help="Only this section (repeatable): overview, win_rates, seat_advantage, "
+                   "score_composition, commodities, connections, setup_balance, ratings, "
+                   "robustness.")
+def command(results: Path, out_dir: Path, title: str | None, config_path: Path | None,
+            sections: tuple[str, ...]) -> None:
+    """Write the Markdown + HTML report of RESULTS (Parquet file, directory of Parquet files,
+    or CSV) into --out."""
+    from tajsim.reporting.report import ALL_SECTIONS, build_report
+
+    unknown = [s for s in sections if s not in ALL_SECTIONS]
+    if unknown:
+        raise UserError(f"--section {unknown[0]!r} is unknown; expected one of "
+                        f"{', '.join(ALL_SECTIONS)}")
+    frame = read_results(results)
+    if config_path is not None:
+        if not config_path.is_file():
+            raise UserError(f"--config {str(config_path)!r} does not exist; expected a JSON or "
+                            "TOML file")
+        config = _read_config_file(config_path)
+    else:
+        config = find_config(results)
+    if title is None:
+        name = config.get("name") or (results.name if results.is_dir() else results.stem)
+        title = f"tajsim report: {name}"
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserError(f"--out {str(out_dir)!r} is a file; expected a directory")
+    path = build_report(frame, out_dir, title=title, config=config,
+                        sections=list(sections) or None)
+    click.echo(f"wrote {path} and {path.with_suffix('.html')}")

@@ -1,0 +1,180 @@
+"""The report end to end on small synthetic runs, from Python and from the command line."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tajsim.analysis.synthetic import make_synthetic_results
+from tajsim.reporting.report import build_report, markdown_table
+
+EXPECTED_FIGURES = {
+    "fig_win_rate_by_seat.png", "fig_win_rate_by_strategy.png", "fig_score_parts.png",
+    "fig_commodity_value.png", "fig_connection_heatmap.png", "fig_connection_by_visit.png",
+    "fig_setup_imbalance.png", "fig_rating_ladder.png", "fig_head_to_head.png",
+}
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def small_run() -> pd.DataFrame:
+    return make_synthetic_results(
+        300, strategies=("alpha", "beta", "gamma", "delta", "eps"), n_setups=30,
+        seat_effect=[0.3, 0, 0, 0], strategy_strength={"alpha": 0.5}, good_value={"jewels": 0.3},
+        setup_effect_sd=0.3, tie_probability=0.02, seed=71)
+
+
+@pytest.fixture(scope="module")
+def full_report(small_run, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    path = build_report(small_run, out, title="Synthetic run", config={"name": "ci", "seed": 71})
+    return out, path
+
+
+def _captions(markdown: str) -> list[str]:
+    return re.findall(r"^\*(Figure \d+\..*)\*$", markdown, flags=re.M)
+
+
+def test_full_report_files_exist(full_report):
+    out, path = full_report
+    assert path == out / "report.md"
+    assert (out / "report.html").is_file()
+    figures = {p.name for p in out.glob("fig_*.png")}
+    assert figures == EXPECTED_FIGURES
+    for fig in figures:
+        assert (out / fig).read_bytes()[:8] == PNG_MAGIC
+    md = path.read_text()
+    for name in re.findall(r"`(table_[a-z_]+\.csv)`", md):
+        assert (out / name).is_file(), name
+    for heading in ("## Win rates", "## Seat advantage", "## Score composition",
+                    "## Commodity value", "## Connection scoring", "## Setup balance",
+                    "## Strategy comparison"):
+        assert heading in md
+    assert "Skipped" not in md
+
+
+def test_every_figure_has_a_caption_with_the_game_count(full_report):
+    out, path = full_report
+    md = path.read_text()
+    captions = _captions(md)
+    assert len(captions) == len(EXPECTED_FIGURES)
+    for caption in captions:
+        assert "n = 300 games" in caption
+        assert "Simulated:" in caption and "seed 71" in caption and "4-player" in caption
+        assert "edition 2018" in caption and "alpha" in caption
+    for name in EXPECTED_FIGURES:
+        assert f"]({name})" in md
+
+
+def test_html_is_self_contained(full_report):
+    out, _ = full_report
+    html = (out / "report.html").read_text()
+    sources = re.findall(r'<img[^>]*src="([^"]+)"', html)
+    assert len(sources) == len(EXPECTED_FIGURES)
+    assert all(s.startswith("data:image/png;base64,") for s in sources)
+    assert "<link" not in html and "<script" not in html
+    assert not re.search(r'(src|href)="(https?:|//|fig_)', html)
+    assert "<style>" in html
+    assert html.count("<figcaption>") == len(EXPECTED_FIGURES)
+    assert "n = 300 games" in html
+
+
+def test_sections_the_data_cannot_support_are_skipped_with_a_reason(tmp_path):
+    frame = make_synthetic_results(120, strategies=("solo",), seed=72)  # one setup per game
+    build_report(frame, tmp_path, sections=["overview", "setup_balance", "ratings"])
+    md = (tmp_path / "report.md").read_text()
+    assert "Skipped: every game has its own setup (120 setups for 120 games)" in md
+    assert "Skipped: only one strategy played." in md
+    assert not list(tmp_path.glob("fig_*.png"))
+
+
+def test_several_player_counts_and_variants(tmp_path):
+    three = make_synthetic_results(150, n_players=3, seed=73).assign(variant="a")
+    four = make_synthetic_results(150, n_players=4, seed=74).assign(variant="b")
+    frame = pd.concat([three, four], ignore_index=True)
+    build_report(frame, tmp_path, sections=["win_rates", "seat_advantage", "robustness"])
+    md = (tmp_path / "report.md").read_text()
+    assert "## Robustness to the component data" in md
+    assert "3 and 4-player games" in md
+    captions = _captions(md)
+    assert captions and all("n = 300 games" in c for c in captions)
+
+
+def test_build_report_rejects_bad_input(tmp_path, small_run):
+    with pytest.raises(ValueError, match="lack columns"):
+        build_report(small_run.drop(columns=["winner"]), tmp_path)
+    with pytest.raises(ValueError, match="unknown report sections"):
+        build_report(small_run, tmp_path, sections=["nope"])
+
+
+def test_markdown_table_formatting():
+    frame = pd.DataFrame({"name": ["a|b", "c"], "n": [1200, 3], "p_value": [0.00001, 0.5],
+                          "x": [0.12345, float("nan")], "flag": [True, False]})
+    text = markdown_table(frame)
+    lines = text.splitlines()
+    assert lines[0] == "| name | n | p_value | x | flag |"
+    assert lines[1] == "| :--- | ---: | ---: | ---: | :--- |"
+    assert "a\\|b" in lines[2] and "1,200" in lines[2] and "1.0e-05" in lines[2]
+    assert "0.123" in lines[2] and "yes" in lines[2]
+    assert markdown_table(frame, max_rows=1).endswith("*1 more rows in the CSV file.*")
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------------
+def _cli():
+    from tajsim.cli.main import cli
+
+    return cli
+
+
+def test_cli_report_on_a_run_directory(tmp_path, small_run):
+    run = tmp_path / "run"
+    (run / "chunks").mkdir(parents=True)
+    small_run.iloc[:600].to_parquet(run / "chunks" / "chunk-000000.parquet")
+    small_run.iloc[600:].to_parquet(run / "chunks" / "chunk-000001.parquet")
+    manifest = {"format": 1, "config": {"games": 300, "players": 4, "seed": 71,
+                                        "edition": "2018"}, "strategies": ["alpha", "beta"]}
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    out = tmp_path / "reports" / "ci"
+    result = CliRunner().invoke(_cli(), ["report", str(run), "--out", str(out), "--title", "CI",
+                                         "--section", "overview", "--section", "win_rates"])
+    assert result.exit_code == 0, result.output
+    md = (out / "report.md").read_text()
+    assert md.startswith("# CI")
+    assert all("n = 300 games" in c and "seed 71" in c for c in _captions(md))
+    assert (out / "report.html").is_file()
+
+
+def test_cli_report_on_csv(tmp_path, small_run):
+    csv = tmp_path / "results.csv"
+    small_run.to_csv(csv, index=False)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(_cli(), ["report", str(csv), "--out", str(out),
+                                         "--section", "seat_advantage"])
+    assert result.exit_code == 0, result.output
+    assert "first seat wins" in (out / "report.md").read_text()
+
+
+@pytest.mark.parametrize("kind", ["missing", "bad_columns", "not_parquet", "empty_dir"])
+def test_cli_report_user_errors_are_one_line(tmp_path, kind):
+    if kind == "missing":
+        target = tmp_path / "nope.parquet"
+    elif kind == "bad_columns":
+        target = tmp_path / "bad.csv"
+        target.write_text("a,b\n1,2\n")
+    elif kind == "not_parquet":
+        target = tmp_path / "bad.parquet"
+        target.write_text("not parquet")
+    else:
+        target = tmp_path / "empty"
+        target.mkdir()
+    result = CliRunner().invoke(_cli(), ["report", str(target), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert "expected" in lines[0]
