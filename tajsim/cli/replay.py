@@ -48,8 +48,7 @@ def command(players, seed, game_id, setup_id, edition, strategies, record_in, sa
             record = GameRecord.load(record_in)
         except OSError as exc:
             raise UserError(f"cannot read game record {record_in!r}: {exc.strerror}") from None
-        shadow = Game(record.n_players, record.edition, record.seed, record.game_id,
-                      record.setup_id)
+        shadow = record.replay(upto=0)  # same board and components as the recorded game
         for action in record.actions:
             _print_action(shadow, shadow.current_player, action)
             shadow.apply(action)

@@ -241,6 +241,8 @@ class Game:
 
     # -- display -------------------------------------------------------------------------
     def card_label(self, card: int) -> str:
+        if self.edition == "2000" and card >= E.FIRST_PRESTIGE:  # the 2000 names of the cards
+            return E.PRESTIGE_NAMES_2000[card - E.FIRST_PRESTIGE]
         return self.components.card_label(card)
 
     def city_label(self, city: int) -> str:

@@ -99,50 +99,50 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
     n = seat_ids.shape[0]
     for p in range(n):
         r = results[row + p]
-        r.game_id = game_id
-        r.seat = p
-        r.strategy_id = seat_ids[p]
+        r["game_id"] = game_id
+        r["seat"] = p
+        r["strategy_id"] = seat_ids[p]
         total = 0
         for k in range(N_PARTS):
             total += state[S_SCORE + p * N_PARTS + k]
-        r.score = total
-        r.rank = state[S_RANK + p]
-        r.winner = state[S_WINNER + p] == 1
-        r.pts_palace = state[S_SCORE + p * N_PARTS + 0]
-        r.pts_connection = state[S_SCORE + p * N_PARTS + 1]
-        r.pts_commodity = state[S_SCORE + p * N_PARTS + 2]
-        r.pts_bonus = state[S_SCORE + p * N_PARTS + 3]
-        r.pts_special = state[S_SCORE + p * N_PARTS + 4]
-        r.pts_cards = state[S_SCORE + p * N_PARTS + 5]
-        r.goods_rice = state[S_GOODS + p * N_GOODS + 0]
-        r.goods_tea = state[S_GOODS + p * N_GOODS + 1]
-        r.goods_spices = state[S_GOODS + p * N_GOODS + 2]
-        r.goods_jewels = state[S_GOODS + p * N_GOODS + 3]
-        r.n_palaces = n_palaces_of(state, comp, p)
+        r["score"] = total
+        r["rank"] = state[S_RANK + p]
+        r["winner"] = state[S_WINNER + p] == 1
+        r["pts_palace"] = state[S_SCORE + p * N_PARTS + 0]
+        r["pts_connection"] = state[S_SCORE + p * N_PARTS + 1]
+        r["pts_commodity"] = state[S_SCORE + p * N_PARTS + 2]
+        r["pts_bonus"] = state[S_SCORE + p * N_PARTS + 3]
+        r["pts_special"] = state[S_SCORE + p * N_PARTS + 4]
+        r["pts_cards"] = state[S_SCORE + p * N_PARTS + 5]
+        r["goods_rice"] = state[S_GOODS + p * N_GOODS + 0]
+        r["goods_tea"] = state[S_GOODS + p * N_GOODS + 1]
+        r["goods_spices"] = state[S_GOODS + p * N_GOODS + 2]
+        r["goods_jewels"] = state[S_GOODS + p * N_GOODS + 3]
+        r["n_palaces"] = n_palaces_of(state, comp, p)
         tiles = 0
         for t in range(N_PROVINCES):
             if state[S_TILE_OWNER + t] == p:
                 tiles += 1
-        r.n_province_tiles = tiles
+        r["n_province_tiles"] = tiles
         bonus = 0
         for k in range(N_BONUS_KINDS):
             bonus += state[S_BONUS_HELD + p * N_BONUS_KINDS + k]
-        r.n_bonus_tiles = bonus
-        r.n_prestige = state[S_PRESTIGE_GAINS + p]
-        r.hand_end = state[S_HAND_N + p]
+        r["n_bonus_tiles"] = bonus
+        r["n_prestige"] = state[S_PRESTIGE_GAINS + p]
+        r["hand_end"] = state[S_HAND_N + p]
     s = setups[g]
-    s.game_id = game_id
-    s.setup_id = setup_id
-    s.n_turns = state[S_TURNS]
-    s.n_reshuffles = state[S_N_RESHUFFLES]
-    s.n_protests = state[S_N_PROTESTS]
+    s["game_id"] = game_id
+    s["setup_id"] = setup_id
+    s["n_turns"] = state[S_TURNS]
+    s["n_reshuffles"] = state[S_N_RESHUFFLES]
+    s["n_protests"] = state[S_N_PROTESTS]
     for v in range(N_VISITS):
-        s.province_order[v] = province_of_visit(state, v)
-        s.tile_owner[v] = state[S_TILE_OWNER + v] if state[S_TILE_OWNER + v] >= 0 else -1
+        s["province_order"][v] = province_of_visit(state, v)
+        s["tile_owner"][v] = state[S_TILE_OWNER + v] if state[S_TILE_OWNER + v] >= 0 else -1
         for p in range(P):
-            s.conn_by_visit[v, p] = state[S_CONN_BY_VISIT + v * P + p] if p < n else 0
+            s["conn_by_visit"][v, p] = state[S_CONN_BY_VISIT + v * P + p] if p < n else 0
     for c in range(MAX_CITIES):
-        s.bonus_at[c] = state[S_BONUS_START + c]
+        s["bonus_at"][c] = state[S_BONUS_START + c]
 
 
 @njit(cache=True)
@@ -159,7 +159,7 @@ def play_one_nb(comp, n_players, edition, master_seed, game_id, setup_id, lineup
     write_records_nb(state, comp, game_id, setup_id, seat_ids, results, g * n_players, setups, g)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                   lineup_ids, lineup_params, results, setups):
     """Play ``len(game_ids)`` games on one thread.
@@ -171,6 +171,8 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     lineups : int64[G, n_players], index into the lineup table for each seat of each game
     lineup_ids : int64[L] strategy ids; lineup_params : float64[L, N_PARAMS]
     results : RESULT_DTYPE[G * n_players] (out); setups : SETUP_DTYPE[G] (out)
+
+    Releases the GIL: Python threads can run batches side by side.
     """
     state = np.zeros(STATE_SIZE, np.int64)
     prng = np.zeros(P, np.int64)
@@ -181,7 +183,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
                     lineup_ids, lineup_params, results, setups, g, state, prng, legal, no_actions)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                            lineup_ids, lineup_params, results, setups, n_blocks):
     """``play_batch_nb`` over ``n_blocks`` contiguous blocks of games run on numba threads."""

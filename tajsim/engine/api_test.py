@@ -1,0 +1,569 @@
+"""Conformance checks shipped with the library (in the spirit of pgx's ``api_test``).
+
+They play random games and raise ``AssertionError`` (with a message naming the game, step and
+broken property) as soon as something is wrong. The test suite calls them; anyone who changes
+the rules kernels, the component data or writes a strategy can call them too::
+
+    from tajsim.engine.api_test import check_game_api, check_strategy_legality
+    check_game_api(n_games=3)                    # Game / GameRecord API over random games
+    check_strategy_legality("random", n_games=20)  # a strategy only ever picks legal actions
+
+Lower level pieces:
+
+* :func:`check_state` - every invariant of one state vector (cards, tokens, palaces, goods,
+  scores); see its docstring for the list.
+* :func:`check_kernel_game` - one game through the kernels, checking :func:`check_state` and the
+  legal-action list at every step, plus the properties that span steps (scores never fall, a
+  province tile is claimed at most once, palaces only on open cities of the current province).
+
+The checks use plain ``if ...: raise AssertionError`` so that they still run under ``python -O``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tajsim.engine import enums as E
+from tajsim.engine import nb
+
+__all__ = [
+    "check_game_api",
+    "check_kernel_game",
+    "check_legal_list",
+    "check_state",
+    "check_strategy_legality",
+    "expected_legal",
+    "kernel_game_actions",
+]
+
+P = E.MAX_PLAYERS
+
+
+def _require(cond, what: str, where: str = "") -> None:
+    if not cond:
+        raise AssertionError(f"{where}: {what}" if where else what)
+
+
+def _card_syms(comp: np.ndarray) -> np.ndarray:
+    return comp[E.C_CARD_SYM:E.C_CARD_SYM + E.N_CARDS * E.N_SYMBOLS].reshape(E.N_CARDS, -1)
+
+
+def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
+    """Every invariant a reachable state satisfies.
+
+    * the array is ``int64[STATE_SIZE]``; phase, current player, visit and province are in range;
+    * cards: each of the 100 card ids has exactly one valid location (deck, discard, display,
+      unrest (2-player 2018 only), supply (prestige cards only), the hand or row of a seated
+      player); the counters ``S_HAND_N``, ``S_DISPLAY_N``, ``S_DISCARD_N``, ``S_ROW_N`` match the
+      locations; the deck slice ``S_DECK[S_DECK_TOP:S_DECK_LEN]`` holds exactly the ``LOC_DECK``
+      cards, once each, and none of them is public;
+    * rows: symbol counters equal the sum of the row's cards; an empty row has no colour; a
+      withdrawn player has no row; unrest symbol and colour counters match the unrest cards;
+    * advisor tokens: supply + seat + held + set aside == 6 of each kind;
+    * palaces: per-city totals equal the sum over players; no palace off the board; the crown
+      palace (if any) lies in the current province;
+    * goods and score parts: goods of a kind = bonus tiles of that kind + goods on the province
+      tiles owned; commodity points = sum of n(n+1)/2; bonus points = 2 per +2 tile + 4 per
+      Taj Mahal tile; palace + connection points = the per-visit record; Nobility points are
+      even; no part is negative;
+    * bonus tiles: a tile lies where setup put it until it is claimed, and the claimed tiles of
+      each player are the ``S_BONUS_HELD`` counts;
+    * province tiles: tiles of past visits are claimed or out of play, future tiles are on the
+      board; the current tile is on the board or claimed this visit;
+    * game over: ranks and winners are consistent with the scores.
+    """
+    w = where
+    _require(state.dtype == np.int64 and state.shape == (E.STATE_SIZE,), "state is not "
+             f"int64[{E.STATE_SIZE}] (got {state.dtype}{state.shape})", w)
+    n = int(state[E.S_N_PLAYERS])
+    ed = int(state[E.S_EDITION])
+    _require(ed in (E.EDITION_2018, E.EDITION_2000), f"bad edition {ed}", w)
+    _require(E.MIN_PLAYERS[ed] <= n <= E.MAX_PLAYERS, f"bad player count {n}", w)
+    phase = int(state[E.S_PHASE])
+    over = phase == E.PHASE_GAME_OVER
+    _require(0 <= phase <= E.PHASE_GAME_OVER, f"bad phase {phase}", w)
+    visit = int(state[E.S_VISIT])
+    if over:
+        _require(visit == E.N_VISITS, f"game over at visit {visit}", w)
+        _require(state[E.S_CUR] == -1, "current player set after the game", w)
+    else:
+        _require(0 <= visit < E.N_VISITS, f"bad visit {visit}", w)
+        cur = int(state[E.S_CUR])
+        _require(0 <= cur < n, f"bad current player {cur}", w)
+        _require(state[E.S_WITHDRAWN + cur] == 0 or phase != E.PHASE_BID,
+                 f"withdrawn player {cur} asked to bid", w)
+        _require(state[E.S_PROVINCE] == nb.province_of_visit(state, visit),
+                 "current province is not the one of this visit's tile", w)
+    two_player = n == 2 and ed == E.EDITION_2018
+
+    # --- cards ---------------------------------------------------------------------------
+    loc = state[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
+    ids = np.arange(E.N_CARDS)
+    hand = (loc >= E.LOC_HAND) & (loc < E.LOC_HAND + n)
+    row = (loc >= E.LOC_ROW) & (loc < E.LOC_ROW + n)
+    deck_card = ids < E.N_DECK_CARDS
+    valid = hand | row
+    valid |= deck_card & ((loc == E.LOC_DECK) | (loc == E.LOC_DISCARD) | (loc == E.LOC_DISPLAY))
+    if two_player:
+        valid |= deck_card & (loc == E.LOC_UNREST)
+    valid |= ~deck_card & (loc == E.LOC_SUPPLY)
+    bad = np.flatnonzero(~valid)
+    _require(bad.size == 0, f"cards with no valid location: {[(int(c), int(loc[c])) for c in bad]}",
+             w)
+    for p in range(P):
+        k = int(np.count_nonzero(loc == E.LOC_HAND + p))
+        _require(state[E.S_HAND_N + p] == k, f"S_HAND_N[{p}]={state[E.S_HAND_N + p]}, "
+                 f"{k} cards in hand", w)
+    _require(state[E.S_DISPLAY_N] == np.count_nonzero(loc == E.LOC_DISPLAY),
+             "S_DISPLAY_N does not match the display", w)
+    _require(state[E.S_DISCARD_N] == np.count_nonzero(loc == E.LOC_DISCARD),
+             "S_DISCARD_N does not match the discard pile", w)
+    top, length = int(state[E.S_DECK_TOP]), int(state[E.S_DECK_LEN])
+    _require(0 <= top <= length <= E.N_DECK_CARDS, f"bad deck slice {top}:{length}", w)
+    deck = state[E.S_DECK + top:E.S_DECK + length]
+    in_deck = np.flatnonzero(loc == E.LOC_DECK)
+    _require(np.array_equal(np.sort(deck), in_deck),
+             f"deck slice {sorted(deck.tolist())} != LOC_DECK cards {in_deck.tolist()}", w)
+    public = state[E.S_CARD_PUBLIC:E.S_CARD_PUBLIC + E.N_CARDS]
+    _require(not public[in_deck].any(), "a card in the deck is marked public", w)
+    _require(bool(np.all((public == 0) | (public == 1))), "S_CARD_PUBLIC not 0/1", w)
+    _require(n == 2 and ed == E.EDITION_2018 or not (loc == E.LOC_UNREST).any(),
+             "unrest cards outside a 2-player 2018 game", w)
+
+    # --- rows and unrest -----------------------------------------------------------------
+    syms = _card_syms(comp)
+    colours = comp[E.C_CARD_COLOUR:E.C_CARD_COLOUR + E.N_CARDS]
+    for p in range(n):
+        in_row = loc == E.LOC_ROW + p
+        k = int(np.count_nonzero(in_row))
+        _require(state[E.S_ROW_N + p] == k, f"S_ROW_N[{p}] != cards in row", w)
+        want = syms[in_row].sum(axis=0)
+        got = state[E.S_ROW_SYM + p * E.N_SYMBOLS:E.S_ROW_SYM + (p + 1) * E.N_SYMBOLS]
+        _require(np.array_equal(want, got), f"row symbols of {p}: {got.tolist()} != "
+                 f"{want.tolist()}", w)
+        colour = int(state[E.S_ROW_COLOUR + p])
+        if k == 0:
+            _require(colour == -1, f"empty row of {p} has colour {colour}", w)
+        else:
+            _require(0 <= colour < E.N_COLOURS, f"row of {p} has colour {colour}", w)
+            coloured = colours[in_row]
+            _require((coloured < E.N_COLOURS).any(), f"row of {p} has no coloured card", w)
+            _require(np.count_nonzero(coloured == E.COLOURLESS) <= np.count_nonzero(
+                coloured < E.N_COLOURS), f"row of {p}: more colourless than coloured cards", w)
+            _require(np.count_nonzero(coloured[coloured < E.N_COLOURS] != colour)
+                     <= int(in_row[E.PRESTIGE_ENLIGHTENMENT]),
+                     f"row of {p}: off-colour cards without Enlightenment", w)
+        resolving = phase in (E.PHASE_PALACE, E.PHASE_CROWN) and p == state[E.S_CUR]
+        if state[E.S_WITHDRAWN + p] and not resolving:  # the row goes after palace scoring
+            _require(k == 0, f"withdrawn player {p} still has a row", w)
+    in_unrest = loc == E.LOC_UNREST
+    got = state[E.S_UNREST_SYM:E.S_UNREST_SYM + E.N_SYMBOLS]
+    _require(np.array_equal(syms[in_unrest].sum(axis=0), got), "unrest symbols mismatch", w)
+    for c in range(E.N_COLOURS):
+        _require(state[E.S_UNREST_COLOURS + c] == np.count_nonzero(in_unrest & (colours == c)),
+                 f"unrest colour {c} count mismatch", w)
+        _require(np.count_nonzero(in_unrest & (colours == c)) <= 1,
+                 f"two unrest cards of colour {c} (a protest was missed)", w)
+    if state[E.S_PROTEST_DONE]:
+        _require(not in_unrest.any(), "unrest cards after this visit's protest", w)
+
+    # --- court and advisor tokens --------------------------------------------------------
+    seats = state[E.S_SEAT:E.S_SEAT + E.N_SYMBOLS]
+    _require(bool(np.isin(seats, (E.SEAT_EMPTY, E.SEAT_PRESENT, E.SEAT_ASIDE)).all()),
+             f"bad seats {seats.tolist()}", w)
+    if not two_player:
+        _require(not (seats == E.SEAT_ASIDE).any(), "token set aside outside 2-player", w)
+    for a in range(E.N_ADVISORS):
+        supply = int(state[E.S_TOKEN_SUPPLY + a])
+        held = state[E.S_TOKENS + a:E.S_TOKENS + P * E.N_ADVISORS:E.N_ADVISORS]
+        _require(supply >= 0 and (held >= 0).all(), f"negative token count of kind {a}", w)
+        _require(not held[n:].any(), f"tokens held by an empty seat (kind {a})", w)
+        total = supply + int(held.sum()) + (1 if seats[a] != E.SEAT_EMPTY else 0)
+        _require(total == E.TOKENS_PER_ADVISOR, f"advisor tokens of kind {a}: {total} != 6 "
+                 f"(supply {supply}, held {held.tolist()}, seat {int(seats[a])})", w)
+        if not over and phase == E.PHASE_BID:
+            _require((held[:n] <= 2).all(), f"a player holds more than 2 tokens of kind {a}", w)
+
+    # --- palaces -------------------------------------------------------------------------
+    n_cities = int(comp[E.C_N_CITIES])
+    pal = state[E.S_PALACES:E.S_PALACES + E.MAX_CITIES * P].reshape(E.MAX_CITIES, P)
+    city_total = state[E.S_CITY_PALACES:E.S_CITY_PALACES + E.MAX_CITIES]
+    _require((pal >= 0).all(), "negative palace count", w)
+    _require(not pal[:, n:].any(), "palaces of an empty seat", w)
+    _require(np.array_equal(pal.sum(axis=1), city_total), "S_CITY_PALACES != sum of palaces", w)
+    _require(not city_total[n_cities:].any(), "palace off the board", w)
+    crown = int(state[E.S_CROWN_CITY])
+    if crown >= 0:
+        _require(comp[E.C_CITY_PROVINCE + crown] == state[E.S_PROVINCE],
+                 "crown palace outside the current province", w)
+        _require(city_total[crown] >= 1, "crown city without a palace", w)
+        _require(seats[E.SEAT_CROWN] == E.SEAT_EMPTY, "crown palace placed, crown in seat", w)
+
+    # --- province and bonus tiles ---------------------------------------------------------
+    owner = state[E.S_TILE_OWNER:E.S_TILE_OWNER + E.N_PROVINCES]
+    _require(bool(np.all((owner >= -2) & (owner < n))), f"bad tile owners {owner.tolist()}", w)
+    for t in range(E.N_PROVINCES):
+        if t < visit:
+            _require(owner[t] != -1, f"tile {t + 1} of a past visit still on the board", w)
+        elif t > visit:
+            _require(owner[t] == -1, f"tile {t + 1} of a future visit left the board", w)
+        else:
+            _require(owner[t] >= -1, f"tile {t + 1} left play during its visit", w)
+            if owner[t] >= 0:
+                _require(seats[E.SEAT_PROVINCE] == E.SEAT_EMPTY, "claimed tile still seated", w)
+    bonus_at = state[E.S_BONUS_AT:E.S_BONUS_AT + E.MAX_CITIES]
+    bonus_start = state[E.S_BONUS_START:E.S_BONUS_START + E.MAX_CITIES]
+    taker = state[E.S_BONUS_TAKER:E.S_BONUS_TAKER + E.MAX_CITIES]
+    for c in np.flatnonzero((bonus_at != bonus_start) | (taker != -1)):
+        _require(bonus_at[c] == -1 and 0 <= taker[c] < n and bonus_start[c] >= 0,
+                 f"bonus tile on city {c} moved without a taker", w)
+    held_bonus = state[E.S_BONUS_HELD:E.S_BONUS_HELD + P * E.N_BONUS_KINDS].reshape(P, -1)
+    tile_goods = comp[E.C_TILE_GOODS:E.C_TILE_GOODS + E.N_PROVINCES * E.N_GOODS].reshape(
+        E.N_PROVINCES, E.N_GOODS)
+    pending = np.zeros(E.N_BONUS_KINDS, np.int64)  # claimed in this withdrawal, not resolved
+    for i in range(int(state[E.S_WD_N_BONUS])):
+        pending[state[E.S_WD_BONUS + i]] += 1
+    _require(phase == E.PHASE_PALACE or not pending.any(), "unresolved bonus tiles", w)
+    for p in range(P):
+        taken = bonus_start[taker == p]
+        want = np.bincount(taken, minlength=E.N_BONUS_KINDS)
+        if phase == E.PHASE_PALACE and p == state[E.S_CUR]:
+            want = want - pending
+        _require(np.array_equal(want, held_bonus[p]),
+                 f"bonus tiles held by {p}: {held_bonus[p].tolist()} != {want.tolist()}", w)
+
+    # --- goods and scores ----------------------------------------------------------------
+    for p in range(P):
+        parts = state[E.S_SCORE + p * E.N_PARTS:E.S_SCORE + (p + 1) * E.N_PARTS]
+        _require((parts >= 0).all(), f"negative score part of {p}: {parts.tolist()}", w)
+        if p >= n:
+            _require(not parts.any(), f"score for empty seat {p}", w)
+            continue
+        goods = state[E.S_GOODS + p * E.N_GOODS:E.S_GOODS + (p + 1) * E.N_GOODS]
+        owned = tile_goods[owner == p].sum(axis=0)
+        _require(np.array_equal(goods, held_bonus[p, :E.N_GOODS] + owned),
+                 f"goods of {p} {goods.tolist()} != bonus + province tiles", w)
+        _require(parts[E.PART_BONUS] == 2 * held_bonus[p, E.BONUS.PLUS2]
+                 + 4 * held_bonus[p, E.BONUS.TAJ4], f"bonus points of {p}", w)
+        _require(parts[E.PART_COMMODITY] == int((goods * (goods + 1) // 2).sum()),
+                 f"commodity points of {p} {int(parts[E.PART_COMMODITY])} != sum n(n+1)/2 "
+                 f"of {goods.tolist()}", w)
+        conn = state[E.S_CONN_BY_VISIT + p:E.S_CONN_BY_VISIT + E.N_VISITS * P:P]
+        _require(parts[E.PART_PALACE] + parts[E.PART_CONNECTION] == conn.sum(),
+                 f"palace + connection points of {p} != per-visit record", w)
+        _require(parts[E.PART_PALACE] <= min(visit + 1, E.N_VISITS),
+                 f"more palace points than visits for {p}", w)
+        _require(parts[E.PART_SPECIAL] % 2 == 0, f"odd Nobility points for {p}", w)
+        if not over:
+            _require(parts[E.PART_CARDS] == 0, f"card points before the end for {p}", w)
+        _require(nb.score_of(state, p) == parts.sum(), "score_of != sum of parts", w)
+
+    # --- end of game ---------------------------------------------------------------------
+    if over:
+        scores = np.array([nb.score_of(state, p) for p in range(n)])
+        hands = state[E.S_HAND_N:E.S_HAND_N + n]
+        for p in range(n):
+            mine = colours[loc == E.LOC_HAND + p]
+            best = max(int(np.count_nonzero(mine == c)) for c in range(E.N_COLOURS))
+            cards = int(np.count_nonzero(mine == E.COLOURLESS)) + best
+            _require(state[E.S_SCORE + p * E.N_PARTS + E.PART_CARDS] == cards,
+                     f"card points of {p} != colourless + best colour ({cards})", w)
+            if ed == E.EDITION_2018:
+                ahead = np.count_nonzero((scores > scores[p])
+                                         | ((scores == scores[p]) & (hands > hands[p])))
+            else:
+                ahead = np.count_nonzero(scores > scores[p])
+            _require(state[E.S_RANK + p] == ahead + 1, f"rank of {p}", w)
+            _require(state[E.S_WINNER + p] == (1 if ahead == 0 else 0), f"winner flag of {p}", w)
+        _require(state[E.S_WINNER:E.S_WINNER + n].any(), "nobody won", w)
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------------------------
+def expected_legal(state: np.ndarray, comp: np.ndarray) -> list[int]:
+    """The legal actions recomputed from the rules in plain Python (an independent version of
+    ``legal_actions_nb``, ascending)."""
+    phase = int(state[E.S_PHASE])
+    loc = state[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
+    colours = comp[E.C_CARD_COLOUR:E.C_CARD_COLOUR + E.N_CARDS]
+    prov = int(state[E.S_PROVINCE])
+    cities = [int(c) for c in comp[E.C_PROV_CITIES + prov * E.MAX_CITIES_PER_PROVINCE:
+                                   E.C_PROV_CITIES + (prov + 1) * E.MAX_CITIES_PER_PROVINCE]
+              if c >= 0]
+    out: list[int] = []
+    if phase == E.PHASE_BID:
+        p = int(state[E.S_CUR])
+        mine = np.flatnonzero(loc == E.LOC_HAND + p)
+        coloured = [int(c) for c in mine if colours[c] < E.N_COLOURS]
+        colourless = [int(c) for c in mine if colours[c] == E.COLOURLESS]
+        row_colour = int(state[E.S_ROW_COLOUR + p])
+        out.append(E.ACTION_WITHDRAW)
+        for card in coloured:
+            matches = row_colour < 0 or colours[card] == row_colour
+            base = E.ACTION_BID + card * E.BID_EXTRA
+            if matches:
+                out.append(base)
+            for extra in colourless:
+                if matches or extra == E.PRESTIGE_ENLIGHTENMENT:
+                    out.append(base + 1 + extra - E.FIRST_WHITE)
+    elif phase == E.PHASE_PALACE:
+        crown = int(state[E.S_CROWN_CITY])
+        for c in cities:
+            k = int(state[E.S_CITY_PALACES + c])
+            if k == 0 or (k == 1 and crown == c):
+                out.append(E.ACTION_CITY + c)
+    elif phase == E.PHASE_CROWN:
+        out = [E.ACTION_CITY + c for c in cities]
+    elif phase == E.PHASE_DISPLAY:
+        out = [E.ACTION_TAKE + int(c) for c in np.flatnonzero(loc == E.LOC_DISPLAY)]
+    return sorted(out)
+
+
+def check_legal_list(state: np.ndarray, comp: np.ndarray, legal, where: str = "") -> None:
+    """``legal`` (the kernel's list) is non-empty while the game runs, strictly ascending, in
+    range, and equals :func:`expected_legal`; a display decision is a real choice."""
+    w = where
+    legal = [int(a) for a in legal]
+    phase = int(state[E.S_PHASE])
+    if phase == E.PHASE_GAME_OVER:
+        _require(not legal, "legal actions after the game", w)
+        return
+    _require(len(legal) > 0, f"no legal action in phase {E.PHASE_NAMES[phase]}", w)
+    _require(all(0 <= a < E.N_ACTIONS for a in legal), "legal action out of range", w)
+    _require(all(a < b for a, b in zip(legal, legal[1:])), "legal actions not ascending", w)
+    want = expected_legal(state, comp)
+    if legal != want:
+        extra = sorted(set(legal) - set(want))
+        missing = sorted(set(want) - set(legal))
+        raise AssertionError(f"{w}: legal actions differ from the rules: kernel-only {extra[:10]}, "
+                             f"missing {missing[:10]}")
+    if phase == E.PHASE_DISPLAY:
+        _require(len(legal) > state[E.S_PENDING] > 0, "display decision without a choice", w)
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole games through the kernels
+# ---------------------------------------------------------------------------------------------
+MAX_STEPS = 5000
+
+
+def kernel_game_actions(comp, n_players, edition, seed, game_id, strategy="random"):
+    """Play one game with ``play_out_nb`` (compiled, ``strategy`` in every seat).
+
+    Returns ``(start_state, start_prng, final_state, actions)``.
+    """
+    from tajsim.running.nb import play_out_nb, start_game_nb
+    from tajsim.strategies.registry import parse_strategy
+
+    spec, params = parse_strategy(strategy)
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    start_game_nb(comp, n_players, edition, seed, game_id, game_id, state, prng)
+    start, start_prng = state.copy(), prng.copy()
+    actions = np.zeros(MAX_STEPS, np.int64)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    seat_ids = np.full(n_players, spec.strategy_id, np.int64)
+    seat_params = np.tile(params, (n_players, 1))
+    n = play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions)
+    _require(n < MAX_STEPS, f"game did not end within {MAX_STEPS} actions")
+    return start, start_prng, state, [int(a) for a in actions[:n]]
+
+
+def check_kernel_game(comp, n_players, edition, seed, game_id=0, strategy="random",
+                      check_legal=True):
+    """Play one game with ``play_out_nb``, then replay its actions one by one through
+    ``apply_action_nb`` and check, before and after every action: :func:`check_state`, the
+    legal list (:func:`check_legal_list`), that the action is legal, that palaces go only on open
+    cities of the current province and the crown palace only in the current province, that no
+    score ever falls, that a province tile is claimed at most once, that ``S_STEP`` counts the
+    actions; finally that the replay ends in exactly ``play_out_nb``'s final state.
+
+    Returns ``(final_state, actions)``.
+    """
+    start, _, final, actions = kernel_game_actions(comp, n_players, edition, seed, game_id,
+                                                   strategy)
+    state = start.copy()
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    tag = f"game (players={n_players}, edition={E.EDITION_NAMES[edition]}, seed={seed}, " \
+          f"game_id={game_id})"
+    check_state(state, comp, f"{tag} at setup")
+    scores = np.array([nb.score_of(state, p) for p in range(n_players)])
+    claimed = np.full(E.N_PROVINCES, -1)
+    for i, action in enumerate(actions):
+        w = f"{tag} step {i}"
+        n = nb.legal_actions_nb(state, comp, legal)
+        if check_legal:
+            check_legal_list(state, comp, legal[:n], w)
+        _require(action in legal[:n], f"action {action} is not legal", w)
+        phase = int(state[E.S_PHASE])
+        if phase in (E.PHASE_PALACE, E.PHASE_CROWN):
+            city = action - E.ACTION_CITY
+            _require(comp[E.C_CITY_PROVINCE + city] == state[E.S_PROVINCE],
+                     f"palace on city {city} outside the current province", w)
+            if phase == E.PHASE_PALACE:
+                _require(nb.is_open_city(state, city), f"palace on closed city {city}", w)
+        nb.apply_action_nb(state, comp, action)
+        _require(state[E.S_STEP] == i + 1, "S_STEP does not count the actions", w)
+        check_state(state, comp, w)
+        new_scores = np.array([nb.score_of(state, p) for p in range(n_players)])
+        _require((new_scores >= scores).all(), f"a score fell: {scores} -> {new_scores}", w)
+        scores = new_scores
+        owner = state[E.S_TILE_OWNER:E.S_TILE_OWNER + E.N_PROVINCES]
+        for t in np.flatnonzero(owner >= 0):
+            _require(claimed[t] in (-1, owner[t]), f"province tile {t + 1} claimed twice", w)
+            claimed[t] = owner[t]
+        _require(bool(np.all((claimed < 0) | (owner == claimed))),
+                 "a claimed province tile changed hands", w)
+    _require(state[E.S_PHASE] == E.PHASE_GAME_OVER, f"{tag}: not over after its actions")
+    _require(np.array_equal(state, final), f"{tag}: step-by-step replay differs from play_out_nb")
+    return state, actions
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategies
+# ---------------------------------------------------------------------------------------------
+def check_strategy_legality(strategy_name: str, n_games: int = 10, n_players: int = 4,
+                            edition: str | int = "2018", seed: int = 0, comp=None,
+                            opponents: str = "random") -> None:
+    """Play ``n_games`` with ``strategy_name`` in seat ``g % n_players`` of game ``g`` (the
+    other seats: ``opponents``) and check at every decision of the strategy that it returns one
+    of the legal actions, leaves the state untouched, and advances only its own policy stream.
+    """
+    from tajsim.running.nb import start_game_nb
+    from tajsim.strategies.nb import choose_action_nb
+    from tajsim.strategies.registry import parse_strategy
+
+    if comp is None:
+        from tajsim.engine.components import default_components
+
+        comp = default_components().packed()
+    ed = edition if isinstance(edition, int) else E.EDITION_NAMES.index(str(edition))
+    spec, params = parse_strategy(strategy_name)
+    other, other_params = parse_strategy(opponents)
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    for g in range(n_games):
+        start_game_nb(comp, n_players, ed, seed, g, g, state, prng)
+        seat = g % n_players
+        for step in range(MAX_STEPS):
+            if state[E.S_PHASE] == E.PHASE_GAME_OVER:
+                break
+            w = f"strategy {strategy_name!r} game {g} step {step}"
+            n = nb.legal_actions_nb(state, comp, legal)
+            _require(n >= 1, "no legal action", w)
+            p = int(state[E.S_CUR])
+            if n == 1:
+                action = int(legal[0])
+            else:
+                sid, par = (spec.strategy_id, params) if p == seat else (other.strategy_id,
+                                                                         other_params)
+                before, prng_before = state.copy(), prng.copy()
+                legal_before = legal[:n].copy()
+                action = int(choose_action_nb(sid, state, comp, p, par, prng, legal, n))
+                _require(np.array_equal(state, before), "the strategy modified the state", w)
+                _require(np.array_equal(legal[:n], legal_before), "the strategy modified the "
+                         "legal list", w)
+                others = np.arange(E.MAX_PLAYERS) != p
+                _require(np.array_equal(prng[others], prng_before[others]),
+                         "the strategy advanced another seat's stream", w)
+                _require(action in legal_before, f"illegal action {action}", w)
+            nb.apply_action_nb(state, comp, action)
+        else:
+            raise AssertionError(f"strategy {strategy_name!r} game {g}: no end in {MAX_STEPS}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python API
+# ---------------------------------------------------------------------------------------------
+def check_game_api(n_games: int = 2, n_players=(2, 3, 4, 5), editions=("2018", "2000"),
+                   seed: int = 0, components=None, check_states: bool = True) -> int:
+    """Random games through :class:`~tajsim.engine.game.Game`: dtypes and shapes, a non-empty
+    list of distinct ``int`` legal actions at every step (checked against the rules), step
+    counting, current player, readable labels and ``str(game)``, ``IllegalActionError`` for an
+    illegal action and for any action after the end, ``clone`` independence, ranks and winners
+    at the end, and ``GameRecord`` JSON round trip + replay to the identical final state.
+
+    Returns the number of games played.
+    """
+    from tajsim.engine.game import Game, GameRecord, IllegalActionError
+
+    played = 0
+    for edition in editions:
+        for n in n_players:
+            if n < E.MIN_PLAYERS[E.EDITION_NAMES.index(str(edition))]:
+                continue
+            for g in range(n_games):
+                _check_one_game(Game, GameRecord, IllegalActionError, n, str(edition), seed, g,
+                                components, check_states)
+                played += 1
+    return played
+
+
+def _check_one_game(Game, GameRecord, IllegalActionError, n, edition, seed, g, components,
+                    check_states):
+    rng = np.random.default_rng([seed, g, n])
+    game = Game(n, edition, seed=seed, game_id=g, components=components)
+    tag = f"Game(n_players={n}, edition={edition}, seed={seed}, game_id={g})"
+    _require(game.state.dtype == np.int64 and game.state.shape == (E.STATE_SIZE,),
+             "state dtype/shape", tag)
+    _require(game.comp.dtype == np.int64 and game.comp.shape == (E.COMP_SIZE,),
+             "comp dtype/shape", tag)
+    _require(game.n_players == n and game.edition == edition, "configuration", tag)
+    _require(len(game.province_order()) == E.N_VISITS, "province order", tag)
+    _require(len(set(game.province_order())) == E.N_VISITS, "a province visited twice", tag)
+    step = 0
+    while not game.is_over:
+        w = f"{tag} step {step}"
+        legal = game.legal_actions()
+        _require(all(type(a) is int for a in legal), "legal actions are not int", w)
+        _require(len(set(legal)) == len(legal), "duplicate legal actions", w)
+        if check_states:
+            check_legal_list(game.state, game.comp, legal, w)
+            check_state(game.state, game.comp, w)
+        _require(0 <= game.current_player < n, "current player", w)
+        _require(game.phase in E.PHASE_NAMES[:4], "phase name", w)
+        _require(1 <= game.visit <= E.N_VISITS, "visit number", w)
+        _require(isinstance(str(game), str) and str(game), "str(game)", w)
+        for a in legal[:3]:
+            label = game.action_label(a)
+            _require(isinstance(label, str) and label and "invalid" not in label, "label", w)
+        if step == 0:
+            illegal = next(a for a in range(E.N_ACTIONS) if a not in legal)
+            try:
+                game.apply(illegal)
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError(f"{w}: illegal action {illegal} accepted")
+            _require(len(game.actions) == 0 and game.state[E.S_STEP] == 0,
+                     "a rejected action changed the game", w)
+            twin = game.clone()
+            twin.apply(legal[-1])
+            _require(game.state[E.S_STEP] == 0 and len(game.actions) == 0,
+                     "clone shares state with the original", w)
+        action = legal[int(rng.integers(len(legal)))]
+        game.apply(action)
+        step += 1
+        _require(len(game.actions) == step and game.state[E.S_STEP] == step,
+                 "step counting", w)
+        _require(step < MAX_STEPS, "game does not end", w)
+    if check_states:
+        check_state(game.state, game.comp, f"{tag} at the end")
+    _require(game.current_player == -1 and game.legal_actions() == [], "game over API", tag)
+    try:
+        game.apply(0)
+    except IllegalActionError:
+        pass
+    else:
+        raise AssertionError(f"{tag}: action accepted after the end")
+    ranks, winners = game.ranks(), game.winners()
+    _require(all(1 <= r <= n for r in ranks) and min(ranks) == 1, f"ranks {ranks}", tag)
+    _require(winners == [p for p in range(n) if ranks[p] == 1], "winners != rank-1 seats", tag)
+    _require(game.scores() == [sum(game.score_parts(p).values()) for p in range(n)],
+             "score != sum of parts", tag)
+    record = GameRecord.from_json(game.record().to_json())
+    _require(record.actions == game.actions, "record actions", tag)
+    again = record.replay()
+    _require(np.array_equal(again.state, game.state), "record replay differs", tag)
