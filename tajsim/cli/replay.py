@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from tajsim.engine.components import load_components
 from tajsim.engine.game import Game, GameRecord, check_players, play_game
 from tajsim.errors import UserError
 
@@ -37,11 +38,16 @@ def _is_visit_start(game: Game) -> bool:
     show_default=True,
     help="Comma-separated strategy per seat; a single name fills every seat.",
 )
+@click.option("--board", type=click.Path(dir_okay=False), default=None,
+              help="Board file (TOML) instead of the shipped one.")
+@click.option("--components", "components_file", type=click.Path(dir_okay=False), default=None,
+              help="Component file (TOML) instead of the shipped one.")
 @click.option("--record", "record_in", type=click.Path(dir_okay=False), default=None,
               help="Replay a saved game record (JSON) instead of playing.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (setup + actions) as JSON.")
-def command(players, seed, game_id, setup_id, edition, strategies, record_in, save) -> None:
+def command(players, seed, game_id, setup_id, edition, strategies, board, components_file,
+            record_in, save) -> None:
     """Play one game and print every decision, with the state at the start of each visit."""
     if record_in:
         try:
@@ -63,8 +69,10 @@ def command(players, seed, game_id, setup_id, edition, strategies, record_in, sa
                 f"--strategies lists {len(names)} strategies for {players} players; "
                 f"expected 1 or {players}"
             )
+        comps = load_components(board, components_file) if (board or components_file) else None
         game = play_game(
             names, edition=edition, seed=seed, game_id=game_id, setup_id=setup_id,
+            components=comps,
             on_action=_print_action,
         )
     click.echo("")
