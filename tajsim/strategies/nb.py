@@ -18,22 +18,44 @@ from __future__ import annotations
 
 from numba import njit
 
-from tajsim.engine.rng import below
+from tajsim.strategies.heuristic import greedy_policy_nb, heuristic_policy_nb
+from tajsim.strategies.ids import (
+    N_PARAMS,
+    N_STRATEGY_IDS,
+    N_WEIGHTS,
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_ISMCTS,
+    STRATEGY_RANDOM,
+)
+from tajsim.strategies.ismcts import ismcts_policy_nb
+from tajsim.strategies.rollout import random_policy_nb
 
-N_PARAMS = 16
-
-STRATEGY_RANDOM = 0
-
-
-@njit(cache=True)
-def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
-    """Uniform over the legal actions (each card id counts as its own action)."""
-    return legal[below(prng, player, n_legal)]
+__all__ = [
+    "N_PARAMS",
+    "N_STRATEGY_IDS",
+    "N_WEIGHTS",
+    "STRATEGY_GREEDY",
+    "STRATEGY_HEURISTIC",
+    "STRATEGY_ISMCTS",
+    "STRATEGY_RANDOM",
+    "choose_action_nb",
+    "greedy_policy_nb",
+    "heuristic_policy_nb",
+    "ismcts_policy_nb",
+    "random_policy_nb",
+]
 
 
 @njit(cache=True)
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``."""
+    if strategy_id == STRATEGY_HEURISTIC:
+        return heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    if strategy_id == STRATEGY_ISMCTS:
+        return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    if strategy_id == STRATEGY_GREEDY:
+        return greedy_policy_nb(state, comp, player, params, prng, legal, n_legal)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]

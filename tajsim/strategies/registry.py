@@ -3,16 +3,61 @@
 Compiled strategies are picked by integer id inside the kernels (``choose_action_nb``).
 Parametric strategies share one id and differ by their weight vector; each named preset is
 registered as its own entry so that ``--strategies balanced,random`` works everywhere.
+
+Registered names:
+
+* ``random`` - uniform over the legal actions;
+* ``greedy`` - one-step look-ahead in raw points;
+* the heuristic presets from ``presets.toml`` (``balanced``, ``commodity``, ``network``,
+  ``hoarder``, ``collector`` and, once ``tajsim tune`` has run, ``tuned``);
+* ``ismcts`` - information-set Monte Carlo tree search.
+
+``parse_strategy("name:key=value:...")`` overrides parameters by name. Pure-Python strategies
+(``py:path/to/file.py``) are not compiled and live in :mod:`tajsim.strategies.python_policy`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
 from tajsim.errors import UserError
-from tajsim.strategies.nb import N_PARAMS, STRATEGY_RANDOM
+from tajsim.strategies.heuristic import WEIGHT_NAMES
+from tajsim.strategies.ids import (
+    N_PARAMS,
+    N_WEIGHTS,
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_ISMCTS,
+    STRATEGY_RANDOM,
+)
+from tajsim.strategies.ismcts import ISMCTS_PARAM_NAMES
+
+try:  # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+PRESETS_FILE = "presets.toml"
+# Names of the rollout weights of ismcts (params[N_WEIGHTS:]).
+ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
+# Default ismcts settings; the rollout policy is the heuristic with the ``ISMCTS_ROLLOUT_PRESET``
+# weights.
+ISMCTS_DEFAULTS = {
+    "iterations": 500.0,
+    "exploration": 0.7,
+    "rollout": float(STRATEGY_HEURISTIC),
+    "horizon": 0.0,
+    "reward_scale": 5.0,
+    "card_value": 0.5,
+    "win_bonus": 0.0,
+    "group": 1.0,
+}
+# Rollout weights of ismcts: the tuned preset when it exists, else balanced.
+ISMCTS_ROLLOUT_PRESETS = ("tuned", "balanced")
 
 
 @dataclass(frozen=True)
@@ -31,6 +76,8 @@ class StrategySpec:
         Default parameter vector (padded with zeros to ``N_PARAMS``).
     param_names : tuple[str, ...]
         Names of the leading parameters, for display and for ``name:key=value`` overrides.
+    tags : tuple[str, ...]
+        Free-form labels (``baseline``, ``preset``, ``search``...).
     """
 
     name: str
@@ -53,13 +100,17 @@ class StrategySpec:
             vec[self.param_names.index(key)] = float(value)
         return vec
 
+    def named_params(self) -> dict[str, float]:
+        """Default parameters by name (only the named slots)."""
+        return {name: float(self.params[i]) for i, name in enumerate(self.param_names)}
+
 
 _REGISTRY: dict[str, StrategySpec] = {}
 
 
-def register(spec: StrategySpec) -> StrategySpec:
-    """Add ``spec`` to the registry (names are unique)."""
-    if spec.name in _REGISTRY:
+def register(spec: StrategySpec, *, replace: bool = False) -> StrategySpec:
+    """Add ``spec`` to the registry (names are unique unless ``replace``)."""
+    if spec.name in _REGISTRY and not replace:
         raise ValueError(f"strategy {spec.name!r} registered twice")
     _REGISTRY[spec.name] = spec
     return spec
@@ -78,8 +129,11 @@ def get_strategy(name: str) -> StrategySpec:
     try:
         return _REGISTRY[name]
     except KeyError:
+        hint = ""
+        if name.startswith("py"):
+            hint = " (pure-Python strategies are loaded with tajsim.strategies.python_policy)"
         raise UserError(
-            f"unknown strategy {name!r}; expected one of: {', '.join(strategy_names())}"
+            f"unknown strategy {name!r}; expected one of: {', '.join(strategy_names())}{hint}"
         ) from None
 
 
@@ -101,11 +155,119 @@ def parse_strategy(text: str) -> tuple[StrategySpec, np.ndarray]:
     return spec, spec.param_vector(overrides)
 
 
-register(
-    StrategySpec(
-        name="random",
-        strategy_id=STRATEGY_RANDOM,
-        description="uniform over the legal actions (every card id is its own action)",
-        tags=("baseline",),
+# ---------------------------------------------------------------------------
+# Presets
+# ---------------------------------------------------------------------------
+def presets_path() -> Path:
+    """Path of the shipped ``presets.toml``."""
+    return Path(str(resources.files("tajsim.strategies").joinpath(PRESETS_FILE)))
+
+
+def load_presets(path: str | Path | None = None) -> dict[str, dict]:
+    """Preset tables by name: ``{"description": str, "weights": np.ndarray[N_WEIGHTS]}``.
+
+    Missing weights take the ``balanced`` value; unknown keys are a ``UserError``.
+    """
+    file = Path(path) if path is not None else presets_path()
+    try:
+        data = tomllib.loads(file.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"cannot read heuristic presets {file}: {exc}") from None
+    tables = data.get("presets", {})
+    if "balanced" not in tables:
+        raise UserError(f"{file}: [presets.balanced] is required (defaults for the others)")
+    base = _weights_of("balanced", tables["balanced"], None, file)
+    out = {}
+    for name, table in tables.items():
+        weights = _weights_of(name, table, base, file)
+        out[name] = {"description": str(table.get("description", name)), "weights": weights}
+    return out
+
+
+def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path) -> np.ndarray:
+    weights = np.zeros(N_WEIGHTS) if base is None else base.copy()
+    for key, value in table.items():
+        if key in ("description", "source"):
+            continue
+        if key not in WEIGHT_NAMES:
+            raise UserError(
+                f"{file}: preset {name!r} has unknown weight {key!r}; "
+                f"expected one of: {', '.join(WEIGHT_NAMES)}"
+            )
+        weights[WEIGHT_NAMES.index(key)] = float(value)
+    if base is None:
+        missing = [k for k in WEIGHT_NAMES if k not in table]
+        if missing:
+            raise UserError(f"{file}: [presets.balanced] misses weights {', '.join(missing)}")
+    return weights
+
+
+def heuristic_spec(name: str, weights: np.ndarray, description: str) -> StrategySpec:
+    return StrategySpec(
+        name=name,
+        strategy_id=STRATEGY_HEURISTIC,
+        description=f"heuristic preset: {description}",
+        params=tuple(float(x) for x in weights),
+        param_names=WEIGHT_NAMES,
+        tags=("heuristic", "preset"),
     )
-)
+
+
+def _rollout_preset(presets: dict[str, dict]) -> str:
+    return next(name for name in ISMCTS_ROLLOUT_PRESETS if name in presets)
+
+
+def ismcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpec:
+    params = [ISMCTS_DEFAULTS[k] for k in ISMCTS_PARAM_NAMES]
+    params += [0.0] * (N_WEIGHTS - len(params))
+    params += [float(x) for x in rollout_weights]
+    names = ISMCTS_PARAM_NAMES + tuple(
+        f"_unused{i}" for i in range(len(ISMCTS_PARAM_NAMES), N_WEIGHTS)
+    )
+    return StrategySpec(
+        name="ismcts",
+        strategy_id=STRATEGY_ISMCTS,
+        description=(
+            "information-set MCTS with determinisation; heuristic rollouts "
+            f"({rollout_preset} weights, r_* parameters)"
+        ),
+        params=tuple(params),
+        param_names=names + ROLLOUT_WEIGHT_NAMES,
+        tags=("search",),
+    )
+
+
+def _register_builtin() -> None:
+    register(
+        StrategySpec(
+            name="random",
+            strategy_id=STRATEGY_RANDOM,
+            description="uniform over the legal actions (every card id is its own action)",
+            tags=("baseline",),
+        )
+    )
+    register(
+        StrategySpec(
+            name="greedy",
+            strategy_id=STRATEGY_GREEDY,
+            description="one-step look-ahead in raw points: withdraw now or the best bid",
+            tags=("baseline",),
+        )
+    )
+    presets = load_presets()
+    for name, preset in presets.items():
+        register(heuristic_spec(name, preset["weights"], preset["description"]))
+    rollout = _rollout_preset(presets)
+    register(ismcts_spec(presets[rollout]["weights"], rollout))
+
+
+def reload_presets() -> None:
+    """Re-read ``presets.toml`` (after ``tajsim tune`` wrote it) and re-register the presets."""
+    presets = load_presets()
+    for name, preset in presets.items():
+        register(heuristic_spec(name, preset["weights"], preset["description"]), replace=True)
+    rollout = _rollout_preset(presets)
+    register(ismcts_spec(presets[rollout]["weights"], rollout), replace=True)
+
+
+_register_builtin()

@@ -1,0 +1,55 @@
+"""``tajsim strategies``: list the registered strategies with their parameters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _wrap(items: list[str], indent: str = "      ", width: int = 96) -> list[str]:
+    lines, line = [], indent
+    for item in items:
+        if len(line) + len(item) + 1 > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += item + " "
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+@click.command("strategies")
+@click.option("--params/--no-params", default=True, show_default=True,
+              help="Show each strategy's parameters and defaults.")
+@click.option("--plugins", type=click.Path(file_okay=False), default="strategies",
+              show_default=True,
+              help="Folder of pure-Python strategy files to list as py:PATH (if it exists).")
+def command(params: bool, plugins: str) -> None:
+    """List every registered strategy: id, name, description and parameters.
+
+    Presets of the heuristic share one id and differ by their weights; override any parameter
+    with NAME:KEY=VALUE (e.g. balanced:connect=2, ismcts:iterations=200). Pure-Python
+    strategies are files used as py:PATH (see docs/strategies.md); those found in --plugins
+    are listed last.
+    """
+    from tajsim.errors import UserError
+    from tajsim.strategies.python_policy import load_policy_file
+    from tajsim.strategies.registry import all_strategies
+
+    for spec in all_strategies():
+        click.echo(f"{spec.strategy_id:>2}  {spec.name:<10} {spec.description}")
+        if params and spec.param_names:
+            shown = [f"{name}={value:g}" for name, value in spec.named_params().items()
+                     if not name.startswith("_unused")]
+            for line in _wrap(shown):
+                click.echo(line)
+    folder = Path(plugins)
+    if folder.is_dir():
+        for file in sorted(folder.glob("*.py")):
+            try:
+                policy = load_policy_file(file)
+                text = f"{policy.name}: {getattr(policy, 'description', '')}"
+            except UserError as exc:
+                text = f"cannot load: {exc}"
+            click.echo(f" -  py:{file}  {text}")

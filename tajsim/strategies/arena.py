@@ -1,0 +1,146 @@
+"""Small match runner for the strategy layer: tuning, the strength ladder and tests.
+
+It calls the batch kernel ``play_batch_nb`` directly (one game = a pure function of the master
+seed and the game id), rotates seats so that every entry sits in every seat equally often, and
+counts wins with ties shared. Big experiments belong to ``tajsim.simulate``; this module only
+needs lineups of a few compiled strategies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from tajsim.engine.enums import RESULT_DTYPE, SETUP_DTYPE
+from tajsim.strategies.ids import N_PARAMS
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One lineup entry: a label, a compiled strategy id and its parameter vector."""
+
+    label: str
+    strategy_id: int
+    params: np.ndarray
+
+
+def entry(text: str, label: str | None = None) -> Entry:
+    """Entry for a registered strategy spec such as ``"balanced"`` or ``"ismcts:iterations=50"``."""
+    from tajsim.strategies.registry import parse_strategy
+
+    spec, params = parse_strategy(text)
+    return Entry(label or text, spec.strategy_id, params)
+
+
+def weights_entry(label: str, strategy_id: int, weights: np.ndarray) -> Entry:
+    params = np.zeros(N_PARAMS)
+    params[: len(weights)] = weights
+    return Entry(label, strategy_id, params)
+
+
+_COMP: np.ndarray | None = None
+
+
+def packed_components() -> np.ndarray:
+    """The shipped components, packed for the kernels (cached)."""
+    global _COMP
+    if _COMP is None:
+        from tajsim.engine.components import default_components
+
+        _COMP = default_components().packed()
+    return _COMP
+
+
+def rotated_lineups(pattern: Sequence[int], n_games: int) -> np.ndarray:
+    """int64[n_games, n]: game g seats entry ``pattern[(s + g) % n]`` at seat s.
+
+    Use ``n_games`` a multiple of ``len(pattern)`` for exact balance.
+    """
+    pat = np.asarray(pattern, np.int64)
+    n = len(pat)
+    g = np.arange(n_games)[:, None]
+    s = np.arange(n)[None, :]
+    return pat[(s + g) % n]
+
+
+def play_lineups(
+    entries: Sequence[Entry],
+    lineups: np.ndarray,
+    seed: int,
+    *,
+    edition: int = 0,
+    first_game: int = 0,
+    comp: np.ndarray | None = None,
+    threads: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``len(lineups)`` games; game k has id ``first_game + k`` and setup id = game id.
+
+    Returns the per-seat ``RESULT_DTYPE`` records (``strategy_id`` is the compiled id; use
+    ``lineups`` to know which entry sat where) and the ``SETUP_DTYPE`` records.
+    """
+    from tajsim.running.nb import play_batch_nb
+
+    comp = packed_components() if comp is None else comp
+    lineups = np.ascontiguousarray(lineups, np.int64)
+    n_games, n = lineups.shape
+    ids = np.array([e.strategy_id for e in entries], np.int64)
+    params = np.zeros((len(entries), N_PARAMS))
+    for i, e in enumerate(entries):
+        params[i, : len(e.params)] = e.params
+    game_ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    results = np.zeros(n_games * n, RESULT_DTYPE)
+    setups = np.zeros(n_games, SETUP_DTYPE)
+    threads = max(1, min(int(threads), n_games))
+    if threads == 1:
+        play_batch_nb(comp, n, edition, seed, game_ids, game_ids, lineups, ids, params, results,
+                      setups)
+        return results, setups
+    bounds = np.linspace(0, n_games, threads + 1).astype(int)
+
+    def work(k: int) -> None:
+        a, b = bounds[k], bounds[k + 1]
+        play_batch_nb(comp, n, edition, seed, game_ids[a:b], game_ids[a:b], lineups[a:b], ids,
+                      params, results[a * n : b * n], setups[a:b])
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(work, range(threads)))
+    return results, setups
+
+
+def win_shares(results: np.ndarray, lineups: np.ndarray, n_entries: int) -> tuple[np.ndarray, ...]:
+    """Per entry: (wins with ties shared, seats played, games with at least one seat).
+
+    A game's single win is split equally between its tied winners.
+    """
+    n_games, n = lineups.shape
+    winner = results["winner"].reshape(n_games, n).astype(np.float64)
+    share = winner / np.maximum(winner.sum(axis=1, keepdims=True), 1.0)
+    wins = np.zeros(n_entries)
+    seats = np.zeros(n_entries)
+    games = np.zeros(n_entries)
+    for e in range(n_entries):
+        mask = lineups == e
+        wins[e] = share[mask].sum()
+        seats[e] = mask.sum()
+        games[e] = mask.any(axis=1).sum()
+    return wins, seats, games
+
+
+def game_shares(results: np.ndarray, lineups: np.ndarray, entry_index: int) -> np.ndarray:
+    """float64[n_games]: the share of each game's win taken by the seats of ``entry_index``."""
+    n_games, n = lineups.shape
+    winner = results["winner"].reshape(n_games, n).astype(np.float64)
+    share = winner / np.maximum(winner.sum(axis=1, keepdims=True), 1.0)
+    return (share * (lineups == entry_index)).sum(axis=1)
+
+
+def mean_by_entry(results: np.ndarray, lineups: np.ndarray, n_entries: int,
+                  column: str) -> np.ndarray:
+    """Mean of a result column over the seats of each entry."""
+    flat = lineups.reshape(-1)
+    values = results[column].astype(np.float64)
+    return np.array([values[flat == e].mean() if (flat == e).any() else np.nan
+                     for e in range(n_entries)])

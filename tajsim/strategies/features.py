@@ -1,0 +1,277 @@
+"""What a seat may see, as compiled helpers shared by the heuristic, greedy and search policies.
+
+Every function here reads only information that ``player`` is allowed to know:
+
+* its own hand (``S_CARD_LOC == LOC_HAND + player``, public or not);
+* every card whose location is public (``S_CARD_PUBLIC == 1``: rows, display, unrest, discards,
+  prestige cards, cards taken from the display into a hand);
+* counts that are open information: hand sizes ``S_HAND_N``, deck size, court seats, board,
+  palaces, bonus tiles, goods, tokens, scores.
+
+A card is *unseen* by ``player`` when it lies in the deck or in another player's hand without
+being public. Unseen cards are only ever used as a multiset (how many unseen cards of each
+colour show each symbol), never by position, so permuting them cannot change any value computed
+here; ``tests/test_hidden_info.py`` checks that for every strategy.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from tajsim.engine.enums import (
+    ADVISOR_PRESTIGE,
+    BONUS,
+    C_ADJ,
+    C_ADJ_START,
+    C_CARD_COLOUR,
+    C_CARD_SYM,
+    C_CITY_PROVINCE,
+    C_PROV_CITIES,
+    C_PROV_N_CITIES,
+    C_TILE_GOODS,
+    COLOURLESS,
+    LOC_DECK,
+    LOC_HAND,
+    MAX_CITIES_PER_PROVINCE,
+    MAX_PLAYERS,
+    N_ADVISORS,
+    N_CARDS,
+    N_COLOURS,
+    N_DECK_CARDS,
+    N_GOODS,
+    N_SYMBOLS,
+    N_VISITS,
+    S_BONUS_AT,
+    S_CARD_LOC,
+    S_CARD_PUBLIC,
+    S_GOODS,
+    S_HAND_N,
+    S_PALACES,
+    S_PROVINCE,
+    S_PROVINCE_TILE,
+    S_TOKENS,
+    S_VISIT,
+)
+from tajsim.engine.nb import connected_provinces
+
+P = MAX_PLAYERS
+N_COLS = N_COLOURS + 1  # four colours and colourless
+
+# Layout of the per-decision ``view`` statistics (float64[VIEW_SIZE]) built by ``build_view``.
+V_UNSEEN = 0  # number of cards unseen by the player
+V_COL_N = 1  # [N_COLS] unseen cards by colour
+V_COL_SYM = V_COL_N + N_COLS  # [N_COLS * N_SYMBOLS] unseen cards of colour c showing symbol s
+V_COL_SYM2 = V_COL_SYM + N_COLS * N_SYMBOLS  # [N_COLS * N_SYMBOLS] ... showing s at least twice
+V_HIDDEN_N = V_COL_SYM2 + N_COLS * N_SYMBOLS  # [P] unseen cards in each hand
+# [P * N_COLS * N_SYMBOLS] public cards known to be in each hand, by colour and symbol count
+V_KNOWN_SYM = V_HIDDEN_N + P
+V_MY_COL = V_KNOWN_SYM + P * N_COLS * N_SYMBOLS  # [N_COLS] player's hand by colour
+V_MY_BEST = V_MY_COL + N_COLS  # count of the player's most held colour
+V_MEAN_CARD = V_MY_BEST + 1  # mean (unweighted) symbols per unseen card, for information
+VIEW_SIZE = V_MEAN_CARD + 1
+
+
+@njit(cache=True)
+def is_unseen(state, player, card):
+    """True if ``player`` cannot know where ``card`` is (deck, or another hand unannounced)."""
+    loc = state[S_CARD_LOC + card]
+    if loc == LOC_DECK:
+        return True
+    if loc >= LOC_HAND and loc < LOC_HAND + P and loc != LOC_HAND + player:
+        return state[S_CARD_PUBLIC + card] == 0
+    return False
+
+
+@njit(cache=True)
+def build_view(state, comp, player, view):
+    """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know."""
+    view[:] = 0.0
+    my_loc = LOC_HAND + player
+    for card in range(N_CARDS):
+        loc = state[S_CARD_LOC + card]
+        col = comp[C_CARD_COLOUR + card]
+        if loc == my_loc:
+            view[V_MY_COL + col] += 1.0
+        elif card < N_DECK_CARDS and is_unseen(state, player, card):
+            view[V_UNSEEN] += 1.0
+            view[V_COL_N + col] += 1.0
+            for s in range(N_SYMBOLS):
+                k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+                if k >= 1:
+                    view[V_COL_SYM + col * N_SYMBOLS + s] += 1.0
+                    view[V_MEAN_CARD] += k
+                if k >= 2:
+                    view[V_COL_SYM2 + col * N_SYMBOLS + s] += 1.0
+        elif loc >= LOC_HAND and loc < LOC_HAND + P:  # public card in another hand
+            q = loc - LOC_HAND
+            for s in range(N_SYMBOLS):
+                k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+                view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s] += k
+            view[V_HIDDEN_N + q] -= 1.0
+    for q in range(P):
+        if q != player:
+            view[V_HIDDEN_N + q] += state[S_HAND_N + q]
+    best = 0.0
+    for c in range(N_COLOURS):
+        if view[V_MY_COL + c] > best:
+            best = view[V_MY_COL + c]
+    view[V_MY_BEST] = best
+    if view[V_UNSEEN] > 0:
+        view[V_MEAN_CARD] /= view[V_UNSEEN]
+
+
+@njit(cache=True)
+def p_at_least_one(frac, n_draws):
+    """Probability that ``n_draws`` cards drawn with replacement include a card of a kind that
+    makes up ``frac`` of the pool."""
+    if frac <= 0.0 or n_draws <= 0:
+        return 0.0
+    if frac >= 1.0:
+        return 1.0
+    return 1.0 - math.exp(n_draws * math.log1p(-frac))
+
+
+@njit(cache=True)
+def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out):
+    """For each other active player q and symbol s: the chance that q can add at least one
+    (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
+
+    Uses q's row colour (public), its known public cards and the unseen-card frequencies applied
+    to its number of unseen cards; nothing about the actual hidden hand.
+    """
+    u = view[V_UNSEEN]
+    for q in range(P):
+        for s in range(N_SYMBOLS):
+            a_out[q, s] = 0.0
+            b_out[q, s] = 0.0
+        if q == player or active[q] == 0:
+            continue
+        h = view[V_HIDDEN_N + q]
+        col = row_colour_of[q]
+        for s in range(N_SYMBOLS):
+            if u > 0:
+                if col >= 0:
+                    f1 = view[V_COL_SYM + col * N_SYMBOLS + s] / u
+                    f2 = view[V_COL_SYM2 + col * N_SYMBOLS + s] / u
+                else:
+                    f1 = 0.0
+                    f2 = 0.0
+                    for c in range(N_COLOURS):
+                        f1 += view[V_COL_SYM + c * N_SYMBOLS + s] / u
+                        f2 += view[V_COL_SYM2 + c * N_SYMBOLS + s] / u
+                fw = view[V_COL_SYM + COLOURLESS * N_SYMBOLS + s] / u
+            else:
+                f1 = 0.0
+                f2 = 0.0
+                fw = 0.0
+            p_col = p_at_least_one(f1, h)
+            p_two = p_at_least_one(f2, h)
+            p_white = p_at_least_one(fw, h)
+            known_col = 0.0
+            if col >= 0:
+                known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]
+            else:
+                for c in range(N_COLOURS):
+                    known_col += view[V_KNOWN_SYM + (q * N_COLS + c) * N_SYMBOLS + s]
+            if known_col > 0:
+                p_col = 1.0
+            if view[V_KNOWN_SYM + (q * N_COLS + COLOURLESS) * N_SYMBOLS + s] > 0:
+                p_white = 1.0
+            a_out[q, s] = 1.0 - (1.0 - p_col) * (1.0 - p_white)
+            b_out[q, s] = min(1.0, p_two + p_col * p_white * (1.0 - p_two))
+
+
+@njit(cache=True)
+def links_if(state, comp, player, city):
+    """Provinces connected to the current one if ``player`` had one more palace on ``city``.
+
+    Temporarily adds the palace to ``state`` and removes it again.
+    """
+    state[S_PALACES + city * P + player] += 1
+    n = connected_provinces(state, comp, player, state[S_PROVINCE])
+    state[S_PALACES + city * P + player] -= 1
+    return n
+
+
+@njit(cache=True)
+def future_roads(state, comp, city):
+    """Roads from ``city`` to provinces that are still to be visited (room to grow a chain)."""
+    visit = state[S_VISIT]
+    count = 0
+    prov = comp[C_CITY_PROVINCE + city]
+    for k in range(comp[C_ADJ_START + city], comp[C_ADJ_START + city + 1]):
+        other = comp[C_ADJ + k]
+        op = comp[C_CITY_PROVINCE + other]
+        if op != prov and state[S_PROVINCE_TILE + op] > visit:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def good_points(state, player, good, extra_held):
+    """Points for one more good of kind ``good`` (R11), given ``extra_held`` already pending."""
+    return 1.0 + state[S_GOODS + player * N_GOODS + good] + extra_held
+
+
+@njit(cache=True)
+def tile_points(state, comp, player, tile):
+    """Commodity points ``player`` would score for province tile ``tile`` (R13)."""
+    pts = 0.0
+    for g in range(N_GOODS):
+        held = state[S_GOODS + player * N_GOODS + g]
+        for k in range(comp[C_TILE_GOODS + tile * N_GOODS + g]):
+            pts += 1.0 + held + k
+    return pts
+
+
+@njit(cache=True)
+def current_tile(state):
+    return state[S_PROVINCE_TILE + state[S_PROVINCE]]
+
+
+@njit(cache=True)
+def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
+    """Weighted value of claiming a bonus tile of ``kind``."""
+    if kind < 0:
+        return 0.0
+    if kind < N_GOODS:
+        return w_commodity * good_points(state, player, kind, 0)
+    if kind == BONUS.PLUS2:
+        return 2.0 * w_bonus
+    if kind == BONUS.TAJ4:
+        return 4.0 * w_bonus
+    if kind == BONUS.DRAW:
+        return w_draw
+    return 0.0
+
+
+@njit(cache=True)
+def city_bonus_kind(state, city):
+    return state[S_BONUS_AT + city]
+
+
+@njit(cache=True)
+def province_city(comp, prov, i):
+    return comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
+
+
+@njit(cache=True)
+def province_n_cities(comp, prov):
+    return comp[C_PROV_N_CITIES + prov]
+
+
+@njit(cache=True)
+def visits_left(state):
+    """Visits after the current one."""
+    return N_VISITS - 1 - state[S_VISIT]
+
+
+@njit(cache=True)
+def pair_progress(state, player, advisor):
+    """(tokens of ``advisor`` held, 1 if ``player`` already holds its prestige card)."""
+    held = state[S_TOKENS + player * N_ADVISORS + advisor]
+    card = ADVISOR_PRESTIGE[advisor]
+    mine = 1 if state[S_CARD_LOC + card] == LOC_HAND + player else 0
+    return held, mine

@@ -1,0 +1,445 @@
+"""The parametric heuristic family and ``greedy``: one compiled policy, behaviour set by weights.
+
+Every decision is a one-step look-ahead scored with a weight vector ``w`` (float64[N_WEIGHTS]):
+
+* **Bid.** Withdrawing now is worth the court seats the player holds a majority in (each valued
+  by what it gives: a palace, its bonus tile and the chain of provinces it connects, the crown
+  palace, the province tile's goods, progress toward an advisor pair), plus the display cards it
+  would take (and the deck card for withdrawing without playing), plus a withdrawal bias.
+  Playing a card (and optionally a colourless card) is worth, for every seat, the value of the
+  seat times the chance of still holding the majority at the player's next turn, minus the
+  value of the cards spent. The chance comes from what the player can see: each opponent's row
+  colour, its public cards, and the frequency of each symbol among the cards it cannot see
+  (:func:`tajsim.strategies.features.threat_table`). The best of these options is chosen.
+* **Palace / crown city.** Connection gain, the bonus tile on the city, and roads toward
+  provinces still to be visited.
+* **Display card.** Value of the card kept in hand (end-game colour, colourless cards) plus
+  interest in the symbols the weights favour.
+
+``greedy`` is this kernel with fixed weights that count raw points (no archetype bias); the
+presets (commodity, network, hoarder, collector, balanced, tuned) are weight vectors in
+``presets.toml``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tajsim.engine.enums import (
+    ACTION_BID,
+    ACTION_CITY,
+    ACTION_TAKE,
+    ACTION_WITHDRAW,
+    BID_EXTRA,
+    BONUS,
+    C_CARD_COLOUR,
+    C_CARD_SYM,
+    COLOURLESS,
+    EDITION_2018,
+    FIRST_PRESTIGE,
+    FIRST_WHITE,
+    LOC_DISPLAY,
+    MAX_PLAYERS,
+    N_ADVISORS,
+    N_DECK_CARDS,
+    N_SYMBOLS,
+    N_VISITS,
+    PHASE_BID,
+    PHASE_CROWN,
+    PHASE_DISPLAY,
+    PHASE_PALACE,
+    PRESTIGE_NOBILITY,
+    S_CARD_LOC,
+    S_EDITION,
+    S_N_PLAYERS,
+    S_PHASE,
+    S_PROTEST_DONE,
+    S_PROVINCE,
+    S_ROW_COLOUR,
+    S_ROW_N,
+    S_ROW_SYM,
+    S_SEAT,
+    S_UNREST_SYM,
+    S_VISIT,
+    S_WITHDRAWN,
+    SEAT_CROWN,
+    SEAT_PRESENT,
+    SEAT_PROVINCE,
+)
+from tajsim.engine.nb import has_majority, is_open_city
+from tajsim.strategies.features import (
+    N_COLS,
+    V_COL_N,
+    V_COL_SYM,
+    V_MY_BEST,
+    V_MY_COL,
+    V_UNSEEN,
+    VIEW_SIZE,
+    bonus_value,
+    build_view,
+    city_bonus_kind,
+    current_tile,
+    future_roads,
+    links_if,
+    pair_progress,
+    province_city,
+    province_n_cities,
+    threat_table,
+    tile_points,
+    visits_left,
+)
+from tajsim.strategies.ids import N_WEIGHTS
+
+P = MAX_PLAYERS
+
+# Weight slots (names in ``WEIGHT_NAMES``; documented in docs/strategies.md).
+W_PALACE = 0  # the once-per-visit palace point
+W_CONNECT = 1  # each province connected by the palace chain
+W_BONUS = 2  # each point of a +2 / Taj Mahal bonus tile
+W_COMMODITY = 3  # each commodity point (province tiles, commodity bonus tiles)
+W_CROWN = 4  # extra value of the crown (flexible palace) beyond its points
+W_ELEPHANT = 5  # extra value of a province tile beyond its points (future goods)
+W_ADVISOR = 6  # extra value of each advisor token beyond its palace
+W_PAIR = 7  # value of completing an advisor pair (a prestige card)
+W_CARD = 8  # value of a coloured card kept in hand
+W_WHITE = 9  # value of a colourless card kept in hand
+W_TAKE = 10  # weight of the display cards (and deck card) taken on withdrawal
+W_ENDGAME = 11  # extra value of best-colour cards, growing toward the last visit
+W_CAUTION = 12  # how seriously opponents' possible over-bids are taken (1 = as estimated)
+W_WD_BIAS = 13  # points added to withdrawing (> 0 withdraws earlier)
+W_SPREAD = 14  # value per road from a palace city toward provinces still to come
+W_TEMPO = 15  # share of the display value lost per opponent still bidding when continuing
+WEIGHT_NAMES = (
+    "palace", "connect", "bonus", "commodity", "crown", "elephant", "advisor", "pair",
+    "card", "white", "take", "endgame", "caution", "wd_bias", "spread", "tempo",
+)
+assert len(WEIGHT_NAMES) == N_WEIGHTS
+
+# greedy: raw points and card values, no archetype bias.
+GREEDY_WEIGHTS = np.array(
+    [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.5, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+)
+
+
+# ---------------------------------------------------------------------------
+# Card values
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def card_keep_value(state, comp, view, w, card):
+    """Value of keeping ``card`` in hand (what spending it costs, what taking it gains)."""
+    if card >= FIRST_PRESTIGE:
+        return 0.0  # prestige cards return to hand after the visit
+    col = comp[C_CARD_COLOUR + card]
+    if col == COLOURLESS:
+        return w[W_WHITE]
+    progress = state[S_VISIT] / (N_VISITS - 1.0)
+    best = view[V_MY_BEST]
+    fit = 1.0 if best <= 0 else view[V_MY_COL + col] / best
+    if fit > 1.0:
+        fit = 1.0
+    return w[W_CARD] * (1.0 + w[W_ENDGAME] * progress * fit)
+
+
+@njit(cache=True)
+def symbol_interest(w, s):
+    """Small bonus per symbol when choosing display cards, from the seat weights."""
+    if s < N_ADVISORS:
+        return 0.1 * (w[W_ADVISOR] + w[W_PAIR] * 0.5 + w[W_CONNECT] * 0.5)
+    if s == SEAT_CROWN:
+        return 0.1 * (w[W_CROWN] + w[W_CONNECT])
+    return 0.1 * (w[W_ELEPHANT] + w[W_COMMODITY])
+
+
+@njit(cache=True)
+def take_value(state, comp, view, w, card):
+    v = card_keep_value(state, comp, view, w, card)
+    for s in range(N_SYMBOLS):
+        k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+        if k > 0:
+            v += k * symbol_interest(w, s)
+    return v
+
+
+@njit(cache=True)
+def display_value(state, comp, view, w, k):
+    """Value of the best ``k`` display cards for the player."""
+    b1 = -1e9
+    b2 = -1e9
+    n = 0
+    for card in range(N_DECK_CARDS):
+        if state[S_CARD_LOC + card] == LOC_DISPLAY:
+            v = take_value(state, comp, view, w, card)
+            n += 1
+            if v > b1:
+                b2 = b1
+                b1 = v
+            elif v > b2:
+                b2 = v
+    if n == 0:
+        return 0.0
+    if k == 1 or n == 1:
+        return b1
+    return b1 + b2
+
+
+@njit(cache=True)
+def mean_unseen_value(state, comp, view, w):
+    """Expected value of a card drawn blind (colour frequencies among unseen cards)."""
+    u = view[V_UNSEEN]
+    if u <= 0:
+        return w[W_CARD]
+    progress = state[S_VISIT] / (N_VISITS - 1.0)
+    best = view[V_MY_BEST]
+    total = 0.0
+    for col in range(N_COLS):
+        n = view[V_COL_N + col]
+        if col == COLOURLESS:
+            total += n * w[W_WHITE]
+        else:
+            fit = 1.0 if best <= 0 else min(1.0, view[V_MY_COL + col] / best)
+            total += n * w[W_CARD] * (1.0 + w[W_ENDGAME] * progress * fit)
+    return total / u
+
+
+# ---------------------------------------------------------------------------
+# Seat values
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def seat_values(state, comp, view, w, player, seat_v):
+    """Value of winning each court seat now (``seat_v``, float64[N_SYMBOLS]) and the once-per-
+    visit value of placing at least one palace (returned), both weighted by ``w``.
+
+    ``seat_v`` of the crown holds its value beyond the palace point; an advisor seat holds the
+    best open city's bonus tile and growth, plus the advisor and pair terms.
+    """
+    prov = state[S_PROVINCE]
+    n_cities = province_n_cities(comp, prov)
+    draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    best_open_links = -1
+    best_any_links = 0
+    best_open_city_v = 0.0
+    best_any_spread = 0.0
+    n_open = 0
+    for i in range(n_cities):
+        city = province_city(comp, prov, i)
+        links = links_if(state, comp, player, city)
+        spread = w[W_SPREAD] * future_roads(state, comp, city)
+        if links > best_any_links:
+            best_any_links = links
+        if spread > best_any_spread:
+            best_any_spread = spread
+        if is_open_city(state, city):
+            n_open += 1
+            if links > best_open_links:
+                best_open_links = links
+            v = bonus_value(state, player, city_bonus_kind(state, city), w[W_BONUS],
+                            w[W_COMMODITY], draw_v) + spread
+            if v > best_open_city_v:
+                best_open_city_v = v
+    palace_base = w[W_PALACE] + w[W_CONNECT] * max(best_open_links, 0)
+    left = visits_left(state)
+    for s in range(N_SYMBOLS):
+        seat_v[s] = 0.0
+    for a in range(N_ADVISORS):
+        held, mine = pair_progress(state, player, a)
+        pair = 0.0
+        if mine == 0:
+            if held == 1:
+                pair = w[W_PAIR]
+            elif held == 0 and left > 0:
+                pair = 0.3 * w[W_PAIR]
+        if n_open > 0:
+            seat_v[a] = best_open_city_v + w[W_ADVISOR] + pair
+        else:
+            seat_v[a] = pair
+    extra_links = best_any_links - max(best_open_links, 0)
+    seat_v[SEAT_CROWN] = w[W_CROWN] + best_any_spread + w[W_CONNECT] * extra_links
+    if n_open == 0:  # only the crown can give the palace point
+        seat_v[SEAT_CROWN] += w[W_PALACE] + w[W_CONNECT] * max(best_open_links, 0)
+    seat_v[SEAT_PROVINCE] = w[W_COMMODITY] * tile_points(state, comp, player, current_tile(state))
+    seat_v[SEAT_PROVINCE] += w[W_ELEPHANT] * (left / (N_VISITS - 1.0) + 0.5)
+    if n_open == 0:
+        return 0.0
+    return palace_base
+
+
+# ---------------------------------------------------------------------------
+# The bid decision
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def reach_prob(a, b, need):
+    """Chance an opponent gains ``need`` symbols in one play (a: >= 1, b: >= 2)."""
+    if need <= 0:
+        return 1.0
+    if need == 1:
+        return a
+    if need == 2:
+        return b
+    return 0.15 * b
+
+
+@njit(cache=True)
+def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b, seat_v,
+               scratch):
+    """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring."""
+    n = state[S_N_PLAYERS]
+    active = np.zeros(P, np.int64)
+    row_colour = np.full(P, -1, np.int64)
+    n_others = 0
+    for q in range(n):
+        row_colour[q] = state[S_ROW_COLOUR + q]
+        if state[S_WITHDRAWN + q] == 0:
+            active[q] = 1
+            if q != player:
+                n_others += 1
+    threat_table(state, comp, view, player, row_colour, active, threat_a, threat_b)
+    palace_base = seat_values(state, comp, view, w, player, seat_v)
+    # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
+    unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
+    u = view[V_UNSEEN]
+    caution = w[W_CAUTION]
+    present = np.zeros(N_SYMBOLS, np.int64)
+    for s in range(N_SYMBOLS):
+        present[s] = 1 if state[S_SEAT + s] == SEAT_PRESENT else 0
+    # Withdrawing now.
+    k_take = 1 if n_others == 0 else 2
+    disp = display_value(state, comp, view, w, k_take)
+    wd = w[W_WD_BIAS] + w[W_TAKE] * disp
+    if state[S_ROW_N + player] == 0:
+        wd += w[W_TAKE] * mean_unseen_value(state, comp, view, w)
+    any_palace = False
+    for s in range(N_SYMBOLS):
+        if present[s] == 1 and has_majority(state, player, s):
+            wd += seat_v[s]
+            if s < N_ADVISORS or s == SEAT_CROWN:
+                any_palace = True
+    if any_palace:
+        wd += palace_base
+    best_action = ACTION_WITHDRAW
+    best_value = wd
+    # Continuing: value at the next turn, display later, minus the cards spent.
+    disp_later = w[W_TAKE] * display_value(state, comp, view, w, 2 if n_others > 0 else 1)
+    if n > 1:
+        disp_later *= max(0.0, 1.0 - w[W_TEMPO] * n_others / (n - 1.0))
+    mine = scratch
+    for i in range(n_legal):
+        action = legal[i]
+        if action == ACTION_WITHDRAW:
+            continue
+        code = action - ACTION_BID
+        card = code // BID_EXTRA
+        extra_slot = code % BID_EXTRA
+        extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
+        value = disp_later - card_keep_value(state, comp, view, w, card)
+        if extra >= 0:
+            value -= card_keep_value(state, comp, view, w, extra)
+            if extra == PRESTIGE_NOBILITY:
+                value += 2.0 * w[W_BONUS]
+        for s in range(N_SYMBOLS):
+            mine[s] = (state[S_ROW_SYM + player * N_SYMBOLS + s]
+                       + comp[C_CARD_SYM + card * N_SYMBOLS + s])
+            if extra >= 0:
+                mine[s] += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
+        miss_palace = 1.0
+        for s in range(N_SYMBOLS):
+            if present[s] == 0 or mine[s] == 0:
+                continue
+            hold = 1.0
+            for q in range(n):
+                if q == player or active[q] == 0:
+                    continue
+                need = mine[s] - state[S_ROW_SYM + q * N_SYMBOLS + s]
+                r = reach_prob(threat_a[q, s], threat_b[q, s], need)
+                if need > 0:
+                    r = min(1.0, r * caution)
+                hold *= 1.0 - r
+            if unrest_live:
+                need = mine[s] - state[S_UNREST_SYM + s]
+                if need <= 0:
+                    hold = 0.0
+                elif need == 1 and u > 0:
+                    f = 0.0
+                    for c in range(N_COLS):
+                        f += view[V_COL_SYM + c * N_SYMBOLS + s]
+                    hold *= 1.0 - min(1.0, caution * f / u)
+            value += hold * seat_v[s]
+            if s < N_ADVISORS or s == SEAT_CROWN:
+                miss_palace *= 1.0 - hold
+        value += (1.0 - miss_palace) * palace_base
+        if value > best_value:
+            best_value = value
+            best_action = action
+    return best_action
+
+
+# ---------------------------------------------------------------------------
+# Palaces, crown, display
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def decide_city(state, comp, player, w, legal, n_legal, view, crown):
+    draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    best_action = legal[0]
+    best_value = -1e18
+    for i in range(n_legal):
+        city = legal[i] - ACTION_CITY
+        v = w[W_CONNECT] * links_if(state, comp, player, city)
+        v += w[W_SPREAD] * future_roads(state, comp, city)
+        kind = city_bonus_kind(state, city)
+        if not crown:
+            v += bonus_value(state, player, kind, w[W_BONUS], w[W_COMMODITY], draw_v)
+        elif kind >= 0 and kind != BONUS.TAJ4:
+            v -= 0.01  # a crown palace there would waste the tile for everyone after the visit
+        if crown and not is_open_city(state, city):
+            v += 0.02  # prefer leaving open cities open
+        if v > best_value:
+            best_value = v
+            best_action = legal[i]
+    return best_action
+
+
+@njit(cache=True)
+def decide_display(state, comp, player, w, legal, n_legal, view):
+    best_action = legal[0]
+    best_value = -1e18
+    for i in range(n_legal):
+        card = legal[i] - ACTION_TAKE
+        v = take_value(state, comp, view, w, card)
+        if v > best_value:
+            best_value = v
+            best_action = legal[i]
+    return best_action
+
+
+@njit(cache=True)
+def weighted_policy_nb(state, comp, player, w, legal, n_legal):
+    """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view."""
+    view = np.empty(VIEW_SIZE, np.float64)
+    build_view(state, comp, player, view)
+    phase = state[S_PHASE]
+    if phase == PHASE_BID:
+        threat_a = np.empty((P, N_SYMBOLS), np.float64)
+        threat_b = np.empty((P, N_SYMBOLS), np.float64)
+        seat_v = np.empty(N_SYMBOLS, np.float64)
+        scratch = np.empty(N_SYMBOLS, np.int64)
+        return decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
+                          seat_v, scratch)
+    if phase == PHASE_PALACE:
+        return decide_city(state, comp, player, w, legal, n_legal, view, False)
+    if phase == PHASE_CROWN:
+        return decide_city(state, comp, player, w, legal, n_legal, view, True)
+    if phase == PHASE_DISPLAY:
+        return decide_display(state, comp, player, w, legal, n_legal, view)
+    return legal[0]
+
+
+@njit(cache=True)
+def heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal):
+    """The parametric heuristic: ``params[:N_WEIGHTS]`` are the weights (``WEIGHT_NAMES``)."""
+    return weighted_policy_nb(state, comp, player, params, legal, n_legal)
+
+
+@njit(cache=True)
+def greedy_policy_nb(state, comp, player, params, prng, legal, n_legal):
+    """One-step look-ahead in raw points (``GREEDY_WEIGHTS``); ignores ``params``."""
+    return weighted_policy_nb(state, comp, player, GREEDY_WEIGHTS, legal, n_legal)

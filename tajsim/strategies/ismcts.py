@@ -1,0 +1,349 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS) with determinisation.
+
+Each iteration:
+
+1. **Determinise.** Copy the state and deal the cards the player cannot see (the deck and the
+   unannounced cards of the other hands) back to the same hidden positions in a random order
+   drawn from the player's own policy stream; reseed the copy's chance stream ``S_RNG`` from
+   that stream too, so the copy cannot know future reshuffles. Every determinisation is
+   consistent with what the player has seen (hand sizes, public cards, its own hand).
+2. **Select / expand.** Walk the tree from the root: at each decision the children available in
+   this determinisation compete by UCB1 with availability counts (each child's exploration term
+   uses how often it was *available*, not the parent's visits); the first untried available
+   action is expanded. Decisions with a single legal action are applied without a node.
+   Actions are grouped by equivalence before they become children: two cards with the same
+   colour and the same symbols are the same move, so "play a red vizier+elephant card" shares
+   its statistics whichever red vizier+elephant card it is (prestige cards stay distinct).
+   Children are keyed by (player to move, grouped action), so the opponents' decisions are in
+   the tree as well, each maximising its own reward.
+3. **Roll out** with a fast compiled policy (``rollout``: random, greedy or the heuristic with
+   the weights in ``params[N_WEIGHTS:]``) to the end of the game, or for ``horizon`` visit ends
+   and then evaluate each player by score plus ``card_value`` per card in hand.
+4. **Back up** a reward in [0, 1] for every player: 0.5 + 0.5 tanh(margin / ``reward_scale``),
+   the margin being the player's value minus the best other player's value (a win at the end
+   of the game adds ``win_bonus``, shared between tied winners).
+
+The chosen action is the most visited child of the root. The tree lives in flat arrays
+preallocated for ``iterations`` nodes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from tajsim.engine.enums import (
+    ACTION_BID,
+    ACTION_CITY,
+    ACTION_TAKE,
+    BID_EXTRA,
+    C_CARD_COLOUR,
+    C_CARD_SYM,
+    FIRST_PRESTIGE,
+    FIRST_WHITE,
+    LOC_DECK,
+    LOC_HAND,
+    MAX_PLAYERS,
+    N_ACTIONS,
+    N_CARDS,
+    N_DECK_CARDS,
+    N_SYMBOLS,
+    PHASE_GAME_OVER,
+    S_CARD_LOC,
+    S_CARD_PUBLIC,
+    S_CUR,
+    S_DECK,
+    S_DECK_LEN,
+    S_DECK_TOP,
+    S_HAND_N,
+    S_N_PLAYERS,
+    S_PHASE,
+    S_RNG,
+    S_VISIT,
+    S_WINNER,
+)
+from tajsim.engine.nb import apply_action_nb, legal_actions_nb, score_of
+from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
+from tajsim.strategies.features import is_unseen
+from tajsim.strategies.ids import N_WEIGHTS
+from tajsim.strategies.rollout import choose_simple_nb
+
+P = MAX_PLAYERS
+
+# Parameter slots (names in ``ISMCTS_PARAM_NAMES``).
+I_ITERATIONS = 0
+I_EXPLORATION = 1
+I_ROLLOUT = 2  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
+I_HORIZON = 3  # visit ends to roll out before evaluating; < 0: to the end of the game
+I_REWARD_SCALE = 4
+I_CARD_VALUE = 5  # evaluation: points per card in hand at a truncated rollout
+I_WIN_BONUS = 6
+I_GROUP = 7  # 1: group equivalent cards into one action
+ISMCTS_PARAM_NAMES = (
+    "iterations", "exploration", "rollout", "horizon", "reward_scale", "card_value",
+    "win_bonus", "group",
+)
+SALT_DETERMINISE = 0xD37E
+
+
+@njit(cache=True)
+def canonical_cards(comp, canon):
+    """``canon[card]``: the smallest card id with the same colour and symbols (int64[N_CARDS]).
+
+    Prestige cards keep their own id: their effects differ even when their symbols agree.
+    """
+    for card in range(N_CARDS):
+        canon[card] = card
+        if card >= FIRST_PRESTIGE:
+            continue
+        for other in range(card):
+            if comp[C_CARD_COLOUR + other] != comp[C_CARD_COLOUR + card]:
+                continue
+            same = True
+            for s in range(N_SYMBOLS):
+                mine = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+                if comp[C_CARD_SYM + other * N_SYMBOLS + s] != mine:
+                    same = False
+                    break
+            if same:
+                canon[card] = canon[other]
+                break
+
+
+@njit(cache=True)
+def action_key(action, canon):
+    """The grouped action: the same action with each card replaced by its canonical card."""
+    if action >= ACTION_BID and action < ACTION_CITY:
+        code = action - ACTION_BID
+        card = canon[code // BID_EXTRA]
+        extra_slot = code % BID_EXTRA
+        if extra_slot > 0:
+            extra_slot = canon[FIRST_WHITE + extra_slot - 1] - FIRST_WHITE + 1
+        return ACTION_BID + card * BID_EXTRA + extra_slot
+    if action >= ACTION_TAKE:
+        return ACTION_TAKE + canon[action - ACTION_TAKE]
+    return action
+
+
+@njit(cache=True)
+def determinise(state, comp, player, prng, out, pool):
+    """Write into ``out`` a copy of ``state`` with the cards unseen by ``player`` redealt.
+
+    The unseen cards (collected in card-id order, so the result depends only on the multiset)
+    are shuffled with ``prng[player]`` and dealt to the deck slots and to the other players'
+    unannounced hand places; the chance stream is reseeded from ``prng[player]``.
+    """
+    out[:] = state
+    n = state[S_N_PLAYERS]
+    k = 0
+    hidden = np.zeros(P, np.int64)
+    for card in range(N_DECK_CARDS):
+        if is_unseen(state, player, card):
+            pool[k] = card
+            k += 1
+            loc = state[S_CARD_LOC + card]
+            if loc != LOC_DECK:
+                hidden[loc - LOC_HAND] += 1
+    shuffle_slice(pool, 0, k, prng, player)
+    i = 0
+    for d in range(state[S_DECK_TOP], state[S_DECK_LEN]):
+        card = pool[i]
+        i += 1
+        out[S_DECK + d] = card
+        out[S_CARD_LOC + card] = LOC_DECK
+        out[S_CARD_PUBLIC + card] = 0
+    for q in range(n):
+        for _ in range(hidden[q]):
+            card = pool[i]
+            i += 1
+            out[S_CARD_LOC + card] = LOC_HAND + q
+            out[S_CARD_PUBLIC + card] = 0
+    out[S_RNG] = np.int64(next_u64(prng, player))
+
+
+@njit(cache=True)
+def evaluate(det, n, final, params, values):
+    """Per-player value of a finished or truncated game: score (+ cards in hand if truncated)."""
+    for q in range(n):
+        values[q] = score_of(det, q)
+        if not final:
+            values[q] += params[I_CARD_VALUE] * det[S_HAND_N + q]
+
+
+@njit(cache=True)
+def rewards_from(det, n, final, params, values, rewards):
+    evaluate(det, n, final, params, values)
+    scale = max(params[I_REWARD_SCALE], 1e-6)
+    n_win = 0
+    if final:
+        for q in range(n):
+            n_win += det[S_WINNER + q]
+    for q in range(n):
+        best_other = -1e18
+        for o in range(n):
+            if o != q and values[o] > best_other:
+                best_other = values[o]
+        r = 0.5 + 0.5 * math.tanh((values[q] - best_other) / scale)
+        if final and n_win > 0 and det[S_WINNER + q] == 1:
+            r += params[I_WIN_BONUS] / n_win
+        rewards[q] = r / (1.0 + params[I_WIN_BONUS])
+
+
+@njit(cache=True)
+def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_out):
+    """Run the search; return the chosen action and write root child visits per root action
+    into ``visits_out`` (float64[n_root])."""
+    n = state[S_N_PLAYERS]
+    iterations = max(1, int(params[I_ITERATIONS]))
+    c_explore = params[I_EXPLORATION]
+    rollout_id = int(params[I_ROLLOUT])
+    horizon = int(params[I_HORIZON])
+    group = params[I_GROUP] > 0.5
+    rparams = params[N_WEIGHTS:]
+    start_visit = state[S_VISIT]
+    stop_visit = start_visit + horizon + 1 if horizon >= 0 else 1 << 30
+
+    canon = np.empty(N_CARDS, np.int64)
+    if group:
+        canonical_cards(comp, canon)
+    else:
+        for c in range(N_CARDS):
+            canon[c] = c
+
+    max_nodes = iterations + 2
+    node_key = np.zeros(max_nodes, np.int64)
+    node_mover = np.zeros(max_nodes, np.int64)
+    node_child = np.full(max_nodes, -1, np.int64)
+    node_sibling = np.full(max_nodes, -1, np.int64)
+    node_visits = np.zeros(max_nodes, np.float64)
+    node_avail = np.zeros(max_nodes, np.float64)
+    node_reward = np.zeros(max_nodes, np.float64)
+    n_nodes = 1  # node 0: root
+
+    n_keys_total = P * N_ACTIONS
+    mark = np.zeros(n_keys_total, np.int64)  # stamp: key legal in the current step
+    has_child = np.zeros(n_keys_total, np.int64)  # stamp: key already a child of this node
+    rep_of = np.zeros(n_keys_total, np.int64)  # a concrete legal action for the key
+    keys = np.empty(N_ACTIONS, np.int64)
+    legal = np.empty(N_ACTIONS, np.int64)
+    det = np.empty_like(state)
+    pool = np.empty(N_DECK_CARDS, np.int64)
+    path = np.empty(4096, np.int64)
+    values = np.zeros(P, np.float64)
+    rewards = np.zeros(P, np.float64)
+    rprng = np.empty(P, np.int64)
+    base_seed = np.int64(next_u64(prng, player))
+    for q in range(P):
+        rprng[q] = derive_seed(base_seed, q, SALT_DETERMINISE)
+    stamp = 0
+
+    for _it in range(iterations):
+        determinise(state, comp, player, prng, det, pool)
+        node = 0
+        path_len = 0
+        in_tree = True
+        while det[S_PHASE] != PHASE_GAME_OVER and det[S_VISIT] < stop_visit:
+            n_leg = legal_actions_nb(det, comp, legal)
+            if n_leg == 1:
+                apply_action_nb(det, comp, legal[0])
+                continue
+            mover = det[S_CUR]
+            if not in_tree:
+                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                                          n_leg)
+                apply_action_nb(det, comp, action)
+                continue
+            stamp += 1
+            n_keys = 0
+            for i in range(n_leg):
+                k = mover * N_ACTIONS + action_key(legal[i], canon)
+                if mark[k] != stamp:
+                    mark[k] = stamp
+                    rep_of[k] = legal[i]
+                    keys[n_keys] = k
+                    n_keys += 1
+            # Children available here: count availability, note which keys are tried.
+            best = -1
+            best_ucb = -1e18
+            child = node_child[node]
+            while child >= 0:
+                k = node_key[child]
+                if mark[k] == stamp:
+                    has_child[k] = stamp
+                    node_avail[child] += 1.0
+                    v = node_visits[child]
+                    ucb = node_reward[child] / v + c_explore * math.sqrt(
+                        math.log(node_avail[child]) / v)
+                    if ucb > best_ucb:
+                        best_ucb = ucb
+                        best = child
+                child = node_sibling[child]
+            n_untried = 0
+            for j in range(n_keys):
+                if has_child[keys[j]] != stamp:
+                    n_untried += 1
+            if n_untried > 0 and n_nodes < max_nodes:
+                pick = below(prng, player, n_untried)
+                chosen = -1
+                for j in range(n_keys):
+                    if has_child[keys[j]] != stamp:
+                        if pick == 0:
+                            chosen = keys[j]
+                            break
+                        pick -= 1
+                new = n_nodes
+                n_nodes += 1
+                node_key[new] = chosen
+                node_mover[new] = mover
+                node_avail[new] = 1.0
+                node_sibling[new] = node_child[node]
+                node_child[node] = new
+                apply_action_nb(det, comp, rep_of[chosen])
+                if path_len < path.shape[0]:
+                    path[path_len] = new
+                    path_len += 1
+                node = new
+                in_tree = False
+            elif best >= 0:
+                apply_action_nb(det, comp, rep_of[node_key[best]])
+                if path_len < path.shape[0]:
+                    path[path_len] = best
+                    path_len += 1
+                node = best
+            else:  # tree full: finish with the rollout policy
+                in_tree = False
+                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                                          n_leg)
+                apply_action_nb(det, comp, action)
+        final = det[S_PHASE] == PHASE_GAME_OVER
+        rewards_from(det, n, final, params, values, rewards)
+        for j in range(path_len):
+            nd = path[j]
+            node_visits[nd] += 1.0
+            node_reward[nd] += rewards[node_mover[nd]]
+    # The most visited root child among the real legal actions.
+    best_action = legal_root[0]
+    best_visits = -1.0
+    for i in range(n_root):
+        k = player * N_ACTIONS + action_key(legal_root[i], canon)
+        visits = 0.0
+        child = node_child[0]
+        while child >= 0:
+            if node_key[child] == k:
+                visits = node_visits[child]
+                break
+            child = node_sibling[child]
+        visits_out[i] = visits
+        if visits > best_visits:
+            best_visits = visits
+            best_action = legal_root[i]
+    return best_action
+
+
+@njit(cache=True)
+def ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal):
+    """SO-ISMCTS (see the module docstring); ``params`` slots in ``ISMCTS_PARAM_NAMES``."""
+    visits = np.empty(n_legal, np.float64)
+    return ismcts_search(state, comp, player, params, prng, legal, n_legal, visits)

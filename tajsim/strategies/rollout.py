@@ -1,0 +1,31 @@
+"""Policies that never search: the random policy and the dispatcher used inside ISMCTS rollouts.
+
+``choose_simple_nb`` dispatches over every strategy except ``ismcts`` (numba cannot compile the
+recursion ismcts -> rollout -> dispatcher -> ismcts), so the search kernel calls this one.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from tajsim.engine.rng import below
+from tajsim.strategies.heuristic import greedy_policy_nb, heuristic_policy_nb
+from tajsim.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_RANDOM
+
+
+@njit(cache=True)
+def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
+    """Uniform over the legal actions (each card id counts as its own action)."""
+    return legal[below(prng, player, n_legal)]
+
+
+@njit(cache=True)
+def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal):
+    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``."""
+    if strategy_id == STRATEGY_HEURISTIC:
+        return heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    if strategy_id == STRATEGY_GREEDY:
+        return greedy_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    if strategy_id == STRATEGY_RANDOM:
+        return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    return legal[0]

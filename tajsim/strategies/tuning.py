@@ -1,0 +1,383 @@
+"""Tuning the heuristic's weights against a field of strategies (``tajsim tune``).
+
+* **Objective.** A candidate weight vector sits in one seat of a 4-player (configurable) table;
+  the other seats are filled from the *field* (a list of registered strategies, cycled). The
+  candidate's seat rotates through every seat. The objective is its win share (a tied win is
+  shared) plus a small tie-break on the score margin to the best opponent
+  (``margin_weight`` x points). Within a generation every candidate plays the *same* games
+  (common random numbers: same game seeds and field, only the candidate differs), so
+  differences between candidates are not drowned by deal luck; each generation draws new games.
+* **Optimiser.** CMA-ES (a small numpy implementation of the standard (mu/mu_w, lambda)-CMA-ES,
+  Hansen 2016) over the weights, in units of ``STEP`` with box bounds per weight; or scipy's
+  differential evolution (``method="de"``) with the same objective on fixed games.
+* **Held-out evaluation.** The best candidate (the final CMA-ES mean, or DE's best) plays the
+  preset it started from head to head (2 seats each, seats rotated) on game ids never used
+  during the search; the result, with a Wilson 95% interval, is reported and written next to
+  the weights.
+* **Shipping.** ``write_preset`` stores the weights as ``[presets.tuned]`` in ``presets.toml``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tajsim.errors import UserError
+from tajsim.strategies.arena import (
+    Entry,
+    entry,
+    game_shares,
+    play_lineups,
+    rotated_lineups,
+    weights_entry,
+)
+from tajsim.strategies.heuristic import WEIGHT_NAMES
+from tajsim.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
+
+# Box bounds of each weight during tuning (same order as WEIGHT_NAMES) and the step unit.
+LOWER = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.05, -3, 0, 0], np.float64)
+UPPER = np.array([4, 4, 4, 4, 4, 4, 4, 6, 3, 3, 3, 4, 3.0, 3, 3, 1], np.float64)
+STEP = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.7, 0.25, 0.3, 0.3, 0.5, 0.25, 0.5, 0.3,
+                 0.15], np.float64)
+# Game ids: search games count up from 0, held-out games from this offset.
+HELDOUT_OFFSET = 1 << 40
+
+# Seeds are derived from the user's seed per purpose, so search and held-out never share games.
+SEARCH_SALT = 0x7E57
+HELDOUT_SALT = 0x4E1D
+
+
+@dataclass
+class TuneResult:
+    """Outcome of :func:`tune`."""
+
+    start: str
+    field: list[str]
+    weights: np.ndarray
+    start_weights: np.ndarray
+    history: list[dict] = field(default_factory=list)
+    heldout: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    settings: dict = field(default_factory=dict)
+
+    def weights_dict(self) -> dict[str, float]:
+        return {k: round(float(v), 4) for k, v in zip(WEIGHT_NAMES, self.weights)}
+
+
+# ---------------------------------------------------------------------------
+# Objective
+# ---------------------------------------------------------------------------
+def field_lineups(n_players: int, n_field: int, n_games: int) -> np.ndarray:
+    """int64[n_games, n_players]: entry 0 (the candidate) rotates through the seats; the other
+    seats take field entries 1..n_field in turn."""
+    lineups = np.zeros((n_games, n_players), np.int64)
+    for g in range(n_games):
+        seat = g % n_players
+        k = 0
+        for s in range(n_players):
+            if s == seat:
+                lineups[g, s] = 0
+            else:
+                lineups[g, s] = 1 + (g // n_players + k) % n_field
+                k += 1
+    return lineups
+
+
+def evaluate_weights(
+    weights: np.ndarray,
+    field_entries: Sequence[Entry],
+    n_games: int,
+    seed: int,
+    *,
+    n_players: int = 4,
+    edition: int = 0,
+    first_game: int = 0,
+    margin_weight: float = 0.002,
+    threads: int = 1,
+) -> tuple[float, float]:
+    """(objective, win share per game) of ``weights`` in one seat against ``field_entries``."""
+    cand = weights_entry("candidate", STRATEGY_HEURISTIC, weights)
+    entries = [cand, *field_entries]
+    lineups = field_lineups(n_players, len(field_entries), n_games)
+    results, _ = play_lineups(entries, lineups, seed, edition=edition, first_game=first_game,
+                              threads=threads)
+    share = game_shares(results, lineups, 0)
+    score = results["score"].reshape(n_games, n_players).astype(np.float64)
+    mine = (score * (lineups == 0)).sum(axis=1)
+    others = np.where(lineups == 0, -np.inf, score).max(axis=1)
+    win = float(share.mean())
+    return win + margin_weight * float((mine - others).mean()), win
+
+
+# ---------------------------------------------------------------------------
+# CMA-ES (numpy)
+# ---------------------------------------------------------------------------
+def cma_es(
+    objective: Callable[[np.ndarray, int], np.ndarray],
+    x0: np.ndarray,
+    sigma0: float,
+    generations: int,
+    popsize: int,
+    rng: np.random.Generator,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    log: Callable[[dict], None] | None = None,
+) -> tuple[np.ndarray, list[dict]]:
+    """Maximise ``objective(X, generation) -> values`` (X: popsize x dim, clipped to the box)
+    with the standard (mu/mu_w, lambda)-CMA-ES; returns the final mean and the history."""
+    dim = len(x0)
+    lam = max(4, int(popsize))
+    mu = lam // 2
+    w = np.log(mu + 0.5) - np.log(np.arange(1, mu + 1))
+    w /= w.sum()
+    mueff = 1.0 / np.sum(w**2)
+    cc = (4 + mueff / dim) / (dim + 4 + 2 * mueff / dim)
+    cs = (mueff + 2) / (dim + mueff + 5)
+    c1 = 2 / ((dim + 1.3) ** 2 + mueff)
+    cmu = min(1 - c1, 2 * (mueff - 2 + 1 / mueff) / ((dim + 2) ** 2 + mueff))
+    damps = 1 + 2 * max(0.0, math.sqrt((mueff - 1) / (dim + 1)) - 1) + cs
+    chi_n = math.sqrt(dim) * (1 - 1 / (4 * dim) + 1 / (21 * dim**2))
+    mean = np.clip(np.asarray(x0, np.float64), lower, upper)
+    sigma = float(sigma0)
+    pc = np.zeros(dim)
+    ps = np.zeros(dim)
+    C = np.eye(dim)
+    history = []
+    for gen in range(generations):
+        eigval, B = np.linalg.eigh(C)
+        D = np.sqrt(np.maximum(eigval, 1e-20))
+        z = rng.standard_normal((lam, dim))
+        y = (z * D) @ B.T
+        X = mean + sigma * y
+        Xc = np.clip(X, lower, upper)
+        values = np.asarray(objective(Xc, gen), np.float64)
+        order = np.argsort(-values)
+        # Selected steps, recomputed from the clipped points (keeps the search in the box).
+        ysel = (Xc[order[:mu]] - mean) / sigma
+        old = mean
+        mean = np.clip(old + sigma * (w @ ysel), lower, upper)
+        ymean = (mean - old) / sigma
+        inv_sqrt_c = B @ np.diag(1 / D) @ B.T
+        ps = (1 - cs) * ps + math.sqrt(cs * (2 - cs) * mueff) * (inv_sqrt_c @ ymean)
+        hsig = (np.linalg.norm(ps) / math.sqrt(1 - (1 - cs) ** (2 * (gen + 1))) / chi_n
+                < 1.4 + 2 / (dim + 1))
+        pc = (1 - cc) * pc + hsig * math.sqrt(cc * (2 - cc) * mueff) * ymean
+        rank_mu = (ysel.T * w) @ ysel
+        C = ((1 - c1 - cmu) * C + c1 * (np.outer(pc, pc) + (1 - hsig) * cc * (2 - cc) * C)
+             + cmu * rank_mu)
+        C = (C + C.T) / 2
+        sigma *= math.exp((cs / damps) * (np.linalg.norm(ps) / chi_n - 1))
+        entry_ = {
+            "generation": gen,
+            "best": float(values[order[0]]),
+            "median": float(np.median(values)),
+            "sigma": sigma,
+            "mean": mean.copy(),
+        }
+        history.append(entry_)
+        if log is not None:
+            log(entry_)
+    return mean, history
+
+
+# ---------------------------------------------------------------------------
+# The tuning run
+# ---------------------------------------------------------------------------
+def _derive(seed: int, salt: int) -> int:
+    return int(np.random.SeedSequence([int(seed), salt]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def tune(
+    start: str = "balanced",
+    field_names: Sequence[str] = ("balanced", "commodity", "network", "collector", "hoarder"),
+    *,
+    n_players: int = 4,
+    edition: int = 0,
+    generations: int = 20,
+    popsize: int = 12,
+    games: int = 240,
+    heldout_games: int = 4000,
+    seed: int = 1,
+    sigma0: float = 1.0,
+    method: str = "cmaes",
+    margin_weight: float = 0.002,
+    threads: int = 1,
+    log: Callable[[str], None] | None = None,
+) -> TuneResult:
+    """Tune the heuristic's weights starting from preset ``start`` against ``field_names``.
+
+    Search games per candidate: ``games`` (a multiple of ``n_players`` is best); total search
+    games about ``generations * popsize * games``. See the module docstring.
+    """
+    from tajsim.strategies.registry import get_strategy
+
+    t0 = time.time()
+    spec = get_strategy(start)
+    if spec.strategy_id != STRATEGY_HEURISTIC:
+        raise UserError(f"tune needs a heuristic preset to start from; {start!r} is not one")
+    if not field_names:
+        raise UserError("tune needs a non-empty field of opponents")
+    start_weights = np.array(spec.params[:N_WEIGHTS], np.float64)
+    field_entries = [entry(name) for name in field_names]
+    search_seed = _derive(seed, SEARCH_SALT)
+    say = log or (lambda _msg: None)
+    scale = STEP
+    x0 = np.zeros(N_WEIGHTS)
+    lower = (LOWER - start_weights) / scale
+    upper = (UPPER - start_weights) / scale
+    lower = np.minimum(lower, 0.0)
+    upper = np.maximum(upper, 0.0)
+
+    def to_weights(x: np.ndarray) -> np.ndarray:
+        return start_weights + scale * x
+
+    def objective(X: np.ndarray, gen: int) -> np.ndarray:
+        first = gen * games
+        out = np.empty(len(X))
+        for i, x in enumerate(X):
+            out[i], _ = evaluate_weights(
+                to_weights(x), field_entries, games, search_seed, n_players=n_players,
+                edition=edition, first_game=first, margin_weight=margin_weight,
+                threads=threads,
+            )
+        return out
+
+    if method == "cmaes":
+        rng = np.random.default_rng(_derive(seed, 0xC4A))
+
+        def report(h: dict) -> None:
+            say(f"generation {h['generation'] + 1}/{generations}: best {h['best']:.3f} "
+                f"median {h['median']:.3f} sigma {h['sigma']:.3f}")
+
+        x_best, history = cma_es(objective, x0, sigma0, generations, popsize, rng, lower, upper,
+                                 report)
+    elif method == "de":
+        from scipy.optimize import differential_evolution
+
+        history = []
+
+        def neg(x: np.ndarray) -> float:
+            val, _ = evaluate_weights(to_weights(x), field_entries, games, search_seed,
+                                      n_players=n_players, edition=edition,
+                                      margin_weight=margin_weight, threads=threads)
+            return -val
+
+        def callback(xk, convergence=0.0):  # noqa: ARG001 - scipy's signature
+            history.append({"generation": len(history), "mean": np.array(xk)})
+            say(f"generation {len(history)}/{generations}")
+
+        res = differential_evolution(
+            neg, list(zip(lower, upper)), maxiter=generations,
+            popsize=max(1, popsize // N_WEIGHTS), seed=_derive(seed, 0xDE), polish=False,
+            init="latinhypercube", callback=callback, x0=x0, tol=0.0,
+        )
+        x_best = res.x
+    else:
+        raise UserError(f"unknown tuning method {method!r}; expected one of: cmaes, de")
+    weights = np.clip(to_weights(x_best), LOWER, UPPER)
+    result = TuneResult(start=start, field=list(field_names), weights=weights,
+                        start_weights=start_weights, history=history)
+    result.settings = dict(n_players=n_players, edition=edition, generations=generations,
+                           popsize=popsize, games=games, heldout_games=heldout_games, seed=seed,
+                           method=method, margin_weight=margin_weight)
+    say("held-out evaluation ...")
+    result.heldout = heldout_evaluation(weights, start_weights, start, field_entries,
+                                        heldout_games, _derive(seed, HELDOUT_SALT),
+                                        n_players=n_players, edition=edition, threads=threads)
+    result.seconds = time.time() - t0
+    return result
+
+
+def heldout_evaluation(weights, start_weights, start_name, field_entries, n_games, seed, *,
+                       n_players=4, edition=0, threads=1) -> dict:
+    """Fresh games: tuned vs its start head to head (half the seats each, rotated) and both
+    against the field (one seat each, same games)."""
+    from tajsim.analysis.stats import wilson_interval
+
+    n_games = max(n_players, n_games - n_games % n_players)
+    tuned = weights_entry("tuned", STRATEGY_HEURISTIC, weights)
+    base = weights_entry(start_name, STRATEGY_HEURISTIC, start_weights)
+    pattern = [0, 1] * (n_players // 2) + ([0] if n_players % 2 else [])
+    lineups = rotated_lineups(pattern, n_games)
+    if n_players % 2:  # odd tables: alternate which side has the extra seat
+        lineups[1::2] = 1 - lineups[1::2]
+    results, _ = play_lineups([tuned, base], lineups, seed, edition=edition,
+                              first_game=HELDOUT_OFFSET, threads=threads)
+    share = game_shares(results, lineups, 0)
+    seats0 = (lineups == 0).sum(axis=1)
+    fair = seats0 / n_players  # parity share of each game
+    wins = float(share.sum())
+    lo, hi = wilson_interval(wins, n_games)
+    out = {
+        "games": int(n_games),
+        "head_to_head_share": wins / n_games,
+        "head_to_head_ci": (float(lo), float(hi)),
+        "parity": float(fair.mean()),
+    }
+    f_tuned, w_tuned = evaluate_weights(weights, field_entries, n_games, seed,
+                                        n_players=n_players, edition=edition,
+                                        first_game=HELDOUT_OFFSET + n_games, threads=threads)
+    f_base, w_base = evaluate_weights(start_weights, field_entries, n_games, seed,
+                                      n_players=n_players, edition=edition,
+                                      first_game=HELDOUT_OFFSET + n_games, threads=threads)
+    out["field_win_tuned"] = w_tuned
+    out["field_win_start"] = w_base
+    out["field_games"] = int(n_games)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Writing the preset
+# ---------------------------------------------------------------------------
+def write_preset(result: TuneResult, name: str = "tuned", path: str | Path | None = None) -> Path:
+    """Store ``result.weights`` as ``[presets.<name>]`` in ``presets.toml`` (other presets and
+    the file's header comment are kept)."""
+    from tajsim.strategies.registry import load_presets, presets_path
+
+    file = Path(path) if path is not None else presets_path()
+    text = file.read_text()
+    load_presets(file)  # the file must be valid before we touch it
+    block = _preset_block(result, name)
+    header = f"[presets.{name}]"
+    lines = text.splitlines()
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped == header:
+            skipping = True
+            continue
+        if skipping and stripped.startswith("["):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    while out and not out[-1].strip():
+        out.pop()
+    new_text = "\n".join(out) + "\n\n" + block
+    file.write_text(new_text)
+    load_presets(file)  # and valid afterwards
+    return file
+
+
+def _preset_block(result: TuneResult, name: str) -> str:
+    h = result.heldout
+    desc = (f"tuned by CMA-ES from {result.start} against "
+            f"{'+'.join(result.field)}")
+    lines = [f"[presets.{name}]", f'description = "{desc}"']
+    if h:
+        lo, hi = h["head_to_head_ci"]
+        lines.append(
+            f'source = "tajsim tune: seed {result.settings.get("seed")}, '
+            f'{result.settings.get("generations")} generations x '
+            f'{result.settings.get("popsize")} candidates x {result.settings.get("games")} '
+            f'games; held out: {h["head_to_head_share"]:.3f} [{lo:.3f}, {hi:.3f}] of wins vs '
+            f'{result.start} head to head over {h["games"]} games (parity {h["parity"]:.2f})"'
+        )
+    for k, v in result.weights_dict().items():
+        lines.append(f"{k} = {v}")
+    return "\n".join(lines) + "\n"
