@@ -34,7 +34,7 @@ import functools
 import hashlib
 import itertools
 import re
-import sys
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,11 +44,6 @@ import numpy as np
 
 from tajsim.engine import enums as E
 from tajsim.errors import UserError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 __all__ = [
     "BOARD_PROVENANCE_KEYS",

@@ -18,6 +18,7 @@ Registered names:
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -35,11 +36,6 @@ from tajsim.strategies.ids import (
     STRATEGY_RANDOM,
 )
 from tajsim.strategies.ismcts import ISMCTS_PARAM_NAMES
-
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 PRESETS_FILE = "presets.toml"
 # Names of the rollout weights of ismcts (params[N_WEIGHTS:]).

@@ -1,0 +1,103 @@
+"""Cold compile time and warm start time of ``tajsim simulate`` for a small run.
+
+``python -m tajsim simulate --games 1000`` is run as a child process with ``NUMBA_CACHE_DIR``
+pointing at a new, empty temporary directory (so your own numba cache is neither used nor
+touched): the first run compiles every kernel (**cold**), the next ones load them from that
+cache (**warm**, best of ``--repeat``). The time of ``python -c "import tajsim.cli.main"``
+(interpreter start and imports, nothing compiled) is given for reference. Times are elapsed
+(wall) times of the whole command, as a user sees them, and the child's CPU time (user +
+system, every thread; on a shared machine it shows the cost apart from waiting for a core).
+
+``--check``: the cold and warm runs must print the same summary (a cached kernel gives the same
+games as a freshly compiled one).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import common
+
+TARGETS = {"cold": 30.0, "warm": 2.0}
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of ``cmd`` run as a child process."""
+    r = common.run_child(cmd, env)
+    return r["wall"], r["cpu"], r["stdout"]
+
+
+def cache_size(path: Path) -> tuple[int, float]:
+    files = [p for p in path.rglob("*") if p.is_file()]
+    return len(files), sum(p.stat().st_size for p in files) / 2**20
+
+
+def _prime_bench_cache(cache: Path) -> None:
+    """Copy the freshly compiled kernels into this process's numba cache when it is the
+    benchmarks' fingerprinted cache (same sources, same layout), so the next scripts need not
+    compile them again. Never touches numba's usual cache."""
+    import shutil
+
+    target = os.environ.get("NUMBA_CACHE_DIR")
+    if target and Path(target) == common.bench_cache_dir():
+        for src in cache.rglob("*"):
+            if src.is_file():
+                dst = Path(target) / src.relative_to(cache)
+                if not dst.exists():
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(src, dst)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = common.parser(__doc__.splitlines()[0], repeat=3, quick_repeat=2)
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--strategies", default="random")
+    p.add_argument("--workers", type=int, default=None,
+                   help="--workers of the simulate run (default: all cores, as a user runs it)")
+    args = common.parse(p, argv)
+    cmd = [sys.executable, "-m", "tajsim", "simulate", "--games", str(args.games),
+           "--strategies", args.strategies, "--seed", str(args.seed)]
+    if args.workers:
+        cmd += ["--workers", str(args.workers)]
+    rows, problems = [], []
+    with tempfile.TemporaryDirectory(prefix="tajsim-numba-cold-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env.pop("NUMBA_DISABLE_JIT", None)
+        imports = [timed([sys.executable, "-c", "import tajsim.cli.main"], env)
+                   for _ in range(max(1, args.repeat))]
+        imp, imp_cpu, _ = min(imports)
+        common.log(f"import only: {imp:.2f} s ({imp_cpu:.2f} s CPU)")
+        common.log(f"cold run (empty cache {cache}) ...")
+        cold, cold_cpu, cold_out = timed(cmd, env)
+        n_files, mib = cache_size(Path(cache))
+        _prime_bench_cache(Path(cache))
+        common.log(f"cold: {cold:.1f} s ({cold_cpu:.1f} s CPU; {n_files} cache files, "
+                   f"{mib:.1f} MiB)")
+        warms = []
+        for _ in range(max(1, args.repeat)):
+            w, c, out = timed(cmd, env)
+            warms.append((w, c))
+            if args.check and out != cold_out:
+                problems.append("a warm run printed another summary than the cold run")
+        warm, warm_cpu = min(warms)
+        common.log(f"warm: {warm:.2f} s ({warm_cpu:.2f} s CPU; best of {len(warms)}: "
+                   + ", ".join(f"{t:.2f}" for t, _ in warms) + ")")
+    command = " ".join(["tajsim", *cmd[3:]])
+    base = {"command": command, "games": args.games, "load_avg": common.load_avg()}
+    rows.append({"phase": "import only", "seconds": imp, "cpu_seconds": imp_cpu, "target_s": "",
+                 **base})
+    rows.append({"phase": "cold (empty cache)", "seconds": cold, "cpu_seconds": cold_cpu,
+                 "target_s": TARGETS["cold"], "cache_files": n_files, "cache_mib": mib, **base})
+    rows.append({"phase": "warm (cached)", "seconds": warm, "cpu_seconds": warm_cpu,
+                 "target_s": TARGETS["warm"],
+                 "seconds_median": sorted(w for w, _ in warms)[len(warms) // 2], **base})
+    common.write_csv("compile", rows, args)
+    if args.check:
+        common.fail_on(problems, "cold run == warm run")
+
+
+if __name__ == "__main__":
+    main()

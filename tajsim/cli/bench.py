@@ -1,0 +1,106 @@
+"""``tajsim bench``: a quick measurement of full games per second on this machine."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command("bench")
+@click.option("--players", "-p", type=int, default=4, show_default=True,
+              help="Players per game.")
+@click.option("--strategies", "-s", default="random", show_default=True, metavar="LIST",
+              help="Comma-separated strategies (as for simulate).")
+@click.option("--edition", "-e", default="2018", show_default=True, help="2018 or 2000.")
+@click.option("--games", "-n", type=int, default=None,
+              help="Games per timed run (default: about --seconds of one-core play).")
+@click.option("--seconds", type=float, default=1.0, show_default=True,
+              help="Target length of one single-core timed run when --games is not given.")
+@click.option("--workers", "-w", type=int, default=None,
+              help="Cores for the all-core runs (default: all).")
+@click.option("--repeat", type=int, default=3, show_default=True,
+              help="Timed runs per mode; the best is shown.")
+@click.option("--warmup", type=int, default=1, show_default=True,
+              help="Untimed runs before the timed ones (compilation is always excluded).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@click.option("--check", is_flag=True,
+              help="Also verify that the timed path gives the same records as simulate() and "
+                   "that every core count gives the same records (exit status 1 if not).")
+@click.option("--profile", is_flag=True,
+              help="Also show where a game's time goes (setup, legal actions, applying "
+                   "actions, policy, records).")
+def command(players, strategies, edition, games, seconds, workers, repeat, warmup, seed, check,
+            profile) -> None:
+    """Measure full games per second on one core and on all cores.
+
+    Times the runner's compiled kernels on fixed seeds (game ids 0..N-1), compilation and
+    warm-up excluded, one-core and all-core runs interleaved; every timed run is verified to
+    have played and recorded every game. "CPU" is the rate by CPU time (what the work costs
+    with the core to itself), shown beside the wall-clock rate when the machine is shared.
+
+    \b
+    Examples:
+      tajsim bench
+      tajsim bench -p 5 -s greedy --check
+      tajsim bench -s balanced,random --games 2000 --profile
+    """
+    from tajsim.benchmarking import (
+        check_batch,
+        describe_machine,
+        estimate_game_seconds,
+        make_batch,
+        profile_batch,
+        time_modes,
+    )
+    from tajsim.errors import UserError
+    from tajsim.running.executors import available_cores
+
+    if repeat < 1 or warmup < 0:
+        raise UserError("--repeat must be at least 1 and --warmup at least 0")
+    if games is not None and games < 1:
+        raise UserError(f"game count {games} is not allowed; expected 1 or more")
+    threads = workers or available_cores()
+    if threads < 1:
+        raise UserError(f"worker count {threads} is not allowed; expected 1 or more")
+    click.echo(describe_machine())
+    probe = make_batch(min(games or 20, 20), players, strategies, edition, seed)
+    click.echo("compiling / loading the kernels ...", err=True)
+    per_game = estimate_game_seconds(probe, probe.games)
+    if games is None:
+        games = max(10, min(1_000_000, int(seconds / max(per_game, 1e-9))))
+        games = max(games, 16 * threads if threads > 1 else games)
+    batch = make_batch(games, players, strategies, edition, seed)
+    modes = ("serial", "prange", "threads") if threads > 1 else ("serial",)
+    click.echo(f"{players} players, {','.join(batch.config.strategies)} "
+               f"({batch.config.seating} seats): {games:,} games per run, best of {repeat}")
+    timings = time_modes(batch, threads, modes, repeat, warmup)
+    one = timings["serial"]
+    for mode, t in timings.items():
+        n = 1 if mode == "serial" else threads
+        rate = t.rate("wall")
+        cpu = t.work / (t.best("thread" if n == 1 else "cpu") / n)
+        label = "1 core" if n == 1 else f"{n} cores ({mode})"
+        line = (f"  {label:<20} {rate:>12,.0f} games/s  {1e6 * n / rate:9.1f} µs/game/core  "
+                f"CPU {cpu:>12,.0f} games/s")
+        if n > 1:
+            line += f"  scaling {rate / (n * one.rate('wall')):.2f}"
+        click.echo(line)
+    if profile:
+        prof = profile_batch(batch.slice(0, min(games, max(20, games // 4))), repeat, warmup)
+        total = prof["us_per_game"]
+        click.echo(f"where a game's {total:.1f} µs go (one core, CPU time):")
+        for part, us in prof["parts_us"].items():
+            click.echo(f"  {part:<16} {us:9.1f} µs  {us / total:6.1%}")
+        pg = prof["per_game"]
+        click.echo(f"  {pg['actions']:.0f} actions per game, {pg['policy_decisions']:.0f} "
+                   "asked the policy")
+    if check:
+        small = make_batch(min(games, 200), players, strategies, edition, seed)
+        problems = check_batch(small, threads)
+        if problems:
+            for p in problems:
+                click.echo(f"check FAILED: {p}", err=True)
+            sys.exit(1)
+        click.echo(f"check passed: {small.games} games, direct kernel call == simulate(), "
+                   f"1 core == {threads} cores")

@@ -1,0 +1,105 @@
+"""Smoke tests of the benchmark library, ``tajsim bench`` and ``benchmarks/*.py --check``.
+
+Tiny sizes: these check that the benchmarked path is verified (a kernel that skips games or
+returns other records than ``simulate()`` fails), not how fast anything is.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tajsim.benchmarking import (
+    Batch,
+    check_batch,
+    make_batch,
+    profile_batch,
+    time_batch,
+    time_modes,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def batch() -> Batch:
+    return make_batch(12, 4, "random", seed=3)
+
+
+def test_check_passes_on_the_real_kernels(batch):
+    assert check_batch(batch, threads=2) == []
+
+
+def test_check_catches_records_that_differ_from_simulate(batch, monkeypatch):
+    real_run = Batch.run
+
+    def wrong(self, threads=1, mode="prange", out=None):
+        results, setups = real_run(self, threads, mode, out)
+        results["score"][0] += 1  # a "fast" engine that gets one score wrong
+        return results, setups
+
+    monkeypatch.setattr(Batch, "run", wrong)
+    problems = check_batch(batch, threads=1)
+    assert problems and "simulate()" in problems[0]
+
+
+def test_timing_rejects_a_kernel_that_skips_games(batch, monkeypatch):
+    def lazy(self, threads=1, mode="prange", out=None):
+        return out if out is not None else self.outputs()  # plays nothing: very fast
+
+    monkeypatch.setattr(Batch, "run", lazy)
+    with pytest.raises(AssertionError, match="wrong"):
+        time_batch(batch, 1, repeat=1, warmup=0)
+
+
+def test_timings_and_profile_are_consistent(batch):
+    timings = time_modes(batch, 2, ("serial", "threads"), repeat=1, warmup=0)
+    assert set(timings) == {"serial", "threads"}
+    assert all(t.work == batch.games and t.best("wall") > 0 for t in timings.values())
+    prof = profile_batch(batch, repeat=1, warmup=0)
+    pg = prof["per_game"]
+    assert pg["actions"] == pg["decisions"] > 12 * 4
+    assert pg["policy_decisions"] <= pg["decisions"]
+    assert set(prof["parts_us"]) >= {"setup", "apply", "legal_bid", "policy", "records"}
+    # replay bookkeeping: every decision is in exactly one phase
+    assert np.isclose(sum(pg[f"decisions_{k}"] for k in ("bid", "palace", "crown", "display")),
+                      pg["decisions"])
+
+
+def test_bench_cli_check():
+    from tajsim.cli.bench import command
+
+    result = CliRunner().invoke(command, ["--games", "16", "--repeat", "1", "--warmup", "0",
+                                          "--workers", "2", "--check", "-p", "3"])
+    assert result.exit_code == 0, result.output
+    assert "games/s" in result.output and "check passed" in result.output
+
+
+def test_throughput_script_check_quick(tmp_path):
+    env = dict(os.environ, TAJSIM_BENCH_CACHE="default")
+    cmd = [sys.executable, str(BENCH / "bench_throughput.py"), "--quick", "--check",
+           "--players", "4", "--strategies", "random", "--games", "40", "--check-games", "10",
+           "--repeat", "1", "--warmup", "0", "--results", str(tmp_path)]
+    out = subprocess.run(cmd, env=env, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "check passed" in out.stderr
+    with (tmp_path / "throughput.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert {r["mode"] for r in rows} >= {"one core"}
+    assert all(float(r["games_per_s"]) > 0 and r["checked"] == "True" for r in rows)
+    sys.path.insert(0, str(BENCH))
+    try:
+        import render
+
+        text = render.render(tmp_path)
+    finally:
+        sys.path.remove(str(BENCH))
+    assert render.BEGIN in text and "`random`" in text
