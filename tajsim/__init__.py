@@ -27,8 +27,10 @@ def _use_source_keyed_numba_cache() -> None:
     digest = hashlib.sha1()
     for folder in ("engine", "strategies", "running"):
         for path in sorted((root / folder).glob("*.py")):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+            source = path.read_bytes()
+            if b"@njit" in source:  # only kernel modules: editing the Python layer keeps the cache
+                digest.update(path.name.encode())
+                digest.update(source)
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     cache_dir = str(base / "tajsim" / f"numba-{digest.hexdigest()[:16]}")
     os.environ["NUMBA_CACHE_DIR"] = cache_dir

@@ -16,8 +16,15 @@ from tajsim.errors import UserError
 
 # Modules under tajsim.cli that each define ``command``.
 COMMAND_MODULES = (
+    "bench",
     "board",
     "replay",
+    "report",
+    "simulate",
+    "run",
+    "strategies",
+    "tune",
+    "ladder",
 )
 
 

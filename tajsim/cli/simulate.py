@@ -1,0 +1,102 @@
+"""``tajsim simulate``: play many games and print the summary (results written as Parquet)."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import click
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+def run_options(func):
+    """Options shared by ``simulate`` and ``run``: where the games are played."""
+    func = click.option("--scheduler", metavar="ADDRESS", default=None,
+                        help="Send the chunks to this Dask scheduler (tcp://host:8786) instead "
+                             "of the local cores.")(func)
+    func = click.option("--workers", "-w", type=int, default=None, metavar="W",
+                        help="Local cores to use (default: all).")(func)
+    func = click.option("--quiet", "-q", is_flag=True,
+                        help="No progress bar and no summary.")(func)
+    return func
+
+
+def echo_warnings(caught) -> None:
+    for w in caught:
+        click.echo(f"warning: {w.message}", err=True)
+
+
+@click.command("simulate")
+@click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--players", "-p", type=int, default=4, show_default=True,
+              help="Players per game (2018: 2-5, 2000: 3-5).")
+@click.option("--strategies", "-s", default="random", show_default=True, metavar="LIST",
+              help="Comma-separated strategies, 'name' or 'name:key=value': one per seat, or "
+                   "fewer for a field with seats rotated.")
+@click.option("--edition", "-e", default="2018", show_default=True, help="2018 or 2000.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Run directory for the Parquet results (chunk by chunk; rerun to resume).")
+@click.option("--no-records", is_flag=True,
+              help="Keep only the aggregates (bounded memory and disk), no per-game rows.")
+@click.option("--chunk-size", type=int, default=None,
+              help="Games per chunk (default: ~1/32 of the run, 250..10000).")
+@click.option("--games-per-setup", type=int, default=1, show_default=True,
+              help="Games played on each setup (province order + bonus tiles).")
+@click.option("--board", type=_FILE, default=None, help="Board file (TOML).")
+@click.option("--components", type=_FILE, default=None, help="Components file (TOML).")
+@click.option("--alternative", type=int, default=None, metavar="SEED",
+              help="Play on the alternative board and bonus mix of this seed.")
+@click.option("--rotate/--fixed-seats", default=None,
+              help="Rotate the strategies over the seats (default: fixed seats when there is "
+                   "one strategy per seat, rotated when fewer).")
+@click.option("--round-robin", is_flag=True,
+              help="More strategies than seats: every combination at the table, rotated.")
+@click.option("--parallel", type=click.Choice(["threads", "prange", "processes"]), default=None,
+              help="Local parallel mode (default: threads, the fastest measured).")
+@run_options
+def command(games, players, strategies, edition, seed, out, no_records, chunk_size,
+            games_per_setup, board, components, alternative, rotate, round_robin, parallel,
+            scheduler, workers, quiet) -> None:
+    """Play GAMES games and print win rates and scores by strategy and seat (95% CIs).
+
+    \b
+    Examples:
+      tajsim simulate --games 100000 --players 4 --strategies random --out runs/r4
+      tajsim simulate -n 20000 -s balanced,random,random,random --rotate
+      tajsim simulate -n 1000000 -s balanced,random --no-records --scheduler tcp://host:8786
+    """
+    from tajsim.running.simulate import run_simulation
+
+    seating = "round-robin" if round_robin else ("auto" if rotate is None else rotate)
+    comps = None
+    if board is not None or components is not None or alternative is not None:
+        comps = {"board": None if board is None else str(board),
+                 "components": None if components is None else str(components),
+                 "alternative": alternative}
+    records = not no_records and out is not None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        try:
+            result = run_simulation(
+                games, players, strategies, edition, seed, workers=workers, out=out,
+                records=records, chunk_size=chunk_size, rotate=seating,
+                games_per_setup=games_per_setup, components=comps, scheduler=scheduler,
+                progress=False if quiet else None, load_records=False, mode=parallel,
+            )
+        except KeyboardInterrupt:
+            echo_warnings(caught)
+            where = f" are kept in {out}; run the same command again to finish" if out else \
+                " are lost (no --out)"
+            click.echo(f"interrupted: the finished chunks{where}", err=True)
+            sys.exit(130)
+    echo_warnings(caught)
+    if quiet:
+        return
+    click.echo(result.summary_text())
+    if out is not None:
+        what = "results and aggregates" if records else "aggregates"
+        click.echo(f"\n{what}: {out} ({result.config.n_chunks} chunks, "
+                   f"{result.chunks_run} played now)", err=True)

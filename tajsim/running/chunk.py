@@ -1,0 +1,121 @@
+"""Play one chunk of a run: the unit of work of every executor (in-process, processes, Dask).
+
+``run_chunk(task, index)`` is a plain top-level function of plain data (``RunConfig.task()``),
+so a process pool or a Dask worker imports it by name: workers compile the kernels once (numba
+``cache=True`` writes them next to the sources) and never receive pickled compiled functions.
+Its output depends only on (task, index): the same bytes whoever runs it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tajsim.engine import enums as E
+from tajsim.running.aggregates import Aggregates
+
+
+@dataclass
+class ChunkResult:
+    """What one chunk produced: the Parquet bytes of its rows (None without records) and its
+    aggregates."""
+
+    index: int
+    games: int
+    records: bytes | None
+    aggregates: Aggregates
+
+
+class CodeMismatchError(RuntimeError):
+    """A worker runs other engine code than the driver: its games would differ."""
+
+
+_COMP_CACHE: dict[str, np.ndarray] = {}
+
+
+def _comp_of(task: dict[str, Any]) -> np.ndarray:
+    key = task["fingerprint"]
+    comp = _COMP_CACHE.get(key)
+    if comp is None:
+        comp = np.asarray(task["components"]["packed"], np.int64)
+        if comp.shape != (E.COMP_SIZE,):
+            raise ValueError(f"packed components of size {comp.shape}, expected {E.COMP_SIZE}")
+        _COMP_CACHE.clear()
+        _COMP_CACHE[key] = comp
+    return comp
+
+
+def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
+    """Play chunk ``index``: returns ``(results, setups, lineups)`` record arrays.
+
+    ``threads > 1`` spreads the chunk over numba threads (``play_batch_parallel_nb``); the
+    records are the same either way.
+    """
+    from tajsim.running.config import lineup_codes
+    from tajsim.running.nb import play_batch_nb, play_batch_parallel_nb
+
+    n = int(task["players"])
+    start = index * int(task["chunk_size"])
+    stop = min(start + int(task["chunk_size"]), int(task["games"]))
+    if not 0 <= start < stop:
+        raise IndexError(f"chunk {index} is outside the run")
+    game_ids = np.arange(start, stop, dtype=np.int64)
+    setup_ids = game_ids // int(task["games_per_setup"])
+    lineups = lineup_codes(task["seating"], task["seat_entries"], n, game_ids)
+    lineup_ids = np.asarray(task["lineup_ids"], np.int64)
+    lineup_params = np.ascontiguousarray(np.asarray(task["lineup_params"], np.float64))
+    G = stop - start
+    results = np.zeros(G * n, E.RESULT_DTYPE)
+    setups = np.zeros(G, E.SETUP_DTYPE)
+    edition = E.EDITION_NAMES.index(task["edition"])
+    comp = _comp_of(task)
+    if threads > 1:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        play_batch_parallel_nb(comp, n, edition, int(task["seed"]), game_ids, setup_ids,
+                               lineups, lineup_ids, lineup_params, results, setups,
+                               min(G, threads * 8))
+    else:
+        play_batch_nb(comp, n, edition, int(task["seed"]), game_ids, setup_ids, lineups,
+                      lineup_ids, lineup_params, results, setups)
+    return results, setups, lineups
+
+
+def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
+              _fault: dict[str, Any] | None = None) -> ChunkResult:
+    """Play chunk ``index`` of the run described by ``task`` and build its outputs.
+
+    ``_fault`` is for tests of the retry logic only: ``{"marker": path, "chunk": k, "mode":
+    "raise" | "exit"}`` makes the first attempt at chunk k (the marker file does not exist yet)
+    create the marker and fail.
+    """
+    from tajsim.running.config import code_fingerprint
+    from tajsim.running.records import results_frame, to_parquet
+
+    if task.get("code") not in (None, code_fingerprint()):
+        raise CodeMismatchError(
+            f"this worker runs tajsim code {code_fingerprint()}, the driver {task['code']}; "
+            "install the same tajsim version on every worker"
+        )
+    if _fault is not None and _fault.get("chunk") == index:
+        marker = _fault["marker"]
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.close(fd)
+            if _fault.get("mode") == "exit":
+                os._exit(3)
+            raise RuntimeError(f"injected fault in chunk {index}")
+    results, setups, lineups = play_chunk_arrays(task, index, threads)
+    aggregates = Aggregates.from_records(task, results, setups, lineups)
+    records = None
+    if task["records"]:
+        records = to_parquet(results_frame(task, results, setups, lineups))
+    return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
+                       aggregates=aggregates)

@@ -1,0 +1,370 @@
+"""What a run simulates: ``RunConfig`` (validated, serialisable) and the seating plan.
+
+A run is fixed by its configuration; a game by (seed, game id, setup id, lineup, configuration).
+Everything a worker needs to play a chunk travels in ``RunConfig.task()``, a plain ``dict`` of
+numbers and strings (the packed components included), so workers on other machines need neither
+the component files nor the strategy presets, and never receive pickled compiled functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tajsim.engine import enums as E
+from tajsim.errors import UserError
+
+#: Seating plans. ``fixed``: seat p is taken by ``strategies[p]``. ``rotate``: seat p of game g is
+#: taken by ``strategies[(p + g) % m]`` (m strategies, m <= players): over every block of m games
+#: each strategy sits in each seat exactly once per seat it occupies. ``round-robin``: more
+#: strategies than seats; the tables cycle through every combination of ``players`` strategies
+#: (lexicographic), each played in all ``players`` rotations.
+SEATINGS = ("fixed", "rotate", "round-robin")
+
+#: Default games per chunk: between these bounds, about ``1/32`` of the run (depends only on the
+#: number of games, never on the workers, so the chunk files are the same whatever runs them).
+MIN_CHUNK = 250
+MAX_CHUNK = 10_000
+MAX_SEED = 2**63 - 1
+
+
+def default_chunk_size(games: int) -> int:
+    """Games per chunk for a run of ``games`` games (multiple of 50, 250..10000)."""
+    target = math.ceil(games / 32 / 50) * 50
+    return int(min(MAX_CHUNK, max(MIN_CHUNK, target)))
+
+
+def resolve_seating(rotate: bool | str, n_strategies: int, players: int) -> str:
+    """The seating plan from the ``rotate`` argument (True, False, "auto" or "round-robin").
+
+    ``"auto"``: fixed seats when there is one strategy per seat (or a single strategy), a rotated
+    field when there are fewer strategies than seats. More strategies than seats needs
+    ``rotate="round-robin"``.
+    """
+    text = str(rotate).lower() if not isinstance(rotate, bool) else rotate
+    if text in (True, "true", "rotate", "yes", "1"):
+        seating = "rotate"
+    elif text in (False, "false", "fixed", "no", "0"):
+        seating = "fixed"
+    elif text in ("auto", "none"):
+        seating = "fixed" if n_strategies in (1, players) else "rotate"
+    elif text in ("round-robin", "round_robin", "roundrobin", "tournament"):
+        seating = "round-robin"
+    else:
+        raise UserError(
+            f"unknown seating {rotate!r}; expected true (rotate), false (fixed seats), "
+            "'auto' or 'round-robin'"
+        )
+    if seating == "fixed" and n_strategies not in (1, players):
+        raise UserError(
+            f"{n_strategies} strategies for {players} players with fixed seats; expected "
+            f"{players} (one per seat) or 1, or fewer than {players} with seats rotated"
+        )
+    if seating == "rotate" and n_strategies > players:
+        raise UserError(
+            f"{n_strategies} strategies for {players} players; expected at most {players} "
+            "(one per seat, or fewer for a rotated field), or a round-robin (--round-robin)"
+        )
+    if seating == "round-robin" and n_strategies <= players:
+        raise UserError(
+            f"a round-robin needs more strategies than seats; got {n_strategies} for "
+            f"{players} players"
+        )
+    if seating == "round-robin" and math.comb(n_strategies, players) > 100_000:
+        raise UserError(
+            f"a round-robin of {n_strategies} strategies at {players}-player tables has "
+            f"{math.comb(n_strategies, players)} tables; expected at most 100000"
+        )
+    return seating
+
+
+@dataclass(frozen=True)
+class ComponentSource:
+    """Where the components come from (recorded in the manifest) and what the kernels see.
+
+    ``packed`` is ``Components.packed()`` as a tuple; the names give the column names.
+    """
+
+    description: str
+    packed: tuple[int, ...]
+    province_slugs: tuple[str, ...]
+    bonus_city_slugs: tuple[str, ...]
+    bonus_cities: tuple[int, ...]
+    digest: str
+
+    @classmethod
+    def from_components(cls, comps: Any, description: str) -> ComponentSource:
+        packed = tuple(int(x) for x in np.asarray(comps.packed(), np.int64))
+        cities = tuple(int(c) for c in comps.bonus_cities)
+        slugs = comps.city_slugs
+        digest = comps.digest() if hasattr(comps, "digest") else hashlib.sha256(
+            np.asarray(packed, np.int64).tobytes()).hexdigest()[:12]
+        return cls(
+            description=description,
+            packed=packed,
+            province_slugs=tuple(comps.province_slugs),
+            bonus_city_slugs=tuple(slugs[c] for c in cities),
+            bonus_cities=cities,
+            digest=digest,
+        )
+
+
+def resolve_components(components: Any = None, board: str | Path | None = None,
+                       component_file: str | Path | None = None) -> tuple[Any, ComponentSource]:
+    """Load the components a run uses.
+
+    ``components`` may be None (the shipped files, or ``board`` / ``component_file`` if given),
+    a ``Components`` object, a pair ``(board_path, components_path)`` (either may be None), a
+    ``dict`` with keys ``board`` / ``components`` / ``alternative`` (an experiment's form), or
+    the string ``"alternative:SEED"`` (``alternative_components(SEED)``).
+    """
+    from tajsim.engine import components as C
+
+    alternative = None
+    if isinstance(components, str):
+        head, sep, tail = components.partition(":")
+        if head != "alternative" or not sep:
+            raise UserError(
+                f"bad components {components!r}; expected 'alternative:SEED', a Components "
+                "object or a (board, components) pair of paths"
+            )
+        alternative = _int_value(tail, "alternative components seed", low=0)
+    elif isinstance(components, dict):
+        unknown = set(components) - {"board", "components", "alternative"}
+        if unknown:
+            raise UserError(
+                f"unknown components key {sorted(unknown)[0]!r}; expected board, components "
+                "or alternative"
+            )
+        board = components.get("board", board)
+        component_file = components.get("components", component_file)
+        if components.get("alternative") is not None:
+            alternative = _int_value(components["alternative"], "alternative components seed",
+                                     low=0)
+    elif isinstance(components, (tuple, list)):
+        if len(components) != 2:
+            raise UserError(
+                f"components {components!r}: expected a (board, components) pair of paths"
+            )
+        board, component_file = components
+    elif components is not None:
+        if not hasattr(components, "packed"):
+            raise UserError(
+                f"components {components!r}: expected a Components object, a (board, "
+                "components) pair of paths or 'alternative:SEED'"
+            )
+        desc = f"board {components.board_path}; components {components.components_path}"
+        return components, ComponentSource.from_components(components, desc)
+
+    for path, what in ((board, "board"), (component_file, "components")):
+        if path is not None and not Path(path).is_file():
+            raise UserError(f"{what} file {str(path)!r} not found; expected a readable TOML file")
+    try:
+        if board is None and component_file is None:
+            base = C.default_components()
+        else:
+            base = C.load_components(board, component_file)
+        comps = base if alternative is None else C.alternative_components(alternative, base)
+    except UserError:
+        raise
+    except (OSError, ValueError) as exc:  # anything the loader did not word itself
+        raise UserError(f"cannot load components: {exc}") from None
+    desc = f"board {comps.board_path}; components {comps.components_path}"
+    return comps, ComponentSource.from_components(comps, desc)
+
+
+def _int_value(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int (bools and non-integral floats refused), within [low, high]."""
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if isinstance(value, str):
+        try:
+            value, ok = int(value.strip()), True
+        except ValueError:
+            ok = False
+    if not ok:
+        raise UserError(f"{what} {value!r} is not an integer; expected a whole number")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        rng = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise UserError(f"{what} {value} is out of range; expected {rng}")
+    return value
+
+
+def split_strategies(strategies: str | Sequence[str]) -> tuple[str, ...]:
+    """Strategy texts from ``"a,b,c"`` or a sequence; each stripped, none empty."""
+    items = strategies.split(",") if isinstance(strategies, str) else list(strategies)
+    texts = tuple(str(s).strip() for s in items)
+    if not texts or any(not t for t in texts):
+        raise UserError(
+            f"bad strategy list {strategies!r}; expected comma-separated strategy names"
+        )
+    return texts
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A validated run configuration. Build it with :meth:`RunConfig.make`.
+
+    ``labels`` are the distinct strategy texts (the ``strategy`` categories, in order of first
+    appearance); ``seat_entries[i]`` is the label index of ``strategies[i]``; ``lineup_ids`` /
+    ``lineup_params`` are each label's compiled strategy id and parameter vector.
+    """
+
+    games: int
+    players: int
+    strategies: tuple[str, ...]
+    edition: str
+    seed: int
+    chunk_size: int
+    games_per_setup: int
+    seating: str
+    records: bool
+    components: ComponentSource
+    labels: tuple[str, ...] = field(default=())
+    seat_entries: tuple[int, ...] = field(default=())
+    lineup_ids: tuple[int, ...] = field(default=())
+    lineup_params: tuple[tuple[float, ...], ...] = field(default=())
+
+    @classmethod
+    def make(
+        cls,
+        games: int,
+        players: int = 4,
+        strategies: str | Sequence[str] = ("random",),
+        edition: str | int = "2018",
+        seed: int = 0,
+        chunk_size: int | None = None,
+        games_per_setup: int = 1,
+        rotate: bool | str = "auto",
+        records: bool = True,
+        components: Any = None,
+        board: str | Path | None = None,
+        component_file: str | Path | None = None,
+    ) -> RunConfig:
+        """Validate every argument; bad ones raise a one-line ``UserError``."""
+        from tajsim.engine.game import check_players, parse_edition
+        from tajsim.strategies.registry import parse_strategy
+
+        games = _int_value(games, "game count", low=1)
+        edition_text = E.EDITION_NAMES[parse_edition(edition)]
+        players = _int_value(players, "player count")
+        check_players(players, edition_text)
+        seed = _int_value(seed, "seed", low=0, high=MAX_SEED)
+        texts = split_strategies(strategies)
+        seating = resolve_seating(rotate, len(texts), players)
+        chunk = default_chunk_size(games) if chunk_size is None else _int_value(
+            chunk_size, "chunk size", low=1)
+        gps = _int_value(games_per_setup, "games per setup", low=1)
+        labels: list[str] = []
+        for t in texts:
+            if t not in labels:
+                labels.append(t)
+        ids, params = [], []
+        for label in labels:
+            spec, vec = parse_strategy(label)
+            ids.append(int(spec.strategy_id))
+            params.append(tuple(float(x) for x in vec))
+        _, source = resolve_components(components, board, component_file)
+        return cls(
+            games=games, players=players, strategies=texts, edition=edition_text, seed=seed,
+            chunk_size=chunk, games_per_setup=gps, seating=seating, records=bool(records),
+            components=source, labels=tuple(labels),
+            seat_entries=tuple(labels.index(t) for t in texts),
+            lineup_ids=tuple(ids), lineup_params=tuple(params),
+        )
+
+    # -- chunks --------------------------------------------------------------------------------
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.games // self.chunk_size)
+
+    def chunk_games(self, index: int) -> tuple[int, int]:
+        """Game ids ``[start, stop)`` of chunk ``index``."""
+        start = index * self.chunk_size
+        return start, min(start + self.chunk_size, self.games)
+
+    # -- identity ------------------------------------------------------------------------------
+    def identity(self) -> dict[str, Any]:
+        """What determines the results (compared when a run is resumed)."""
+        return {
+            "games": self.games,
+            "players": self.players,
+            "strategies": list(self.strategies),
+            "edition": self.edition,
+            "seed": self.seed,
+            "chunk_size": self.chunk_size,
+            "games_per_setup": self.games_per_setup,
+            "seating": self.seating,
+            "records": self.records,
+            "components": self.components.digest,
+            "strategy_ids": list(self.lineup_ids),
+            "strategy_params": [list(p) for p in self.lineup_params],
+        }
+
+    def fingerprint(self) -> str:
+        text = json.dumps(self.identity(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def task(self) -> dict[str, Any]:
+        """Plain data a worker needs to play any chunk of this run (see ``run_chunk``)."""
+        data = asdict(self)
+        data["components"] = asdict(self.components)
+        data["fingerprint"] = self.fingerprint()
+        data["code"] = code_fingerprint()
+        return data
+
+
+# -- seating -----------------------------------------------------------------------------------
+@lru_cache(maxsize=8)
+def _combinations(m: int, n: int) -> np.ndarray:
+    return np.array(list(itertools.combinations(range(m), n)), np.int64).reshape(-1, n)
+
+
+def lineup_codes(seating: str, seat_entries: Sequence[int], players: int,
+                 game_ids: np.ndarray) -> np.ndarray:
+    """Label index of each seat of each game: int64[len(game_ids), players].
+
+    A pure function of the game id (see ``SEATINGS``), so chunks and workers agree.
+    """
+    g = np.asarray(game_ids, np.int64)[:, None]
+    p = np.arange(players, dtype=np.int64)[None, :]
+    entries = np.asarray(seat_entries, np.int64)
+    m = len(entries)
+    if seating == "fixed":
+        if m == 1:
+            return np.zeros((g.shape[0], players), np.int64)
+        return np.broadcast_to(entries[None, :], (g.shape[0], players)).copy()
+    if seating == "rotate":
+        return entries[(p + g) % m]
+    combos = _combinations(m, players)
+    table = combos[(g[:, 0] // players) % combos.shape[0]]  # [G, players]
+    pos = (p + g) % players
+    return entries[np.take_along_axis(table, pos, axis=1)]
+
+
+# -- code identity -----------------------------------------------------------------------------
+_CODE_FILES = ("engine/*.py", "strategies/*.py", "running/nb.py", "running/chunk.py",
+               "running/records.py", "running/aggregates.py", "running/config.py")
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """Hash of the sources that decide a game's outcome and its records (engine, strategies,
+    the chunk kernels and record builders). Workers refuse tasks made by a driver with other
+    code; a resumed run warns."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for pattern in _CODE_FILES:
+        for path in sorted(root.glob(pattern)):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]

@@ -1,0 +1,215 @@
+"""Where chunks run: in this process (one thread or numba threads), in a process pool, or on a
+Dask cluster. Every executor runs the same ``run_chunk`` on the same plain ``task``; they differ
+only in where, so results are byte-identical whichever is used.
+
+Each executor is an iterator factory: ``executor.run(task, indices)`` yields ``ChunkResult``
+objects as chunks finish (in any order); the caller writes each one once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from tajsim.errors import UserError
+from tajsim.running.chunk import ChunkResult, run_chunk
+
+#: Local modes, each with ``workers`` cores busy:
+#:
+#: * ``threads``: a pool of Python threads, each playing whole chunks with the GIL released
+#:   (``play_batch_nb`` is ``nogil``); building one chunk's rows overlaps other chunks' games;
+#: * ``prange``: chunks one after the other, each spread over numba threads
+#:   (``play_batch_parallel_nb``);
+#: * ``processes``: a pool of spawned worker processes, one chunk each.
+#:
+#: The default is the one measured fastest (docs/running.md); ``$TAJSIM_PARALLEL`` overrides it.
+LOCAL_MODES = ("threads", "prange", "processes")
+DEFAULT_MODE = "threads"
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class SerialExecutor:
+    """Chunks one after the other in this process; ``threads > 1`` uses numba threads."""
+
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = max(1, int(threads))
+        self.workers = self.threads
+
+    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+        for index in indices:
+            yield run_chunk(task, index, self.threads)
+
+    def close(self) -> None:
+        pass
+
+
+class ThreadExecutor:
+    """A pool of ``workers`` Python threads, each playing whole chunks (the kernel releases the
+    GIL)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, int(workers))
+        self._pool = None
+
+    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="tajsim")
+        yield from _bounded(self._pool, task, indices, 2 * self.workers)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _bounded(pool: Any, task: dict[str, Any], indices: Sequence[int],
+             limit: int) -> Iterator[ChunkResult]:
+    """Submit ``run_chunk`` for ``indices`` to ``pool`` with at most ``limit`` in flight."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    todo = list(indices)
+    todo.reverse()
+    pending: set = set()
+    try:
+        while todo or pending:
+            while todo and len(pending) < limit:
+                pending.add(pool.submit(run_chunk, task, todo.pop(), 1))
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+
+
+def _ignore_sigint() -> None:  # pool initialiser: Ctrl-C is handled by the driver alone
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProcessExecutor:
+    """A pool of ``workers`` processes (spawned), each playing whole chunks on one thread."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, int(workers))
+        self._pool = None
+
+    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint)
+        yield from _bounded(self._pool, task, indices, 2 * self.workers)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class DaskExecutor:
+    """Chunks as tasks on a Dask cluster (``distributed.Client``).
+
+    The task dict is scattered once to every worker; each chunk is one ``run_chunk`` task with
+    ``retries`` (an exception is retried; a dead worker's tasks are rescheduled by Dask). At
+    most ``2 x worker threads + 2`` chunks are in flight, so memory stays bounded.
+    """
+
+    def __init__(self, scheduler: Any, timeout: float = 5.0, retries: int = 2,
+                 fault: dict[str, Any] | None = None) -> None:
+        self.retries = retries
+        self._fault = fault
+        self.client, self._own = connect(scheduler, timeout)
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+        from distributed import as_completed
+
+        client = self.client
+        [task_future] = client.scatter([task], broadcast=True, hash=False)
+        todo = list(indices)
+        limit = 2 * max(1, sum(client.nthreads().values())) + 2
+        prefix = f"tajsim-{task['fingerprint']}-{os.getpid()}"
+
+        live: dict[str, Any] = {}
+
+        def submit(index: int):
+            fut = client.submit(run_chunk, task_future, index, 1, self._fault,
+                                key=f"{prefix}-{index}", retries=self.retries, pure=False)
+            live[fut.key] = fut
+            return fut
+
+        queue = as_completed([submit(todo.pop(0)) for _ in range(min(limit, len(todo)))],
+                             loop=client.loop)
+        try:
+            for fut in queue:
+                result = fut.result()
+                live.pop(fut.key, None)
+                fut.release()
+                if todo:
+                    queue.add(submit(todo.pop(0)))
+                yield result
+        finally:
+            for fut in live.values():
+                fut.cancel()
+            task_future.release()
+
+    def close(self) -> None:
+        if self._own:
+            self.client.close()
+
+
+def connect(scheduler: Any, timeout: float = 5.0):
+    """A ``distributed.Client`` for ``scheduler`` (an address or a Client): ``(client, own)``.
+
+    An unreachable or malformed address raises a one-line ``UserError``.
+    """
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - dask is a dependency
+        raise UserError("--scheduler needs dask.distributed; pip install 'dask[distributed]'")\
+            from None
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    address = str(scheduler)
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError, ...
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UserError(
+            f"cannot reach the Dask scheduler {address!r} ({reason}); expected the address of "
+            "a running `dask scheduler`, e.g. tcp://host:8786"
+        ) from None
+    return client, True
+
+
+def make_executor(workers: int | None = None, scheduler: Any = None,
+                  mode: str | None = None) -> Any:
+    """The executor for ``workers`` local cores (default: all) or a Dask ``scheduler``."""
+    if scheduler is not None:
+        return DaskExecutor(scheduler)
+    if workers is None:
+        workers = available_cores()
+    elif isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise UserError(f"worker count {workers!r} is not allowed; expected 1 or more")
+    mode = mode or os.environ.get("TAJSIM_PARALLEL", DEFAULT_MODE)
+    if mode not in LOCAL_MODES:
+        raise UserError(f"unknown parallel mode {mode!r}; expected one of: "
+                        f"{', '.join(LOCAL_MODES)}")
+    if workers == 1 or mode == "prange":
+        return SerialExecutor(threads=workers)
+    if mode == "threads":
+        return ThreadExecutor(workers)
+    return ProcessExecutor(workers)

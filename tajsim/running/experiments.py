@@ -1,0 +1,346 @@
+"""Experiments as files: a TOML file says what to simulate and which analyses to run.
+
+``tajsim run experiments/NAME.toml`` runs every simulation of the file into
+``reports/NAME/runs/<run>/`` (resumable, like ``tajsim simulate --out``), concatenates their
+results, runs the analyses and writes the report into ``reports/NAME/``. The format is
+described in ``docs/running.md``; ``experiments/default.toml`` is a commented example.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from tajsim.errors import UserError
+from tajsim.running.records import concat_results
+
+__all__ = ["Experiment", "RunSpec", "load_experiment", "run_experiment", "concat_results"]
+
+#: Keys of ``[simulate]``, ``[[runs]]`` and ``[matrix]``.
+RUN_KEYS = {
+    "games": int, "players": int, "strategies": (list, str), "edition": (str, int),
+    "seed": int, "chunk_size": int, "games_per_setup": int, "rotate": (bool, str),
+    "board": str, "components": str, "alternative": int, "variant": str,
+}
+TOP_KEYS = ("name", "title", "description", "analyses", "simulate", "runs", "matrix", "report")
+REPORT_KEYS = ("title", "sections")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=,+-]*$")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One simulation of an experiment: its name and ``simulate`` keyword arguments."""
+
+    name: str
+    params: dict[str, Any]
+    variant: str | None = None
+
+    def simulate_kwargs(self, scale: float = 1.0) -> dict[str, Any]:
+        p = dict(self.params)
+        comps = {k: p.pop(k) for k in ("board", "components", "alternative") if k in p}
+        games = p.pop("games")
+        if scale != 1.0:
+            games = max(1, round(games * scale))
+        kwargs = {"games": games, **p}
+        if comps:
+            kwargs["components"] = comps
+        return kwargs
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A parsed experiment file."""
+
+    name: str
+    path: Path
+    title: str
+    description: str
+    runs: tuple[RunSpec, ...]
+    analyses: tuple[Any, ...] = ()
+    sections: tuple[str, ...] | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def total_games(self) -> int:
+        return sum(r.params["games"] for r in self.runs)
+
+
+def _bad(path: Path, where: str, value: Any, expected: str) -> UserError:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    where = f" {where}:" if where else ""
+    return UserError(f"{path}:{where} {shown}, expected {expected}")
+
+
+def _check_run_table(path: Path, where: str, table: Any, matrix: bool = False) -> dict:
+    if not isinstance(table, dict):
+        raise _bad(path, where, table, "a table of simulation settings")
+    out = {}
+    for key, value in table.items():
+        if key == "name" and not matrix:
+            continue
+        if key not in RUN_KEYS:
+            raise _bad(path, f"{where}.{key}", value,
+                       f"one of the keys {', '.join(sorted(RUN_KEYS))}")
+        kinds = RUN_KEYS[key]
+        values = value if matrix else [value]
+        if matrix and (not isinstance(value, list) or not value):
+            raise _bad(path, f"{where}.{key}", value, "a non-empty list of values")
+        for v in values:
+            if not isinstance(v, kinds) or (isinstance(v, bool) and kinds is int):
+                names = kinds.__name__ if isinstance(kinds, type) else " or ".join(
+                    k.__name__ for k in kinds)
+                raise _bad(path, f"{where}.{key}", v, f"a value of type {names}")
+        out[key] = value
+    return out
+
+
+def _run_name(base: str | None, combo: dict[str, Any]) -> str:
+    parts = [base] if base else []
+    for k, v in combo.items():
+        text = ",".join(map(str, v)) if isinstance(v, list) else str(v)
+        parts.append(f"{k}={text}")
+    name = "-".join(parts) or "main"
+    return re.sub(r"[^A-Za-z0-9_.=,+-]", "_", name)
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and check an experiment file; every problem is a one-line ``UserError``."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"experiment file {str(path)!r} not found; expected a TOML file such as "
+                        "experiments/default.toml")
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: not valid TOML ({exc})") from None
+    for key, value in doc.items():
+        if key not in TOP_KEYS:
+            raise _bad(path, key, value, f"one of the keys {', '.join(TOP_KEYS)}")
+    name = doc.get("name", path.stem)
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise _bad(path, "name", name, "a name of letters, digits, '-', '_' or '.'")
+    title = doc.get("title", name)
+    description = doc.get("description", "")
+    for key, value in (("title", title), ("description", description)):
+        if not isinstance(value, str):
+            raise _bad(path, key, value, "a string")
+    base = _check_run_table(path, "simulate", doc.get("simulate", {}))
+    runs_doc = doc.get("runs", [{}])
+    if not isinstance(runs_doc, list) or not runs_doc:
+        raise _bad(path, "runs", runs_doc, "an array of tables ([[runs]])")
+    matrix = _check_run_table(path, "matrix", doc.get("matrix", {}), matrix=True)
+    runs: list[RunSpec] = []
+    for i, run_doc in enumerate(runs_doc):
+        where = f"runs[{i}]"
+        settings = _check_run_table(path, where, run_doc)
+        base_name = run_doc.get("name") if isinstance(run_doc, dict) else None
+        if base_name is not None and (not isinstance(base_name, str)
+                                      or not _NAME_RE.match(base_name)):
+            raise _bad(path, f"{where}.name", base_name,
+                       "a name of letters, digits, '-', '_', '.' or '='")
+        keys = list(matrix)
+        for values in itertools.product(*(matrix[k] for k in keys)):
+            combo = dict(zip(keys, values))
+            params = {**base, **settings, **combo}
+            if "games" not in params:
+                raise _bad(path, where, params, "a 'games' setting (in [simulate] or the run)")
+            if params["games"] < 1:
+                raise _bad(path, f"{where}.games", params["games"], "at least 1 game")
+            variant = params.pop("variant", None)
+            run_name = _run_name(base_name, combo)
+            if base_name is None and not combo and len(runs_doc) > 1:
+                run_name = f"run{i}"
+            runs.append(RunSpec(run_name, params, variant))
+    names = [r.name for r in runs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise _bad(path, "runs", dupes[0], "a distinct name for each run (name = ...)")
+    analyses = doc.get("analyses", [])
+    if not isinstance(analyses, list):
+        raise _bad(path, "analyses", analyses, "a list of analysis names or tables")
+    known = available_analyses()
+    for a in analyses:
+        a_name = a.get("name") if isinstance(a, dict) else a
+        if not isinstance(a_name, str):
+            raise _bad(path, "analyses", a, "an analysis name or a table with a 'name' key")
+        if known is not None and a_name not in known:
+            raise _bad(path, "analyses", a_name, f"one of: {', '.join(known)}")
+    report = doc.get("report", {})
+    if not isinstance(report, dict):
+        raise _bad(path, "report", report, "a table")
+    for key, value in report.items():
+        if key not in REPORT_KEYS:
+            raise _bad(path, f"report.{key}", value, f"one of the keys {', '.join(REPORT_KEYS)}")
+    sections = report.get("sections")
+    if sections is not None:
+        if not isinstance(sections, list) or not all(isinstance(s, str) for s in sections):
+            raise _bad(path, "report.sections", sections, "a list of section names")
+        valid = available_sections()
+        if valid is not None:
+            for s in sections:
+                if s not in valid:
+                    raise _bad(path, "report.sections", s, f"one of: {', '.join(valid)}")
+        sections = tuple(sections)
+    title = report.get("title", title)
+    if not isinstance(title, str):
+        raise _bad(path, "report.title", title, "a string")
+    description = " ".join(description.split())
+    return Experiment(name=name, path=path, title=title, description=description,
+                      runs=tuple(runs), analyses=tuple(analyses), sections=sections, raw=doc)
+
+
+def _analysis_api() -> tuple[dict, Callable] | None:
+    """``(ANALYSES, run_analyses)`` of ``tajsim.analysis`` (None while it is absent)."""
+    try:
+        from tajsim.analysis import ANALYSES, run_analyses
+    except ImportError:
+        try:
+            from tajsim.analysis.registry import ANALYSES, run_analyses
+        except ImportError:
+            return None
+    return ANALYSES, run_analyses
+
+
+def available_analyses() -> list[str] | None:
+    """Names of ``tajsim.analysis.ANALYSES`` (None while the analysis registry is absent)."""
+    api = _analysis_api()
+    return None if api is None else list(api[0])
+
+
+def available_sections() -> list[str] | None:
+    try:
+        from tajsim.reporting.report import ALL_SECTIONS
+    except ImportError:
+        return None
+    return list(ALL_SECTIONS)
+
+
+def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
+                     scale: float = 1.0) -> None:
+    """Validate every run's settings (strategies, players, edition, component files...) and,
+    with ``out_dir``, that its run directories hold these runs or nothing, before anything is
+    simulated: a bad file fails at once and writes nothing."""
+    from tajsim.running.config import RunConfig
+    from tajsim.running.store import RunStore
+
+    for run in exp.runs:
+        kwargs = run.simulate_kwargs(scale)
+        try:
+            config = RunConfig.make(**kwargs)
+            if out_dir is not None:
+                RunStore(Path(out_dir) / "runs" / run.name).check(config)
+        except UserError as exc:
+            raise UserError(f"{exp.path}: run {run.name!r}: {exc}") from None
+
+
+def run_experiment(
+    path: str | Path,
+    out: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+    scale: float = 1.0,
+    echo: Callable[[str], None] | None = None,
+) -> Path:
+    """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
+
+    Returns the report path (``out/report.md``), or ``out`` when no report could be built.
+    Runs already finished (or partly finished) in ``out`` are resumed, not repeated.
+    """
+    from tajsim.running.simulate import run_simulation
+
+    say = echo or (lambda _msg: None)
+    exp = load_experiment(path)
+    if not scale > 0:
+        raise UserError(f"scale {scale!r} is not allowed; expected a number > 0")
+    out_dir = Path(out) if out is not None else Path("reports") / exp.name
+    check_experiment(exp, out_dir, scale)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    frames, summaries, comps_used, games = [], [], [], 0
+    for run in exp.runs:
+        kwargs = run.simulate_kwargs(scale)
+        games += kwargs["games"]
+        say(f"run {run.name}: {kwargs['games']:,} games")
+        result = run_simulation(
+            **kwargs, workers=workers, scheduler=scheduler, progress=progress,
+            out=out_dir / "runs" / run.name, records=True,
+        )
+        frames.append(result.records)
+        summary = result.summary()
+        summary.insert(0, "run_id", run.name)
+        summaries.append(summary)
+        comps_used.append(kwargs.get("components"))
+    many = len(exp.runs) > 1
+    any_variant = any(r.variant is not None for r in exp.runs)
+    results = concat_results(
+        frames,
+        run_ids=[r.name for r in exp.runs] if many else None,
+        variants=[r.variant for r in exp.runs] if any_variant else None,
+    )
+    pd.concat(summaries, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
+    config = {
+        "name": exp.name, "title": exp.title, "description": exp.description,
+        "experiment": str(exp.path), "runs": [r.name for r in exp.runs],
+        "games": games,
+    }
+    seeds = {r.params.get("seed", 0) for r in exp.runs}
+    if len(seeds) == 1:
+        config["seed"] = seeds.pop()
+    (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
+    _write_analyses(results, exp, out_dir, say)
+    return _write_report(results, exp, out_dir, config, comps_used[0], say)
+
+
+def _write_analyses(results: pd.DataFrame, exp: Experiment, out_dir: Path,
+                    say: Callable[[str], None]) -> None:
+    if not exp.analyses:
+        return
+    api = _analysis_api()
+    if api is None:
+        say("analyses skipped: tajsim.analysis.run_analyses is not available")
+        return
+    outputs = api[1](results, list(exp.analyses))
+    folder = out_dir / "analyses"
+    folder.mkdir(exist_ok=True)
+    for name, value in outputs.items():
+        _save_output(folder, str(name), value)
+
+
+def _save_output(folder: Path, name: str, value: Any) -> None:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    if isinstance(value, pd.DataFrame):
+        value.to_csv(folder / f"{safe}.csv", index=False)
+    elif isinstance(value, pd.Series):
+        value.to_frame().to_csv(folder / f"{safe}.csv")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _save_output(folder, f"{safe}_{key}", item)
+    elif hasattr(value, "to_frame") and callable(value.to_frame):
+        _save_output(folder, safe, value.to_frame())
+    elif hasattr(value, "table") and isinstance(value.table, pd.DataFrame):
+        value.table.to_csv(folder / f"{safe}.csv", index=False)
+
+
+def _write_report(results: pd.DataFrame, exp: Experiment, out_dir: Path,
+                  config: dict[str, Any], components: Any, say: Callable[[str], None]) -> Path:
+    try:
+        from tajsim.reporting.report import build_report
+    except ImportError:
+        say("report skipped: tajsim.reporting.report is not available")
+        return out_dir
+    from tajsim.running.config import resolve_components
+
+    board, _ = resolve_components(components)
+    sections = list(exp.sections) if exp.sections is not None else None
+    return build_report(results, out_dir, title=exp.title, config=config, sections=sections,
+                        board_components=board)

@@ -1,0 +1,228 @@
+"""``simulate``: many games between compiled strategies, on every core or on a Dask cluster.
+
+Importing this module is cheap: the kernels are compiled (or loaded from numba's cache) on the
+first game, pyarrow and dask are imported when needed.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from tajsim.running.aggregates import Aggregates, format_summary
+from tajsim.running.config import RunConfig
+
+__all__ = ["RunResult", "run_simulation", "simulate"]
+
+
+@dataclass
+class RunResult:
+    """What a run produced.
+
+    Attributes
+    ----------
+    config : RunConfig
+    aggregates : Aggregates
+        Merged over every chunk of the run (finished earlier or now).
+    out : Path or None
+        The run directory, if any.
+    chunks_run : int
+        Chunks played by this call (the others were already on disk).
+    records : pandas.DataFrame or None
+        The results frame (``docs/results-schema.md``) when it was asked for.
+    """
+
+    config: RunConfig
+    aggregates: Aggregates
+    out: Path | None = None
+    chunks_run: int = 0
+    records: pd.DataFrame | None = None
+
+    def summary(self) -> pd.DataFrame:
+        """Win rate and mean score (and parts) by strategy, by seat and overall, with 95% CIs
+        (``Aggregates.summary``)."""
+        return self.aggregates.summary()
+
+    def summary_text(self) -> str:
+        return format_summary(self.summary(), self.aggregates.games)
+
+
+def _want_progress(progress: bool | None) -> bool:
+    if progress is not None:
+        return bool(progress)
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_simulation(
+    games: int,
+    players: int = 4,
+    strategies: str | Sequence[str] = ("random",),
+    edition: str | int = "2018",
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    out: str | Path | None = None,
+    records: bool = True,
+    chunk_size: int | None = None,
+    rotate: bool | str = "auto",
+    games_per_setup: int = 1,
+    components: Any = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+    load_records: bool = True,
+    on_chunk: Callable[[int], None] | None = None,
+    mode: str | None = None,
+    executor: Any = None,
+) -> RunResult:
+    """Run (or resume) a simulation; see :func:`simulate` for the arguments.
+
+    ``load_records=False`` leaves the rows on disk (``RunResult.records`` is None), which is
+    what the command line does. ``on_chunk(index)`` is called after each chunk is stored.
+    ``mode`` picks the local parallel mode ("threads" or "processes"; default: the measured
+    faster one, or ``$TAJSIM_PARALLEL``). ``executor`` replaces the executor chosen from
+    ``workers`` / ``scheduler`` / ``mode`` (an object of ``tajsim.running.executors``; it is
+    closed at the end).
+    """
+    from tajsim.running.executors import make_executor
+    from tajsim.running.store import RunStore
+
+    config = RunConfig.make(
+        games=games, players=players, strategies=strategies, edition=edition, seed=seed,
+        chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
+        records=records, components=components,
+    )
+    task = config.task()
+    if executor is None:
+        executor = make_executor(workers, scheduler, mode)
+    store = RunStore(out) if out is not None else None
+    in_memory: dict[int, bytes] = {}
+    try:
+        done = store.open(config) if store is not None else set()
+        todo = [k for k in range(config.n_chunks) if k not in done]
+        total = (store.read_aggregates(sorted(done)) if done else None) or \
+            Aggregates.from_task(task)
+        bar = _progress_bar(progress, config.games, total.games)
+        try:
+            for result in executor.run(task, todo):
+                if store is not None:
+                    store.write(result)
+                elif result.records is not None:
+                    in_memory[result.index] = result.records
+                total.merge(result.aggregates)
+                bar.update(result.games)
+                if on_chunk is not None:
+                    on_chunk(result.index)
+        finally:
+            bar.close()
+        if store is not None:
+            store.write_summary(total.summary())
+        frame = None
+        if records and load_records:
+            if store is not None:
+                frame = store.read_records()
+            else:
+                from tajsim.running.records import read_parquet_files
+
+                frame = read_parquet_files([io.BytesIO(in_memory[k]) for k in sorted(in_memory)])
+        return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
+                         chunks_run=len(todo), records=frame)
+    finally:
+        executor.close()
+        if store is not None:
+            store.close()
+
+
+def _progress_bar(progress: bool | None, total: int, initial: int):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, unit=" games", unit_scale=True,
+                disable=not _want_progress(progress), file=sys.stderr, dynamic_ncols=True,
+                desc="simulating", smoothing=0.1)
+
+
+def simulate(
+    games: int,
+    players: int = 4,
+    strategies: str | Sequence[str] = ("random",),
+    edition: str | int = "2018",
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    out: str | Path | None = None,
+    records: bool = True,
+    chunk_size: int | None = None,
+    rotate: bool | str = "auto",
+    games_per_setup: int = 1,
+    components: Any = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play ``games`` games and return one row per player per game (``docs/results-schema.md``).
+
+    Parameters
+    ----------
+    games : int
+        Number of games; game ids are ``0 .. games - 1``.
+    players : int
+        2-5 (2018 edition), 3-5 (2000 edition).
+    strategies : str or sequence of str
+        Registered strategy names, optionally with parameters (``"name:key=value:key=value"``);
+        as a list or a comma-separated string. One per seat (fixed seats), fewer than the
+        seats (a field, seats rotated so each strategy sits in each seat equally often), or
+        more than the seats with ``rotate="round-robin"``. The ``strategy`` column holds the
+        text as given.
+    edition : "2018" or "2000"
+    seed : int
+        Master seed (0 .. 2**63 - 1). The same seed and configuration give byte-identical
+        results whatever ``workers``, chunking of the work or Dask cluster.
+    workers : int, optional
+        Local cores to use (default: all). Ignored with ``scheduler``.
+    out : path, optional
+        Run directory: results are written chunk by chunk as Parquet
+        (``out/chunks/chunk-000000.parquet`` ...); calling again with the same arguments
+        resumes an interrupted run and plays only the missing chunks.
+    records : bool
+        False: keep no rows, only the mergeable aggregates; the return value is then the
+        summary frame (``RunResult.summary``: win rates and scores by strategy and by seat).
+    chunk_size : int, optional
+        Games per chunk (default: about 1/32 of the run, between 250 and 10000). Part of the
+        run's configuration (the chunk files), not of the results.
+    rotate : True, False, "auto" or "round-robin"
+        Seating: "auto" = fixed seats if there is one strategy per seat, a rotated field if
+        fewer; True = rotate even with one per seat; "round-robin" = more strategies than
+        seats, tables cycling through every combination (each in every rotation).
+    games_per_setup : int
+        Games played on each setup (province order + bonus tiles): ``setup_id = game_id //
+        games_per_setup``.
+    components : optional
+        ``None`` (the shipped board and components), a ``Components`` object, a
+        ``(board_path, components_path)`` pair (either may be None), a dict with ``board`` /
+        ``components`` / ``alternative`` keys, or ``"alternative:SEED"``.
+    scheduler : str or distributed.Client, optional
+        Address of a Dask scheduler (``tcp://host:8786``) to run the chunks on.
+    progress : bool, optional
+        Show a progress bar with games per second (default: when stderr is a terminal).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The results (one row per player per game, in game order), or the summary table when
+        ``records=False``.
+    """
+    result = run_simulation(
+        games, players, strategies, edition, seed, workers=workers, out=out, records=records,
+        chunk_size=chunk_size, rotate=rotate, games_per_setup=games_per_setup,
+        components=components, scheduler=scheduler, progress=progress,
+    )
+    if not records:
+        return result.summary()
+    return result.records

@@ -1,0 +1,164 @@
+"""Experiment files: the shipped ones are valid, bad ones fail in one line, ``tajsim run`` ends
+in a report and resumes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tajsim.cli.main import cli
+from tajsim.errors import UserError
+from tajsim.running.experiments import (
+    check_experiment,
+    concat_results,
+    load_experiment,
+    run_experiment,
+)
+from tajsim.running.simulate import simulate
+
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+SHIPPED = sorted(EXPERIMENTS.glob("*.toml"))
+NEEDED = {"default", "seat_advantage", "score_composition", "commodity_value", "connections",
+          "setup_balance", "tournament", "robustness"}
+
+
+def test_the_needed_experiments_are_shipped():
+    assert NEEDED <= {p.stem for p in SHIPPED}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_experiment_is_valid(path):
+    exp = load_experiment(path)
+    assert exp.name == path.stem
+    check_experiment(exp)
+    assert exp.analyses and exp.runs
+
+
+def test_default_is_small():
+    exp = load_experiment(EXPERIMENTS / "default.toml")
+    assert 1000 <= exp.total_games <= 10_000
+
+
+def test_matrix_and_runs_expand():
+    exp = load_experiment(EXPERIMENTS / "seat_advantage.toml")
+    names = [r.name for r in exp.runs]
+    assert names[:2] == ["mirror-players=2", "mirror-players=3"] and len(names) == 8
+    assert exp.runs[5].params["players"] == 3 and exp.runs[5].params["strategies"] == [
+        "balanced", "greedy"]
+    rob = load_experiment(EXPERIMENTS / "robustness.toml")
+    assert [r.variant for r in rob.runs][:2] == ["default", "alt-1"]
+    assert rob.runs[2].simulate_kwargs()["components"] == {"alternative": 2}
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "exp.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("[simulate]\ngames = 10\nplayerz = 4\n", "simulate.playerz"),
+    ("[simulate]\ngames = 'ten'\n", "simulate.games: 'ten', expected a value of type int"),
+    ("[simulate]\nplayers = 4\n", "expected a 'games' setting"),
+    ("[simulate\ngames = 10\n", "not valid TOML"),
+    ("colour = 'red'\n[simulate]\ngames = 10\n", "colour"),
+    ("analyses = ['no_such_analysis']\n[simulate]\ngames = 10\n", "no_such_analysis"),
+    ("[simulate]\ngames = 10\n[[runs]]\nname = 'a'\n[[runs]]\nname = 'a'\n", "distinct name"),
+    ("[simulate]\ngames = 10\n[matrix]\nplayers = 4\n", "a non-empty list of values"),
+    ("[simulate]\ngames = 10\n[report]\nsections = ['nope']\n", "report.sections"),
+])
+def test_malformed_experiment_is_one_line(tmp_path, text, needle):
+    with pytest.raises(UserError, match=None) as info:
+        load_experiment(write(tmp_path, text))
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("[simulate]\ngames = 10\nstrategies = ['nope']\n", "unknown strategy 'nope'"),
+    ("[simulate]\ngames = 10\nplayers = 9\n", "player count 9"),
+    ("[simulate]\ngames = 10\nboard = 'missing.toml'\n", "board file 'missing.toml'"),
+])
+def test_bad_run_settings_fail_before_anything_is_written(tmp_path, text, needle):
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["run", str(write(tmp_path, text)), "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert needle in res.stderr and res.stderr.count("\n") == 1
+    assert not out.exists()
+
+
+def test_missing_experiment_file(tmp_path):
+    res = CliRunner().invoke(cli, ["run", str(tmp_path / "none.toml")])
+    assert res.exit_code == 2 and "not found" in res.stderr
+
+
+def test_run_default_experiment_ends_in_a_report(tmp_path):
+    out = tmp_path / "default"
+    res = CliRunner().invoke(cli, ["run", str(EXPERIMENTS / "default.toml"), "--out", str(out),
+                                   "--scale", "0.05", "-q"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert (out / "report.md").exists() and (out / "report.html").exists()
+    assert (out / "experiment.toml").read_text() == (EXPERIMENTS / "default.toml").read_text()
+    assert (out / "analyses" / "win_rates_by_strategy.csv").exists()
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary.loc[summary["group"] == "all", "n"].item() == 200 * 4
+    # the same command again resumes: nothing is simulated twice
+    runs = out / "runs" / "main"
+    stamp = {p: p.stat().st_mtime_ns for p in (runs / "chunks").iterdir()}
+    again = CliRunner().invoke(cli, ["run", str(EXPERIMENTS / "default.toml"), "--out", str(out),
+                                     "--scale", "0.05", "-q"], catch_exceptions=False)
+    assert again.exit_code == 0
+    assert stamp == {p: p.stat().st_mtime_ns for p in (runs / "chunks").iterdir()}
+
+
+def test_several_runs_with_variants(tmp_path):
+    text = """
+name = "mini"
+analyses = ["win_rates_by_strategy"]
+[simulate]
+games = 24
+players = 3
+strategies = ["greedy", "random"]
+seed = 3
+[[runs]]
+name = "base"
+variant = "default"
+[[runs]]
+name = "alt"
+alternative = 1
+variant = "alt-1"
+[report]
+sections = ["overview", "win_rates", "robustness"]
+"""
+    report = run_experiment(write(tmp_path, text), tmp_path / "out", workers=1)
+    assert report.name == "report.md"
+    table = pd.read_csv(tmp_path / "out" / "analyses" / "win_rates_by_strategy.csv")
+    assert set(table["strategy"]) == {"greedy", "random"}
+
+
+def test_concat_results_keeps_categories():
+    a = simulate(6, 2, ["greedy", "random"], seed=1)
+    b = simulate(6, 3, ["random"], seed=1, components="alternative:1")
+    both = concat_results([a, b], run_ids=["a", "b"], variants=["default", "alt"])
+    assert len(both) == len(a) + len(b)
+    assert isinstance(both["strategy"].dtype, pd.CategoricalDtype)
+    assert list(both["strategy"].cat.categories) == ["greedy", "random"]
+    assert list(both["run_id"].cat.categories) == ["a", "b"]
+    assert list(both["variant"].cat.categories) == ["default", "alt"]
+    assert both["edition"].dtype == a["edition"].dtype
+    # bonus cities that exist on one board only are missing on the other
+    only_b = set(b.columns) - set(a.columns)
+    for col in only_b:
+        assert both.loc[: len(a) - 1, col].isna().all()
+
+
+def test_documented_example_is_valid(tmp_path):
+    text = (Path(__file__).resolve().parent.parent / "docs" / "running.md").read_text()
+    block = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    exp = load_experiment(write(tmp_path, block))
+    assert [r.name for r in exp.runs] == [
+        "shipped-players=3", "shipped-players=4", "shipped-players=5",
+        "alt1-players=3", "alt1-players=4", "alt1-players=5"]
+    check_experiment(exp)

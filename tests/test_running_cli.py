@@ -1,0 +1,120 @@
+"""``tajsim simulate`` on the command line: summary, files, bad input, Ctrl-C and resume."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tajsim.cli.main import cli
+from tajsim.running.simulate import simulate
+from tajsim.running.store import load_results
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, ["simulate", *args], catch_exceptions=False)
+
+
+def test_simulate_prints_summary_and_writes_parquet(tmp_path):
+    out = tmp_path / "run"
+    res = invoke("--games", "120", "--players", "3", "--strategies", "greedy,random",
+                 "--seed", "5", "--out", str(out), "--chunk-size", "50", "--workers", "2")
+    assert res.exit_code == 0, res.output
+    assert "by strategy:" in res.stdout and "by seat:" in res.stdout
+    assert "greedy" in res.stdout and "seat 2" in res.stdout and "[" in res.stdout
+    assert sorted(p.name for p in (out / "chunks").iterdir()) == [
+        "chunk-000000.parquet", "chunk-000001.parquet", "chunk-000002.parquet"]
+    df = load_results(out)
+    expected = simulate(120, 3, "greedy,random", seed=5)
+    pd.testing.assert_frame_equal(df, expected)
+    assert (out / "summary.csv").exists()
+
+
+def test_no_records_keeps_only_aggregates(tmp_path):
+    out = tmp_path / "agg"
+    res = invoke("-n", "100", "-p", "2", "--no-records", "--out", str(out), "--chunk-size", "40",
+                 "--quiet")
+    assert res.exit_code == 0 and res.stdout == ""
+    assert not list((out / "chunks").iterdir())
+    assert len(list((out / "aggregates").iterdir())) == 3
+
+
+def test_fixed_seats_and_rotation_flags():
+    res = invoke("-n", "20", "-p", "2", "-s", "greedy,random", "--rotate", "-w", "1")
+    assert res.exit_code == 0
+    res = invoke("-n", "20", "-p", "4", "-s", "greedy,random", "--fixed-seats")
+    assert res.exit_code == 2
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["-s", "nonsense"], "unknown strategy 'nonsense'; expected one of: random"),
+    (["-p", "7"], "player count 7"),
+    (["-p", "2", "-e", "2000"], "expected 3 to 5"),
+    (["-s", "random,random,random", "--fixed-seats"],
+     "3 strategies for 4 players with fixed seats"),
+    (["-s", "random,random,random,random,random"], "expected at most 4"),
+    (["--board", "missing.toml"], "board file 'missing.toml' not found"),
+    (["--games", "0"], "game count 0"),
+    (["--workers", "0"], "worker count 0"),
+])
+def test_bad_input_exits_2_with_one_line(args, needle):
+    res = invoke("-n", "10", *args)
+    assert res.exit_code == 2
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: ")
+    assert needle in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_bad_component_file(tmp_path):
+    bad = tmp_path / "board.toml"
+    bad.write_text("this is = = not toml")
+    res = invoke("-n", "10", "--board", str(bad))
+    assert res.exit_code == 2 and str(bad) in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_other_run_in_out_dir_is_refused(tmp_path):
+    out = tmp_path / "run"
+    assert invoke("-n", "30", "-p", "2", "--out", str(out), "-q").exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    res = invoke("-n", "30", "-p", "3", "--out", str(out), "-q")
+    assert res.exit_code == 2 and "holds a different run (players: 2 there, 3 now)" in res.stderr
+    assert before == {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_ctrl_c_keeps_finished_chunks_and_rerun_finishes(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "-n", "6000", "-p", "4", "-s", "greedy,random", "--seed", "3",
+            "--chunk-size", "100", "--out", str(out), "-w", "1"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
+    code = "import sys; from tajsim.cli.main import cli; sys.argv[0] = 'tajsim'; cli()"
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if len(list((out / "aggregates").glob("chunk-*.npz"))) >= 3 if out.exists() else False:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "run the same command again" in err
+    assert "Traceback" not in err
+    kept = len(list((out / "aggregates").glob("chunk-*.npz")))
+    assert 3 <= kept < 60
+    assert not (out / ".lock").exists()
+    res = CliRunner().invoke(cli, args[:-2] + ["-w", "2", "-q"], catch_exceptions=False)
+    assert res.exit_code == 0
+    df = load_results(out)
+    assert len(df) == 6000 * 4 and not df.duplicated(["game_id", "seat"]).any()
+    pd.testing.assert_frame_equal(df.head(800), simulate(200, 4, "greedy,random", seed=3))
