@@ -29,7 +29,7 @@ from tajsim.strategies.ids import (
     STRATEGY_RANDOM,
 )
 from tajsim.strategies.ismcts import ismcts_policy_nb
-from tajsim.strategies.rollout import random_policy_nb
+from tajsim.strategies.rollout import choose_simple_nb, random_policy_nb
 
 __all__ = [
     "N_PARAMS",
@@ -49,13 +49,11 @@ __all__ = [
 
 @njit(cache=True)
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal):
-    """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``."""
-    if strategy_id == STRATEGY_HEURISTIC:
-        return heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
+
+    Search strategies are dispatched here; the others through ``choose_simple_nb``, the
+    dispatcher rollouts use (it cannot reach ISMCTS, so numba sees no recursion).
+    """
     if strategy_id == STRATEGY_ISMCTS:
         return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
-    if strategy_id == STRATEGY_GREEDY:
-        return greedy_policy_nb(state, comp, player, params, prng, legal, n_legal)
-    if strategy_id == STRATEGY_RANDOM:
-        return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
-    return legal[0]
+    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal)
