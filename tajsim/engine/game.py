@@ -314,32 +314,16 @@ def play_game(
     components: Components | None = None,
     on_action=None,
 ) -> Game:
-    """Play a whole game between compiled strategies (names from the registry), step by step.
+    """Play a whole game step by step: one strategy per seat, each a registered name (with
+    optional ``:key=value`` parameters) or ``py:path/to/file.py`` (a pure-Python plug-in).
 
-    Gives the same game as the batch runner for the same (seed, game_id, setup_id). ``on_action``
-    (optional) is called as ``on_action(game, player, action)`` before each action is applied.
+    Gives the same game as the batch runner for the same (seed, game_id, setup_id).
+    ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
+    action is applied. A decision with a single legal action does not ask the strategy.
     """
-    from tajsim.strategies.nb import choose_action_nb
-    from tajsim.strategies.registry import parse_strategy
+    from tajsim.strategies.python_policy import play_mixed_game
 
-    specs = [parse_strategy(name) for name in strategies]
-    game = Game(len(specs), edition, seed, game_id, setup_id, components)
+    game = play_mixed_game(list(strategies), edition, seed, game_id, setup_id, components,
+                           on_action=on_action)
     game.strategies = [str(name) for name in strategies]
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    while not game.is_over:
-        n = nb.legal_actions_nb(game.state, game.comp, legal)
-        p = game.current_player
-        if n == 1:
-            action = int(legal[0])
-        else:
-            spec, params = specs[p]
-            action = int(
-                choose_action_nb(
-                    spec.strategy_id, game.state, game.comp, p, params, game.prng, legal, n
-                )
-            )
-        if on_action is not None:
-            on_action(game, p, action)
-        nb.apply_action_nb(game.state, game.comp, action)
-        game.actions.append(action)
     return game

@@ -311,9 +311,13 @@ def _seat_label(kind: str, obj) -> str:
 # Game loops
 # ---------------------------------------------------------------------------
 def play_mixed_game(seats: Sequence, edition: str = "2018", seed: int = 0, game_id: int = 0,
-                    setup_id: int | None = None, components=None, _resolved=None):
+                    setup_id: int | None = None, components=None, _resolved=None,
+                    on_action=None):
     """Play one game where each seat is a compiled strategy name, ``py:path`` or a policy
     object; returns the finished :class:`~tajsim.engine.game.Game`.
+
+    ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
+    action is applied.
 
     For the same (seed, game_id, setup_id) an all-compiled table gives exactly the game of the
     batch runner and of :func:`tajsim.engine.game.play_game`.
@@ -350,6 +354,8 @@ def play_mixed_game(seats: Sequence, edition: str = "2018", seed: int = 0, game_
                         f"{n} legal actions (phase {view.phase})"
                     )
                 action = int(action)
+        if on_action is not None:
+            on_action(game, p, action)
         nb.apply_action_nb(state, comp, action)
         game.actions.append(action)
     return game
