@@ -14,7 +14,7 @@ import click
 
 from tajsim.errors import UserError
 
-# Modules under tajsim.cli that each define ``command``.
+# Modules under tajsim.cli that each define ``command``, a click command of the same name.
 COMMAND_MODULES = (
     "bench",
     "board",
@@ -29,7 +29,17 @@ COMMAND_MODULES = (
 
 
 class TajsimGroup(click.Group):
-    """Turns ``UserError`` into one clear line and exit status 2, never a traceback."""
+    """Imports a command's module only when that command runs (a quick start: ``simulate``
+    does not load matplotlib), and turns ``UserError`` into one clear line and exit status 2,
+    never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMAND_MODULES:
+            return None
+        return importlib.import_module(f"tajsim.cli.{name}").command
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
@@ -44,6 +54,3 @@ class TajsimGroup(click.Group):
 def cli() -> None:
     """tajsim: Monte Carlo strategy analysis for Reiner Knizia's Taj Mahal."""
 
-
-for _name in COMMAND_MODULES:
-    cli.add_command(importlib.import_module(f"tajsim.cli.{_name}").command)
