@@ -58,6 +58,8 @@ def permute_hidden(state: np.ndarray, player: int, rng: np.random.Generator) -> 
         else:
             out[E.S_CARD_LOC + card] = E.LOC_HAND + where
         out[E.S_CARD_PUBLIC + card] = 0
+    # Derived per-location masks follow the new hands, so a policy reading them is caught too.
+    nb.rebuild_card_masks_nb(out)
     out[E.S_RNG] = int(rng.integers(1, 2**62))
     out[E.S_PLAY_SEED] = int(rng.integers(1, 2**62))
     return out

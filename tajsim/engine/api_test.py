@@ -118,6 +118,11 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
              "S_DISPLAY_N does not match the display", w)
     _require(state[E.S_DISCARD_N] == np.count_nonzero(loc == E.LOC_DISCARD),
              "S_DISCARD_N does not match the discard pile", w)
+    masks = state.copy()
+    nb.rebuild_card_masks_nb(masks)
+    block = slice(E.S_LOC_MASK, E.S_LOC_MASK + E.N_MASK_LOCS * E.N_MASK_WORDS)
+    _require(np.array_equal(masks[block], state[block]),
+             "location masks (S_LOC_MASK) do not match S_CARD_LOC", w)
     top, length = int(state[E.S_DECK_TOP]), int(state[E.S_DECK_LEN])
     _require(0 <= top <= length <= E.N_DECK_CARDS, f"bad deck slice {top}:{length}", w)
     deck = state[E.S_DECK + top:E.S_DECK + length]

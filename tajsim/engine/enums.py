@@ -239,7 +239,16 @@ S_RANK = S_PRESTIGE_GAINS + MAX_PLAYERS  # [P] final rank (1 = best), 0 while pl
 S_WINNER = S_RANK + MAX_PLAYERS  # [P] 1 for every (tied) winner
 S_HAND_N = S_WINNER + MAX_PLAYERS  # [P] cards in hand
 S_BONUS_START = S_HAND_N + MAX_PLAYERS  # [MAX_CITIES] bonus kind on each city at setup, -1 none
-STATE_SIZE = S_BONUS_START + MAX_CITIES
+# Derived location masks (kept by move_card): card bits per location, one word per colour group.
+# Word card // 21 for coloured cards (bit card % 21), word 4 for cards 84..99 (bit card - 84).
+N_MASK_WORDS = 5
+MASK_HAND = 0  # + p
+MASK_ROW = MAX_PLAYERS  # + p
+MASK_DISPLAY = 2 * MAX_PLAYERS
+MASK_UNREST = 2 * MAX_PLAYERS + 1
+N_MASK_LOCS = 2 * MAX_PLAYERS + 2
+S_LOC_MASK = S_BONUS_START + MAX_CITIES  # [N_MASK_LOCS * N_MASK_WORDS]
+STATE_SIZE = S_LOC_MASK + N_MASK_LOCS * N_MASK_WORDS
 
 # ---------------------------------------------------------------------------
 # Per-game result record written by the batch kernels (one row per player).

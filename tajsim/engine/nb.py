@@ -53,6 +53,10 @@ from tajsim.engine.enums import (
     LOC_ROW,
     LOC_SUPPLY,
     LOC_UNREST,
+    MASK_DISPLAY,
+    MASK_HAND,
+    MASK_ROW,
+    MASK_UNREST,
     MAX_CITIES,
     MAX_CITIES_PER_PROVINCE,
     MAX_PLAYERS,
@@ -63,6 +67,8 @@ from tajsim.engine.enums import (
     N_COLOURS,
     N_DECK_CARDS,
     N_GOODS,
+    N_MASK_LOCS,
+    N_MASK_WORDS,
     N_PARTS,
     N_PROVINCES,
     N_SYMBOLS,
@@ -100,6 +106,7 @@ from tajsim.engine.enums import (
     S_FIRST,
     S_GOODS,
     S_HAND_N,
+    S_LOC_MASK,
     S_N_PLAYERS,
     S_N_PROTESTS,
     S_N_RESHUFFLES,
@@ -176,10 +183,71 @@ def is_open_city(state, city):
     return n == 0 or (n == 1 and state[S_CROWN_CITY] == city)
 
 
+# de Bruijn table: index of the single set bit of a 32-bit power of two
+DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23,
+                     21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+@njit(cache=True)
+def low_bit_index(low):
+    """Index of ``low`` (a power of two below 2**32)."""
+    return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True)
+def mask_loc(loc):
+    """Mask block of location ``loc`` (-1: not tracked)."""
+    if loc >= LOC_HAND and loc < LOC_HAND + P:
+        return MASK_HAND + loc - LOC_HAND
+    if loc >= LOC_ROW and loc < LOC_ROW + P:
+        return MASK_ROW + loc - LOC_ROW
+    if loc == LOC_DISPLAY:
+        return MASK_DISPLAY
+    if loc == LOC_UNREST:
+        return MASK_UNREST
+    return -1
+
+
+@njit(cache=True)
+def card_word(card):
+    return card // 21 if card < N_COLOURED else 4
+
+
+@njit(cache=True)
+def card_bit(card):
+    return 1 << (card % 21 if card < N_COLOURED else card - N_COLOURED)
+
+
+@njit(cache=True)
+def word_card(word, bit_index):
+    return word * 21 + bit_index if word < 4 else N_COLOURED + bit_index
+
+
+@njit(cache=True)
+def rebuild_card_masks_nb(state):
+    """Recompute the location masks from ``S_CARD_LOC`` (after code that relocates cards by
+    writing ``S_CARD_LOC`` directly, such as a determinisation)."""
+    for i in range(N_MASK_LOCS * N_MASK_WORDS):
+        state[S_LOC_MASK + i] = 0
+    for card in range(N_CARDS):
+        m = mask_loc(state[S_CARD_LOC + card])
+        if m >= 0:
+            state[S_LOC_MASK + m * N_MASK_WORDS + card_word(card)] |= card_bit(card)
+
+
 @njit(cache=True)
 def move_card(state, card, loc, public):
     """Move ``card`` to ``loc`` keeping the hand, display and discard counters right."""
     old = state[S_CARD_LOC + card]
+    m_old = mask_loc(old)
+    m_new = mask_loc(loc)
+    if m_old >= 0 or m_new >= 0:
+        w = card_word(card)
+        b = card_bit(card)
+        if m_old >= 0:
+            state[S_LOC_MASK + m_old * N_MASK_WORDS + w] &= ~b
+        if m_new >= 0:
+            state[S_LOC_MASK + m_new * N_MASK_WORDS + w] |= b
     if old >= LOC_HAND and old < LOC_HAND + P:
         state[S_HAND_N + old - LOC_HAND] -= 1
     elif old == LOC_DISPLAY:
@@ -344,10 +412,13 @@ def prepare_visit(state, comp):
 def end_visit(state, comp):
     """Ending a visit (R14-R17), then the next visit or the final scoring."""
     n = state[S_N_PLAYERS]
-    for card in range(N_DECK_CARDS):  # unrest and any display leftovers are discarded
-        loc = state[S_CARD_LOC + card]
-        if loc == LOC_UNREST or loc == LOC_DISPLAY:
-            move_card(state, card, LOC_DISCARD, 1)
+    for block in (MASK_UNREST, MASK_DISPLAY):  # unrest and display leftovers are discarded
+        for w in range(N_MASK_WORDS):
+            m = state[S_LOC_MASK + block * N_MASK_WORDS + w]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                move_card(state, word_card(w, low_bit_index(low)), LOC_DISCARD, 1)
     for s in range(N_SYMBOLS):
         state[S_UNREST_SYM + s] = 0
     for c in range(N_COLOURS):
@@ -431,31 +502,31 @@ def legal_actions_nb(state, comp, out):
         p = state[S_CUR]
         out[0] = ACTION_WITHDRAW
         n_out = 1
-        hand_loc = LOC_HAND + p
         row_colour = state[S_ROW_COLOUR + p]
+        hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
         # Colourless cards in hand as a bit mask (bit k = card FIRST_WHITE + k): no allocation.
-        extras = 0
-        for k in range(N_CARDS - FIRST_WHITE):
-            if state[S_CARD_LOC + FIRST_WHITE + k] == hand_loc:
-                extras |= 1 << k
+        extras = state[hand + 4]
         enlightenment_bit = 1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)
-        for card in range(N_COLOURED):
-            if state[S_CARD_LOC + card] != hand_loc:
-                continue
-            base = ACTION_BID + card * BID_EXTRA
-            if row_colour < 0 or card_colour(comp, card) == row_colour:
-                out[n_out] = base
-                n_out += 1
-                bits = extras
-            else:
-                bits = extras & enlightenment_bit  # off colour: only with Enlightenment (R5)
-            k = 0
-            while bits != 0:
-                if bits & 1:
-                    out[n_out] = base + 1 + k
+        for colour in range(N_COLOURS):
+            m = state[hand + colour]
+            on_colour = row_colour < 0 or colour == row_colour
+            allowed = extras if on_colour else extras & enlightenment_bit
+            if not on_colour and allowed == 0:
+                continue  # off colour: only with Enlightenment (R5)
+            while m != 0:
+                low = m & -m
+                m ^= low
+                card = colour * 21 + low_bit_index(low)
+                base = ACTION_BID + card * BID_EXTRA
+                if on_colour:
+                    out[n_out] = base
                     n_out += 1
-                bits >>= 1
-                k += 1
+                bits = allowed
+                while bits != 0:
+                    lb = bits & -bits
+                    bits ^= lb
+                    out[n_out] = base + 1 + low_bit_index(lb)
+                    n_out += 1
     elif phase == PHASE_PALACE or phase == PHASE_CROWN:
         prov = state[S_PROVINCE]
         for i in range(comp[C_PROV_N_CITIES + prov]):
@@ -464,9 +535,12 @@ def legal_actions_nb(state, comp, out):
                 out[n_out] = ACTION_CITY + city
                 n_out += 1
     elif phase == PHASE_DISPLAY:
-        for card in range(N_DECK_CARDS):
-            if state[S_CARD_LOC + card] == LOC_DISPLAY:
-                out[n_out] = ACTION_TAKE + card
+        for w in range(N_MASK_WORDS):
+            m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                out[n_out] = ACTION_TAKE + word_card(w, low_bit_index(low))
                 n_out += 1
     return n_out
 
@@ -688,9 +762,13 @@ def after_crown(state, comp, p):
             for _ in range(comp[C_TILE_GOODS + tile * N_GOODS + g]):
                 gain_good(state, p, g)
     # Prestige cards return to hand, the rest of the row is discarded (R13).
-    row = LOC_ROW + p
-    for card in range(N_CARDS):
-        if state[S_CARD_LOC + card] == row:
+    row = S_LOC_MASK + (MASK_ROW + p) * N_MASK_WORDS
+    for w in range(N_MASK_WORDS):
+        m = state[row + w]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            card = word_card(w, low_bit_index(low))
             if card >= FIRST_PRESTIGE:
                 move_card(state, card, LOC_HAND + p, 1)
             else:
@@ -714,9 +792,12 @@ def continue_display(state, comp, p):
     if state[S_PENDING] > 0 and state[S_DISPLAY_N] > state[S_PENDING]:
         return  # a real choice: wait for PHASE_DISPLAY actions
     if state[S_PENDING] > 0:
-        for card in range(N_DECK_CARDS):
-            if state[S_CARD_LOC + card] == LOC_DISPLAY:
-                move_card(state, card, LOC_HAND + p, 1)
+        for w in range(N_MASK_WORDS):
+            m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                move_card(state, word_card(w, low_bit_index(low)), LOC_HAND + p, 1)
     state[S_PENDING] = 0
     if state[S_WD_PLAYED] == 0:
         draw_to_hand(state, p)  # withdrew without playing: also the top card (R13)

@@ -64,7 +64,12 @@ from tajsim.engine.enums import (
     S_VISIT,
     S_WINNER,
 )
-from tajsim.engine.nb import apply_action_nb, legal_actions_nb, score_of
+from tajsim.engine.nb import (
+    apply_action_nb,
+    legal_actions_nb,
+    rebuild_card_masks_nb,
+    score_of,
+)
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.strategies.features import is_unseen
 from tajsim.strategies.ids import N_WEIGHTS
@@ -134,6 +139,10 @@ def determinise(state, comp, player, prng, out, pool):
     The unseen cards (collected in card-id order, so the result depends only on the multiset)
     are shuffled with ``prng[player]`` and dealt to the deck slots and to the other players'
     unannounced hand places; the chance stream is reseeded from ``prng[player]``.
+
+    Simplification: after a reshuffle the new deck is the old discard pile, which everybody saw,
+    so a careful player could tell deck cards from the opponents' older hidden cards. Pooling
+    them all loses that information (it never uses hidden information).
     """
     out[:] = state
     n = state[S_N_PLAYERS]
@@ -160,6 +169,7 @@ def determinise(state, comp, player, prng, out, pool):
             i += 1
             out[S_CARD_LOC + card] = LOC_HAND + q
             out[S_CARD_PUBLIC + card] = 0
+    rebuild_card_masks_nb(out)  # the hands changed behind move_card's back
     out[S_RNG] = np.int64(next_u64(prng, player))
 
 
