@@ -31,10 +31,8 @@ from scipy import stats as sps
 
 from tajsim.analysis.stats import (
     cluster_robust_covariance,
-    difference_of_means,
     game_index,
     mean_ci,
-    newcombe_difference,
     normal_quantile,
     summarize_mean,
     wilson_interval,
@@ -381,9 +379,11 @@ def tile_value_by_visit(
         anyone claimed the tile) with ``claim_rate_ci_low``/``_high``; ``win_prob_change`` with
         ``ci_low``/``ci_high`` (regression, see :func:`win_regression`); ``coef``, ``se``,
         ``p_value``; ``win_rate_if_won``, ``win_rate_if_not``, ``raw_difference`` with
-        ``raw_difference_ci_low``/``_high`` (Newcombe; ignores confounding);
-        ``score_difference`` (claimants minus others, Welch) with ``score_difference_ci_low``/
-        ``_high``.
+        ``raw_difference_ci_low``/``_high`` (claimant minus the mean of the other players of the
+        same game, averaged over games with a claimant, t interval over games; ignores
+        confounding);
+        ``score_difference`` (claimant minus the others of the same game, likewise) with
+        ``score_difference_ci_low``/``_high``.
     """
     cols = [c for c in TILE_COLUMNS if c in results.columns]
     reg = win_regression(results, cols, controls=controls, model=model, cov=cov,
@@ -398,9 +398,11 @@ def tile_value_by_visit(
         won = results[col].to_numpy(dtype=bool)
         claimed_games = np.unique(game[won]).size
         c_lo, c_hi = wilson_interval(claimed_games, n_games, confidence)
-        diff, d_lo, d_hi = newcombe_difference(win[won].sum(), won.sum(), win[~won].sum(),
-                                               (~won).sum(), confidence)
-        s_diff, s_lo, s_hi, _ = difference_of_means(score[won], score[~won], confidence)
+        # Rows of one game are dependent (their wins add up to 1), so the claimant-vs-others
+        # difference is taken within each game where the tile was claimed, then averaged over
+        # those games with a t interval.
+        diff, d_lo, d_hi = _within_game_difference(win, won, game, confidence)
+        s_diff, s_lo, s_hi = _within_game_difference(score, won, game, confidence)
         r = reg.loc[col]
         rows.append(
             {
@@ -483,3 +485,24 @@ def goods_contest(
         table.insert(len(by), "good", good)
         frames.append(table.drop(columns="contested"))
     return pd.concat(frames, ignore_index=True)
+
+
+def _within_game_difference(
+    values: np.ndarray, won: np.ndarray, game: np.ndarray, confidence: float
+) -> tuple[float, float, float]:
+    """Mean over games with a claimant of (claimant's value - mean value of the others in that
+    game), with a t interval over games.
+
+    Parameters
+    ----------
+    values : float64[rows]; won : bool[rows]; game : int64[rows] game index of each row.
+    """
+    frame = pd.DataFrame({"v": values, "won": won, "g": game})
+    frame = frame[frame.groupby("g")["won"].transform("any")]
+    if frame.empty:
+        return float("nan"), float("nan"), float("nan")
+    claimant = frame[frame["won"]].groupby("g")["v"].mean()
+    others = frame[~frame["won"]].groupby("g")["v"].mean()
+    per_game = (claimant - others).dropna()
+    mean, lo, hi, _, _ = mean_ci(per_game.to_numpy(), confidence)
+    return mean, lo, hi

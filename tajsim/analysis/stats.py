@@ -458,9 +458,8 @@ def icc_oneway(
     y = y[ok]
     codes = codes[ok]
     N = y.size
+    codes = pd.factorize(codes)[0]  # renumber the groups left after dropping NaNs, then count
     sizes = np.bincount(codes)
-    sizes = sizes[sizes > 0]
-    codes = pd.factorize(codes)[0]
     a = sizes.size
     result = dict(
         n=float(N), n_groups=float(a), n0=float("nan"), ms_between=float("nan"),

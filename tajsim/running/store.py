@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -130,9 +129,12 @@ class RunStore:
         identity = config.identity()
         if existing is not None:
             if existing.get("code") != code_fingerprint():
-                warnings.warn(
-                    f"the engine code changed since {self.out} was started; finished chunks "
-                    "were played by the older code", stacklevel=4)
+                # Finished chunks came from other engine code: mixing them would make one run
+                # a blend of two rule sets.
+                raise UserError(
+                    f"{self.out} was started by other tajsim engine code "
+                    f"({existing.get('code')}, now {code_fingerprint()}); expected the same "
+                    "code to resume: use a new --out directory")
         self.chunks.mkdir(exist_ok=True)
         self.aggregates.mkdir(exist_ok=True)
         if existing is None:
