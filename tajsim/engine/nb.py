@@ -146,7 +146,6 @@ from tajsim.engine.enums import (
     SEAT_EMPTY,
     SEAT_PRESENT,
     SEAT_PROVINCE,
-    STATE_SIZE,
     TOKENS_PER_ADVISOR,
 )
 from tajsim.engine.rng import shuffle_slice
@@ -545,17 +544,6 @@ def legal_actions_nb(state, comp, out):
     return n_out
 
 
-@njit(cache=True)
-def is_legal_nb(state, comp, action):
-    """True if ``action`` is legal now (a linear scan of the legal list; for the Python layer)."""
-    buf = np.empty(ACTION_TAKE + N_DECK_CARDS, np.int64)
-    n = legal_actions_nb(state, comp, buf)
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------------
 # Applying actions
 # ---------------------------------------------------------------------------
@@ -871,9 +859,6 @@ def resolve_unrest(state, comp):
 # ---------------------------------------------------------------------------
 # Whole-state helpers used by tests, records and policies
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def new_state():
-    return np.zeros(STATE_SIZE, np.int64)
 
 
 @njit(cache=True)
@@ -882,18 +867,3 @@ def n_palaces_of(state, comp, p):
     for c in range(comp[C_N_CITIES]):
         total += state[S_PALACES + c * P + p]
     return total
-
-
-@njit(cache=True)
-def count_goods(state, p, good):
-    return state[S_GOODS + p * N_GOODS + good]
-
-
-@njit(cache=True)
-def play_seed_of(state):
-    return state[S_PLAY_SEED]
-
-
-@njit(cache=True)
-def setup_seed_of(state):
-    return state[S_SETUP_SEED]
