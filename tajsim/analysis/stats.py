@@ -381,20 +381,11 @@ def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     ndarray of float64, shape (m,)
         Reject hypothesis i at level alpha iff ``adjusted[i] <= alpha``.
     """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    m = int(ok.sum())
-    if m == 0:
-        return out
-    pv = p[ok]
-    order = np.argsort(pv, kind="stable")
-    scaled = (m - np.arange(m)) * pv[order]
-    adjusted_sorted = np.minimum(np.maximum.accumulate(scaled), 1.0)
-    adjusted = np.empty(m)
-    adjusted[order] = adjusted_sorted
-    out[ok] = adjusted
-    return out
+    def step_down(sorted_p: np.ndarray) -> np.ndarray:
+        m = sorted_p.size
+        return np.maximum.accumulate((m - np.arange(m)) * sorted_p)
+
+    return _adjust_sorted(p_values, step_down)
 
 
 def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -410,19 +401,26 @@ def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     ndarray of float64, shape (m,)
         Reject hypothesis i at FDR q iff ``adjusted[i] <= q``.
     """
+    def step_up(sorted_p: np.ndarray) -> np.ndarray:
+        m = sorted_p.size
+        scaled = sorted_p * m / np.arange(1, m + 1)
+        return np.minimum.accumulate(scaled[::-1])[::-1]
+
+    return _adjust_sorted(p_values, step_up)
+
+
+def _adjust_sorted(p_values, adjust) -> np.ndarray:
+    """Apply ``adjust`` (sorted non-NaN p-values -> adjusted, same order) and put the results
+    back in the input order, capped at 1; NaNs stay NaN and do not count towards ``m``."""
     p = np.asarray(p_values, dtype=np.float64)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
-    m = int(ok.sum())
-    if m == 0:
+    if not ok.any():
         return out
     pv = p[ok]
     order = np.argsort(pv, kind="stable")
-    ranks = np.arange(1, m + 1)
-    scaled = pv[order] * m / ranks
-    adjusted_sorted = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
-    adjusted = np.empty(m)
-    adjusted[order] = adjusted_sorted
+    adjusted = np.empty(pv.size)
+    adjusted[order] = np.minimum(adjust(pv[order]), 1.0)
     out[ok] = adjusted
     return out
 
