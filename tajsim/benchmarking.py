@@ -106,6 +106,12 @@ class Batch:
         return (self.comp, self.players, self.edition, self.seed, self.game_ids, self.setup_ids,
                 self.lineups, self.lineup_ids, self.lineup_params)
 
+    def switches(self) -> tuple[bool | None, bool | None]:
+        """The kernels' ``search`` / ``heuristics`` arguments, as the runner passes them."""
+        from tajsim.strategies.ids import kernel_switches
+
+        return kernel_switches(self.lineup_ids)
+
     def run(self, threads: int = 1, mode: str = "prange",
             out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Play the batch; return ``(results, setups)``.
@@ -119,12 +125,13 @@ class Batch:
 
         results, setups = self.outputs() if out is None else out
         if threads <= 1:
-            play_batch_nb(*self.args(), results, setups)
+            play_batch_nb(*self.args(), results, setups, *self.switches())
         elif mode == "prange":
             import numba
 
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-            play_batch_parallel_nb(*self.args(), results, setups, min(self.games, threads * 8))
+            play_batch_parallel_nb(*self.args(), results, setups, min(self.games, threads * 8),
+                                   *self.switches())
         elif mode == "threads":
             from concurrent.futures import ThreadPoolExecutor
 
@@ -135,7 +142,7 @@ class Batch:
             def play(k: int) -> None:
                 a, b = bounds[k], bounds[k + 1]
                 part = self.slice(a, b)
-                play_batch_nb(*part.args(), results[a * n:b * n], setups[a:b])
+                play_batch_nb(*part.args(), results[a * n:b * n], setups[a:b], *self.switches())
 
             with ThreadPoolExecutor(threads) as pool:
                 list(pool.map(play, range(parts)))

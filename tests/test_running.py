@@ -371,3 +371,39 @@ def test_round_robin_run():
     assert (per_game == 3).all()
     counts = df.groupby(["strategy", "seat"], observed=True).size().unstack()
     assert counts.shape == (4, 3) and (counts == counts.iloc[0, 0]).all().all()
+
+
+def test_kernel_switches_leave_out_only_unused_families():
+    """A kernel compiled without ISMCTS / the heuristics plays the same games as the full one,
+    and refuses a lineup that needs what it left out instead of playing it wrongly."""
+    from tajsim.running.nb import play_batch_nb
+    from tajsim.strategies.ids import (
+        STRATEGY_GREEDY,
+        STRATEGY_HEURISTIC,
+        STRATEGY_ISMCTS,
+        STRATEGY_RANDOM,
+        kernel_switches,
+    )
+
+    assert kernel_switches([STRATEGY_RANDOM]) == (None, None)
+    assert kernel_switches([STRATEGY_RANDOM, STRATEGY_GREEDY]) == (None, True)
+    assert kernel_switches([STRATEGY_HEURISTIC]) == (None, True)
+    assert kernel_switches([STRATEGY_ISMCTS]) == (True, True)
+
+    comp = default_components().packed()
+    n, G = 3, 6
+    ids = np.arange(G, dtype=np.int64)
+
+    def play(lineup_ids, *switches):
+        results, setups = np.zeros(G * n, E.RESULT_DTYPE), np.zeros(G, E.SETUP_DTYPE)
+        lineups = np.tile(np.arange(n) % len(lineup_ids), (G, 1)).astype(np.int64)
+        play_batch_nb(comp, n, E.EDITION_2018, 5, ids, ids, lineups, lineup_ids,
+                      np.zeros((len(lineup_ids), 32)), results, setups, *switches)
+        return results
+
+    only_random = np.array([STRATEGY_RANDOM], np.int64)
+    assert play(only_random).tobytes() == play(only_random, None, None).tobytes()
+    with_greedy = np.array([STRATEGY_RANDOM, STRATEGY_GREEDY], np.int64)
+    assert play(with_greedy).tobytes() == play(with_greedy, None, True).tobytes()
+    with pytest.raises(ValueError, match="heuristic"):
+        play(with_greedy, None, None)

@@ -547,18 +547,31 @@ def legal_actions_nb(state, comp, out):
 # ---------------------------------------------------------------------------
 # Applying actions
 # ---------------------------------------------------------------------------
+# The steps of resolving an action. Each step function returns the next step (STEP_DONE when
+# the game waits for a decision), and apply_action_nb runs them in a loop: steps never call each
+# other, because numba re-optimises a callee's code inside every caller and a chain of tail calls
+# made compilation time grow with the square of its length (apply_action_nb took 15 s to compile).
+STEP_DONE = 0
+STEP_AFTER_PALACES = 1
+STEP_AFTER_CROWN = 2
+STEP_CONTINUE_DISPLAY = 3
+STEP_END_TURN = 4
+
+
 @njit(cache=True)
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
     state[S_STEP] += 1
     phase = state[S_PHASE]
     p = state[S_CUR]
+    step = STEP_DONE
     if phase == PHASE_BID:
         state[S_TURNS] += 1
         if action == ACTION_WITHDRAW:
-            withdraw(state, comp, p)
+            step = withdraw(state, comp, p)
         else:
             play_cards(state, comp, p, action)
+            step = STEP_END_TURN
     elif phase == PHASE_PALACE:
         city = action - ACTION_CITY
         add_palace(state, p, city)
@@ -570,17 +583,26 @@ def apply_action_nb(state, comp, action):
         state[S_PENDING] -= 1
         if state[S_PENDING] > 0 and has_open_city(state, comp):
             return
-        after_palaces(state, comp, p)
+        step = STEP_AFTER_PALACES
     elif phase == PHASE_CROWN:
         city = action - ACTION_CITY
         add_palace(state, p, city)
         state[S_CROWN_CITY] = city  # no bonus tile for the crown palace (R9)
         state[S_CROWN_PENDING] = 0
-        after_crown(state, comp, p)
+        step = STEP_AFTER_CROWN
     elif phase == PHASE_DISPLAY:
         move_card(state, action - ACTION_TAKE, LOC_HAND + p, 1)
         state[S_PENDING] -= 1
-        continue_display(state, comp, p)
+        step = STEP_CONTINUE_DISPLAY
+    while step != STEP_DONE:
+        if step == STEP_AFTER_PALACES:
+            step = after_palaces(state, comp, p)
+        elif step == STEP_AFTER_CROWN:
+            step = after_crown(state, comp, p)
+        elif step == STEP_CONTINUE_DISPLAY:
+            step = continue_display(state, comp, p)
+        else:
+            step = end_turn(state, comp)
 
 
 @njit(cache=True)
@@ -597,7 +619,6 @@ def play_cards(state, comp, p, action):
         add_to_row(state, comp, p, extra)
         if extra == PRESTIGE_NOBILITY:
             state[S_SCORE + p * N_PARTS + PART_SPECIAL] += 2
-    end_turn(state, comp)
 
 
 @njit(cache=True)
@@ -640,7 +661,9 @@ def has_majority(state, p, sym):
 
 @njit(cache=True)
 def withdraw(state, comp, p):
-    """Withdraw: claim the majorities, then resolve them in rulebook order (R6-R13)."""
+    """Withdraw: claim the majorities, then resolve them in rulebook order (R6-R13).
+
+    Returns the next step."""
     state[S_WD_PLAYED] = 1 if state[S_ROW_N + p] > 0 else 0
     state[S_WD_PALACED] = 0
     state[S_WD_PROVINCE] = 0
@@ -661,8 +684,8 @@ def withdraw(state, comp, p):
     state[S_PENDING] = n_advisors
     if n_advisors > 0 and has_open_city(state, comp):
         state[S_PHASE] = PHASE_PALACE
-        return
-    after_palaces(state, comp, p)
+        return STEP_DONE
+    return STEP_AFTER_PALACES
 
 
 @njit(cache=True)
@@ -675,7 +698,7 @@ def gain_good(state, p, good):
 @njit(cache=True)
 def after_palaces(state, comp, p):
     """Resolve the claimed bonus tiles (in placement order: the order cannot change any
-    outcome, R10), then the crown."""
+    outcome, R10), then the crown. Returns the next step."""
     state[S_PENDING] = 0
     for i in range(state[S_WD_N_BONUS]):
         kind = state[S_WD_BONUS + i]
@@ -691,8 +714,8 @@ def after_palaces(state, comp, p):
     state[S_WD_N_BONUS] = 0
     if state[S_CROWN_PENDING] == 1:
         state[S_PHASE] = PHASE_CROWN
-        return
-    after_crown(state, comp, p)
+        return STEP_DONE
+    return STEP_AFTER_CROWN
 
 
 @njit(cache=True)
@@ -735,7 +758,8 @@ def connected_provinces(state, comp, p, prov):
 
 @njit(cache=True)
 def after_crown(state, comp, p):
-    """Palace scoring, the province tile, the row, then the display (R12-R13)."""
+    """Palace scoring, the province tile, the row, then the display (R12-R13). Returns the
+    next step."""
     prov = state[S_PROVINCE]
     base = S_SCORE + p * N_PARTS
     if state[S_WD_PALACED] == 1:
@@ -771,14 +795,15 @@ def after_crown(state, comp, p):
             last = False
     state[S_PENDING] = 1 if last else 2
     state[S_PHASE] = PHASE_DISPLAY
-    continue_display(state, comp, p)
+    return STEP_CONTINUE_DISPLAY
 
 
 @njit(cache=True)
 def continue_display(state, comp, p):
-    """Ask for a display card while there is a choice; take the rest when there is none."""
+    """Ask for a display card while there is a choice; take the rest when there is none.
+    Returns the next step."""
     if state[S_PENDING] > 0 and state[S_DISPLAY_N] > state[S_PENDING]:
-        return  # a real choice: wait for PHASE_DISPLAY actions
+        return STEP_DONE  # a real choice: wait for PHASE_DISPLAY actions
     if state[S_PENDING] > 0:
         for w in range(N_MASK_WORDS):
             m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w]
@@ -789,12 +814,13 @@ def continue_display(state, comp, p):
     state[S_PENDING] = 0
     if state[S_WD_PLAYED] == 0:
         draw_to_hand(state, p)  # withdrew without playing: also the top card (R13)
-    end_turn(state, comp)
+    return STEP_END_TURN
 
 
 @njit(cache=True)
 def end_turn(state, comp):
-    """Unrest (2 players, 2018), then the next player in the visit or the end of the visit."""
+    """Unrest (2 players, 2018), then the next player in the visit or the end of the visit.
+    Returns the next step (always STEP_DONE: the game waits for a decision or is over)."""
     n = state[S_N_PLAYERS]
     p = state[S_CUR]
     anyone_left = False
@@ -803,7 +829,7 @@ def end_turn(state, comp):
             anyone_left = True
     if not anyone_left:
         end_visit(state, comp)
-        return
+        return STEP_DONE
     if n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0:
         resolve_unrest(state, comp)
     q = p
@@ -813,6 +839,7 @@ def end_turn(state, comp):
             break
     state[S_CUR] = q
     state[S_PHASE] = PHASE_BID
+    return STEP_DONE
 
 
 @njit(cache=True)

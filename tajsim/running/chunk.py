@@ -56,6 +56,7 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     """
     from tajsim.running.config import lineup_codes
     from tajsim.running.nb import play_batch_nb, play_batch_parallel_nb
+    from tajsim.strategies.ids import kernel_switches
 
     n = int(task["players"])
     start = index * int(task["chunk_size"])
@@ -78,10 +79,10 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         play_batch_parallel_nb(comp, n, edition, int(task["seed"]), game_ids, setup_ids,
                                lineups, lineup_ids, lineup_params, results, setups,
-                               min(G, threads * 8))
+                               min(G, threads * 8), *kernel_switches(lineup_ids))
     else:
         play_batch_nb(comp, n, edition, int(task["seed"]), game_ids, setup_ids, lineups,
-                      lineup_ids, lineup_params, results, setups)
+                      lineup_ids, lineup_params, results, setups, *kernel_switches(lineup_ids))
     return results, setups, lineups
 
 

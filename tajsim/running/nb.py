@@ -46,6 +46,7 @@ from tajsim.engine.nb import (
     province_of_visit,
 )
 from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
+from tajsim.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
 from tajsim.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS
@@ -62,7 +63,8 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
 
 
 @njit(cache=True)
-def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out):
+def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=True,
+                heuristics=True):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -73,6 +75,8 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out):
     prng : int64[MAX_PLAYERS] policy streams
     legal : int64[N_ACTIONS] scratch
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
+    search, heuristics : True, or None to compile without ISMCTS / the heuristic family
+        (``tajsim.strategies.ids.kernel_switches``)
 
     Returns
     -------
@@ -85,7 +89,8 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out):
         if n == 1:
             action = legal[0]
         else:
-            action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal, n)
+            action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal, n,
+                                      search, heuristics)
         if n_actions < actions_out.shape[0]:
             actions_out[n_actions] = action
         apply_action_nb(state, comp, action)
@@ -146,8 +151,20 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
 
 
 @njit(cache=True)
+def check_switches_nb(lineup_ids, search, heuristics):
+    """Refuse a lineup that needs a strategy family the kernel was compiled without."""
+    for i in range(lineup_ids.shape[0]):
+        if search is None and lineup_ids[i] == STRATEGY_ISMCTS:
+            raise ValueError("lineup has ismcts but the kernel was compiled with search=None")
+        if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
+                                   or lineup_ids[i] == STRATEGY_HEURISTIC):
+            raise ValueError("lineup has a heuristic but the kernel has heuristics=None")
+
+
+@njit(cache=True)
 def play_one_nb(comp, n_players, edition, master_seed, game_id, setup_id, lineup, lineup_ids,
-                lineup_params, results, setups, g, state, prng, legal, no_actions):
+                lineup_params, results, setups, g, state, prng, legal, no_actions, search,
+                heuristics):
     """Play game ``game_id`` with seat p taken by lineup entry ``lineup[p]``; write row ``g``."""
     seat_ids = np.empty(n_players, np.int64)
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
@@ -155,13 +172,13 @@ def play_one_nb(comp, n_players, edition, master_seed, game_id, setup_id, lineup
         seat_ids[p] = lineup_ids[lineup[p]]
         seat_params[p, :] = lineup_params[lineup[p], :]
     start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng)
-    play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions)
+    play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, search, heuristics)
     write_records_nb(state, comp, game_id, setup_id, seat_ids, results, g * n_players, setups, g)
 
 
 @njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                  lineup_ids, lineup_params, results, setups):
+                  lineup_ids, lineup_params, results, setups, search=True, heuristics=True):
     """Play ``len(game_ids)`` games on one thread.
 
     Parameters
@@ -171,6 +188,8 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     lineups : int64[G, n_players], index into the lineup table for each seat of each game
     lineup_ids : int64[L] strategy ids; lineup_params : float64[L, N_PARAMS]
     results : RESULT_DTYPE[G * n_players] (out); setups : SETUP_DTYPE[G] (out)
+    search, heuristics : True, or None to compile without ISMCTS / the heuristic family;
+        ``kernel_switches(lineup_ids)`` gives the smallest kernel for a lineup table
 
     Releases the GIL: Python threads can run batches side by side.
     """
@@ -178,16 +197,20 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     prng = np.zeros(P, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     no_actions = np.empty(0, np.int64)
+    check_switches_nb(lineup_ids, search, heuristics)
     for g in range(game_ids.shape[0]):
         play_one_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], lineups[g],
-                    lineup_ids, lineup_params, results, setups, g, state, prng, legal, no_actions)
+                    lineup_ids, lineup_params, results, setups, g, state, prng, legal, no_actions,
+                    search, heuristics)
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                           lineup_ids, lineup_params, results, setups, n_blocks):
+                           lineup_ids, lineup_params, results, setups, n_blocks, search=True,
+                           heuristics=True):
     """``play_batch_nb`` over ``n_blocks`` contiguous blocks of games run on numba threads."""
     G = game_ids.shape[0]
+    check_switches_nb(lineup_ids, search, heuristics)
     for b in prange(n_blocks):
         state = np.zeros(STATE_SIZE, np.int64)
         prng = np.zeros(P, np.int64)
@@ -196,4 +219,4 @@ def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setu
         for g in range(b * G // n_blocks, (b + 1) * G // n_blocks):
             play_one_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g],
                         lineups[g], lineup_ids, lineup_params, results, setups, g, state, prng,
-                        legal, no_actions)
+                        legal, no_actions, search, heuristics)

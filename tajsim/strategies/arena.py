@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tajsim.engine.enums import RESULT_DTYPE, SETUP_DTYPE
-from tajsim.strategies.ids import N_PARAMS
+from tajsim.strategies.ids import N_PARAMS, kernel_switches
 
 
 @dataclass(frozen=True)
@@ -96,14 +96,14 @@ def play_lineups(
     threads = max(1, min(int(threads), n_games))
     if threads == 1:
         play_batch_nb(comp, n, edition, seed, game_ids, game_ids, lineups, ids, params, results,
-                      setups)
+                      setups, *kernel_switches(ids))
         return results, setups
     bounds = np.linspace(0, n_games, threads + 1).astype(int)
 
     def work(k: int) -> None:
         a, b = bounds[k], bounds[k + 1]
         play_batch_nb(comp, n, edition, seed, game_ids[a:b], game_ids[a:b], lineups[a:b], ids,
-                      params, results[a * n : b * n], setups[a:b])
+                      params, results[a * n : b * n], setups[a:b], *kernel_switches(ids))
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(work, range(threads)))

@@ -442,4 +442,6 @@ def heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal):
 @njit(cache=True)
 def greedy_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """One-step look-ahead in raw points (``GREEDY_WEIGHTS``); ignores ``params``."""
-    return weighted_policy_nb(state, comp, player, GREEDY_WEIGHTS, legal, n_legal)
+    # A copy: numba types the global as a read-only array, which would compile a second copy
+    # of the whole heuristic (6 s) for that type.
+    return weighted_policy_nb(state, comp, player, GREEDY_WEIGHTS.copy(), legal, n_legal)

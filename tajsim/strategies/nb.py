@@ -48,12 +48,17 @@ __all__ = [
 
 
 @njit(cache=True)
-def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal):
+def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                     search=True, heuristics=True):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
     Search strategies are dispatched here; the others through ``choose_simple_nb``, the
     dispatcher rollouts use (it cannot reach ISMCTS, so numba sees no recursion).
+    ``search=None`` / ``heuristics=None`` compile a dispatcher without ISMCTS / without the
+    heuristic family (see ``kernel_switches``); the caller must not pass their ids then.
     """
-    if strategy_id == STRATEGY_ISMCTS:
-        return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
-    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal)
+    if search is not None:
+        if strategy_id == STRATEGY_ISMCTS:
+            return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                            heuristics)

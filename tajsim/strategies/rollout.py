@@ -20,12 +20,18 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 
 
 @njit(cache=True)
-def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal):
-    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``."""
-    if strategy_id == STRATEGY_HEURISTIC:
-        return heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal)
-    if strategy_id == STRATEGY_GREEDY:
-        return greedy_policy_nb(state, comp, player, params, prng, legal, n_legal)
+def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                     heuristics=True):
+    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
+
+    ``heuristics=None`` compiles a dispatcher without the heuristic family (``kernel_switches``
+    in :mod:`tajsim.strategies.ids`); the caller must not pass their ids then.
+    """
+    if heuristics is not None:
+        if strategy_id == STRATEGY_HEURISTIC:
+            return heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal)
+        if strategy_id == STRATEGY_GREEDY:
+            return greedy_policy_nb(state, comp, player, params, prng, legal, n_legal)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
