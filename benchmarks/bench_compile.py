@@ -8,6 +8,10 @@ cache (**warm**, best of ``--repeat``). The time of ``python -c "import tajsim.c
 (wall) times of the whole command, as a user sees them, and the child's CPU time (user +
 system, every thread; on a shared machine it shows the cost apart from waiting for a core).
 
+A run compiles only the strategy families its lineup uses (``kernel_switches``), so the cold
+time depends on the lineup: ``--also`` measures further lineups, each with its own empty cache
+(default ``greedy`` and ``balanced``; the goal applies to the first command).
+
 ``--check``: the cold and warm runs must print the same summary (a cached kernel gives the same
 games as a freshly compiled one).
 """
@@ -57,11 +61,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--strategies", default="random")
     p.add_argument("--workers", type=int, default=None,
                    help="--workers of the simulate run (default: all cores, as a user runs it)")
+    p.add_argument("--also", action="append", default=None, metavar="STRATEGIES",
+                   help="another lineup whose cold compile is measured (repeatable; default "
+                        "greedy and balanced; 'none' for no other)")
     args = common.parse(p, argv)
-    cmd = [sys.executable, "-m", "tajsim", "simulate", "--games", str(args.games),
-           "--strategies", args.strategies, "--seed", str(args.seed)]
-    if args.workers:
-        cmd += ["--workers", str(args.workers)]
+
+    def simulate_cmd(strategies: str) -> list[str]:
+        cmd = [sys.executable, "-m", "tajsim", "simulate", "--games", str(args.games),
+               "--strategies", strategies, "--seed", str(args.seed)]
+        return cmd + (["--workers", str(args.workers)] if args.workers else [])
+
+    cmd = simulate_cmd(args.strategies)
+    also = [a for a in (args.also or ["greedy", "balanced"]) if a != "none"]
     rows, problems = [], []
     with tempfile.TemporaryDirectory(prefix="tajsim-numba-cold-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -85,6 +96,16 @@ def main(argv: list[str] | None = None) -> None:
         warm, warm_cpu = min(warms)
         common.log(f"warm: {warm:.2f} s ({warm_cpu:.2f} s CPU; best of {len(warms)}: "
                    + ", ".join(f"{t:.2f}" for t, _ in warms) + ")")
+    others = []
+    for strategies in also:
+        with tempfile.TemporaryDirectory(prefix="tajsim-numba-cold-") as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            env.pop("NUMBA_DISABLE_JIT", None)
+            common.log(f"cold run, --strategies {strategies} (empty cache) ...")
+            wall, cpu, _ = timed(simulate_cmd(strategies), env)
+            n_other, mib_other = cache_size(Path(cache))
+            common.log(f"cold ({strategies}): {wall:.1f} s ({cpu:.1f} s CPU)")
+            others.append((strategies, wall, cpu, n_other, mib_other))
     command = " ".join(["tajsim", *cmd[3:]])
     base = {"command": command, "games": args.games, "load_avg": common.load_avg()}
     rows.append({"phase": "import only", "seconds": imp, "cpu_seconds": imp_cpu, "target_s": "",
@@ -94,6 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     rows.append({"phase": "warm (cached)", "seconds": warm, "cpu_seconds": warm_cpu,
                  "target_s": TARGETS["warm"],
                  "seconds_median": sorted(w for w, _ in warms)[len(warms) // 2], **base})
+    for strategies, wall, cpu, n_other, mib_other in others:
+        rows.append({"phase": "cold, other lineup", "seconds": wall, "cpu_seconds": cpu,
+                     "target_s": "", "cache_files": n_other, "cache_mib": mib_other, **base,
+                     "command": " ".join(["tajsim", *simulate_cmd(strategies)[3:]])})
     common.write_csv("compile", rows, args)
     if args.check:
         common.fail_on(problems, "cold run == warm run")

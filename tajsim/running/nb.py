@@ -161,25 +161,12 @@ def check_switches_nb(lineup_ids, search, heuristics):
             raise ValueError("lineup has a heuristic but the kernel has heuristics=None")
 
 
-@njit(cache=True)
-def play_one_nb(comp, n_players, edition, master_seed, game_id, setup_id, lineup, lineup_ids,
-                lineup_params, results, setups, g, state, prng, legal, no_actions, search,
-                heuristics):
-    """Play game ``game_id`` with seat p taken by lineup entry ``lineup[p]``; write row ``g``."""
-    seat_ids = np.empty(n_players, np.int64)
-    seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
-    for p in range(n_players):
-        seat_ids[p] = lineup_ids[lineup[p]]
-        seat_params[p, :] = lineup_params[lineup[p], :]
-    start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng)
-    play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, search, heuristics)
-    write_records_nb(state, comp, game_id, setup_id, seat_ids, results, g * n_players, setups, g)
-
-
 @njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                   lineup_ids, lineup_params, results, setups, search=True, heuristics=True):
-    """Play ``len(game_ids)`` games on one thread.
+    """Play ``len(game_ids)`` games on one thread; game ``g`` has seat p taken by lineup entry
+    ``lineups[g, p]`` and writes rows ``results[g * n_players:(g + 1) * n_players]`` and
+    ``setups[g]``.
 
     Parameters
     ----------
@@ -193,15 +180,23 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
 
     Releases the GIL: Python threads can run batches side by side.
     """
+    check_switches_nb(lineup_ids, search, heuristics)
     state = np.zeros(STATE_SIZE, np.int64)
     prng = np.zeros(P, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     no_actions = np.empty(0, np.int64)
-    check_switches_nb(lineup_ids, search, heuristics)
+    seat_ids = np.empty(n_players, np.int64)
+    seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
     for g in range(game_ids.shape[0]):
-        play_one_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], lineups[g],
-                    lineup_ids, lineup_params, results, setups, g, state, prng, legal, no_actions,
-                    search, heuristics)
+        for p in range(n_players):
+            seat_ids[p] = lineup_ids[lineups[g, p]]
+            seat_params[p, :] = lineup_params[lineups[g, p], :]
+        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                      prng)
+        play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, search,
+                    heuristics)
+        write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
+                         g * n_players, setups, g)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -210,13 +205,9 @@ def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setu
                            heuristics=True):
     """``play_batch_nb`` over ``n_blocks`` contiguous blocks of games run on numba threads."""
     G = game_ids.shape[0]
-    check_switches_nb(lineup_ids, search, heuristics)
+    n = n_players
     for b in prange(n_blocks):
-        state = np.zeros(STATE_SIZE, np.int64)
-        prng = np.zeros(P, np.int64)
-        legal = np.empty(N_ACTIONS, np.int64)
-        no_actions = np.empty(0, np.int64)
-        for g in range(b * G // n_blocks, (b + 1) * G // n_blocks):
-            play_one_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g],
-                        lineups[g], lineup_ids, lineup_params, results, setups, g, state, prng,
-                        legal, no_actions, search, heuristics)
+        lo, hi = b * G // n_blocks, (b + 1) * G // n_blocks
+        play_batch_nb(comp, n_players, edition, master_seed, game_ids[lo:hi], setup_ids[lo:hi],
+                      lineups[lo:hi], lineup_ids, lineup_params, results[lo * n:hi * n],
+                      setups[lo:hi], search, heuristics)
