@@ -104,6 +104,33 @@ def test_several_player_counts_and_variants(tmp_path):
     assert captions and all("n = 300 games" in c for c in captions)
 
 
+def _three_seat_runs(field_lineups) -> pd.DataFrame:
+    kw = dict(n_players=3, strategies=("strong", "weak"), strategy_strength={"strong": 1.0},
+              lone_strategy_effect=1.0, seat_effect=[0.3, 0, 0])
+    mirror = make_synthetic_results(300, lineups=[("strong",) * 3], seed=75, **kw)
+    field = make_synthetic_results(300, lineups=field_lineups, seed=76, **kw)
+    return pd.concat([mirror.assign(run_id="mirror"), field.assign(run_id="field")],
+                     ignore_index=True)
+
+
+def test_report_flags_seats_tied_to_line_ups_and_compares_seats_within_line_ups(tmp_path):
+    tied = _three_seat_runs([("strong", "weak", "strong"), ("weak", "strong", "weak")])
+    build_report(tied, tmp_path / "tied", sections=["win_rates", "seat_advantage"])
+    md = (tmp_path / "tied" / "report.md").read_text()
+    assert md.count("Caution (3p): the seats saw different line-ups") == 2
+    assert "uses only those 300 games" in md
+    assert (tmp_path / "tied" / "fig_seat_win_rate_by_lineup.png").is_file()
+    assert (tmp_path / "tied" / "table_seat_advantage_by_lineup.csv").is_file()
+    rotations = [("strong", "strong", "weak"), ("strong", "weak", "strong"),
+                 ("weak", "strong", "strong"), ("strong", "weak", "weak"),
+                 ("weak", "strong", "weak"), ("weak", "weak", "strong")]
+    build_report(_three_seat_runs(rotations), tmp_path / "rotated",
+                 sections=["win_rates", "seat_advantage"])
+    md = (tmp_path / "rotated" / "report.md").read_text()
+    assert "Caution" not in md and "the first seat wins" in md
+    assert "By line-up (the strategies at the table: 3 line-ups)" in md
+
+
 def test_build_report_rejects_bad_input(tmp_path, small_run):
     with pytest.raises(ValueError, match="lack columns"):
         build_report(small_run.drop(columns=["winner"]), tmp_path)

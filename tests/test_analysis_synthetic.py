@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tajsim.analysis.synthetic import make_synthetic_results, seat_win_probabilities
 from tajsim.engine.enums import GOOD_NAMES, PART_NAMES, RESULT_DTYPE
@@ -61,3 +62,25 @@ def test_same_seed_same_frame():
     a = make_synthetic_results(100, seed=5)
     b = make_synthetic_results(100, seed=5)
     assert a.equals(b)
+
+
+def test_explicit_lineups_are_cycled_and_the_lone_strategy_effect_is_planted():
+    frame, truth = make_synthetic_results(
+        4000, n_players=3, strategies=("a", "b"), lineups=[("a", "a", "b"), ("b", "a", "a")],
+        lone_strategy_effect=1.0, seed=6, return_truth=True)
+    assert truth.lone_strategy_effect == 1.0
+    seats = frame["strategy"].astype(str).to_numpy().reshape(-1, 3)
+    assert (seats[0::2] == ["a", "a", "b"]).all() and (seats[1::2] == ["b", "a", "a"]).all()
+    lone = frame[frame["strategy"] == "b"]
+    rate = lone["winner"].mean()  # P(lone b wins) = e / (e + 2) = 0.576; Wilson sd ~ 0.008
+    assert abs(rate - np.e / (np.e + 2)) < 0.03
+    twins = make_synthetic_results(4000, n_players=3, strategies=("a", "b"),
+                                   lineups=[("a", "a", "b")], seed=6)
+    assert twins.loc[twins["strategy"] == "b", "winner"].mean() < 0.4  # no effect: 1/3
+
+
+def test_bad_lineups_are_rejected():
+    with pytest.raises(ValueError, match="lineups name c, not in strategies"):
+        make_synthetic_results(10, n_players=3, strategies=("a", "b"), lineups=[("a", "b", "c")])
+    with pytest.raises(ValueError, match="lineups need 3 strategy names each"):
+        make_synthetic_results(10, n_players=3, strategies=("a", "b"), lineups=[("a", "b")])

@@ -1,7 +1,8 @@
 """Strategy comparison: head-to-head matrix, openskill ratings and a Bradley-Terry cross-check.
 
 The games are expected to come from a round-robin tournament with seats rotated (the runner's
-job); :func:`seat_rotation_check` says whether the strategies were spread evenly over the seats.
+job); :func:`seat_rotation_check` says whether the strategies were spread evenly over the seats
+and whether every seat saw the same line-ups.
 
 Rank comparisons use the ``rank`` column (1 = best; tied players share a rank): "A finished above
 B" means ``rank_A < rank_B``; a shared rank counts one half.
@@ -21,6 +22,7 @@ from tajsim.analysis.stats import (
     validate_games,
     wilson_interval,
 )
+from tajsim.analysis.winrates import seat_lineup_balance
 
 __all__ = [
     "bradley_terry",
@@ -266,16 +268,27 @@ def openskill_ratings(
     return out
 
 
-def seat_rotation_check(results: pd.DataFrame) -> pd.DataFrame:
+def seat_rotation_check(results: pd.DataFrame, *, lineup: str = "opponents") -> pd.DataFrame:
     """How often each strategy sat in each seat, per player count, with a chi-square test of
-    independence of strategy and seat (small p: seats not rotated evenly).
+    independence of strategy and seat (small p: seats not rotated evenly), and whether every
+    seat saw the same line-ups (own strategy and opponents; see
+    :func:`tajsim.analysis.winrates.seat_lineup_balance`).
+
+    Even strategy counts per seat are not enough: two strategies rotated over three seats put
+    each strategy in each seat equally often, yet seat 1 always plays the lone strategy, so seat
+    and line-up are confounded. ``confounded`` flags that.
 
     Returns
     -------
     DataFrame, one row per player count and strategy
         ``n_players``; ``strategy`` (str); ``n`` (int64, player-games); ``seat<s>`` (int64
-        counts); ``p_value`` (float64, same for all rows of a player count).
+        counts); ``p_value`` (float64, strategy x seat independence); ``lineup_p_value``
+        (float64, line-up x seat independence), ``lineup_imbalance`` (0 = every seat saw the
+        same line-ups), ``support_share`` (share of player-games whose line-up occurs in every
+        seat), ``confounded`` (bool): the same for all rows of a player count.
     """
+    balance = seat_lineup_balance(results, by=("n_players",), lineup=lineup).set_index(
+        "n_players")
     tables = []
     for P, grp in results.groupby("n_players", observed=True, sort=True):
         counts = pd.crosstab(grp["strategy"].astype(str), grp["seat"])
@@ -288,5 +301,15 @@ def seat_rotation_check(results: pd.DataFrame) -> pd.DataFrame:
         t.insert(0, "n_players", P)
         t.insert(2, "n", counts.sum(axis=1).to_numpy(np.int64))
         t["p_value"] = p_value
+        check = balance.loc[P]
+        t["lineup_p_value"] = float(check["p_value"])
+        t["lineup_imbalance"] = float(check["imbalance"])
+        t["support_share"] = float(check["support_share"])
+        t["confounded"] = bool(check["confounded"])
         tables.append(t)
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    if not tables:
+        return pd.DataFrame()
+    out = pd.concat(tables, ignore_index=True)
+    seats = sorted((c for c in out.columns if c.startswith("seat")), key=lambda c: int(c[4:]))
+    rest = [c for c in out.columns if c not in seats and c not in ("n_players", "strategy", "n")]
+    return out[["n_players", "strategy", "n", *seats, *rest]]

@@ -103,7 +103,7 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "head_to_head": (*_GAME, "strategy", "rank"),
     "bradley_terry": (*_GAME, "strategy", "rank"),
     "openskill_ratings": (*_GAME, "strategy", "rank"),
-    "seat_rotation_check": ("n_players", "seat", "strategy"),
+    "seat_rotation_check": (*_GAME, "strategy"),
     "robustness": (*_GAME, "variant", "winner", "strategy", "rank", "score", *_PARTS, *_GOODS),
 }
 

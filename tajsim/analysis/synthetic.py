@@ -7,8 +7,9 @@ share rank 1; each province tile is claimed by at most one player), with outcome
 model whose parameters are known:
 
 * every player-game has a latent utility
-  ``u = strength[strategy] + setup_seat_utility[setup, seat]
-  + sum_k good_value[k] * goods_k + sum_v tile_visit_value[v] * tile_won_v``,
+  ``u = strength[strategy] + lone_strategy_effect * lone + setup_seat_utility[setup, seat]
+  + sum_k good_value[k] * goods_k + sum_v tile_visit_value[v] * tile_won_v``
+  (``lone`` = 1 when no opponent at the table plays the player's strategy: a line-up effect),
   where ``setup_seat_utility = seat_effect + N(0, setup_effect_sd) + planted feature effect``;
 * the finishing order is the order of ``u + Gumbel(0, 1)``, so the winner is drawn with
   probability ``softmax(u)`` over the table (a conditional logit) and the whole order is
@@ -19,7 +20,9 @@ model whose parameters are known:
 
 So a planted ``good_value`` is the conditional-logit coefficient the commodity regression should
 recover, a planted ``seat_effect`` is a seat advantage, planted strategy strengths fix the rating
-order, and ``setup_effect_sd`` sets how much of seat 0's win variance is due to the setup.
+order, and ``setup_effect_sd`` sets how much of seat 0's win variance is due to the setup; with
+``lineups`` (explicit seatings) and ``lone_strategy_effect`` a line-up can be tied to a seat, the
+confound the seat analyses must detect.
 """
 
 from __future__ import annotations
@@ -87,6 +90,8 @@ class SyntheticTruth:
     province_chain_rate : dict of str to float
         Mean connection points per palace placed in a visit to the province.
     province_slugs, bonus_city_slugs : tuple of str
+    lone_strategy_effect : float
+        Utility added to a player whose strategy no opponent at the table plays.
     """
 
     strategies: tuple[str, ...]
@@ -99,6 +104,7 @@ class SyntheticTruth:
     province_slugs: tuple[str, ...]
     bonus_city_slugs: tuple[str, ...]
     notes: dict[str, object] = field(default_factory=dict)
+    lone_strategy_effect: float = 0.0
 
 
 def seat_win_probabilities(truth: SyntheticTruth) -> np.ndarray:
@@ -124,6 +130,8 @@ def make_synthetic_results(
     strategies: Sequence[str] = ("alpha", "beta", "gamma", "delta"),
     strategy_strength: Mapping[str, float] | None = None,
     seating: str = "random",
+    lineups: Sequence[Sequence[str]] | None = None,
+    lone_strategy_effect: float = 0.0,
     seat_effect: Sequence[float] | None = None,
     good_value: Mapping[str, float] | None = None,
     tile_visit_value: Sequence[float] | None = None,
@@ -159,6 +167,13 @@ def make_synthetic_results(
         seats): seat ``p`` of game ``g`` is taken by strategy ``(p + g) % len(strategies)``, and
         the games of a setup come in blocks of ``len(strategies)`` consecutive games, so every
         setup sees every rotation equally often.
+    lineups : sequence of sequences of str, optional
+        Explicit seatings, cycled over the games: game ``g`` seats ``lineups[g % len(lineups)]``
+        (one strategy name per seat; names must be in ``strategies``); the games of a setup
+        come in blocks of ``len(lineups)``. Overrides ``seating``.
+    lone_strategy_effect : float
+        Utility added to a player when no opponent at its table plays the same strategy (a
+        line-up effect: the strength of a strategy depends on its opponents).
     seat_effect : sequence of float, shape (n_players,), optional
         Utility per seat (a seat advantage when unequal).
     good_value : mapping of str to float, optional
@@ -235,7 +250,16 @@ def make_synthetic_results(
     setup_of_game = np.arange(G) % S
 
     # ---- lineups (seats rotated) ---------------------------------------------------------
-    if seating == "rotate":
+    if lineups is not None:
+        unknown = sorted({name for seats in lineups for name in seats} - set(strategies))
+        if unknown:
+            raise ValueError(f"lineups name {', '.join(unknown)}, not in strategies")
+        table = [[strategies.index(name) for name in seats] for seats in lineups]
+        if not table or any(len(seats) != P for seats in table):
+            raise ValueError(f"lineups need {P} strategy names each")
+        lineup = np.asarray(table, np.int64)[np.arange(G) % len(table)]
+        setup_of_game = (np.arange(G) // len(table)) % S
+    elif seating == "rotate":
         lineup = (np.arange(P)[None, :] + np.arange(G)[:, None]) % K
         setup_of_game = (np.arange(G) // K) % S
     elif seating != "random":
@@ -258,8 +282,10 @@ def make_synthetic_results(
         goods[:, :, g_kind] += (tile_won * ((kinds == g_kind) * counts)[:, None, :]).sum(axis=2)
 
     # ---- utility and finishing order -----------------------------------------------------
+    lone = (lineup[:, :, None] == lineup[:, None, :]).sum(axis=2) == 1
     u = (
         strength[lineup]
+        + lone_strategy_effect * lone
         + setup_util[setup_of_game]
         + goods @ good_val
         + tile_won.astype(np.float64) @ tile_val
@@ -321,6 +347,7 @@ def make_synthetic_results(
         province_chain_rate={p: float(r) for p, r in zip(provinces, chain_rate)},
         province_slugs=provinces,
         bonus_city_slugs=cities,
+        lone_strategy_effect=float(lone_strategy_effect),
     )
     return frame, truth
 

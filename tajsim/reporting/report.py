@@ -170,7 +170,9 @@ def describe_simulation(frame: pd.DataFrame, config: dict[str, Any] | None = Non
     if seed is None and "seed" in frame.columns:
         seeds = sorted(int(s) for s in frame["seed"].unique())
         seed = seeds[0] if len(seeds) == 1 else f"{len(seeds)} seeds"
-    if seed is not None:
+    if isinstance(seed, str) and seed.endswith(" seeds"):
+        parts.append(seed)
+    elif seed is not None:
         parts.append(f"seed {seed}")
     if "variant" in frame.columns and frame["variant"].nunique() > 1:
         parts.append(f"{frame['variant'].nunique()} component variants")
@@ -180,7 +182,7 @@ def describe_simulation(frame: pd.DataFrame, config: dict[str, Any] | None = Non
 # ---------------------------------------------------------------------------
 # Formatting
 # ---------------------------------------------------------------------------
-_P_COLUMNS = ("p_value", "q_value", "p_holm", "strategy_seat_balance_p")
+_P_COLUMNS = ("p_value", "q_value", "p_holm", "lineup_seat_balance_p")
 
 
 def _format_cell(value: Any, column: str) -> str:
@@ -396,6 +398,13 @@ def _section_win_rates(ctx: _Context) -> None:
                "Win rate by seat (seat 0 plays first in the first visit), with 95% Wilson "
                "intervals; dashed line: the rate if all seats were equal.", r)
     ctx.table(by_seat, "Win rate by seat.", "win_rates_by_seat")
+    balance = winrates.seat_lineup_balance(r, by=facet)
+    confounded = balance[balance["confounded"]]
+    if not confounded.empty:
+        labels = _join([_group_label(row, facet) for _, row in confounded.iterrows()])
+        ctx.para(f"Caution ({labels}): the seats saw different line-ups (own strategy and "
+                 "opponents), so these raw seat rates mix seat and line-up effects; see the "
+                 "line-up-adjusted seat comparison.")
 
     if r["strategy"].nunique() > 1:
         by_strategy = winrates.win_rates(r, by=[*facet, "strategy"])
@@ -427,28 +436,85 @@ def _section_seat_advantage(ctx: _Context) -> None:
     ctx.heading(2, "Seat advantage")
     facet = _facet_groups(r)
     test = winrates.seat_advantage_test(r, by=facet)
+    ctx.para(
+        "Seats are compared within line-ups (a player's own strategy and its opponents): each "
+        "seat's win rate is standardised over the line-ups that every seat saw, so no seat is "
+        "credited with its opponents. With one strategy in every seat, or every line-up in every "
+        "seat rotation, this is the plain win rate of the seat."
+    )
     for row in test.itertuples():
         label = _group_label(pd.Series(row._asdict()), facet)
+        raw = (f"unadjusted, the first seat's excess is {100 * row.raw_first_seat_excess:+.1f} "
+               f"points, 95% CI [{100 * row.raw_first_seat_excess_ci_low:+.1f}, "
+               f"{100 * row.raw_first_seat_excess_ci_high:+.1f}], over {row.n_games:,} games")
+        if row.n == 0:
+            ctx.para(f"**{label}**: the seat effect is not identified: no line-up occurs in "
+                     f"every seat, so seat and line-up cannot be separated ({raw}; do not read "
+                     "it as a seat effect).")
+            continue
         verdict = "significant" if row.p_value < 0.05 else "not significant"
         ctx.para(
             f"**{label}**: the first seat wins {_pct(row.first_seat_win_rate)} of "
             f"{row.n:,} games (equal seats: {_pct(row.first_seat_win_rate - row.first_seat_excess)}"
             f"; excess {100 * row.first_seat_excess:+.1f} points, 95% CI "
-            f"[{100 * row.ci_low:+.1f}, {100 * row.ci_high:+.1f}]). Chi-square test of equal "
-            f"seats: χ² = {row.chi2:.1f} on {row.dof} df, "
+            f"[{100 * row.ci_low:+.1f}, {100 * row.ci_high:+.1f}]). Test of equal seats within "
+            f"line-ups (Wald, clustered by game): χ² = {row.chi2:.1f} on {row.dof} df, "
             f"p = {_format_cell(row.p_value, 'p_value')} ({verdict} at 5%); "
             f"Cramér's V = {row.cramers_v:.3f}. Best seat {row.best_seat}, "
             f"worst seat {row.worst_seat}."
-            + (f" Holding strategy constant (conditional logit, Wald test of the seat effects): "
-               f"p = {_format_cell(row.wald_p_value, 'p_value')}."
-               if r["strategy"].nunique() > 1 and np.isfinite(row.wald_p_value) else "")
         )
-        if np.isfinite(row.strategy_seat_balance_p) and row.strategy_seat_balance_p < 0.01:
-            ctx.para(f"Caution ({label}): strategies were not spread evenly over the seats "
-                     f"(p = {_format_cell(row.strategy_seat_balance_p, 'p_value')}), so seat "
-                     "and strategy effects are confounded.")
-    ctx.table(test, "Test of equal seats (chi-square on win counts by seat; ties shared).",
-              "seat_advantage")
+        if row.confounded:
+            ctx.para(f"Caution ({label}): the seats saw different line-ups (seat × line-up "
+                     f"p = {_format_cell(row.lineup_seat_balance_p, 'p_value')}; "
+                     f"{_pct(row.support_share)} of the player-games have a line-up seen in "
+                     f"every seat), so the estimate above uses only those {row.n:,} games; "
+                     f"{raw}.")
+    ctx.table(test, "Test of equal seats within line-ups (standardised seat win rates, Wald test "
+              "clustered by game; ties shared; `raw_*`: unadjusted).", "seat_advantage")
+
+    lineups = r.assign(lineup=winrates.table_lineups(r).to_numpy())
+    per_group = lineups.groupby(facet, observed=True)["lineup"].nunique()
+    if per_group.max() < 2:
+        return
+    by_lineup = winrates.seat_advantage_test(lineups, by=[*facet, "lineup"])
+    ctx.para(
+        f"By line-up (the strategies at the table: {lineups['lineup'].nunique()} line-ups): the "
+        "seat effect can differ between line-ups, e.g. between mirror games of equal players "
+        "and a field of unequal strategies; the pooled figures above average over them."
+    )
+    if per_group.max() <= 4:
+        rates = winrates.win_rates(lineups, by=[*facet, "lineup", "seat"])
+        groups = list(rates.groupby(facet, sort=True))
+        fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 0.8, 4.2),
+                                 squeeze=False, layout="constrained")
+        colours = ("#d9a441", "#4f7fa8", "#6b8e4e", "#b5524b")
+        for ax, (_key, grp) in zip(axes[0], groups):
+            names = sorted(grp["lineup"].unique())
+            width = 0.8 / len(names)
+            for j, name in enumerate(names):
+                sub = grp[grp["lineup"] == name]
+                x = sub["seat"].to_numpy() + (j - (len(names) - 1) / 2) * width
+                rate = sub["win_rate"].to_numpy()
+                ax.bar(x, rate, width=width * 0.95, color=colours[j % len(colours)],
+                       label=f"{name} ({int(sub['n_games'].max()):,} games)")
+                ax.errorbar(x, rate, yerr=_err(rate, sub["ci_low"], sub["ci_high"]),
+                            fmt="none", ecolor="#333", capsize=3, lw=1.1)
+            ax.axhline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2)
+            seats = np.sort(grp["seat"].unique())
+            ax.set_xticks(seats, [f"seat {s}" for s in seats])
+            ax.set_ylabel("win rate")
+            ax.set_title(_group_label(grp.iloc[0], facet))
+            ax.set_ylim(0, max(float(grp["ci_high"].max()) * 1.15, 0.05))
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), fontsize=7,
+                      frameon=False)
+        ctx.figure(fig, "seat_win_rate_by_lineup",
+                   "Win rate by seat within each line-up (strategies at the table), with 95% "
+                   "Wilson intervals; dashed line: the rate if all seats were equal.", lineups)
+    cols = [*facet, "lineup", "n", "n_games", "confounded", "first_seat_win_rate",
+            "first_seat_excess", "ci_low", "ci_high", "chi2", "dof", "p_value", "best_seat",
+            "worst_seat"]
+    ctx.table(by_lineup[cols], "Test of equal seats within each line-up.",
+              "seat_advantage_by_lineup", full=by_lineup)
 
 
 def _section_composition(ctx: _Context) -> None:
@@ -781,6 +847,9 @@ def _section_ratings(ctx: _Context) -> None:
     if not rotation.empty and (rotation["p_value"] < 0.01).any():
         ctx.para("Caution: strategies were not rotated evenly over the seats "
                  "(see `table_seat_rotation.csv`).")
+    elif not rotation.empty and rotation["confounded"].any():
+        ctx.para("Caution: each strategy sat in each seat about equally often, but the seats "
+                 "saw different line-ups (see `table_seat_rotation.csv`).")
     rotation.to_csv(ctx.out_dir / "table_seat_rotation.csv", index=False)
     ctx.files.append(ctx.out_dir / "table_seat_rotation.csv")
 
