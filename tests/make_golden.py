@@ -5,12 +5,13 @@ Usage (from the repository root)::
     PYTHONPATH=. python tests/make_golden.py          # rewrite every file
     PYTHONPATH=. python tests/make_golden.py --check  # only report which files differ
 
-A transcript (like OpenSpiel's ``integration_tests/playthroughs``) is one whole game with the
-``random`` strategy in every seat: before each action the state (``str(game)``), the legal actions
+A transcript (like OpenSpiel's ``integration_tests/playthroughs``) is one whole game, with the
+``random`` strategy in every seat or (``4p_2018_strategies``) the compiled policies side by side,
+which pins their decisions too: before each action the state (``str(game)``), the legal actions
 (numbers) and the chosen action with its label; at the end the final state, scores (returns),
 ranks and winners. ``tests/test_golden.py`` replays the same games and diffs against the files.
 
-The files change whenever the rules kernels, the ``random`` strategy, the seed derivation, the
+The files change whenever the rules kernels, the strategies, the seed derivation, the
 text of ``Game.__str__`` / ``action_label`` or the component data (``tajsim/engine/data``) change.
 After such an intended change, regenerate them with this script and review the diff.
 """
@@ -23,21 +24,25 @@ from pathlib import Path
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
-# name -> (players, edition, master seed, game id)
+# name -> (players, edition, master seed, game id, strategies: one per seat)
 GAMES = {
-    "2p_2018": (2, "2018", 1, 0),
-    "4p_2018": (4, "2018", 2, 5),
-    "5p_2000": (5, "2000", 3, 7),
+    "2p_2018": (2, "2018", 1, 0, ("random",) * 2),
+    "4p_2018": (4, "2018", 2, 5, ("random",) * 4),
+    "5p_2000": (5, "2000", 3, 7, ("random",) * 5),
+    "4p_2018_strategies": (4, "2018", 4, 3, ("greedy", "balanced", "ismcts:iterations=60",
+                                             "network")),
 }
 
 
-def transcript(n_players: int, edition: str, seed: int, game_id: int) -> str:
+def transcript(n_players: int, edition: str, seed: int, game_id: int,
+               strategies: tuple[str, ...]) -> str:
     """The transcript text of one game (deterministic)."""
     from tajsim.engine.game import Game, play_game
 
+    shown = "random" if set(strategies) == {"random"} else ",".join(strategies)
     lines = [
         f"# tajsim golden playthrough: players={n_players} edition={edition} seed={seed} "
-        f"game_id={game_id} strategies=random",
+        f"game_id={game_id} strategies={shown}",
         "# regenerate: PYTHONPATH=. python tests/make_golden.py",
     ]
     game0 = Game(n_players, edition, seed=seed, game_id=game_id)
@@ -56,7 +61,7 @@ def transcript(n_players: int, edition: str, seed: int, game_id: int) -> str:
         lines.append(f"-> P{player}: {action} {game.action_label(action)}{forced}")
         step += 1
 
-    game = play_game(["random"] * n_players, edition, seed=seed, game_id=game_id,
+    game = play_game(list(strategies), edition, seed=seed, game_id=game_id,
                      on_action=on_action)
     lines.append("")
     lines.append("## final")

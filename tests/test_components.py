@@ -288,7 +288,18 @@ def test_packed_round_trip(seed: int | None) -> None:
     assert np.array_equal(comp[E.C_CARD_COLOUR:E.C_CARD_COLOUR + 100], c.card_colour)
     sym = comp[E.C_CARD_SYM:E.C_CARD_SYM + 600].reshape(100, 6)
     assert np.array_equal(sym, c.card_symbols)
-    assert E.C_CARD_SYM + 600 == E.COMP_SIZE
+    # The mask words are the card tables as location-mask bits.
+    for card in range(E.N_CARDS):
+        word = card // 21 if card < E.N_COLOURED else 4
+        bit = 1 << (card % 21 if card < E.N_COLOURED else card - E.N_COLOURED)
+        for col in range(E.N_COLOURS + 1):
+            has = bool(comp[E.C_COLOUR_MASK + word * (E.N_COLOURS + 1) + col] & bit)
+            assert has == (c.card_colour[card] == col)
+        for s in range(E.N_SYMBOLS):
+            for t in (0, 1):
+                has = bool(comp[E.C_SYMBOL_MASK + (word * E.N_SYMBOLS + s) * 2 + t] & bit)
+                assert has == (card < E.N_DECK_CARDS and c.card_symbols[card, s] > t)
+    assert E.C_SYMBOL_MASK + 5 * E.N_SYMBOLS * 2 == E.COMP_SIZE
 
 
 def test_packed_returns_independent_copies() -> None:

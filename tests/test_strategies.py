@@ -177,3 +177,42 @@ def test_ismcts_spends_its_iterations(comp):
     # the iterations over the distinct groups.
     assert visits.max() > 300 / n
     assert visits.max() <= 300
+
+
+# ---------------------------------------------------------------------------
+# Differential test of the view kernels
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("n_players,edition", [(2, E.EDITION_2018), (4, E.EDITION_2018),
+                                               (5, E.EDITION_2000)])
+def test_mask_view_equals_card_walk(comp, n_players, edition):
+    """``build_view`` (popcounts over location masks) equals ``build_view_slow`` (a walk over
+    the cards) for every seat at every decision of whole games, reshuffles and protests
+    included."""
+    from tajsim.engine.nb import apply_action_nb, legal_actions_nb
+    from tajsim.running.nb import start_game_nb
+    from tajsim.strategies.features import VIEW_SIZE, build_view, build_view_slow
+    from tajsim.strategies.nb import choose_action_nb
+
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    fast, slow = np.empty(VIEW_SIZE), np.empty(VIEW_SIZE)
+    params = np.zeros(N_PARAMS)
+    checked = reshuffles = 0
+    for game_id in range(4):
+        start_game_nb(comp, n_players, edition, 11, game_id, game_id, state, prng)
+        while state[E.S_PHASE] != E.PHASE_GAME_OVER:
+            for p in range(n_players):
+                build_view(state, comp, p, fast)
+                build_view_slow(state, comp, p, slow)
+                assert np.array_equal(fast, slow), (game_id, int(state[E.S_STEP]), p)
+                checked += 1
+            n = legal_actions_nb(state, comp, legal)
+            mover = int(state[E.S_CUR])
+            strategy = 1 if game_id % 2 else 0  # greedy keeps cards, random spends them
+            action = legal[0] if n == 1 else choose_action_nb(strategy, state, comp, mover,
+                                                              params, prng, legal, n)
+            apply_action_nb(state, comp, action)
+        reshuffles += int(state[E.S_N_RESHUFFLES])
+    assert checked > 500
+    assert reshuffles > 0 or n_players == 2  # two players rarely empty the deck

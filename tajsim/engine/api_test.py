@@ -120,7 +120,7 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
              "S_DISCARD_N does not match the discard pile", w)
     masks = state.copy()
     nb.rebuild_card_masks_nb(masks)
-    block = slice(E.S_LOC_MASK, E.S_LOC_MASK + E.N_MASK_LOCS * E.N_MASK_WORDS)
+    block = slice(E.S_LOC_MASK, E.S_LOC_MASK + E.N_MASK_BLOCKS * E.N_MASK_WORDS)
     _require(np.array_equal(masks[block], state[block]),
              "location masks (S_LOC_MASK) do not match S_CARD_LOC", w)
     top, length = int(state[E.S_DECK_TOP]), int(state[E.S_DECK_LEN])

@@ -280,6 +280,10 @@ class Components:
             C_BONUS_TILES    + i                 Bonus kind of square tile i
             C_CARD_COLOUR    + card              colour (COLOURLESS for white and prestige)
             C_CARD_SYM       + card * N_SYMBOLS + s   symbol s count on the card
+            C_COLOUR_MASK    + w * (N_COLOURS + 1) + c   mask word w (as S_LOC_MASK) of the
+                                                 cards of colour c
+            C_SYMBOL_MASK    + (w * N_SYMBOLS + s) * 2 + t   mask word w of the deck cards
+                                                 showing symbol s more than t times (t = 0, 1)
 
         Unused slots are 0 (-1 in ``C_PROV_CITIES``). Computed once; each call returns a fresh
         writable copy.
@@ -288,7 +292,9 @@ class Components:
 
     def digest(self) -> str:
         """Short content hash (packed array, names and positions): 12 hex digits."""
-        h = hashlib.sha256(self._packed.tobytes())
+        # The mask words after C_COLOUR_MASK are derived from the card tables: left out, so the
+        # digest names the data, not a packing detail.
+        h = hashlib.sha256(self._packed[: E.C_COLOUR_MASK].tobytes())
         h.update("\n".join(self.province_names + self.city_names).encode())
         h.update(np.ascontiguousarray(self.city_xy).tobytes())
         return h.hexdigest()[:12]
@@ -325,6 +331,15 @@ def _pack(c: Components) -> np.ndarray:
     comp[E.C_BONUS_TILES : E.C_BONUS_TILES + len(c.bonus_tiles)] = c.bonus_tiles
     comp[E.C_CARD_COLOUR : E.C_CARD_COLOUR + E.N_CARDS] = c.card_colour
     comp[E.C_CARD_SYM : E.C_CARD_SYM + E.N_CARDS * E.N_SYMBOLS] = c.card_symbols.ravel()
+    for card in range(E.N_CARDS):
+        word = card // E.CARDS_PER_COLOUR if card < E.N_COLOURED else E.N_MASK_WORDS - 1
+        bit = 1 << (card % E.CARDS_PER_COLOUR if card < E.N_COLOURED else card - E.N_COLOURED)
+        comp[E.C_COLOUR_MASK + word * (E.N_COLOURS + 1) + c.card_colour[card]] |= bit
+        if card < E.N_DECK_CARDS:
+            for s in range(E.N_SYMBOLS):
+                for at_least in (1, 2):
+                    if c.card_symbols[card, s] >= at_least:
+                        comp[E.C_SYMBOL_MASK + (word * E.N_SYMBOLS + s) * 2 + at_least - 1] |= bit
     return comp
 
 

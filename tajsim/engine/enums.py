@@ -179,7 +179,15 @@ C_TILE_GOODS = C_ADJ + 2 * MAX_ROADS  # [N_PROVINCES * N_GOODS]; tile t (0-based
 C_BONUS_TILES = C_TILE_GOODS + N_PROVINCES * N_GOODS  # [MAX_BONUS_TILES] Bonus kinds
 C_CARD_COLOUR = C_BONUS_TILES + MAX_BONUS_TILES  # [N_CARDS]
 C_CARD_SYM = C_CARD_COLOUR + N_CARDS  # [N_CARDS * N_SYMBOLS]
-COMP_SIZE = C_CARD_SYM + N_CARDS * N_SYMBOLS
+# Card sets as location-mask words (see S_LOC_MASK below), derived from the two tables above so
+# that counting cards of a colour or symbol in a location is a popcount:
+N_MASK_WORDS = 5
+# [N_MASK_WORDS * (N_COLOURS + 1)]: word w of the cards of colour c at w * (N_COLOURS + 1) + c
+C_COLOUR_MASK = C_CARD_SYM + N_CARDS * N_SYMBOLS
+# [N_MASK_WORDS * N_SYMBOLS * 2]: word w of the deck cards showing symbol s at least once
+# (at (w * N_SYMBOLS + s) * 2) and at least twice (+ 1)
+C_SYMBOL_MASK = C_COLOUR_MASK + N_MASK_WORDS * (N_COLOURS + 1)
+COMP_SIZE = C_SYMBOL_MASK + N_MASK_WORDS * N_SYMBOLS * 2
 
 # ---------------------------------------------------------------------------
 # Game state vector: state = int64[STATE_SIZE]. Scalars first, then blocks.
@@ -240,15 +248,19 @@ S_WINNER = S_RANK + MAX_PLAYERS  # [P] 1 for every (tied) winner
 S_HAND_N = S_WINNER + MAX_PLAYERS  # [P] cards in hand
 S_BONUS_START = S_HAND_N + MAX_PLAYERS  # [MAX_CITIES] bonus kind on each city at setup, -1 none
 # Derived location masks (kept by move_card): card bits per location, one word per colour group.
-# Word card // 21 for coloured cards (bit card % 21), word 4 for cards 84..99 (bit card - 84).
-N_MASK_WORDS = 5
+# Word card // 21 for coloured cards (bit card % 21), word 4 for cards 84..99 (bit card - 84);
+# N_MASK_WORDS (5) words per block.
 MASK_HAND = 0  # + p
 MASK_ROW = MAX_PLAYERS  # + p
 MASK_DISPLAY = 2 * MAX_PLAYERS
 MASK_UNREST = 2 * MAX_PLAYERS + 1
-N_MASK_LOCS = 2 * MAX_PLAYERS + 2
-S_LOC_MASK = S_BONUS_START + MAX_CITIES  # [N_MASK_LOCS * N_MASK_WORDS]
-STATE_SIZE = S_LOC_MASK + N_MASK_LOCS * N_MASK_WORDS
+MASK_DECK = 2 * MAX_PLAYERS + 2
+MASK_DISCARD = 2 * MAX_PLAYERS + 3
+N_MASK_LOCS = 2 * MAX_PLAYERS + 4
+MASK_PUBLIC = N_MASK_LOCS  # not a location: the cards with S_CARD_PUBLIC == 1
+N_MASK_BLOCKS = N_MASK_LOCS + 1
+S_LOC_MASK = S_BONUS_START + MAX_CITIES  # [N_MASK_BLOCKS * N_MASK_WORDS]
+STATE_SIZE = S_LOC_MASK + N_MASK_BLOCKS * N_MASK_WORDS
 
 # ---------------------------------------------------------------------------
 # Per-game result record written by the batch kernels (one row per player).

@@ -16,7 +16,9 @@ Rule decisions are cited in ``docs/rules.md`` (R-numbers in comments below).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import config as numba_config
+from numba.extending import intrinsic
 
 from tajsim.engine.enums import (
     ACTION_BID,
@@ -53,8 +55,11 @@ from tajsim.engine.enums import (
     LOC_ROW,
     LOC_SUPPLY,
     LOC_UNREST,
+    MASK_DECK,
+    MASK_DISCARD,
     MASK_DISPLAY,
     MASK_HAND,
+    MASK_PUBLIC,
     MASK_ROW,
     MASK_UNREST,
     MAX_CITIES,
@@ -67,7 +72,7 @@ from tajsim.engine.enums import (
     N_COLOURS,
     N_DECK_CARDS,
     N_GOODS,
-    N_MASK_LOCS,
+    N_MASK_BLOCKS,
     N_MASK_WORDS,
     N_PARTS,
     N_PROVINCES,
@@ -204,7 +209,11 @@ def mask_loc(loc):
         return MASK_DISPLAY
     if loc == LOC_UNREST:
         return MASK_UNREST
-    return -1
+    if loc == LOC_DECK:
+        return MASK_DECK
+    if loc == LOC_DISCARD:
+        return MASK_DISCARD
+    return -1  # the supply
 
 
 @njit(cache=True)
@@ -222,31 +231,62 @@ def word_card(word, bit_index):
     return word * 21 + bit_index if word < 4 else N_COLOURED + bit_index
 
 
+# Bits of the deck cards in each mask word (cards 84..95 of word 4; 96..99 are prestige cards).
+DECK_WORD_BITS = np.array([(1 << 21) - 1] * 4 + [(1 << (N_DECK_CARDS - N_COLOURED)) - 1],
+                          np.int64)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's ctpop (one popcnt instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+if numba_config.DISABLE_JIT:
+    def popcount(x):
+        """Number of set bits of the mask word ``x`` (uncompiled: Python's own count)."""
+        return int(x).bit_count()
+else:
+    @njit(cache=True)
+    def popcount(x):
+        """Number of set bits of the mask word ``x`` (0 <= x < 2**63)."""
+        return _ctpop(x)
+
+
 @njit(cache=True)
 def rebuild_card_masks_nb(state):
     """Recompute the location masks from ``S_CARD_LOC`` (after code that relocates cards by
     writing ``S_CARD_LOC`` directly, such as a determinisation)."""
-    for i in range(N_MASK_LOCS * N_MASK_WORDS):
+    for i in range(N_MASK_BLOCKS * N_MASK_WORDS):
         state[S_LOC_MASK + i] = 0
     for card in range(N_CARDS):
         m = mask_loc(state[S_CARD_LOC + card])
         if m >= 0:
             state[S_LOC_MASK + m * N_MASK_WORDS + card_word(card)] |= card_bit(card)
+        if state[S_CARD_PUBLIC + card] == 1:
+            state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + card_word(card)] |= card_bit(card)
 
 
 @njit(cache=True)
 def move_card(state, card, loc, public):
-    """Move ``card`` to ``loc`` keeping the hand, display and discard counters right."""
+    """Move ``card`` to ``loc`` (``public``: 1 if everyone may know where it is), keeping the
+    hand, display and discard counters and the location masks right."""
     old = state[S_CARD_LOC + card]
     m_old = mask_loc(old)
     m_new = mask_loc(loc)
-    if m_old >= 0 or m_new >= 0:
-        w = card_word(card)
-        b = card_bit(card)
-        if m_old >= 0:
-            state[S_LOC_MASK + m_old * N_MASK_WORDS + w] &= ~b
-        if m_new >= 0:
-            state[S_LOC_MASK + m_new * N_MASK_WORDS + w] |= b
+    w = card_word(card)
+    b = card_bit(card)
+    if m_old >= 0:
+        state[S_LOC_MASK + m_old * N_MASK_WORDS + w] &= ~b
+    if m_new >= 0:
+        state[S_LOC_MASK + m_new * N_MASK_WORDS + w] |= b
+    if public == 1:
+        state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + w] |= b
+    else:
+        state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + w] &= ~b
     if old >= LOC_HAND and old < LOC_HAND + P:
         state[S_HAND_N + old - LOC_HAND] -= 1
     elif old == LOC_DISPLAY:
@@ -274,9 +314,12 @@ def draw_card(state):
         if state[S_DISCARD_N] == 0:
             return -1
         k = 0
-        for card in range(N_DECK_CARDS):
-            if state[S_CARD_LOC + card] == LOC_DISCARD:
-                state[S_DECK + k] = card
+        for w in range(N_MASK_WORDS):  # ascending card order
+            m = state[S_LOC_MASK + MASK_DISCARD * N_MASK_WORDS + w] & DECK_WORD_BITS[w]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                state[S_DECK + k] = word_card(w, low_bit_index(low))
                 k += 1
         shuffle_slice(state, S_DECK, S_DECK + k, state, S_RNG)
         for i in range(k):
@@ -358,6 +401,7 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
     for card in range(FIRST_PRESTIGE, N_CARDS):
         state[S_CARD_LOC + card] = LOC_SUPPLY
         state[S_CARD_PUBLIC + card] = 1
+    rebuild_card_masks_nb(state)
     for _ in range(HAND_START):
         for p in range(n_players):
             draw_to_hand(state, p)
@@ -864,9 +908,12 @@ def resolve_unrest(state, comp):
                     most = False
             if most:
                 state[S_SEAT + s] = SEAT_ASIDE
-        for c in range(N_DECK_CARDS):
-            if state[S_CARD_LOC + c] == LOC_UNREST:
-                move_card(state, c, LOC_DISCARD, 1)
+        for w in range(N_MASK_WORDS):
+            m = state[S_LOC_MASK + MASK_UNREST * N_MASK_WORDS + w]
+            while m != 0:
+                low = m & -m
+                m ^= low
+                move_card(state, word_card(w, low_bit_index(low)), LOC_DISCARD, 1)
         for s in range(N_SYMBOLS):
             state[S_UNREST_SYM + s] = 0
         for c in range(N_COLOURS):

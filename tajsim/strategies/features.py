@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from tajsim.engine.enums import (
@@ -28,12 +29,17 @@ from tajsim.engine.enums import (
     C_CARD_COLOUR,
     C_CARD_SYM,
     C_CITY_PROVINCE,
+    C_COLOUR_MASK,
     C_PROV_CITIES,
     C_PROV_N_CITIES,
+    C_SYMBOL_MASK,
     C_TILE_GOODS,
     COLOURLESS,
     LOC_DECK,
     LOC_HAND,
+    MASK_DECK,
+    MASK_HAND,
+    MASK_PUBLIC,
     MAX_CITIES_PER_PROVINCE,
     MAX_PLAYERS,
     N_ADVISORS,
@@ -41,6 +47,7 @@ from tajsim.engine.enums import (
     N_COLOURS,
     N_DECK_CARDS,
     N_GOODS,
+    N_MASK_WORDS,
     N_SYMBOLS,
     N_VISITS,
     S_BONUS_AT,
@@ -48,13 +55,20 @@ from tajsim.engine.enums import (
     S_CARD_PUBLIC,
     S_GOODS,
     S_HAND_N,
+    S_LOC_MASK,
     S_PALACES,
     S_PROVINCE,
     S_PROVINCE_TILE,
     S_TOKENS,
     S_VISIT,
 )
-from tajsim.engine.nb import connected_provinces
+from tajsim.engine.nb import (
+    DECK_WORD_BITS,
+    connected_provinces,
+    low_bit_index,
+    popcount,
+    word_card,
+)
 
 P = MAX_PLAYERS
 N_COLS = N_COLOURS + 1  # four colours and colourless
@@ -86,7 +100,57 @@ def is_unseen(state, player, card):
 
 @njit(cache=True)
 def build_view(state, comp, player, view):
-    """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know."""
+    """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know.
+
+    Works on the location masks (``S_LOC_MASK``): the unseen cards are the deck plus the cards
+    in other hands not marked public, and their counts by colour and symbol are popcounts
+    against the component masks (``C_COLOUR_MASK``, ``C_SYMBOL_MASK``). ``build_view_slow``
+    is the same by a walk over the cards; a test keeps them equal.
+    """
+    view[:] = 0.0
+    public = S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS
+    deck = S_LOC_MASK + MASK_DECK * N_MASK_WORDS
+    mine = S_LOC_MASK + (MASK_HAND + player) * N_MASK_WORDS
+    for w in range(N_MASK_WORDS):
+        others = 0
+        for q in range(P):
+            if q == player:
+                continue
+            hand_q = state[S_LOC_MASK + (MASK_HAND + q) * N_MASK_WORDS + w]
+            others |= hand_q
+            known = hand_q & (state[public + w] | ~DECK_WORD_BITS[w])  # public, or prestige
+            while known != 0:  # a public card in another hand
+                low = known & -known
+                known ^= low
+                card = word_card(w, low_bit_index(low))
+                col = comp[C_CARD_COLOUR + card]
+                for s in range(N_SYMBOLS):
+                    k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+                    view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s] += k
+                view[V_HIDDEN_N + q] -= 1.0
+        unseen = (state[deck + w] | (others & ~state[public + w])) & DECK_WORD_BITS[w]
+        my_hand = state[mine + w]
+        for col in range(N_COLS):
+            colour = comp[C_COLOUR_MASK + w * N_COLS + col]
+            view[V_MY_COL + col] += popcount(my_hand & colour)
+            cards = unseen & colour
+            if cards == 0:
+                continue
+            n_cards = popcount(cards)
+            view[V_UNSEEN] += n_cards
+            view[V_COL_N + col] += n_cards
+            for s in range(N_SYMBOLS):
+                once = popcount(cards & comp[C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2])
+                twice = popcount(cards & comp[C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2 + 1])
+                view[V_COL_SYM + col * N_SYMBOLS + s] += once
+                view[V_COL_SYM2 + col * N_SYMBOLS + s] += twice
+                view[V_MEAN_CARD] += once + twice  # a card shows a symbol at most twice
+    finish_view(state, player, view)
+
+
+@njit(cache=True)
+def build_view_slow(state, comp, player, view):
+    """``build_view`` by a walk over the cards and their locations (the reference)."""
     view[:] = 0.0
     my_loc = LOC_HAND + player
     for card in range(N_CARDS):
@@ -110,6 +174,12 @@ def build_view(state, comp, player, view):
                 k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
                 view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s] += k
             view[V_HIDDEN_N + q] -= 1.0
+    finish_view(state, player, view)
+
+
+@njit(cache=True)
+def finish_view(state, player, view):
+    """The parts of the view computed from the counts: hidden hand sizes, best colour, mean."""
     for q in range(P):
         if q != player:
             view[V_HIDDEN_N + q] += state[S_HAND_N + q]
@@ -123,14 +193,15 @@ def build_view(state, comp, player, view):
 
 
 @njit(cache=True)
-def p_at_least_one(frac, n_draws):
+def p_from_log(log_miss, frac, n_draws):
     """Probability that ``n_draws`` cards drawn with replacement include a card of a kind that
-    makes up ``frac`` of the pool."""
+    makes up ``frac`` of the pool; ``log_miss = log1p(-frac)`` is passed in because it is
+    shared by every opponent with the same row colour."""
     if frac <= 0.0 or n_draws <= 0:
         return 0.0
     if frac >= 1.0:
         return 1.0
-    return 1.0 - math.exp(n_draws * math.log1p(-frac))
+    return 1.0 - math.exp(n_draws * log_miss)
 
 
 @njit(cache=True)
@@ -139,9 +210,15 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out)
     (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
 
     Uses q's row colour (public), its known public cards and the unseen-card frequencies applied
-    to its number of unseen cards; nothing about the actual hidden hand.
+    to its number of unseen cards; nothing about the actual hidden hand. The frequencies and
+    their logarithms depend on the row colour, not on q, so each is computed once per colour.
     """
     u = view[V_UNSEEN]
+    # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
+    # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
+    # freq[c, s, 2 + k] is its log1p(-share). done[c]: computed.
+    freq = np.empty((N_COLS + 1, N_SYMBOLS, 4))
+    done = np.zeros(N_COLS + 1, np.bool_)
     for q in range(P):
         for s in range(N_SYMBOLS):
             a_out[q, s] = 0.0
@@ -150,31 +227,43 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out)
             continue
         h = view[V_HIDDEN_N + q]
         col = row_colour_of[q]
-        for s in range(N_SYMBOLS):
-            if u > 0:
-                if col >= 0:
-                    f1 = view[V_COL_SYM + col * N_SYMBOLS + s] / u
-                    f2 = view[V_COL_SYM2 + col * N_SYMBOLS + s] / u
+        c = col if col >= 0 else N_COLOURS
+        if not done[c]:
+            for s in range(N_SYMBOLS):
+                if u > 0:
+                    if col >= 0:
+                        f1 = view[V_COL_SYM + col * N_SYMBOLS + s] / u
+                        f2 = view[V_COL_SYM2 + col * N_SYMBOLS + s] / u
+                    else:
+                        f1 = 0.0
+                        f2 = 0.0
+                        for k in range(N_COLOURS):
+                            f1 += view[V_COL_SYM + k * N_SYMBOLS + s] / u
+                            f2 += view[V_COL_SYM2 + k * N_SYMBOLS + s] / u
                 else:
                     f1 = 0.0
                     f2 = 0.0
-                    for c in range(N_COLOURS):
-                        f1 += view[V_COL_SYM + c * N_SYMBOLS + s] / u
-                        f2 += view[V_COL_SYM2 + c * N_SYMBOLS + s] / u
-                fw = view[V_COL_SYM + COLOURLESS * N_SYMBOLS + s] / u
-            else:
-                f1 = 0.0
-                f2 = 0.0
-                fw = 0.0
-            p_col = p_at_least_one(f1, h)
-            p_two = p_at_least_one(f2, h)
-            p_white = p_at_least_one(fw, h)
+                freq[c, s, 0] = f1
+                freq[c, s, 1] = f2
+                freq[c, s, 2] = math.log1p(-f1) if 0.0 < f1 < 1.0 else 0.0
+                freq[c, s, 3] = math.log1p(-f2) if 0.0 < f2 < 1.0 else 0.0
+            done[c] = True
+        if not done[N_COLS]:
+            for s in range(N_SYMBOLS):
+                fw = view[V_COL_SYM + COLOURLESS * N_SYMBOLS + s] / u if u > 0 else 0.0
+                freq[N_COLS, s, 0] = fw
+                freq[N_COLS, s, 2] = math.log1p(-fw) if 0.0 < fw < 1.0 else 0.0
+            done[N_COLS] = True
+        for s in range(N_SYMBOLS):
+            p_col = p_from_log(freq[c, s, 2], freq[c, s, 0], h)
+            p_two = p_from_log(freq[c, s, 3], freq[c, s, 1], h)
+            p_white = p_from_log(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
             known_col = 0.0
             if col >= 0:
                 known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]
             else:
-                for c in range(N_COLOURS):
-                    known_col += view[V_KNOWN_SYM + (q * N_COLS + c) * N_SYMBOLS + s]
+                for k in range(N_COLOURS):
+                    known_col += view[V_KNOWN_SYM + (q * N_COLS + k) * N_SYMBOLS + s]
             if known_col > 0:
                 p_col = 1.0
             if view[V_KNOWN_SYM + (q * N_COLS + COLOURLESS) * N_SYMBOLS + s] > 0:

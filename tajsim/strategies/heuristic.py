@@ -39,10 +39,10 @@ from tajsim.engine.enums import (
     EDITION_2018,
     FIRST_PRESTIGE,
     FIRST_WHITE,
-    LOC_DISPLAY,
+    MASK_DISPLAY,
     MAX_PLAYERS,
     N_ADVISORS,
-    N_DECK_CARDS,
+    N_MASK_WORDS,
     N_SYMBOLS,
     N_VISITS,
     PHASE_BID,
@@ -50,8 +50,8 @@ from tajsim.engine.enums import (
     PHASE_DISPLAY,
     PHASE_PALACE,
     PRESTIGE_NOBILITY,
-    S_CARD_LOC,
     S_EDITION,
+    S_LOC_MASK,
     S_N_PLAYERS,
     S_PHASE,
     S_PROTEST_DONE,
@@ -67,7 +67,7 @@ from tajsim.engine.enums import (
     SEAT_PRESENT,
     SEAT_PROVINCE,
 )
-from tajsim.engine.nb import has_majority, is_open_city
+from tajsim.engine.nb import has_majority, is_open_city, low_bit_index, word_card
 from tajsim.strategies.features import (
     N_COLS,
     V_COL_N,
@@ -130,7 +130,12 @@ def card_keep_value(state, comp, view, w, card):
     """Value of keeping ``card`` in hand (what spending it costs, what taking it gains)."""
     if card >= FIRST_PRESTIGE:
         return 0.0  # prestige cards return to hand after the visit
-    col = comp[C_CARD_COLOUR + card]
+    return colour_keep_value(state, view, w, comp[C_CARD_COLOUR + card])
+
+
+@njit(cache=True)
+def colour_keep_value(state, view, w, col):
+    """``card_keep_value`` of a non-prestige card of colour ``col``."""
     if col == COLOURLESS:
         return w[W_WHITE]
     progress = state[S_VISIT] / (N_VISITS - 1.0)
@@ -167,9 +172,12 @@ def display_value(state, comp, view, w, k):
     b1 = -1e9
     b2 = -1e9
     n = 0
-    for card in range(N_DECK_CARDS):
-        if state[S_CARD_LOC + card] == LOC_DISPLAY:
-            v = take_value(state, comp, view, w, card)
+    for word in range(N_MASK_WORDS):  # the display's cards, in ascending order
+        m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + word]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            v = take_value(state, comp, view, w, word_card(word, low_bit_index(low)))
             n += 1
             if v > b1:
                 b2 = b1
@@ -279,14 +287,66 @@ def reach_prob(a, b, need):
     return 0.15 * b
 
 
+# A play adds at most three symbols: a coloured card shows two, a colourless card one (the
+# component loader checks both).
+MAX_PLAY_SYMBOLS = 3
+
+
 @njit(cache=True)
-def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b, seat_v,
-               scratch):
-    """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring."""
+def hold_table(state, view, player, caution, active, present, threat_a, threat_b, unrest_live,
+               hold):
+    """Chance of still holding each seat's majority at the player's next turn, for every number
+    of symbols a play could add: ``hold[s * (MAX_PLAY_SYMBOLS + 1) + add]`` (0 where the seat
+    is gone or the player would show no symbol s). It depends on the play only through ``add``,
+    so ``decide_bid`` computes it once per decision instead of once per legal bid.
+    """
     n = state[S_N_PLAYERS]
-    active = np.zeros(P, np.int64)
-    row_colour = np.full(P, -1, np.int64)
+    u = view[V_UNSEEN]
+    for s in range(N_SYMBOLS):
+        for add in range(MAX_PLAY_SYMBOLS + 1):
+            mine = state[S_ROW_SYM + player * N_SYMBOLS + s] + add
+            slot = s * (MAX_PLAY_SYMBOLS + 1) + add
+            hold[slot] = 0.0
+            if present[s] == 0 or mine == 0:
+                continue
+            h = 1.0
+            for q in range(n):
+                if q == player or active[q] == 0:
+                    continue
+                need = mine - state[S_ROW_SYM + q * N_SYMBOLS + s]
+                r = reach_prob(threat_a[q, s], threat_b[q, s], need)
+                if need > 0:
+                    r = min(1.0, r * caution)
+                h *= 1.0 - r
+            if unrest_live:
+                need = mine - state[S_UNREST_SYM + s]
+                if need <= 0:
+                    h = 0.0
+                elif need == 1 and u > 0:
+                    f = 0.0
+                    for c in range(N_COLS):
+                        f += view[V_COL_SYM + c * N_SYMBOLS + s]
+                    h *= 1.0 - min(1.0, caution * f / u)
+            hold[slot] = h
+
+
+@njit(cache=True)
+def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b, seat_v, hold,
+               keep, ints):
+    """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
+
+    ``threat_a``, ``threat_b``: float64[P, N_SYMBOLS]; ``seat_v``: float64[N_SYMBOLS]; ``hold``:
+    float64[N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]; ``keep``: float64[N_COLS] (the value of keeping
+    a card of each colour); ``ints``: int64[2 * P + N_SYMBOLS]; all scratch.
+    """
+    n = state[S_N_PLAYERS]
+    active = ints[0:P]
+    row_colour = ints[P:2 * P]
+    present = ints[2 * P:2 * P + N_SYMBOLS]
     n_others = 0
+    for q in range(P):
+        active[q] = 0
+        row_colour[q] = -1
     for q in range(n):
         row_colour[q] = state[S_ROW_COLOUR + q]
         if state[S_WITHDRAWN + q] == 0:
@@ -297,14 +357,10 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
     palace_base = seat_values(state, comp, view, w, player, seat_v)
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
-    u = view[V_UNSEEN]
-    caution = w[W_CAUTION]
-    present = np.zeros(N_SYMBOLS, np.int64)
     for s in range(N_SYMBOLS):
         present[s] = 1 if state[S_SEAT + s] == SEAT_PRESENT else 0
     # Withdrawing now.
-    k_take = 1 if n_others == 0 else 2
-    disp = display_value(state, comp, view, w, k_take)
+    disp = display_value(state, comp, view, w, 1 if n_others == 0 else 2)
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
     if state[S_ROW_N + player] == 0:
         wd += w[W_TAKE] * mean_unseen_value(state, comp, view, w)
@@ -318,11 +374,14 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
         wd += palace_base
     best_action = ACTION_WITHDRAW
     best_value = wd
-    # Continuing: value at the next turn, display later, minus the cards spent.
-    disp_later = w[W_TAKE] * display_value(state, comp, view, w, 2 if n_others > 0 else 1)
+    # Continuing: value at the next turn, the same display later, minus the cards spent.
+    disp_later = w[W_TAKE] * disp
     if n > 1:
         disp_later *= max(0.0, 1.0 - w[W_TEMPO] * n_others / (n - 1.0))
-    mine = scratch
+    hold_table(state, view, player, w[W_CAUTION], active, present, threat_a, threat_b,
+               unrest_live, hold)
+    for col in range(N_COLS):
+        keep[col] = colour_keep_value(state, view, w, col)
     for i in range(n_legal):
         action = legal[i]
         if action == ACTION_WITHDRAW:
@@ -331,41 +390,22 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
         card = code // BID_EXTRA
         extra_slot = code % BID_EXTRA
         extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
-        value = disp_later - card_keep_value(state, comp, view, w, card)
+        value = disp_later - keep[comp[C_CARD_COLOUR + card]]  # bids play coloured cards
         if extra >= 0:
-            value -= card_keep_value(state, comp, view, w, extra)
+            value -= 0.0 if extra >= FIRST_PRESTIGE else keep[comp[C_CARD_COLOUR + extra]]
             if extra == PRESTIGE_NOBILITY:
                 value += 2.0 * w[W_BONUS]
-        for s in range(N_SYMBOLS):
-            mine[s] = (state[S_ROW_SYM + player * N_SYMBOLS + s]
-                       + comp[C_CARD_SYM + card * N_SYMBOLS + s])
-            if extra >= 0:
-                mine[s] += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
         miss_palace = 1.0
         for s in range(N_SYMBOLS):
-            if present[s] == 0 or mine[s] == 0:
+            add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+            if extra >= 0:
+                add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
+            if present[s] == 0 or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
                 continue
-            hold = 1.0
-            for q in range(n):
-                if q == player or active[q] == 0:
-                    continue
-                need = mine[s] - state[S_ROW_SYM + q * N_SYMBOLS + s]
-                r = reach_prob(threat_a[q, s], threat_b[q, s], need)
-                if need > 0:
-                    r = min(1.0, r * caution)
-                hold *= 1.0 - r
-            if unrest_live:
-                need = mine[s] - state[S_UNREST_SYM + s]
-                if need <= 0:
-                    hold = 0.0
-                elif need == 1 and u > 0:
-                    f = 0.0
-                    for c in range(N_COLS):
-                        f += view[V_COL_SYM + c * N_SYMBOLS + s]
-                    hold *= 1.0 - min(1.0, caution * f / u)
-            value += hold * seat_v[s]
+            h = hold[s * (MAX_PLAY_SYMBOLS + 1) + add]
+            value += h * seat_v[s]
             if s < N_ADVISORS or s == SEAT_CROWN:
-                miss_palace *= 1.0 - hold
+                miss_palace *= 1.0 - h
         value += (1.0 - miss_palace) * palace_base
         if value > best_value:
             best_value = value
@@ -411,19 +451,28 @@ def decide_display(state, comp, player, w, legal, n_legal, view):
     return best_action
 
 
+WORK_SIZE = (VIEW_SIZE + 2 * P * N_SYMBOLS + N_SYMBOLS + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)
+             + N_COLS)
+
+
 @njit(cache=True)
 def weighted_policy_nb(state, comp, player, w, legal, n_legal):
     """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view."""
-    view = np.empty(VIEW_SIZE, np.float64)
+    # One float and one int scratch array per decision (allocations cost more than the maths).
+    work = np.empty(WORK_SIZE, np.float64)
+    view = work[:VIEW_SIZE]
     build_view(state, comp, player, view)
     phase = state[S_PHASE]
     if phase == PHASE_BID:
-        threat_a = np.empty((P, N_SYMBOLS), np.float64)
-        threat_b = np.empty((P, N_SYMBOLS), np.float64)
-        seat_v = np.empty(N_SYMBOLS, np.float64)
-        scratch = np.empty(N_SYMBOLS, np.int64)
+        threat_a = work[VIEW_SIZE:VIEW_SIZE + P * N_SYMBOLS].reshape((P, N_SYMBOLS))
+        threat_b = work[VIEW_SIZE + P * N_SYMBOLS:VIEW_SIZE + 2 * P * N_SYMBOLS].reshape(
+            (P, N_SYMBOLS))
+        seat_v = work[VIEW_SIZE + 2 * P * N_SYMBOLS:VIEW_SIZE + 2 * P * N_SYMBOLS + N_SYMBOLS]
+        hold = work[VIEW_SIZE + 2 * P * N_SYMBOLS + N_SYMBOLS:WORK_SIZE - N_COLS]
+        keep = work[WORK_SIZE - N_COLS:]
+        ints = np.empty(2 * P + N_SYMBOLS, np.int64)
         return decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
-                          seat_v, scratch)
+                          seat_v, hold, keep, ints)
     if phase == PHASE_PALACE:
         return decide_city(state, comp, player, w, legal, n_legal, view, False)
     if phase == PHASE_CROWN:
