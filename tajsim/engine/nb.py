@@ -763,25 +763,34 @@ def after_palaces(state, comp, p):
 
 
 @njit(cache=True)
-def connected_provinces(state, comp, p, prov):
-    """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12).
-
-    Cities are bits of a ``uint64`` (MAX_CITIES = 64), so the search allocates nothing.
-    """
+def palace_cities(state, comp, p):
+    """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64)."""
     one = np.uint64(1)
     mine = np.uint64(0)
     for city in range(comp[C_N_CITIES]):
         if state[S_PALACES + city * P + p] > 0:
             mine |= one << np.uint64(city)
+    return mine
+
+
+@njit(cache=True)
+def lowest_city(bits):
+    """Index of the lowest set bit of the non-zero ``uint64`` ``bits``."""
+    return popcount(np.int64((bits & (~bits + np.uint64(1))) - np.uint64(1)))
+
+
+@njit(cache=True)
+def connected_from(comp, mine, prov):
+    """Other provinces reached from ``prov`` by an unbroken road path of the palace cities
+    ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing."""
+    one = np.uint64(1)
     reached = np.uint64(0)
     for i in range(comp[C_PROV_N_CITIES + prov]):
         city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
         reached |= (one << np.uint64(city)) & mine
     frontier = reached
     while frontier != 0:
-        city = 0
-        while (frontier >> np.uint64(city)) & one == 0:
-            city += 1
+        city = lowest_city(frontier)
         frontier &= ~(one << np.uint64(city))
         for k in range(comp[C_ADJ_START + city], comp[C_ADJ_START + city + 1]):
             bit = one << np.uint64(comp[C_ADJ + k])
@@ -789,15 +798,18 @@ def connected_provinces(state, comp, p, prov):
                 reached |= bit
                 frontier |= bit
     provinces = 0
-    for city in range(comp[C_N_CITIES]):
-        if (reached >> np.uint64(city)) & one:
-            provinces |= 1 << comp[C_CITY_PROVINCE + city]
+    while reached != 0:
+        city = lowest_city(reached)
+        reached &= ~(one << np.uint64(city))
+        provinces |= 1 << comp[C_CITY_PROVINCE + city]
     provinces &= ~(1 << prov)
-    count = 0
-    while provinces != 0:
-        count += provinces & 1
-        provinces >>= 1
-    return count
+    return popcount(provinces)
+
+
+@njit(cache=True)
+def connected_provinces(state, comp, p, prov):
+    """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
+    return connected_from(comp, palace_cities(state, comp, p), prov)
 
 
 @njit(cache=True)

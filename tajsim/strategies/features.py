@@ -56,7 +56,6 @@ from tajsim.engine.enums import (
     S_GOODS,
     S_HAND_N,
     S_LOC_MASK,
-    S_PALACES,
     S_PROVINCE,
     S_PROVINCE_TILE,
     S_TOKENS,
@@ -64,7 +63,7 @@ from tajsim.engine.enums import (
 )
 from tajsim.engine.nb import (
     DECK_WORD_BITS,
-    connected_provinces,
+    connected_from,
     low_bit_index,
     popcount,
     word_card,
@@ -273,15 +272,10 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out)
 
 
 @njit(cache=True)
-def links_if(state, comp, player, city):
-    """Provinces connected to the current one if ``player`` had one more palace on ``city``.
-
-    Temporarily adds the palace to ``state`` and removes it again.
-    """
-    state[S_PALACES + city * P + player] += 1
-    n = connected_provinces(state, comp, player, state[S_PROVINCE])
-    state[S_PALACES + city * P + player] -= 1
-    return n
+def links_if(state, comp, mine, city):
+    """Provinces connected to the current one if the player whose palace cities are ``mine``
+    (``palace_cities``) had one more palace on ``city``."""
+    return connected_from(comp, mine | (np.uint64(1) << np.uint64(city)), state[S_PROVINCE])
 
 
 @njit(cache=True)

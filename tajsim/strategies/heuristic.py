@@ -67,7 +67,13 @@ from tajsim.engine.enums import (
     SEAT_PRESENT,
     SEAT_PROVINCE,
 )
-from tajsim.engine.nb import has_majority, is_open_city, low_bit_index, word_card
+from tajsim.engine.nb import (
+    has_majority,
+    is_open_city,
+    low_bit_index,
+    palace_cities,
+    word_card,
+)
 from tajsim.strategies.features import (
     N_COLS,
     V_COL_N,
@@ -224,6 +230,7 @@ def seat_values(state, comp, view, w, player, seat_v):
     prov = state[S_PROVINCE]
     n_cities = province_n_cities(comp, prov)
     draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    mine = palace_cities(state, comp, player)
     best_open_links = -1
     best_any_links = 0
     best_open_city_v = 0.0
@@ -231,7 +238,7 @@ def seat_values(state, comp, view, w, player, seat_v):
     n_open = 0
     for i in range(n_cities):
         city = province_city(comp, prov, i)
-        links = links_if(state, comp, player, city)
+        links = links_if(state, comp, mine, city)
         spread = w[W_SPREAD] * future_roads(state, comp, city)
         if links > best_any_links:
             best_any_links = links
@@ -419,11 +426,12 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
 @njit(cache=True)
 def decide_city(state, comp, player, w, legal, n_legal, view, crown):
     draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    mine = palace_cities(state, comp, player)
     best_action = legal[0]
     best_value = -1e18
     for i in range(n_legal):
         city = legal[i] - ACTION_CITY
-        v = w[W_CONNECT] * links_if(state, comp, player, city)
+        v = w[W_CONNECT] * links_if(state, comp, mine, city)
         v += w[W_SPREAD] * future_roads(state, comp, city)
         kind = city_bonus_kind(state, city)
         if not crown:
