@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 from numba import njit
+from numba.core import config as numba_config
 
 # Uncompiled numpy scalars warn on the intended 64-bit wrap-around; compiled code does not.
 warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning)
@@ -42,13 +43,20 @@ def derive_seed(master, index, salt):
     return np.int64(z)
 
 
-@njit(cache=True)
-def next_u64(words, slot):
-    """Advance the stream in ``words[slot]`` (int64 array) and return the next ``uint64``."""
-    u = words.view(np.uint64)
-    s = u[slot] + _GOLDEN
-    u[slot] = s
-    return mix64(s)
+if numba_config.DISABLE_JIT:
+    def next_u64(words, slot):
+        """Advance the stream in ``words[slot]`` (int64 array) and return the next ``uint64``."""
+        u = words.view(np.uint64)  # numpy scalars refuse int64 -> uint64 casts of negatives
+        s = u[slot] + _GOLDEN
+        u[slot] = s
+        return mix64(s)
+else:
+    @njit(cache=True)
+    def next_u64(words, slot):
+        """Advance the stream in ``words[slot]`` (int64 array) and return the next ``uint64``."""
+        s = np.uint64(words[slot]) + _GOLDEN  # same-width casts keep the bits; no array view
+        words[slot] = np.int64(s)
+        return mix64(s)
 
 
 @njit(cache=True)
