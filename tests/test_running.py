@@ -108,7 +108,7 @@ def test_rotation_balances_seats(players, m, start):
     if m > players:
         return
     seating = resolve_seating(True, m, players)
-    ids = np.arange(start, start + m * 7)
+    ids = np.arange(start, start + m * players * 3)  # whole blocks of m * players games
     codes = lineup_codes(seating, list(range(m)), players, ids)
     counts = np.zeros((m, players), int)
     for p in range(players):
@@ -116,6 +116,12 @@ def test_rotation_balances_seats(players, m, start):
     # each strategy sits in each seat equally often over whole blocks
     assert (counts == counts[:, :1]).all()
     assert (codes >= 0).all() and (codes < m).all()
+    # and every seat sees the same line-ups (own strategy, opponents), so seats are comparable
+    from collections import Counter
+
+    seen = [Counter((row[p], tuple(sorted(np.delete(row, p)))) for row in codes)
+            for p in range(players)]
+    assert all(c == seen[0] for c in seen)
 
 
 def test_round_robin_balances_seats_and_tables():

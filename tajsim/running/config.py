@@ -344,7 +344,15 @@ def lineup_codes(seating: str, seat_entries: Sequence[int], players: int,
             return np.zeros((g.shape[0], players), np.int64)
         return np.broadcast_to(entries[None, :], (g.shape[0], players)).copy()
     if seating == "rotate":
-        return entries[(p + g) % m]
+        if players % m == 0:
+            return entries[(p + g) % m]
+        # m does not divide the seats: a cyclic fill repeats some strategies, and rotating
+        # the fill by one seat per game would tie the repeated copies to seats (seat and
+        # line-up confounded). Each fill (offset o) is played in all its seat rotations r
+        # instead, so every seat sees every line-up equally often per m * players games.
+        fill = (g // players) % m
+        shift = g % players
+        return entries[(((p + shift) % players) + fill) % m]
     combos = _combinations(m, players)
     table = combos[(g[:, 0] // players) % combos.shape[0]]  # [G, players]
     pos = (p + g) % players
