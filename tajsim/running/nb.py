@@ -162,6 +162,14 @@ def check_switches_nb(lineup_ids, search, heuristics):
 
 
 @njit(cache=True, nogil=True)
+def group_sum_nb(cell, values, out):
+    """``out[cell[i], :] += values[i, :]`` for every row i (int64; the aggregates' sums)."""
+    for i in range(cell.shape[0]):
+        for j in range(values.shape[1]):
+            out[cell[i], j] += values[i, j]
+
+
+@njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                   lineup_ids, lineup_params, results, setups, search=True, heuristics=True):
     """Play ``len(game_ids)`` games on one thread; game ``g`` has seat p taken by lineup entry
