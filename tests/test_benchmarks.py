@@ -60,6 +60,23 @@ def test_timing_rejects_a_kernel_that_skips_games(batch, monkeypatch):
         time_batch(batch, 1, repeat=1, warmup=0)
 
 
+def test_prange_is_timed_after_the_other_modes(batch, monkeypatch):
+    """An OpenMP pool that has run keeps spinning on the other cores; no one-core or thread
+    run may come after it."""
+    real_run = Batch.run
+    order = []
+
+    def recording(self, threads=1, mode="prange", out=None):
+        order.append("serial" if threads <= 1 else mode)
+        return real_run(self, threads, mode, out)
+
+    monkeypatch.setattr(Batch, "run", recording)
+    time_modes(batch, 2, ("serial", "prange", "threads"), repeat=2, warmup=1)
+    first_prange = order.index("prange")
+    assert set(order[first_prange:]) == {"prange"}
+    assert order.count("serial") >= 3 and order.count("threads") >= 3
+
+
 def test_timings_and_profile_are_consistent(batch):
     timings = time_modes(batch, 2, ("serial", "threads"), repeat=1, warmup=0)
     assert set(timings) == {"serial", "threads"}
