@@ -9,7 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from tajsim.engine.rng import below
-from tajsim.strategies.heuristic import greedy_policy_nb, heuristic_policy_nb
+from tajsim.strategies.heuristic import GREEDY_WEIGHTS, weighted_policy_nb
 from tajsim.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_RANDOM
 
 
@@ -28,10 +28,11 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     in :mod:`tajsim.strategies.ids`); the caller must not pass their ids then.
     """
     if heuristics is not None:
-        if strategy_id == STRATEGY_HEURISTIC:
-            return heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal)
-        if strategy_id == STRATEGY_GREEDY:
-            return greedy_policy_nb(state, comp, player, params, prng, legal, n_legal)
+        # One call site of the shared kernel (not heuristic_policy_nb and greedy_policy_nb,
+        # the same call twice): numba optimises the whole heuristic again at every call site.
+        if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
+            w = params if strategy_id == STRATEGY_HEURISTIC else GREEDY_WEIGHTS.copy()
+            return weighted_policy_nb(state, comp, player, w, legal, n_legal)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
