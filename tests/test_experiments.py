@@ -159,6 +159,13 @@ def test_run_default_experiment_ends_in_a_report(tmp_path):
                                      "--scale", "0.05", "-q"], catch_exceptions=False)
     assert again.exit_code == 0
     assert stamp == {p: p.stat().st_mtime_ns for p in (runs / "chunks").iterdir()}
+    # --restart plays it again: same games, new files
+    fresh = CliRunner().invoke(cli, ["run", str(EXPERIMENTS / "default.toml"), "--out", str(out),
+                                     "--scale", "0.05", "-q", "--restart"],
+                               catch_exceptions=False)
+    assert fresh.exit_code == 0
+    assert all(p.stat().st_mtime_ns != t for p, t in stamp.items())
+    assert pd.read_csv(out / "summary.csv").equals(summary)
 
 
 def test_several_runs_with_variants(tmp_path):

@@ -118,3 +118,35 @@ def test_ctrl_c_keeps_finished_chunks_and_rerun_finishes(tmp_path):
     df = load_results(out)
     assert len(df) == 6000 * 4 and not df.duplicated(["game_id", "seat"]).any()
     pd.testing.assert_frame_equal(df.head(800), simulate(200, 4, "greedy,random", seed=3))
+
+
+def test_run_from_other_engine_code_is_refused_then_restarted(tmp_path):
+    """A run made by other engine code cannot be resumed (its chunks would mix two rule
+    sets); the refusal names --restart, which plays it again from scratch."""
+    import json
+
+    out = tmp_path / "run"
+    args = ("--games", "60", "--players", "3", "--seed", "2", "--out", str(out), "-q")
+    assert invoke(*args).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["code"] = "0123456789abcdef"  # as if written by another tajsim version
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    res = CliRunner().invoke(cli, ["simulate", *args])
+    assert res.exit_code == 2 and "other tajsim engine code" in res.output
+    assert "--restart" in res.output
+    res = invoke(*args, "--restart")
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / "manifest.json").read_text())["code"] != "0123456789abcdef"
+    pd.testing.assert_frame_equal(load_results(out), simulate(60, 3, "random", seed=2))
+
+
+def test_restart_deletes_only_tajsim_runs(tmp_path):
+    keep = tmp_path / "notes"
+    keep.mkdir()
+    (keep / "thesis.txt").write_text("not a run")
+    res = CliRunner().invoke(cli, ["simulate", "--games", "10", "--out", str(keep),
+                                   "--restart"])
+    assert res.exit_code == 2 and "nothing was deleted" in res.output
+    assert (keep / "thesis.txt").exists()
+    res = CliRunner().invoke(cli, ["simulate", "--games", "10", "--restart"])
+    assert res.exit_code == 2 and "--restart needs --out" in res.output

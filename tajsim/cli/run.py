@@ -17,12 +17,16 @@ from tajsim.cli.simulate import echo_warnings, run_options
               help="Output directory (default: reports/<experiment name>).")
 @click.option("--scale", type=float, default=1.0, show_default=True,
               help="Multiply every run's number of games (e.g. 0.1 for a quick look).")
+@click.option("--restart", is_flag=True,
+              help="Delete this experiment's stored runs and play them again (after updating "
+                   "tajsim: runs made by other engine code cannot be resumed).")
 @run_options
-def command(experiment, out, scale, scheduler, workers, quiet) -> None:
+def command(experiment, out, scale, restart, scheduler, workers, quiet) -> None:
     """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/.
 
     Each simulation is stored chunk by chunk under reports/NAME/runs/; running the same
-    command again after an interruption finishes only what is missing.
+    command again after an interruption finishes only what is missing (--restart plays
+    everything again).
     """
     from tajsim.running.experiments import run_experiment
 
@@ -31,7 +35,8 @@ def command(experiment, out, scale, scheduler, workers, quiet) -> None:
         warnings.simplefilter("always", UserWarning)
         try:
             path = run_experiment(experiment, out, workers=workers, scheduler=scheduler,
-                                  progress=False if quiet else None, scale=scale, echo=echo)
+                                  progress=False if quiet else None, scale=scale, echo=echo,
+                                  restart=restart)
         except KeyboardInterrupt:
             echo_warnings(caught)
             click.echo("interrupted: finished chunks are kept; run the same command again to "

@@ -56,10 +56,12 @@ def echo_warnings(caught) -> None:
               help="More strategies than seats: every combination at the table, rotated.")
 @click.option("--parallel", type=click.Choice(["threads", "prange", "processes"]), default=None,
               help="Local parallel mode (default: threads, the fastest measured).")
+@click.option("--restart", is_flag=True,
+              help="Delete the run stored in --out and play it again (instead of resuming).")
 @run_options
 def command(games, players, strategies, edition, seed, out, no_records, chunk_size,
             games_per_setup, board, components, alternative, rotate, round_robin, parallel,
-            scheduler, workers, quiet) -> None:
+            restart, scheduler, workers, quiet) -> None:
     """Play GAMES games and print win rates and scores by strategy and seat (95% CIs).
 
     \b
@@ -77,6 +79,14 @@ def command(games, players, strategies, edition, seed, out, no_records, chunk_si
                  "components": None if components is None else str(components),
                  "alternative": alternative}
     records = not no_records and out is not None
+    if restart:
+        if out is None:
+            from tajsim.errors import UserError
+
+            raise UserError("--restart needs --out: there is no stored run to play again")
+        from tajsim.running.store import discard_run
+
+        discard_run(out)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:

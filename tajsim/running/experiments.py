@@ -251,11 +251,14 @@ def run_experiment(
     progress: bool | None = None,
     scale: float = 1.0,
     echo: Callable[[str], None] | None = None,
+    restart: bool = False,
 ) -> Path:
     """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
 
     Returns the report path (``out/report.md``), or ``out`` when no report could be built.
-    Runs already finished (or partly finished) in ``out`` are resumed, not repeated.
+    Runs already finished (or partly finished) in ``out`` are resumed, not repeated;
+    ``restart=True`` deletes them first and plays them again (needed after an update of the
+    engine, whose chunks cannot be mixed with the old ones).
     """
     from tajsim.running.simulate import run_simulation
 
@@ -266,6 +269,12 @@ def run_experiment(
     out_dir = Path(out) if out is not None else Path("reports") / exp.name
     check_experiment(exp, out_dir, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
+    if restart:
+        from tajsim.running.store import discard_run
+
+        for run in exp.runs:
+            if discard_run(out_dir / "runs" / run.name):
+                say(f"run {run.name}: stored games deleted (--restart)")
     frames, summaries, comps_used, games = [], [], [], 0
     for run in exp.runs:
         kwargs = run.simulate_kwargs(scale)

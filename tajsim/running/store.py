@@ -134,7 +134,7 @@ class RunStore:
                 raise UserError(
                     f"{self.out} was started by other tajsim engine code "
                     f"({existing.get('code')}, now {code_fingerprint()}); expected the same "
-                    "code to resume: use a new --out directory")
+                    "code to resume: use --restart to play it again, or a new --out")
         self.chunks.mkdir(exist_ok=True)
         self.aggregates.mkdir(exist_ok=True)
         if existing is None:
@@ -269,3 +269,21 @@ def load_aggregates(out: str | Path) -> Aggregates | None:
     if store.manifest() is None:
         raise UserError(f"{str(out)!r} holds no tajsim run (no manifest.json)")
     return store.read_aggregates()
+
+
+def discard_run(out: str | Path) -> bool:
+    """Delete the run stored in ``out`` so that it is played again from scratch (``--restart``).
+
+    Only a directory that holds a tajsim run (a ``manifest.json``) is deleted; a missing one is
+    fine. Returns True if a run was deleted.
+    """
+    import shutil
+
+    path = Path(out)
+    if not path.exists():
+        return False
+    if not (path / "manifest.json").is_file():
+        raise UserError(f"{str(path)!r} holds no tajsim run (no manifest.json); expected a run "
+                        "directory to restart, so nothing was deleted")
+    shutil.rmtree(path)
+    return True
