@@ -426,7 +426,7 @@ def _seat_tables(n_players, lineup, lineup_ids, lineup_params):
 
 @njit(cache=True, nogil=True)
 def record_games_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                    lineup_ids, lineup_params, actions, n_actions):
+                    lineup_ids, lineup_params, actions, n_actions, search=True, heuristics=True):
     """Play the games as ``play_batch_nb`` does (same ``start_game_nb`` + ``play_out_nb``),
     recording each game's actions in ``actions[g]`` and their number in ``n_actions[g]``."""
     state = np.zeros(STATE_SIZE, np.int64)
@@ -436,12 +436,13 @@ def record_games_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, 
         seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
-        n_actions[g] = play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions[g])
+        n_actions[g] = play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions[g],
+                                   search, heuristics)
 
 
 @njit(cache=True, nogil=True)
 def play_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                 lineup_ids, lineup_params):
+                 lineup_ids, lineup_params, search=True, heuristics=True):
     """``play_batch_nb`` without writing records; returns a checksum of the scores."""
     state = np.zeros(STATE_SIZE, np.int64)
     prng = np.zeros(MAX_PLAYERS, np.int64)
@@ -452,7 +453,7 @@ def play_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lin
         seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
-        play_out_nb(comp, state, seat_ids, seat_params, prng, legal, none)
+        play_out_nb(comp, state, seat_ids, seat_params, prng, legal, none, search, heuristics)
         check += state[S_SCORE]
     return check
 
@@ -628,7 +629,7 @@ def record_batch(batch: Batch) -> Recording:
     actions = np.zeros((batch.games, MAX_GAME_ACTIONS), np.int64)
     n_actions = np.zeros(batch.games, np.int64)
     t0 = time.perf_counter()
-    record_games_nb(*batch.args(), actions, n_actions)
+    record_games_nb(*batch.args(), actions, n_actions, *batch.switches())
     seconds = time.perf_counter() - t0
     if batch.games and n_actions.max() > MAX_GAME_ACTIONS:
         raise RuntimeError(f"a game took {n_actions.max()} actions; the profiling harness "
@@ -680,8 +681,9 @@ def profile_batch(batch: Batch, repeat: int = 5, warmup: int = 1,
         "setup": lambda: setup_only_nb(*args),
         "replay": lambda: replay_nb(*base, 0, scratch),
         "replay_legal": lambda: replay_nb(*base, (1 << N_PHASES) - 1, scratch),
-        "play": lambda: play_only_nb(*args),
-        "batch": lambda: play_batch_nb(*args, *out),
+        # the kernels compiled for the line-up's strategy families, as the runner runs them
+        "play": lambda: play_only_nb(*args, *batch.switches()),
+        "batch": lambda: play_batch_nb(*args, *out, *batch.switches()),
         "records_0": lambda: records_only_nb(*args, rec.actions, rec.n_actions, *out, 0),
         f"records_{RECORD_REPS}": lambda: records_only_nb(*args, rec.actions, rec.n_actions,
                                                           *out, RECORD_REPS),

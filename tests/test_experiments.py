@@ -166,6 +166,14 @@ def test_run_default_experiment_ends_in_a_report(tmp_path):
     assert fresh.exit_code == 0
     assert all(p.stat().st_mtime_ns != t for p, t in stamp.items())
     assert pd.read_csv(out / "summary.csv").equals(summary)
+    # other settings: refused as a resume, replaced with --restart
+    bigger = ["run", str(EXPERIMENTS / "default.toml"), "--out", str(out), "--scale", "0.1", "-q"]
+    res = CliRunner().invoke(cli, bigger)
+    assert res.exit_code == 2 and "--restart" in res.output
+    res = CliRunner().invoke(cli, [*bigger, "--restart"], catch_exceptions=False)
+    assert res.exit_code == 0
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary.loc[summary["group"] == "all", "n"].item() == 400 * 4
 
 
 def test_several_runs_with_variants(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -148,5 +149,27 @@ def test_restart_deletes_only_tajsim_runs(tmp_path):
                                    "--restart"])
     assert res.exit_code == 2 and "nothing was deleted" in res.output
     assert (keep / "thesis.txt").exists()
+    # a typo is refused before anything is deleted
+    run = tmp_path / "run"
+    assert invoke("--games", "20", "--out", str(run), "-q").exit_code == 0
+    res = CliRunner().invoke(cli, ["simulate", "--games", "20", "--out", str(run), "-s",
+                                   "balnced", "--restart"])
+    assert res.exit_code == 2 and "balnced" in res.output
+    assert (run / "manifest.json").exists()
+    # a run still being written (live lock) is not deleted
+    (run / ".lock").write_text(f"{socket.gethostname()} {os.getpid()}")
+    res = CliRunner().invoke(cli, ["simulate", "--games", "20", "--out", str(run), "--restart"])
+    assert res.exit_code == 2 and "another tajsim run" in res.output
+    assert (run / "manifest.json").exists()
+    (run / ".lock").unlink()
+    # nor a run directory holding someone's files; hidden files survive a restart
+    (run / "notes.txt").write_text("mine")
+    res = CliRunner().invoke(cli, ["simulate", "--games", "20", "--out", str(run), "--restart"])
+    assert res.exit_code == 2 and "notes.txt" in res.output and (run / "manifest.json").exists()
+    (run / "notes.txt").unlink()
+    (run / ".keep").write_text("mine")
+    assert invoke("--games", "30", "--out", str(run), "-q", "--restart").exit_code == 0
+    assert (run / ".keep").read_text() == "mine"
+    assert len(load_results(run)) == 30 * 4
     res = CliRunner().invoke(cli, ["simulate", "--games", "10", "--restart"])
-    assert res.exit_code == 2 and "--restart needs --out" in res.output
+    assert res.exit_code == 2 and "restart needs an output directory" in res.output

@@ -79,14 +79,6 @@ def command(games, players, strategies, edition, seed, out, no_records, chunk_si
                  "components": None if components is None else str(components),
                  "alternative": alternative}
     records = not no_records and out is not None
-    if restart:
-        if out is None:
-            from tajsim.errors import UserError
-
-            raise UserError("--restart needs --out: there is no stored run to play again")
-        from tajsim.running.store import discard_run
-
-        discard_run(out)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
@@ -95,6 +87,7 @@ def command(games, players, strategies, edition, seed, out, no_records, chunk_si
                 records=records, chunk_size=chunk_size, rotate=seating,
                 games_per_setup=games_per_setup, components=comps, scheduler=scheduler,
                 progress=False if quiet else None, load_records=False, mode=parallel,
+                restart=restart,
             )
         except KeyboardInterrupt:
             echo_warnings(caught)

@@ -267,7 +267,9 @@ def run_experiment(
     if not scale > 0:
         raise UserError(f"scale {scale!r} is not allowed; expected a number > 0")
     out_dir = Path(out) if out is not None else Path("reports") / exp.name
-    check_experiment(exp, out_dir, scale)
+    # Restarting replaces the stored runs, so only the settings are checked, not that the
+    # directories hold these same runs.
+    check_experiment(exp, None if restart else out_dir, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
     if restart:
         from tajsim.running.store import discard_run

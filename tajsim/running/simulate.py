@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.config import RunConfig
 
@@ -82,6 +83,7 @@ def run_simulation(
     on_chunk: Callable[[int], None] | None = None,
     mode: str | None = None,
     executor: Any = None,
+    restart: bool = False,
 ) -> RunResult:
     """Run (or resume) a simulation; see :func:`simulate` for the arguments.
 
@@ -90,16 +92,22 @@ def run_simulation(
     ``mode`` picks the local parallel mode ("threads" or "processes"; default: the measured
     faster one, or ``$TAJSIM_PARALLEL``). ``executor`` replaces the executor chosen from
     ``workers`` / ``scheduler`` / ``mode`` (an object of ``tajsim.running.executors``; it is
-    closed at the end).
+    closed at the end). ``restart=True`` deletes the run stored in ``out`` (after the
+    arguments are validated) and plays it again (``store.discard_run``).
     """
     from tajsim.running.executors import make_executor
-    from tajsim.running.store import RunStore
+    from tajsim.running.store import RunStore, discard_run
 
     config = RunConfig.make(
         games=games, players=players, strategies=strategies, edition=edition, seed=seed,
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
         records=records, components=components,
     )
+    if restart:
+        if out is None:
+            raise UserError("restart needs an output directory (--out): there is no stored "
+                            "run to play again")
+        discard_run(out)
     task = config.task()
     if executor is None:
         executor = make_executor(workers, scheduler, mode)

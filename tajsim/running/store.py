@@ -120,7 +120,7 @@ class RunStore:
             raise UserError(
                 f"{str(self.out)!r} holds a different run ({k}: {_show(old.get(k))} there, "
                 f"{_show(identity.get(k))} now); expected the same configuration to resume, "
-                "or another --out"
+                "--restart to replace it, or another --out"
             )
         return existing
 
@@ -271,19 +271,40 @@ def load_aggregates(out: str | Path) -> Aggregates | None:
     return store.read_aggregates()
 
 
+
 def discard_run(out: str | Path) -> bool:
     """Delete the run stored in ``out`` so that it is played again from scratch (``--restart``).
 
-    Only a directory that holds a tajsim run (a ``manifest.json``) is deleted; a missing one is
-    fine. Returns True if a run was deleted.
+    Only a directory that holds a tajsim run (a ``manifest.json``) and nothing else (hidden
+    files aside) is touched, under the run's lock (a run still writing to it is refused), and
+    only the run's own entries are deleted (manifest, chunks, aggregates, summary,
+    temporaries); hidden files such as ``.git`` stay. A missing directory is fine. Returns True
+    if a run was deleted.
     """
     import shutil
 
     path = Path(out)
     if not path.exists():
         return False
-    if not (path / "manifest.json").is_file():
-        raise UserError(f"{str(path)!r} holds no tajsim run (no manifest.json); expected a run "
+    if not path.is_dir() or not (path / MANIFEST).is_file():
+        raise UserError(f"{str(path)!r} holds no tajsim run (no {MANIFEST}); expected a run "
                         "directory to restart, so nothing was deleted")
-    shutil.rmtree(path)
+    own = {MANIFEST, "chunks", "aggregates", "summary.csv"}
+    other = sorted(p.name for p in path.iterdir() if p.name not in own
+                   and not p.name.startswith("."))
+    if other:
+        raise UserError(f"{str(path)!r} holds files that are not part of the run "
+                        f"({', '.join(other[:3])}); expected a run directory to restart, so "
+                        "nothing was deleted")
+    store = RunStore(path)
+    store._lock()
+    try:
+        for folder in (store.chunks, store.aggregates):
+            if folder.is_dir() and not folder.is_symlink():
+                shutil.rmtree(folder)
+        for name in (MANIFEST, "summary.csv"):
+            (path / name).unlink(missing_ok=True)
+        store._clean_temporaries()
+    finally:
+        store.close()
     return True
