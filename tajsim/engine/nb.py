@@ -304,6 +304,17 @@ def move_card(state, card, loc, public):
 
 
 @njit(cache=True)
+def move_all(state, block, loc):
+    """Move every card of mask block ``block`` to ``loc`` (publicly), in ascending card order."""
+    for w in range(N_MASK_WORDS):
+        m = state[S_LOC_MASK + block * N_MASK_WORDS + w]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            move_card(state, word_card(w, low_bit_index(low)), loc, 1)
+
+
+@njit(cache=True)
 def draw_card(state):
     """Take the top card of the deck (it stays where it is until the caller moves it).
 
@@ -455,13 +466,8 @@ def prepare_visit(state, comp):
 def end_visit(state, comp):
     """Ending a visit (R14-R17), then the next visit or the final scoring."""
     n = state[S_N_PLAYERS]
-    for block in (MASK_UNREST, MASK_DISPLAY):  # unrest and display leftovers are discarded
-        for w in range(N_MASK_WORDS):
-            m = state[S_LOC_MASK + block * N_MASK_WORDS + w]
-            while m != 0:
-                low = m & -m
-                m ^= low
-                move_card(state, word_card(w, low_bit_index(low)), LOC_DISCARD, 1)
+    move_all(state, MASK_UNREST, LOC_DISCARD)  # unrest and display leftovers are discarded
+    move_all(state, MASK_DISPLAY, LOC_DISCARD)
     for s in range(N_SYMBOLS):
         state[S_UNREST_SYM + s] = 0
     for c in range(N_COLOURS):
@@ -861,12 +867,7 @@ def continue_display(state, comp, p):
     if state[S_PENDING] > 0 and state[S_DISPLAY_N] > state[S_PENDING]:
         return STEP_DONE  # a real choice: wait for PHASE_DISPLAY actions
     if state[S_PENDING] > 0:
-        for w in range(N_MASK_WORDS):
-            m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w]
-            while m != 0:
-                low = m & -m
-                m ^= low
-                move_card(state, word_card(w, low_bit_index(low)), LOC_HAND + p, 1)
+        move_all(state, MASK_DISPLAY, LOC_HAND + p)
     state[S_PENDING] = 0
     if state[S_WD_PLAYED] == 0:
         draw_to_hand(state, p)  # withdrew without playing: also the top card (R13)
@@ -920,12 +921,7 @@ def resolve_unrest(state, comp):
                     most = False
             if most:
                 state[S_SEAT + s] = SEAT_ASIDE
-        for w in range(N_MASK_WORDS):
-            m = state[S_LOC_MASK + MASK_UNREST * N_MASK_WORDS + w]
-            while m != 0:
-                low = m & -m
-                m ^= low
-                move_card(state, word_card(w, low_bit_index(low)), LOC_DISCARD, 1)
+        move_all(state, MASK_UNREST, LOC_DISCARD)
         for s in range(N_SYMBOLS):
             state[S_UNREST_SYM + s] = 0
         for c in range(N_COLOURS):

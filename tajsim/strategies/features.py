@@ -203,21 +203,27 @@ def p_from_log(log_miss, frac, n_draws):
     return 1.0 - math.exp(n_draws * log_miss)
 
 
+# Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
+# slot (share of unseen cards showing it once, twice, then the log1p(-share) of each).
+THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
+
+
 @njit(cache=True)
-def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out):
+def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out, scratch):
     """For each other active player q and symbol s: the chance that q can add at least one
     (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
 
     Uses q's row colour (public), its known public cards and the unseen-card frequencies applied
     to its number of unseen cards; nothing about the actual hidden hand. The frequencies and
     their logarithms depend on the row colour, not on q, so each is computed once per colour.
+    ``scratch``: float64[THREAT_SCRATCH].
     """
     u = view[V_UNSEEN]
     # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
-    # freq[c, s, 2 + k] is its log1p(-share). done[c]: computed.
-    freq = np.empty((N_COLS + 1, N_SYMBOLS, 4))
-    done = np.zeros(N_COLS + 1, np.bool_)
+    # freq[c, s, 2 + k] is its log1p(-share). Bit c of done: row c computed.
+    freq = scratch.reshape((N_COLS + 1, N_SYMBOLS, 4))
+    done = 0
     for q in range(P):
         for s in range(N_SYMBOLS):
             a_out[q, s] = 0.0
@@ -227,7 +233,7 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out)
         h = view[V_HIDDEN_N + q]
         col = row_colour_of[q]
         c = col if col >= 0 else N_COLOURS
-        if not done[c]:
+        if not done & (1 << c):
             for s in range(N_SYMBOLS):
                 if u > 0:
                     if col >= 0:
@@ -246,13 +252,13 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out)
                 freq[c, s, 1] = f2
                 freq[c, s, 2] = math.log1p(-f1) if 0.0 < f1 < 1.0 else 0.0
                 freq[c, s, 3] = math.log1p(-f2) if 0.0 < f2 < 1.0 else 0.0
-            done[c] = True
-        if not done[N_COLS]:
+            done |= 1 << c
+        if not done & (1 << N_COLS):
             for s in range(N_SYMBOLS):
                 fw = view[V_COL_SYM + COLOURLESS * N_SYMBOLS + s] / u if u > 0 else 0.0
                 freq[N_COLS, s, 0] = fw
                 freq[N_COLS, s, 2] = math.log1p(-fw) if 0.0 < fw < 1.0 else 0.0
-            done[N_COLS] = True
+            done |= 1 << N_COLS
         for s in range(N_SYMBOLS):
             p_col = p_from_log(freq[c, s, 2], freq[c, s, 0], h)
             p_two = p_from_log(freq[c, s, 3], freq[c, s, 1], h)

@@ -76,6 +76,7 @@ from tajsim.engine.nb import (
 )
 from tajsim.strategies.features import (
     N_COLS,
+    THREAT_SCRATCH,
     V_COL_N,
     V_COL_SYM,
     V_MY_BEST,
@@ -337,15 +338,28 @@ def hold_table(state, view, player, caution, active, present, threat_a, threat_b
             hold[slot] = h
 
 
+# Layout of decide_bid's float scratch (float64[BID_WORK_SIZE], after the view): the threat
+# tables, seat values, hold table, keep values by colour, and threat_table's own scratch.
+AT_THREAT_A = 0  # [P * N_SYMBOLS]
+AT_THREAT_B = AT_THREAT_A + P * N_SYMBOLS  # [P * N_SYMBOLS]
+AT_SEAT_V = AT_THREAT_B + P * N_SYMBOLS  # [N_SYMBOLS]
+AT_HOLD = AT_SEAT_V + N_SYMBOLS  # [N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]
+AT_KEEP = AT_HOLD + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)  # [N_COLS]
+AT_THREAT_SCRATCH = AT_KEEP + N_COLS  # [THREAT_SCRATCH]
+BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
+
+
 @njit(cache=True)
-def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b, seat_v, hold,
-               keep, ints):
+def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
-    ``threat_a``, ``threat_b``: float64[P, N_SYMBOLS]; ``seat_v``: float64[N_SYMBOLS]; ``hold``:
-    float64[N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]; ``keep``: float64[N_COLS] (the value of keeping
-    a card of each colour); ``ints``: int64[2 * P + N_SYMBOLS]; all scratch.
+    ``work``: float64[BID_WORK_SIZE] and ``ints``: int64[2 * P + N_SYMBOLS], scratch.
     """
+    threat_a = work[AT_THREAT_A:AT_THREAT_B].reshape((P, N_SYMBOLS))
+    threat_b = work[AT_THREAT_B:AT_SEAT_V].reshape((P, N_SYMBOLS))
+    seat_v = work[AT_SEAT_V:AT_HOLD]
+    hold = work[AT_HOLD:AT_KEEP]
+    keep = work[AT_KEEP:AT_THREAT_SCRATCH]  # the value of keeping a card of each colour
     n = state[S_N_PLAYERS]
     active = ints[0:P]
     row_colour = ints[P:2 * P]
@@ -360,7 +374,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
             active[q] = 1
             if q != player:
                 n_others += 1
-    threat_table(state, comp, view, player, row_colour, active, threat_a, threat_b)
+    threat_table(state, comp, view, player, row_colour, active, threat_a, threat_b,
+                 work[AT_THREAT_SCRATCH:BID_WORK_SIZE])
     palace_base = seat_values(state, comp, view, w, player, seat_v)
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
@@ -459,28 +474,17 @@ def decide_display(state, comp, player, w, legal, n_legal, view):
     return best_action
 
 
-WORK_SIZE = (VIEW_SIZE + 2 * P * N_SYMBOLS + N_SYMBOLS + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)
-             + N_COLS)
-
-
 @njit(cache=True)
 def weighted_policy_nb(state, comp, player, w, legal, n_legal):
     """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view."""
     # One float and one int scratch array per decision (allocations cost more than the maths).
-    work = np.empty(WORK_SIZE, np.float64)
+    work = np.empty(VIEW_SIZE + BID_WORK_SIZE, np.float64)
     view = work[:VIEW_SIZE]
     build_view(state, comp, player, view)
     phase = state[S_PHASE]
     if phase == PHASE_BID:
-        threat_a = work[VIEW_SIZE:VIEW_SIZE + P * N_SYMBOLS].reshape((P, N_SYMBOLS))
-        threat_b = work[VIEW_SIZE + P * N_SYMBOLS:VIEW_SIZE + 2 * P * N_SYMBOLS].reshape(
-            (P, N_SYMBOLS))
-        seat_v = work[VIEW_SIZE + 2 * P * N_SYMBOLS:VIEW_SIZE + 2 * P * N_SYMBOLS + N_SYMBOLS]
-        hold = work[VIEW_SIZE + 2 * P * N_SYMBOLS + N_SYMBOLS:WORK_SIZE - N_COLS]
-        keep = work[WORK_SIZE - N_COLS:]
         ints = np.empty(2 * P + N_SYMBOLS, np.int64)
-        return decide_bid(state, comp, player, w, legal, n_legal, view, threat_a, threat_b,
-                          seat_v, hold, keep, ints)
+        return decide_bid(state, comp, player, w, legal, n_legal, view, work[VIEW_SIZE:], ints)
     if phase == PHASE_PALACE:
         return decide_city(state, comp, player, w, legal, n_legal, view, False)
     if phase == PHASE_CROWN:
