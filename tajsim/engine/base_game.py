@@ -1,0 +1,270 @@
+"""Step-by-step play shared by every game: :class:`BaseGame` wraps one state vector and checks
+each action against the legal list; :class:`GameRecord` (configuration + action history)
+serialises to JSON and replays a game exactly.
+
+A game's own ``Game`` subclass supplies its kernels and its display through a few hooks
+(``_start``, ``_legal``, ``_apply``, ``current_player``, ``is_over``, ``action_label``,
+``__str__``); the rules stay in its compiled kernels.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from tajsim.errors import UserError
+
+__all__ = ["BaseGame", "GameRecord", "IllegalActionError"]
+
+
+class IllegalActionError(UserError):
+    """An action that is not legal in the current state."""
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to replay a game: its configuration and its action history.
+
+    ``strategies`` is informative (who played); replaying uses only the actions. ``board`` and
+    ``components`` are the paths of custom component files (None: the shipped ones).
+    """
+
+    n_players: int
+    edition: str | None = None
+    seed: int = 0
+    game_id: int = 0
+    setup_id: int | None = None
+    board: str | None = None
+    components: str | None = None
+    strategies: list[str] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    game: str = "tajmahal"
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """A record from parsed JSON; a one-line ``UserError`` for anything else."""
+        if not isinstance(data, Mapping):
+            raise UserError(f"not a tajsim game record: expected a JSON object, got "
+                            f"{type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise UserError(f"not a tajsim game record: unknown key {unknown[0]!r}; expected "
+                            f"{', '.join(sorted(known))}")
+        if "n_players" not in data:
+            raise UserError("not a tajsim game record: no 'n_players'")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or not all(
+                isinstance(a, int) and not isinstance(a, bool) for a in actions):
+            raise UserError(f"not a tajsim game record: 'actions' is {actions!r:.60}; expected a "
+                            "list of action numbers")
+        for key in ("n_players", "seed", "game_id"):
+            value = data.get(key, 0)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise UserError(f"not a tajsim game record: {key!r} is {value!r}; expected a "
+                                "whole number >= 0")
+        return cls(**data)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"not a tajsim game record: {exc}") from None
+        return cls.from_dict(data)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json())
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        try:
+            text = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot read game record {str(path)!r}: {exc}") from None
+        return cls.from_json(text)
+
+
+class BaseGame:
+    """One game played step by step. Subclasses set the class attributes and the hooks.
+
+    Class attributes
+    ----------------
+    game_name, title : str
+    editions : tuple of str (first = default)
+    players : mapping of edition to (min, max) players
+    state_size, n_actions, max_players : int
+    """
+
+    game_name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    editions: ClassVar[tuple[str, ...]] = ()
+    players: ClassVar[Mapping[str, tuple[int, int]]] = {}
+    state_size: ClassVar[int] = 0
+    n_actions: ClassVar[int] = 0
+    max_players: ClassVar[int] = 0
+
+    def __init__(self, n_players: int, edition: str | int | None = None, seed: int = 0,
+                 game_id: int = 0, setup_id: int | None = None, components: Any = None) -> None:
+        self.edition = self.parse_edition(edition)
+        self.n_players = self.check_players(n_players, self.edition)
+        for name, value in (("seed", seed), ("game id", game_id), ("setup id", setup_id)):
+            if value is not None and (not isinstance(value, (int, np.integer))
+                                      or isinstance(value, bool)
+                                      or not 0 <= int(value) <= 2**63 - 1):
+                raise UserError(f"{name} {value!r} is out of range; expected 0 to 2**63 - 1")
+        self.seed = int(seed)
+        self.game_id = int(game_id)
+        self.setup_id = self.game_id if setup_id is None else int(setup_id)
+        self.components = components if components is not None else self.default_components()
+        self.comp = self.components.packed()
+        self.state = np.zeros(self.state_size, np.int64)
+        self.prng = np.zeros(self.max_players, np.int64)
+        self.strategies: list[str] = []
+        self.actions: list[int] = []
+        self._legal_buf = np.empty(self.n_actions, np.int64)
+        self._start()
+
+    # -- configuration --------------------------------------------------------------------
+    @classmethod
+    def parse_edition(cls, edition: str | int | None) -> str:
+        if edition is None:
+            return cls.editions[0]
+        text = str(edition)
+        if text not in cls.editions:
+            raise UserError(f"unknown edition {text!r} of {cls.title}; expected one of: "
+                            f"{', '.join(cls.editions)}")
+        return text
+
+    @classmethod
+    def check_players(cls, n_players: Any, edition: str | None = None) -> int:
+        ed = cls.parse_edition(edition)
+        low, high = cls.players[ed]
+        ok = isinstance(n_players, (int, np.integer)) and not isinstance(n_players, bool)
+        if not ok or not low <= int(n_players) <= high:
+            where = f"the {ed} edition of {cls.title}" if len(cls.editions) > 1 else cls.title
+            raise UserError(f"player count {n_players!r} is not allowed in {where}; expected "
+                            f"{low} to {high}")
+        return int(n_players)
+
+    @property
+    def edition_index(self) -> int:
+        return self.editions.index(self.edition)
+
+    # -- hooks ----------------------------------------------------------------------------
+    @classmethod
+    def default_components(cls) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def load_components(cls, board: str | None, components: str | None) -> Any:
+        raise NotImplementedError
+
+    def _start(self) -> None:
+        """Set up ``self.state`` and ``self.prng`` with the game's ``start_game`` kernel."""
+        raise NotImplementedError
+
+    def _legal(self, out: np.ndarray) -> int:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def current_player(self) -> int:
+        """Seat to decide, or -1 when the game is over."""
+        raise NotImplementedError
+
+    def action_label(self, action: int) -> str:
+        return f"action {action}"
+
+    def scores(self) -> list[int]:
+        raise NotImplementedError
+
+    def ranks(self) -> list[int]:
+        raise NotImplementedError
+
+    def winners(self) -> list[int]:
+        ranks = self.ranks()
+        return [p for p in range(self.n_players) if ranks[p] == 1]
+
+    # -- play -----------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.is_over:
+            return []
+        n = self._legal(self._legal_buf)
+        return [int(a) for a in self._legal_buf[:n]]
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the current player; ``IllegalActionError`` if not legal."""
+        if self.is_over:
+            raise IllegalActionError(f"the game is over; action {action} cannot be applied")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action} ({self.action_label(action)}) is not legal here; "
+                f"{len(legal)} legal actions, e.g. {legal[:5]}"
+            )
+        self._apply(int(action))
+        self.actions.append(int(action))
+
+    def clone(self) -> BaseGame:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.prng = self.prng.copy()
+        other.actions = list(self.actions)
+        other.strategies = list(self.strategies)
+        other._legal_buf = np.empty(self.n_actions, np.int64)
+        return other
+
+    # -- records --------------------------------------------------------------------------
+    def _custom_paths(self) -> tuple[str | None, str | None]:
+        """Paths of non-default component files (records stay portable)."""
+        default = self.default_components()
+        board = getattr(self.components, "board_path", None)
+        parts = getattr(self.components, "components_path", None)
+        board = None if board is None or str(board) == str(getattr(default, "board_path", None)) \
+            else str(board)
+        parts = None if parts is None or str(parts) == str(
+            getattr(default, "components_path", None)) else str(parts)
+        return board, parts
+
+    def record(self) -> GameRecord:
+        board, parts = self._custom_paths()
+        return GameRecord(
+            n_players=self.n_players, edition=self.edition, seed=self.seed, game_id=self.game_id,
+            setup_id=self.setup_id, board=board, components=parts,
+            strategies=list(self.strategies), actions=list(self.actions), game=self.game_name,
+        )
+
+    @classmethod
+    def replay(cls, record: GameRecord, upto: int | None = None) -> BaseGame:
+        """The game of ``record`` with its first ``upto`` (default: all) actions applied, each
+        checked; a record of another game or with an illegal action is a ``UserError``."""
+        if record.game != cls.game_name:
+            raise UserError(f"the record is a game of {record.game!r}, not {cls.game_name!r}")
+        comps = cls.load_components(record.board, record.components) \
+            if (record.board or record.components) else None
+        game = cls(record.n_players, record.edition, record.seed, record.game_id,
+                   record.setup_id, comps)
+        game.strategies = list(record.strategies)
+        for i, action in enumerate(record.actions[:upto]):
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise UserError(f"record action {i + 1} of {len(record.actions)}: {exc}") \
+                    from None
+        return game

@@ -1,0 +1,248 @@
+"""The game interface: what a game declares so that the generic layers can run it.
+
+Each game lives in its own wing, ``tajsim/games/<name>/``, and exposes one :class:`GameSpec`
+(``tajsim/games/<name>/spec.py``, registered in :mod:`tajsim.games`). The runner, the generic
+analyses, the reports and the command line know a game only through its spec: they never import
+a game's modules by name, and no game's names (columns, phases, pieces) appear in them.
+
+Conventions every game follows (``docs/architecture.md`` has the full text):
+
+* **Arrays.** A game's state is one ``int64[state_size]`` vector, its components one
+  ``int64[comp_size]`` vector (``Components.packed()``), actions are integers
+  ``0 .. n_actions - 1``. Kernels take these flat arrays and scratch arrays passed in by the
+  caller; a kernel that plays one decision allocates nothing (so the same source can be
+  compiled for a GPU).
+* **Streams.** ``start_game(comp, n_players, edition, master_seed, game_id, setup_id, state,
+  prng)`` derives the setup stream from (master seed, setup id), the chance stream from (master
+  seed, game id) and one policy stream per seat from the chance seed
+  (:mod:`tajsim.engine.rng`), so a game is a pure function of (game, master seed, game index,
+  configuration).
+* **Records.** ``result_dtype`` has one row per player and starts with the fields
+  ``game_id, seat, strategy_id, score, rank, winner``, then ``pts_<part>`` for every score part
+  (they sum to ``score``), then the game's other per-player integer fields. ``setup_dtype``
+  has one row per game and starts with ``game_id, setup_id``; its other scalar integer fields
+  are per-game metrics, its array fields are read by the game's ``frame_columns``.
+* **Strategies.** Selected by integer id inside compiled code: ``choose_action(strategy_id,
+  state, comp, player, params, prng, legal, n_legal, *switches)``; ``switches`` are the values
+  of ``strategies.kernel_switches(ids)`` (a game without families to switch off returns ``()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Leading fields of every result dtype, in this order.
+RESULT_LEAD = ("game_id", "seat", "strategy_id", "score", "rank", "winner")
+#: Leading fields of every setup dtype, in this order.
+SETUP_LEAD = ("game_id", "setup_id")
+
+
+@dataclass(frozen=True)
+class GameKernels:
+    """Compiled entry points of a game (numba dispatchers), with the signatures the generic
+    layers call.
+
+    Attributes
+    ----------
+    start_game : ``(comp, n_players, edition, master_seed, game_id, setup_id, state, prng)``
+        Set up game ``game_id`` in ``state`` (int64[state_size]) and seed the seats' policy
+        streams in ``prng`` (int64[max_players]).
+    legal_actions : ``(state, comp, legal) -> n``
+        Write the legal actions into ``legal[:n]`` (int64[n_actions] scratch); ``n >= 1`` until
+        the game is over.
+    apply_action : ``(state, comp, action)``
+        Apply a legal action for the player to move.
+    choose_action : ``(strategy_id, state, comp, player, params, prng, legal, n_legal,
+        *switches) -> action``
+        Ask compiled strategy ``strategy_id`` for one of ``legal[:n_legal]``. It reads only what
+        ``player`` may see and advances only ``prng[player]``.
+    play_out : ``(comp, state, seat_ids, seat_params, prng, legal, actions_out, *switches)
+        -> n_actions``
+        Play ``state`` to the end; records the actions while they fit in ``actions_out``.
+    write_records : ``(state, comp, game_id, setup_id, seat_ids, results, row, setups, g)``
+        Write a finished game's rows ``results[row:row + n]`` and ``setups[g]``.
+    play_batch : ``(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+        lineup_ids, lineup_params, results, setups, *switches)``
+        Play many games on one thread (``nogil``).
+    play_batch_parallel : as ``play_batch`` with ``n_blocks`` before ``*switches``
+        The same games spread over numba threads (``prange``).
+    """
+
+    start_game: Callable[..., Any]
+    legal_actions: Callable[..., int]
+    apply_action: Callable[..., Any]
+    choose_action: Callable[..., int]
+    play_out: Callable[..., int]
+    write_records: Callable[..., Any]
+    play_batch: Callable[..., Any]
+    play_batch_parallel: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class SetupFeature:
+    """One categorical setup feature per (game, seat): what the setup-balance analyses and the
+    aggregates group win rates by.
+
+    ``codes`` is int64[G, n_players] (the value index of each seat of each game, -1 for none);
+    ``labels[k]`` names value k.
+    """
+
+    name: str
+    codes: np.ndarray
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the generic layers know about one game.
+
+    Attributes
+    ----------
+    name, title : str
+        Registry name (``--game NAME``) and the game's printed title.
+    editions : tuple of str
+        Rule editions (the first is the default); ``edition`` is passed to the kernels as its
+        index in this tuple.
+    players : mapping of edition to (min, max)
+        Allowed player counts.
+    max_players : int
+        Size of the per-seat blocks (``prng`` and the record arrays' seat fields).
+    state_size, comp_size, n_actions : int
+        Lengths of the state vector, the packed components and the action space.
+    n_params : int
+        Length of a strategy's parameter vector (``float64[n_params]``).
+    kernels : GameKernels
+    result_dtype, setup_dtype : numpy.dtype
+        The record layouts (see the module docstring).
+    score_parts : tuple of str
+        Score part names; the results frame has ``pts_<part>`` columns that sum to ``score``.
+    phase_names : tuple of str
+        Decision phases, by the integer that ``phase_of(state)`` returns.
+    components : object
+        The game's component set API: ``default()``, ``load(board, components)``,
+        ``alternative(seed, base)``, ``validate_file(path) -> list[str]``; a components object
+        has ``packed()``, ``digest()``, ``describe()`` and ``frame_meta()`` (plain data that
+        ``frame_columns`` and ``setup_features`` read from the run's task).
+    strategies : tajsim.strategies.registry.StrategyRegistry
+        The game's registered strategies.
+    game_class, record_class : type
+        Step-by-step play (:class:`tajsim.engine.game.BaseGame` subclass) and its record.
+    frame_columns : callable ``(meta, results, setups) -> dict``
+        The game's own results-frame columns (one value per player row) derived from the setup
+        records; ``meta`` is ``frame_meta()`` of the run's components.
+    setup_features : callable ``(meta, setups, n_players) -> list[SetupFeature]``
+    setup_feature_columns : callable ``(columns) -> list[str]``
+        The results-frame columns that hold setup features.
+    current_player, phase_of : callable ``(state) -> int``
+        Seat to move (-1 when the game is over) and the decision phase.
+    check_state : callable ``(state, comp, where)``
+        The game's invariants; raises ``AssertionError`` naming the broken one.
+    redraw_hidden : callable ``(state, comp, player, rng) -> state``
+        A copy of ``state`` with everything ``player`` cannot see redrawn (the conformance
+        suite's hidden-information test: no decision may change).
+    view : callable ``(state, comp, player, components) -> object``
+        What seat ``player`` may see, for pure-Python policies.
+    source_folders : tuple of Path
+        Folders whose sources decide the game's outcomes and records (the code fingerprint and
+        numba's cache key).
+    analyses_module, report_module : str
+        Modules (imported when needed) exposing ``ANALYSES`` / ``REQUIRED_COLUMNS`` and
+        ``SECTIONS``: the game's own analyses and report sections.
+    golden_dir : Path
+        Golden transcripts (``*.txt``) replayed by the conformance suite.
+    """
+
+    name: str
+    title: str
+    editions: tuple[str, ...]
+    players: Mapping[str, tuple[int, int]]
+    max_players: int
+    state_size: int
+    comp_size: int
+    n_actions: int
+    n_params: int
+    kernels: GameKernels
+    result_dtype: np.dtype
+    setup_dtype: np.dtype
+    score_parts: tuple[str, ...]
+    phase_names: tuple[str, ...]
+    components: Any
+    strategies: Any
+    game_class: type
+    record_class: type
+    frame_columns: Callable[..., dict[str, Any]]
+    setup_features: Callable[..., list[SetupFeature]]
+    setup_feature_columns: Callable[[Sequence[str]], list[str]]
+    current_player: Callable[[np.ndarray], int]
+    phase_of: Callable[[np.ndarray], int]
+    check_state: Callable[..., None]
+    redraw_hidden: Callable[..., np.ndarray]
+    view: Callable[..., Any]
+    source_folders: tuple[Path, ...]
+    analyses_module: str
+    report_module: str
+    golden_dir: Path
+    description: str = ""
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- derived -------------------------------------------------------------------------------
+    @property
+    def default_edition(self) -> str:
+        return self.editions[0]
+
+    @property
+    def part_columns(self) -> tuple[str, ...]:
+        return tuple(f"pts_{p}" for p in self.score_parts)
+
+    @property
+    def result_metrics(self) -> tuple[str, ...]:
+        """Per-player integer fields of the result records after the score parts."""
+        skip = set(RESULT_LEAD) | set(self.part_columns)
+        return tuple(n for n in self.result_dtype.names if n not in skip)
+
+    @property
+    def game_metrics(self) -> tuple[str, ...]:
+        """Per-game scalar fields of the setup records (``n_turns`` ...)."""
+        return tuple(n for n in self.setup_dtype.names if n not in SETUP_LEAD
+                     and self.setup_dtype.fields[n][0].shape == ())
+
+    def edition_index(self, edition: str | int) -> int:
+        """Index of ``edition`` (its name, or its index) in ``editions``; ``UserError`` if none."""
+        from tajsim.errors import UserError
+
+        text = str(edition)
+        if text in self.editions:
+            return self.editions.index(text)
+        raise UserError(f"unknown edition {text!r} of {self.title}; expected one of: "
+                        f"{', '.join(self.editions)}")
+
+    def check_players(self, n_players: Any, edition: str | int | None = None) -> int:
+        """``n_players`` as an int if the edition allows it, else a one-line ``UserError``."""
+        from tajsim.errors import UserError
+
+        ed = self.editions[self.edition_index(edition if edition is not None
+                                              else self.default_edition)]
+        low, high = self.players[ed]
+        ok = isinstance(n_players, (int, np.integer)) and not isinstance(n_players, bool)
+        if not ok or not low <= int(n_players) <= high:
+            where = f"the {ed} edition of {self.title}" if len(self.editions) > 1 else self.title
+            raise UserError(f"player count {n_players!r} is not allowed in {where}; expected "
+                            f"{low} to {high}")
+        return int(n_players)
+
+    def check_layout(self) -> None:
+        """Raise ``ValueError`` unless the record dtypes follow the conventions."""
+        names = self.result_dtype.names or ()
+        if tuple(names[:len(RESULT_LEAD)]) != RESULT_LEAD:
+            raise ValueError(f"{self.name}: result dtype must start with {RESULT_LEAD}")
+        parts = tuple(names[len(RESULT_LEAD):len(RESULT_LEAD) + len(self.score_parts)])
+        if parts != self.part_columns:
+            raise ValueError(f"{self.name}: result fields after {RESULT_LEAD} must be "
+                             f"{self.part_columns}")
+        if tuple((self.setup_dtype.names or ())[:2]) != SETUP_LEAD:
+            raise ValueError(f"{self.name}: setup dtype must start with {SETUP_LEAD}")
