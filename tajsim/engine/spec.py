@@ -84,6 +84,21 @@ class GameKernels:
 
 
 @dataclass(frozen=True)
+class RuleOption:
+    """A rule a game's text leaves open that changes play materially: users may switch it.
+
+    Options are booleans. The kernels receive one integer, the *rules code*: the edition's index
+    in ``GameSpec.editions`` plus ``1 << bit`` for every option switched on (``bit`` >= 8), so
+    a game without options passes the edition index exactly as before.
+    """
+
+    name: str
+    bit: int
+    default: bool
+    description: str
+
+
+@dataclass(frozen=True)
 class SetupFeature:
     """One categorical setup feature per (game, seat): what the setup-balance analyses and the
     aggregates group win rates by.
@@ -188,6 +203,7 @@ class GameSpec:
     report_module: str
     golden_dir: Path
     description: str = ""
+    options: tuple[RuleOption, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------
@@ -234,6 +250,26 @@ class GameSpec:
             raise UserError(f"player count {n_players!r} is not allowed in {where}; expected "
                             f"{low} to {high}")
         return int(n_players)
+
+    def rules_code(self, edition: str | int | None = None,
+                   options: Mapping[str, bool] | None = None) -> int:
+        """The integer the kernels receive: edition index plus the bits of the options on."""
+        from tajsim.errors import UserError
+
+        code = self.edition_index(edition if edition is not None else self.default_edition)
+        chosen = {o.name: o.default for o in self.options}
+        for key, value in (options or {}).items():
+            if key not in chosen:
+                names = ", ".join(chosen) or "(none)"
+                raise UserError(f"unknown rule option {key!r} of {self.title}; expected one of: "
+                                f"{names}")
+            if not isinstance(value, bool):
+                raise UserError(f"rule option {key} = {value!r}; expected true or false")
+            chosen[key] = value
+        for o in self.options:
+            if chosen[o.name]:
+                code |= 1 << o.bit
+        return code
 
     def check_layout(self) -> None:
         """Raise ``ValueError`` unless the record dtypes follow the conventions."""
