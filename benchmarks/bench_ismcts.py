@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import numpy as np
 
-    from tajsim.benchmarking import (
+    from tajsim.running.benchmarking import (
         MAX_PLAYERS,
         check_batch,
         decision_stats,
@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> None:
         make_batch,
         record_batch,
     )
-    from tajsim.strategies.ids import STRATEGY_ISMCTS
-    from tajsim.strategies.registry import get_strategy
+    from tajsim.games.tajmahal.strategies.ids import STRATEGY_ISMCTS
+    from tajsim.games.tajmahal.strategies.registry import get_strategy
 
     spec = get_strategy("ismcts")
     rows, problems = [], []
@@ -105,7 +105,7 @@ def _compile_policy(batch) -> None:
     not include compilation."""
     import numpy as np
 
-    from tajsim.benchmarking import Batch
+    from tajsim.running.benchmarking import Batch
 
     params = batch.lineup_params.copy()
     params[:, 0] = np.where(params[:, 0] > 0, 1.0, params[:, 0])  # 1 iteration

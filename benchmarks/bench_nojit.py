@@ -30,8 +30,8 @@ def child(strategy: str, players: int, games: int, seed: int, repeat: int) -> No
 
     import numpy as np
 
-    from tajsim.benchmarking import make_batch, records_digest
-    from tajsim.running.nb import play_batch_nb
+    from tajsim.running.benchmarking import make_batch, records_digest
+    from tajsim.games.tajmahal.play.nb import play_batch_nb
 
     batch = make_batch(games, players, strategy, seed=seed)
     make_batch(1, players, strategy, seed=seed)  # warm the imports
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         child(s, int(n), int(g), int(seed), args.repeat)
         return
 
-    from tajsim.benchmarking import make_batch, records_digest, time_batch
+    from tajsim.running.benchmarking import make_batch, records_digest, time_batch
 
     samples = QUICK_SAMPLES if args.quick else SAMPLES
     rows, problems = [], []

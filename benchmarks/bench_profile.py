@@ -2,7 +2,7 @@
 records; and how many decisions a game takes.
 
 The games of a batch are played once with their actions recorded, then compiled harness kernels
-(``tajsim.benchmarking``) replay them with and without each part; each part's cost is a
+(``tajsim.running.benchmarking``) replay them with and without each part; each part's cost is a
 difference of the best of ``--repeat`` short runs (about ``--seconds`` each), timed
 round-robin by the CPU time of the playing thread (see ``profile_batch``). One core; fixed
 seeds. Parts are differences of noisy times: a tiny part may come out slightly negative on a
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import numpy as np
 
-    from tajsim.benchmarking import (
+    from tajsim.running.benchmarking import (
         MAX_PLAYERS,
         PHASE_LABELS,
         check_batch,

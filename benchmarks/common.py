@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
-import hashlib
 import os
 import sys
 from collections.abc import Iterable
@@ -25,46 +24,16 @@ if str(REPO) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(REPO))
 
 
-def source_fingerprint() -> str:
-    """Hash of every source a compiled kernel may depend on (engine, strategies, runner
-    kernels, the benchmark harness)."""
-    root = REPO / "tajsim"
-    h = hashlib.sha256()
-    for pattern in ("engine/*.py", "engine/data/*", "strategies/*.py", "strategies/*.toml",
-                    "running/*.py", "benchmarking.py"):
-        for path in sorted(root.glob(pattern)):
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+# Importing tajsim points numba at its cache directory keyed by the source fingerprint
+# (tajsim.engine.fingerprint): every script compiles into, or loads from, the cache of the sources
+# as they are, and never loads a kernel compiled before an edit.
+from tajsim.engine.fingerprint import source_fingerprint  # noqa: E402
 
 
 def bench_cache_dir() -> Path:
-    """Numba cache of the benchmarks, one directory per source fingerprint.
-
-    numba's on-disk cache only notices edits to the file that defines a function, not to the
-    functions it calls in other files; a kernel cached before an edit of, say, a strategy would
-    be loaded stale. Keying the directory on the hash of every source makes each benchmark run
-    use code compiled from the sources as they are.
-    """
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tajsim-bench"
-    return base / f"numba-{source_fingerprint()}"
-
-
-# Before numba is imported by anything: compile into (or load from) the fingerprinted cache,
-# unless the caller chose a cache directory (bench_compile.py does, for its child processes) or
-# set TAJSIM_BENCH_CACHE=default (numba's usual cache next to the sources; the tests do).
-if ("NUMBA_CACHE_DIR" not in os.environ and "numba" not in sys.modules
-        and os.environ.get("TAJSIM_BENCH_CACHE") != "default"):
-    os.environ["NUMBA_CACHE_DIR"] = str(bench_cache_dir())
-    try:  # keep the three most recent fingerprinted caches
-        import shutil
-
-        _old = sorted(bench_cache_dir().parent.glob("numba-*"), key=lambda p: p.stat().st_mtime)
-        for _path in _old[:-3]:
-            if _path != bench_cache_dir():
-                shutil.rmtree(_path, ignore_errors=True)
-    except OSError:
-        pass
+    """The numba cache directory of this process (tajsim's, keyed by the source fingerprint,
+    unless ``NUMBA_CACHE_DIR`` was set by the caller)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"])
 
 
 def parser(description: str, repeat: int = 5, quick_repeat: int = 3) -> argparse.ArgumentParser:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tajsim.engine.enums import COLOURLESS, N_SYMBOLS, SEAT_CROWN, SEAT_PRESENT, SEAT_PROVINCE
-from tajsim.strategies.python_policy import PlayerView, PythonPolicy
+from tajsim.games.tajmahal.engine.enums import COLOURLESS, N_SYMBOLS, SEAT_CROWN, SEAT_PRESENT, SEAT_PROVINCE
+from tajsim.games.tajmahal.strategies.python_policy import PlayerView, PythonPolicy
 
 
 class Cautious(PythonPolicy):

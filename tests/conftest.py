@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
-from tajsim.engine.api_test import check_legal_list, check_state
-from tajsim.engine.components import default_components
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.engine.invariants import check_legal_list, check_state
+from tajsim.games.tajmahal.engine.components import default_components
 
 WITHDRAW = E.ACTION_WITHDRAW
 SYM_INDEX = {name: i for i, name in enumerate(E.SYMBOL_NAMES)}

@@ -37,7 +37,7 @@ GAMES = {
 def transcript(n_players: int, edition: str, seed: int, game_id: int,
                strategies: tuple[str, ...]) -> str:
     """The transcript text of one game (deterministic)."""
-    from tajsim.engine.game import Game, play_game
+    from tajsim.games.tajmahal.engine.game import Game, play_game
 
     shown = "random" if set(strategies) == {"random"} else ",".join(strategies)
     lines = [

@@ -8,7 +8,7 @@ import pytest
 from scipy import optimize
 from scipy.special import logsumexp
 
-from tajsim.analysis.commodities import (
+from tajsim.games.tajmahal.analyses.commodities import (
     conditional_logit,
     goods_contest,
     goods_points,

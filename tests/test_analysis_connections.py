@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tajsim.analysis.connections import (
+from tajsim.games.tajmahal.analyses.connections import (
     chain_points_by_province,
     chain_points_by_visit,
     connection_distribution,
@@ -74,8 +74,8 @@ def test_consecutive_adjacency_feature():
 
 
 def test_adjacency_from_board_components():
-    pytest.importorskip("tajsim.engine.components")
-    from tajsim.engine.components import default_components
+    pytest.importorskip("tajsim.games.tajmahal.engine.components")
+    from tajsim.games.tajmahal.engine.components import default_components
 
     comps = default_components()
     adjacency = province_adjacency_from_components(comps)

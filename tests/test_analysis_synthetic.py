@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tajsim.analysis.synthetic import make_synthetic_results, seat_win_probabilities
-from tajsim.engine.enums import GOOD_NAMES, PART_NAMES, RESULT_DTYPE
+from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, PART_NAMES, RESULT_DTYPE
 
 SCHEMA_DTYPES = {
     "game_id": "int64", "seed": "int64", "n_players": "int8", "seat": "int8", "score": "int16",

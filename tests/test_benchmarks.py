@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tajsim.benchmarking import (
+from tajsim.running.benchmarking import (
     Batch,
     check_batch,
     make_batch,
@@ -101,7 +101,7 @@ def test_bench_cli_check():
 
 
 def test_throughput_script_check_quick(tmp_path):
-    env = dict(os.environ, TAJSIM_BENCH_CACHE="default")
+    env = dict(os.environ)
     cmd = [sys.executable, str(BENCH / "bench_throughput.py"), "--quick", "--check",
            "--players", "4", "--strategies", "random", "--games", "40", "--check-games", "10",
            "--repeat", "1", "--warmup", "0", "--results", str(tmp_path)]

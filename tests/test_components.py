@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tajsim.cli.board import command as board_command
-from tajsim.engine import enums as E
-from tajsim.engine.components import (
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.components import (
     DEFAULT_BOARD,
     DEFAULT_COMPONENTS,
     ComponentError,
@@ -764,7 +764,7 @@ def test_cli_through_main_group(tmp_path: Path) -> None:
 def test_plot_board_overlays() -> None:
     import matplotlib.pyplot as plt
 
-    from tajsim.reporting.board_plot import plot_board
+    from tajsim.games.tajmahal.report.board_plot import plot_board
 
     c = default_components()
     at = np.full(E.MAX_CITIES, -1)

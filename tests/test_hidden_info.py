@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
-from tajsim.running.nb import start_game_nb
-from tajsim.strategies.nb import choose_action_nb
-from tajsim.strategies.python_policy import PlayerView
-from tajsim.strategies.registry import parse_strategy
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.play.nb import start_game_nb
+from tajsim.games.tajmahal.strategies.nb import choose_action_nb
+from tajsim.games.tajmahal.strategies.python_policy import PlayerView
+from tajsim.games.tajmahal.strategies.registry import parse_strategy
 
 STRATEGIES = ["random", "greedy", "balanced", "commodity", "network", "hoarder", "collector",
               "ismcts:iterations=24", "ismcts:iterations=24:horizon=-1:rollout=1",
@@ -136,7 +136,7 @@ def test_permutation_keeps_the_visible_state(comp):
 
 def test_ismcts_determinisation_depends_only_on_the_view(comp):
     """Two states that differ only in hidden cards give the same determinised copy."""
-    from tajsim.strategies.ismcts import determinise
+    from tajsim.games.tajmahal.strategies.ismcts import determinise
 
     rng = np.random.default_rng(5)
     for state, prng, player, _ in _mid_game_states(comp, 4, 0, seed=13, n_states=4):

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tajsim.engine import enums as E
+from tajsim.games.tajmahal.engine import enums as E
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [(2, E.EDITION_2018, 0), (3, E.EDITION_2000, 1), (5, E.EDITION_2018, 2)]
@@ -24,12 +24,12 @@ SEED = 77
 WORKER = r"""
 import sys
 import numpy as np
-from tajsim.engine import enums as E
-from tajsim.engine.components import default_components
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.components import default_components
 
 
 def play(comp, n, edition, seed, game_id):
-    from tajsim.running.nb import play_out_nb, start_game_nb
+    from tajsim.games.tajmahal.play.nb import play_out_nb, start_game_nb
     state = np.zeros(E.STATE_SIZE, np.int64)
     prng = np.zeros(E.MAX_PLAYERS, np.int64)
     start_game_nb(comp, n, edition, seed, game_id, game_id, state, prng)
@@ -40,7 +40,7 @@ def play(comp, n, edition, seed, game_id):
 
 
 def records(comp, n, edition, seed, game_id):
-    from tajsim.running.nb import play_batch_nb
+    from tajsim.games.tajmahal.play.nb import play_batch_nb
     ids = np.array([game_id], np.int64)
     res = np.zeros(n, E.RESULT_DTYPE)
     setups = np.zeros(1, E.SETUP_DTYPE)

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tajsim.engine import enums as E
-from tajsim.engine.api_test import (
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.invariants import (
     check_game_api,
     check_kernel_game,
     check_strategy_legality,
@@ -65,7 +65,7 @@ def test_same_seed_same_game(comp, config, seed, game_id):
 def test_game_record_replays_exactly(config, seed, game_id):
     """Game.record().to_json -> GameRecord.from_json -> replay gives the identical state; the
     step-by-step ``play_game`` and the compiled ``play_out_nb`` play the same game."""
-    from tajsim.engine.game import GameRecord, play_game
+    from tajsim.games.tajmahal.engine.game import GameRecord, play_game
 
     n, edition = config
     game = play_game(["random"] * n, E.EDITION_NAMES[edition], seed=seed, game_id=game_id)
@@ -82,7 +82,7 @@ def test_game_record_replays_exactly(config, seed, game_id):
 
 
 def test_partial_replay_is_a_prefix():
-    from tajsim.engine.game import play_game
+    from tajsim.games.tajmahal.engine.game import play_game
 
     game = play_game(["random"] * 3, "2018", seed=5)
     record = game.record()
@@ -95,8 +95,8 @@ def test_partial_replay_is_a_prefix():
 
 def test_batch_records_match_step_by_step_games(comp):
     """The batch kernel writes the same final scores and ranks as the Game API."""
-    from tajsim.engine.game import Game
-    from tajsim.running.nb import play_batch_nb
+    from tajsim.games.tajmahal.engine.game import Game
+    from tajsim.games.tajmahal.play.nb import play_batch_nb
 
     n, G = 4, 4
     ids = np.arange(G, dtype=np.int64)
@@ -123,7 +123,7 @@ def test_game_api_conformance():
 
 
 def _strategy_names():
-    from tajsim.strategies.registry import strategy_names
+    from tajsim.games.tajmahal.strategies.registry import strategy_names
 
     return strategy_names()
 
@@ -137,7 +137,7 @@ def test_registered_strategies_play_only_legal_actions(comp, name):
 # The checker itself: each corruption of a real mid-game state is caught
 # ---------------------------------------------------------------------------------------------
 def _mid_game(comp, n=3, edition=E.EDITION_2018):
-    from tajsim.engine import nb
+    from tajsim.games.tajmahal.engine import nb
 
     start, _, _, actions = kernel_game_actions(comp, n, edition, 8, 1)
     state = start.copy()
@@ -176,7 +176,7 @@ CORRUPTIONS = {
 
 @pytest.mark.parametrize("name", sorted(CORRUPTIONS))
 def test_check_state_catches_corruption(comp, name):
-    from tajsim.engine.api_test import check_state
+    from tajsim.games.tajmahal.engine.invariants import check_state
 
     state = _mid_game(comp)
     check_state(state, comp)
@@ -186,8 +186,8 @@ def test_check_state_catches_corruption(comp, name):
 
 
 def test_check_legal_list_catches_wrong_lists(comp):
-    from tajsim.engine import nb
-    from tajsim.engine.api_test import check_legal_list
+    from tajsim.games.tajmahal.engine import nb
+    from tajsim.games.tajmahal.engine.invariants import check_legal_list
 
     state = _mid_game(comp)
     buf = np.empty(E.N_ACTIONS, np.int64)
@@ -199,7 +199,7 @@ def test_check_legal_list_catches_wrong_lists(comp):
 
 
 def test_bad_game_records_are_user_errors():
-    from tajsim.engine.game import GameRecord, IllegalActionError
+    from tajsim.games.tajmahal.engine.game import GameRecord, IllegalActionError
     from tajsim.errors import UserError
 
     for text in ("not json", "{}", '{"n_players": 3, "colour": "red"}'):

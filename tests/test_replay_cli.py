@@ -7,7 +7,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from tajsim.engine.game import GameRecord, play_game
+from tajsim.games.tajmahal.engine.game import GameRecord, play_game
 
 ACTION_LINE = re.compile(r"^  V(\d\d) P(\d) \[(bid|palace|crown|display)\] (.+)$")
 

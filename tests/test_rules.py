@@ -29,9 +29,9 @@ from conftest import (
     withdraw_all,
 )
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
-from tajsim.engine.api_test import kernel_game_actions
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.engine.invariants import kernel_game_actions
 
 SYM, BONUS = E.SYM, E.BONUS
 ENL, NOB, MIGHT, KNOW = (E.PRESTIGE_ENLIGHTENMENT, E.PRESTIGE_NOBILITY, E.PRESTIGE_MIGHT,
@@ -634,7 +634,7 @@ def test_tie_on_score_and_cards_is_shared_2018(comp):
 # The Python API: editions, player counts, illegal actions
 # ---------------------------------------------------------------------------------------------
 def test_2000_edition_rejects_two_players():
-    from tajsim.engine.game import Game
+    from tajsim.games.tajmahal.engine.game import Game
     from tajsim.errors import UserError
 
     with pytest.raises(UserError) as info:
@@ -649,7 +649,7 @@ def test_2000_edition_rejects_two_players():
 
 
 def test_illegal_action_raises():
-    from tajsim.engine.game import Game, IllegalActionError
+    from tajsim.games.tajmahal.engine.game import Game, IllegalActionError
 
     game = Game(3, "2018", seed=1)
     for bad in (-1, E.N_ACTIONS, E.ACTION_CITY, E.ACTION_TAKE + 95):

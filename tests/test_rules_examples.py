@@ -30,8 +30,8 @@ from conftest import (
     tokens,
 )
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
 
 SYM, BONUS, GOOD = E.SYM, E.BONUS, E.GOOD
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tajsim.engine import enums as E
-from tajsim.engine.components import default_components
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.components import default_components
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.config import RunConfig, default_chunk_size, lineup_codes, resolve_seating
@@ -91,7 +91,7 @@ def test_schema_invariants(reference):
 
 
 def test_rows_match_the_game_api(reference):
-    from tajsim.engine.game import play_game
+    from tajsim.games.tajmahal.engine.game import play_game
 
     for game_id in (0, 1, 137):
         rows = reference[reference["game_id"] == game_id]
@@ -363,7 +363,7 @@ def test_bad_input_is_one_line(kwargs, match):
 
 def test_alternative_components_run():
     df = simulate(8, 3, "random", seed=1, components="alternative:2")
-    from tajsim.engine.components import alternative_components
+    from tajsim.games.tajmahal.engine.components import alternative_components
 
     alt = alternative_components(2)
     expected = {f"bonus_{alt.city_slugs[c]}" for c in alt.bonus_cities}
@@ -382,8 +382,8 @@ def test_round_robin_run():
 def test_kernel_switches_leave_out_only_unused_families():
     """A kernel compiled without ISMCTS / the heuristics plays the same games as the full one,
     and refuses a lineup that needs what it left out instead of playing it wrongly."""
-    from tajsim.running.nb import play_batch_nb
-    from tajsim.strategies.ids import (
+    from tajsim.games.tajmahal.play.nb import play_batch_nb
+    from tajsim.games.tajmahal.strategies.ids import (
         STRATEGY_GREEDY,
         STRATEGY_HEURISTIC,
         STRATEGY_ISMCTS,

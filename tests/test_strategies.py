@@ -6,18 +6,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tajsim.engine import enums as E
-from tajsim.engine.api_test import check_strategy_legality
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.invariants import check_strategy_legality
 from tajsim.errors import UserError
-from tajsim.strategies.arena import (
+from tajsim.play.arena import (
     entry,
     mean_by_entry,
     play_lineups,
     rotated_lineups,
     win_shares,
 )
-from tajsim.strategies.ids import N_PARAMS, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
-from tajsim.strategies.registry import (
+from tajsim.games.tajmahal.strategies.ids import N_PARAMS, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
+from tajsim.games.tajmahal.strategies.registry import (
     all_strategies,
     get_strategy,
     load_presets,
@@ -160,14 +160,14 @@ def test_presets_play_visibly_differently(vs_balanced):
 
 def test_ismcts_spends_its_iterations(comp):
     """More iterations change decisions (the search is not a pass-through)."""
-    from tajsim.running.nb import start_game_nb
-    from tajsim.strategies.ismcts import ismcts_search
+    from tajsim.games.tajmahal.play.nb import start_game_nb
+    from tajsim.games.tajmahal.strategies.ismcts import ismcts_search
 
     state = np.zeros(E.STATE_SIZE, np.int64)
     prng = np.zeros(E.MAX_PLAYERS, np.int64)
     start_game_nb(comp, 4, 0, 5, 0, 0, state, prng)
     legal = np.empty(E.N_ACTIONS, np.int64)
-    from tajsim.engine import nb
+    from tajsim.games.tajmahal.engine import nb
 
     n = nb.legal_actions_nb(state, comp, legal)
     _, params = parse_strategy("ismcts:iterations=300")
@@ -188,10 +188,10 @@ def test_mask_view_equals_card_walk(comp, n_players, edition):
     """``build_view`` (popcounts over location masks) equals ``build_view_slow`` (a walk over
     the cards) for every seat at every decision of whole games, reshuffles and protests
     included."""
-    from tajsim.engine.nb import apply_action_nb, legal_actions_nb
-    from tajsim.running.nb import start_game_nb
-    from tajsim.strategies.features import VIEW_SIZE, build_view, build_view_slow
-    from tajsim.strategies.nb import choose_action_nb
+    from tajsim.games.tajmahal.engine.nb import apply_action_nb, legal_actions_nb
+    from tajsim.games.tajmahal.play.nb import start_game_nb
+    from tajsim.games.tajmahal.strategies.features import VIEW_SIZE, build_view, build_view_slow
+    from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
     state = np.zeros(E.STATE_SIZE, np.int64)
     prng = np.zeros(E.MAX_PLAYERS, np.int64)

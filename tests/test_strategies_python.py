@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tajsim.engine import enums as E
-from tajsim.engine.game import play_game
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.game import play_game
 from tajsim.errors import UserError
-from tajsim.strategies.python_policy import (
+from tajsim.games.tajmahal.strategies.python_policy import (
     PlayerView,
     PythonPolicy,
     decode_action,

@@ -7,7 +7,7 @@ import shutil
 import numpy as np
 from click.testing import CliRunner
 
-from tajsim.strategies.ladder import (
+from tajsim.reporting.ladder import (
     BEGIN,
     END,
     LadderConfig,
@@ -17,8 +17,8 @@ from tajsim.strategies.ladder import (
     save_json,
     write_docs,
 )
-from tajsim.strategies.registry import load_presets, presets_path
-from tajsim.strategies.tuning import cma_es, field_lineups, tune, write_preset
+from tajsim.games.tajmahal.strategies.registry import load_presets, presets_path
+from tajsim.play.tuning import cma_es, field_lineups, tune, write_preset
 
 
 def test_cma_es_finds_the_optimum_of_a_quadratic():

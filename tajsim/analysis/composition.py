@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.stats import summarize_mean, wilson_interval
-from tajsim.engine.enums import PART_NAMES
+from tajsim.games.tajmahal.engine.enums import PART_NAMES
 
 __all__ = ["PART_COLUMNS", "score_composition", "score_part_histogram"]
 
-#: Score-part columns in the order of ``tajsim.engine.enums.PART_NAMES``.
+#: Score-part columns in the order of ``tajsim.games.tajmahal.engine.enums.PART_NAMES``.
 PART_COLUMNS = tuple(f"pts_{p}" for p in PART_NAMES)
 DEFAULT_BY = ("edition", "n_players", "strategy")
 DEFAULT_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)

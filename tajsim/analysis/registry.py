@@ -23,14 +23,13 @@ from typing import Any
 import pandas as pd
 
 from tajsim.analysis import (
-    commodities,
     composition,
-    connections,
     ratings,
     robustness,
     setup_balance,
     winrates,
 )
+from tajsim.games.tajmahal.analyses import commodities, connections
 from tajsim.errors import UserError
 
 __all__ = ["ANALYSES", "REQUIRED_COLUMNS", "missing_columns", "run_analyses"]

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from tajsim.analysis.commodities import goods_value
+from tajsim.games.tajmahal.analyses.commodities import goods_value
 from tajsim.analysis.composition import score_composition
 from tajsim.analysis.ratings import bradley_terry
 from tajsim.analysis.stats import game_index

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from tajsim.engine.enums import GOOD_NAMES, N_VISITS
+from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 
 __all__ = ["SyntheticTruth", "board_names", "make_synthetic_results", "seat_win_probabilities"]
 
-# Placeholder names used when the board data (tajsim.engine.components) is not available.
+# Placeholder names used when the board data (tajsim.games.tajmahal.engine.components) is not available.
 _FALLBACK_PROVINCES = (
     "kabul", "kashmir", "multan", "punjab", "sindh", "rajputana",
     "gujarat", "agra", "awadh", "bihar", "bengal", "deccan",
@@ -59,7 +59,7 @@ def board_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
         12 province slugs; the fortress cities other than Agra that start with a bonus tile.
     """
     try:  # the board data is written by the engine; fall back while it is absent
-        from tajsim.engine.components import default_components
+        from tajsim.games.tajmahal.engine.components import default_components
 
         comps = default_components()
         provinces = tuple(comps.province_slugs)

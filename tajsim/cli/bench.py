@@ -45,7 +45,7 @@ def command(players, strategies, edition, games, seconds, workers, repeat, warmu
       tajsim bench -p 5 -s greedy --check
       tajsim bench -s balanced,random --games 2000 --profile
     """
-    from tajsim.benchmarking import (
+    from tajsim.running.benchmarking import (
         check_batch,
         describe_machine,
         estimate_game_seconds,

@@ -31,8 +31,8 @@ def command() -> None:
 def show(board: Path | None, components: Path | None, out: Path, alternative: int | None,
          labels: str, dpi: int) -> None:
     """Draw the board (provinces, roads, cities, fortresses, Agra) to a picture."""
-    from tajsim.engine.components import alternative_components, load_components
-    from tajsim.reporting.board_plot import plot_board
+    from tajsim.games.tajmahal.engine.components import alternative_components, load_components
+    from tajsim.games.tajmahal.report.board_plot import plot_board
 
     comps = load_components(board, components)
     if alternative is not None:
@@ -71,7 +71,7 @@ def validate(ctx: click.Context, file: Path, kind: str | None, other: Path | Non
 
     Prints "OK: ..." or one line per problem (file, key, bad value, expected) and exits 2.
     """
-    from tajsim.engine.components import (
+    from tajsim.games.tajmahal.engine.components import (
         ComponentError,
         detect_kind,
         load_components,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tajsim.engine.game import check_players, parse_edition
+from tajsim.games.tajmahal.engine.game import check_players, parse_edition
 
 
 @click.command("ladder")
@@ -36,7 +36,7 @@ def command(strategies, search, players, edition, seed, random_games, field_game
     the numbers are also saved next to it as JSON (OUTPUT with a .json suffix)."""
     from pathlib import Path
 
-    from tajsim.strategies.ladder import (
+    from tajsim.reporting.ladder import (
         FAST,
         LadderConfig,
         load_json,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from tajsim.engine.components import load_components
-from tajsim.engine.game import Game, GameRecord, check_players, play_game
+from tajsim.games.tajmahal.engine.components import load_components
+from tajsim.games.tajmahal.engine.game import Game, GameRecord, check_players, play_game
 from tajsim.errors import UserError
 
 
@@ -18,7 +18,7 @@ def _print_action(game: Game, player: int, action: int) -> None:
 
 def _is_visit_start(game: Game) -> bool:
     # No card played or withdrawal yet in this visit.
-    from tajsim.engine import enums as E
+    from tajsim.games.tajmahal.engine import enums as E
 
     n = game.n_players
     return all(game.state[E.S_ROW_N + p] == 0 for p in range(n)) and not any(

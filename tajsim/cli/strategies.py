@@ -34,8 +34,8 @@ def command(params: bool, plugins: str) -> None:
     are listed last.
     """
     from tajsim.errors import UserError
-    from tajsim.strategies.python_policy import load_policy_file
-    from tajsim.strategies.registry import all_strategies
+    from tajsim.games.tajmahal.strategies.python_policy import load_policy_file
+    from tajsim.games.tajmahal.strategies.registry import all_strategies
 
     for spec in all_strategies():
         click.echo(f"{spec.strategy_id:>2}  {spec.name:<10} {spec.description}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tajsim.engine.game import check_players, parse_edition
+from tajsim.games.tajmahal.engine.game import check_players, parse_edition
 
 
 @click.command("tune")
@@ -37,8 +37,8 @@ def command(start, field_, players, edition, method, generations, popsize, games
     evaluation uses game ids never seen during the search: the result against START head to
     head (half the seats each, seats rotated) and both against the field.
     """
-    from tajsim.strategies.registry import reload_presets
-    from tajsim.strategies.tuning import tune, write_preset
+    from tajsim.games.tajmahal.strategies.registry import reload_presets
+    from tajsim.play.tuning import tune, write_preset
 
     check_players(players, edition)
     names = [s.strip() for s in field_.split(",") if s.strip()]

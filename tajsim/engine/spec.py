@@ -143,10 +143,10 @@ class GameSpec:
         ``alternative(seed, base)``, ``validate_file(path) -> list[str]``; a components object
         has ``packed()``, ``digest()``, ``describe()`` and ``frame_meta()`` (plain data that
         ``frame_columns`` and ``setup_features`` read from the run's task).
-    strategies : tajsim.strategies.registry.StrategyRegistry
+    strategies : tajsim.games.tajmahal.strategies.registry.StrategyRegistry
         The game's registered strategies.
     game_class, record_class : type
-        Step-by-step play (:class:`tajsim.engine.game.BaseGame` subclass) and its record.
+        Step-by-step play (:class:`tajsim.games.tajmahal.engine.game.BaseGame` subclass) and its record.
     frame_columns : callable ``(meta, results, setups) -> dict``
         The game's own results-frame columns (one value per player row) derived from the setup
         records; ``meta`` is ``frame_meta()`` of the run's components.

@@ -3,3 +3,9 @@
 Each wing exposes a :class:`tajsim.engine.spec.GameSpec` in its ``spec`` module; the generic
 layers (running, analysis, reporting, the command line) reach a game only through it.
 """
+
+#: The wings, by package name (``tajsim/games/<name>/``). Each package's ``__init__`` is cheap (no
+#: kernels): it declares ``SOURCE_FOLDERS``, read by :mod:`tajsim.engine.fingerprint` before any
+#: kernel is compiled. :mod:`tajsim.games.registry` holds the specs.
+GAME_PACKAGES = ("tajmahal",)
+DEFAULT_GAME = "tajmahal"

@@ -33,16 +33,15 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis import (
-    commodities,
     composition,
-    connections,
     ratings,
     robustness,
     setup_balance,
     winrates,
 )
+from tajsim.games.tajmahal.analyses import commodities, connections
 from tajsim.analysis.stats import game_index
-from tajsim.engine.enums import PART_NAMES
+from tajsim.games.tajmahal.engine.enums import PART_NAMES
 
 __all__ = ["ALL_SECTIONS", "REQUIRED_COLUMNS", "build_report", "markdown_table"]
 
@@ -644,11 +643,11 @@ def _section_commodities(ctx: _Context) -> None:
 def _province_values_figure(ctx: _Context, by_province: pd.DataFrame) -> plt.Figure | None:
     """The connection heat map on the board, or None when the board cannot be drawn."""
     try:
-        from tajsim.reporting.board_plot import plot_board
+        from tajsim.games.tajmahal.report.board_plot import plot_board
 
         comps = ctx.components
         if comps is None:
-            from tajsim.engine.components import default_components
+            from tajsim.games.tajmahal.engine.components import default_components
 
             comps = default_components()
         slugs = set(comps.province_slugs)
@@ -713,7 +712,7 @@ def _section_connections(ctx: _Context) -> None:
     try:
         comps = ctx.components
         if comps is None:
-            from tajsim.engine.components import default_components
+            from tajsim.games.tajmahal.engine.components import default_components
 
             comps = default_components()
         adjacency = connections.province_adjacency_from_components(comps)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.engine import enums as E
+from tajsim.games.tajmahal.engine import enums as E
 
 WIN_SHARE_SCALE = 60  # lcm(1..5): 1/k of a win is a whole number of 60ths
 METRICS = (
@@ -280,7 +280,7 @@ def _group_sum(cell: np.ndarray, values: np.ndarray, n_cells: int) -> np.ndarray
     A compiled loop (exact in int64, and it releases the GIL so worker threads keep playing);
     ``np.add.at`` took about as long as playing the games of a ``random`` chunk.
     """
-    from tajsim.running.nb import group_sum_nb
+    from tajsim.running.kernels import group_sum_nb
 
     out = np.zeros((n_cells, values.shape[1]), np.int64)
     group_sum_nb(np.ascontiguousarray(cell, np.int64), np.ascontiguousarray(values, np.int64),

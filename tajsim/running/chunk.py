@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.engine import enums as E
+from tajsim.games.tajmahal.engine import enums as E
 from tajsim.running.aggregates import Aggregates
 
 
@@ -55,8 +55,8 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     records are the same either way.
     """
     from tajsim.running.config import lineup_codes
-    from tajsim.running.nb import play_batch_nb, play_batch_parallel_nb
-    from tajsim.strategies.ids import kernel_switches
+    from tajsim.games.tajmahal.play.nb import play_batch_nb, play_batch_parallel_nb
+    from tajsim.games.tajmahal.strategies.ids import kernel_switches
 
     n = int(task["players"])
     start = index * int(task["chunk_size"])

@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.engine import enums as E
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.engine.fingerprint import source_fingerprint
 from tajsim.errors import UserError
 
 #: Seating plans. ``fixed``: seat p is taken by ``strategies[p]``. ``rotate``: seat p of game g is
@@ -127,7 +128,7 @@ def resolve_components(components: Any = None, board: str | Path | None = None,
     ``dict`` with keys ``board`` / ``components`` / ``alternative`` (an experiment's form), or
     the string ``"alternative:SEED"`` (``alternative_components(SEED)``).
     """
-    from tajsim.engine import components as C
+    from tajsim.games.tajmahal.engine import components as C
 
     alternative = None
     if isinstance(components, str):
@@ -251,8 +252,8 @@ class RunConfig:
         component_file: str | Path | None = None,
     ) -> RunConfig:
         """Validate every argument; bad ones raise a one-line ``UserError``."""
-        from tajsim.engine.game import check_players, parse_edition
-        from tajsim.strategies.registry import parse_strategy
+        from tajsim.games.tajmahal.engine.game import check_players, parse_edition
+        from tajsim.games.tajmahal.strategies.registry import parse_strategy
 
         games = _int_value(games, "game count", low=1)
         edition_text = E.EDITION_NAMES[parse_edition(edition)]
@@ -360,19 +361,7 @@ def lineup_codes(seating: str, seat_entries: Sequence[int], players: int,
 
 
 # -- code identity -----------------------------------------------------------------------------
-_CODE_FILES = ("engine/*.py", "strategies/*.py", "running/nb.py", "running/chunk.py",
-               "running/records.py", "running/aggregates.py", "running/config.py")
-
-
-@lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """Hash of the sources that decide a game's outcome and its records (engine, strategies,
-    the chunk kernels and record builders). Workers refuse tasks made by a driver with other
-    code; a resumed run warns."""
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    for pattern in _CODE_FILES:
-        for path in sorted(root.glob(pattern)):
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    """The code of a run: :func:`tajsim.engine.fingerprint.source_fingerprint`. Workers refuse
+    tasks made by a driver with other code; a stored run refuses to resume under other code."""
+    return source_fingerprint()

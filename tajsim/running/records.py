@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.engine import enums as E
+from tajsim.games.tajmahal.engine import enums as E
 
 EDITION_CATEGORIES = list(E.EDITION_NAMES)
 #: Categories of the ``bonus_<city>`` columns: the square bonus tiles (the Taj Mahal +4 tile

@@ -38,7 +38,7 @@ from tajsim.analysis.stats import (
     wilson_interval,
     win_value,
 )
-from tajsim.engine.enums import GOOD_NAMES, N_VISITS
+from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 
 __all__ = [
     "GOODS_COLUMNS",

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from tajsim.errors import UserError
-from tajsim.strategies.arena import (
+from tajsim.play.arena import (
     Entry,
     entry,
     game_shares,
@@ -36,8 +36,8 @@ from tajsim.strategies.arena import (
     rotated_lineups,
     weights_entry,
 )
-from tajsim.strategies.heuristic import WEIGHT_NAMES
-from tajsim.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
+from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
 
 # Box bounds of each weight during tuning (same order as WEIGHT_NAMES) and the step unit.
 LOWER = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.05, -3, 0, 0], np.float64)
@@ -214,7 +214,7 @@ def tune(
     Search games per candidate: ``games`` (a multiple of ``n_players`` is best); total search
     games about ``generations * popsize * games``. See the module docstring.
     """
-    from tajsim.strategies.registry import get_strategy
+    from tajsim.games.tajmahal.strategies.registry import get_strategy
 
     t0 = time.time()
     spec = get_strategy(start)
@@ -337,7 +337,7 @@ def heldout_evaluation(weights, start_weights, start_name, field_entries, n_game
 def write_preset(result: TuneResult, name: str = "tuned", path: str | Path | None = None) -> Path:
     """Store ``result.weights`` as ``[presets.<name>]`` in ``presets.toml`` (other presets and
     the file's header comment are kept)."""
-    from tajsim.strategies.registry import load_presets, presets_path
+    from tajsim.games.tajmahal.strategies.registry import load_presets, presets_path
 
     file = Path(path) if path is not None else presets_path()
     text = file.read_text()

@@ -4,7 +4,7 @@ They play random games and raise ``AssertionError`` (with a message naming the g
 broken property) as soon as something is wrong. The test suite calls them; anyone who changes
 the rules kernels, the component data or writes a strategy can call them too::
 
-    from tajsim.engine.api_test import check_game_api, check_strategy_legality
+    from tajsim.games.tajmahal.engine.invariants import check_game_api, check_strategy_legality
     check_game_api(n_games=3)                    # Game / GameRecord API over random games
     check_strategy_legality("random", n_games=20)  # a strategy only ever picks legal actions
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
 
 __all__ = [
     "check_game_api",
@@ -358,8 +358,8 @@ def kernel_game_actions(comp, n_players, edition, seed, game_id, strategy="rando
 
     Returns ``(start_state, start_prng, final_state, actions)``.
     """
-    from tajsim.running.nb import play_out_nb, start_game_nb
-    from tajsim.strategies.registry import parse_strategy
+    from tajsim.games.tajmahal.play.nb import play_out_nb, start_game_nb
+    from tajsim.games.tajmahal.strategies.registry import parse_strategy
 
     spec, params = parse_strategy(strategy)
     state = np.zeros(E.STATE_SIZE, np.int64)
@@ -435,12 +435,12 @@ def check_strategy_legality(strategy_name: str, n_games: int = 10, n_players: in
     other seats: ``opponents``) and check at every decision of the strategy that it returns one
     of the legal actions, leaves the state untouched, and advances only its own policy stream.
     """
-    from tajsim.running.nb import start_game_nb
-    from tajsim.strategies.nb import choose_action_nb
-    from tajsim.strategies.registry import parse_strategy
+    from tajsim.games.tajmahal.play.nb import start_game_nb
+    from tajsim.games.tajmahal.strategies.nb import choose_action_nb
+    from tajsim.games.tajmahal.strategies.registry import parse_strategy
 
     if comp is None:
-        from tajsim.engine.components import default_components
+        from tajsim.games.tajmahal.engine.components import default_components
 
         comp = default_components().packed()
     ed = edition if isinstance(edition, int) else E.EDITION_NAMES.index(str(edition))
@@ -484,7 +484,7 @@ def check_strategy_legality(strategy_name: str, n_games: int = 10, n_players: in
 # ---------------------------------------------------------------------------------------------
 def check_game_api(n_games: int = 2, n_players=(2, 3, 4, 5), editions=("2018", "2000"),
                    seed: int = 0, components=None, check_states: bool = True) -> int:
-    """Random games through :class:`~tajsim.engine.game.Game`: dtypes and shapes, a non-empty
+    """Random games through :class:`~tajsim.games.tajmahal.engine.game.Game`: dtypes and shapes, a non-empty
     list of distinct ``int`` legal actions at every step (checked against the rules), step
     counting, current player, readable labels and ``str(game)``, ``IllegalActionError`` for an
     illegal action and for any action after the end, ``clone`` independence, ranks and winners
@@ -492,7 +492,7 @@ def check_game_api(n_games: int = 2, n_players=(2, 3, 4, 5), editions=("2018", "
 
     Returns the number of games played.
     """
-    from tajsim.engine.game import Game, GameRecord, IllegalActionError
+    from tajsim.games.tajmahal.engine.game import Game, GameRecord, IllegalActionError
 
     played = 0
     for edition in editions:

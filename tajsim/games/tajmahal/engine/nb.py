@@ -3,7 +3,7 @@
 Two arrays carry everything:
 
 * ``comp``: int64[COMP_SIZE], the packed components (board, tiles, cards); read only.
-* ``state``: int64[STATE_SIZE], one game; layout in :mod:`tajsim.engine.enums`.
+* ``state``: int64[STATE_SIZE], one game; layout in :mod:`tajsim.games.tajmahal.engine.enums`.
 
 The game is a state machine of decisions (``PHASE_*``): ``legal_actions_nb`` lists the legal
 actions of the player to move (``state[S_CUR]``) and ``apply_action_nb`` applies one. Chance
@@ -20,7 +20,7 @@ from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
-from tajsim.engine.enums import (
+from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
     ACTION_TAKE,

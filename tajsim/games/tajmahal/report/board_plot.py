@@ -30,8 +30,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from tajsim.engine import enums as E
-from tajsim.engine.components import Components, default_components
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.components import Components, default_components
 
 __all__ = ["plot_board", "PROVINCE_COLOURS"]
 

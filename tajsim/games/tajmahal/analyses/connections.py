@@ -21,7 +21,7 @@ from tajsim.analysis.stats import (
     setup_key_columns,
     summarize_mean,
 )
-from tajsim.engine.enums import N_VISITS
+from tajsim.games.tajmahal.engine.enums import N_VISITS
 
 __all__ = [
     "CHAIN_COLUMNS",

@@ -37,8 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
 from tajsim.errors import UserError
 
 __all__ = [
@@ -73,7 +73,7 @@ class PlayerView:
 
     Card ids are 0..99 (``card_colour`` / ``card_symbols`` describe them); cities and provinces
     are indices into ``components`` (board structure: ``components.province_cities(p)``,
-    ``neighbours``). Symbol, colour and bonus-kind numbers follow ``tajsim.engine.enums``.
+    ``neighbours``). Symbol, colour and bonus-kind numbers follow ``tajsim.games.tajmahal.engine.enums``.
     """
 
     player: int
@@ -290,7 +290,7 @@ def load_policy_file(path: str | Path) -> PythonPolicy:
 def resolve_seat(seat) -> tuple[str, object]:
     """``("py", policy)`` for ``py:path`` or a policy object, ``("nb", (spec, params))`` for a
     registered compiled strategy name (with ``:key=value`` overrides)."""
-    from tajsim.strategies.registry import parse_strategy
+    from tajsim.games.tajmahal.strategies.registry import parse_strategy
 
     if isinstance(seat, str):
         if seat.startswith("py:"):
@@ -314,16 +314,16 @@ def play_mixed_game(seats: Sequence, edition: str = "2018", seed: int = 0, game_
                     setup_id: int | None = None, components=None, _resolved=None,
                     on_action=None):
     """Play one game where each seat is a compiled strategy name, ``py:path`` or a policy
-    object; returns the finished :class:`~tajsim.engine.game.Game`.
+    object; returns the finished :class:`~tajsim.games.tajmahal.engine.game.Game`.
 
     ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
     action is applied.
 
     For the same (seed, game_id, setup_id) an all-compiled table gives exactly the game of the
-    batch runner and of :func:`tajsim.engine.game.play_game`.
+    batch runner and of :func:`tajsim.games.tajmahal.engine.game.play_game`.
     """
-    from tajsim.engine.game import Game
-    from tajsim.strategies.nb import choose_action_nb
+    from tajsim.games.tajmahal.engine.game import Game
+    from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
     resolved = _resolved if _resolved is not None else [resolve_seat(s) for s in seats]
     game = Game(len(resolved), edition, seed, game_id, setup_id, components)
@@ -367,7 +367,7 @@ def play_python_games(seats: Sequence, n_games: int, seed: int = 0, edition: str
     return ``(results, setups, lineups)``: ``RESULT_DTYPE`` / ``SETUP_DTYPE`` records as the
     batch runner writes them (``strategy_id`` is the compiled id, -1 for Python seats) and
     int64[n_games, n] lineups (index into ``seats`` of each seat)."""
-    from tajsim.running.nb import write_records_nb
+    from tajsim.games.tajmahal.play.nb import write_records_nb
 
     resolved = [resolve_seat(s) for s in seats]
     n = len(resolved)

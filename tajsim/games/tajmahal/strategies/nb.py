@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from tajsim.strategies.heuristic import greedy_policy_nb, heuristic_policy_nb
-from tajsim.strategies.ids import (
+from tajsim.games.tajmahal.strategies.heuristic import greedy_policy_nb, heuristic_policy_nb
+from tajsim.games.tajmahal.strategies.ids import (
     N_PARAMS,
     N_STRATEGY_IDS,
     N_WEIGHTS,
@@ -28,8 +28,8 @@ from tajsim.strategies.ids import (
     STRATEGY_ISMCTS,
     STRATEGY_RANDOM,
 )
-from tajsim.strategies.ismcts import ismcts_policy_nb
-from tajsim.strategies.rollout import choose_simple_nb, random_policy_nb
+from tajsim.games.tajmahal.strategies.ismcts import ismcts_policy_nb
+from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb, random_policy_nb
 
 __all__ = [
     "N_PARAMS",

@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
-from tajsim.engine.enums import (
+from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
     ACTION_TAKE,
@@ -64,16 +64,16 @@ from tajsim.engine.enums import (
     S_VISIT,
     S_WINNER,
 )
-from tajsim.engine.nb import (
+from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
     legal_actions_nb,
     rebuild_card_masks_nb,
     score_of,
 )
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
-from tajsim.strategies.features import is_unseen
-from tajsim.strategies.ids import N_WEIGHTS
-from tajsim.strategies.rollout import choose_simple_nb
+from tajsim.games.tajmahal.strategies.features import is_unseen
+from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
+from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb
 
 P = MAX_PLAYERS
 

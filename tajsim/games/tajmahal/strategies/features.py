@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from tajsim.engine.enums import (
+from tajsim.games.tajmahal.engine.enums import (
     ADVISOR_PRESTIGE,
     BONUS,
     C_ADJ,
@@ -61,7 +61,7 @@ from tajsim.engine.enums import (
     S_TOKENS,
     S_VISIT,
 )
-from tajsim.engine.nb import (
+from tajsim.games.tajmahal.engine.nb import (
     DECK_WORD_BITS,
     connected_from,
     low_bit_index,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tajsim.engine.enums import RESULT_DTYPE, SETUP_DTYPE
-from tajsim.strategies.ids import N_PARAMS, kernel_switches
+from tajsim.games.tajmahal.engine.enums import RESULT_DTYPE, SETUP_DTYPE
+from tajsim.games.tajmahal.strategies.ids import N_PARAMS, kernel_switches
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Entry:
 
 def entry(text: str, label: str | None = None) -> Entry:
     """Entry for a registered strategy spec such as ``"balanced"`` or ``"ismcts:iterations=50"``."""
-    from tajsim.strategies.registry import parse_strategy
+    from tajsim.games.tajmahal.strategies.registry import parse_strategy
 
     spec, params = parse_strategy(text)
     return Entry(label or text, spec.strategy_id, params)
@@ -48,7 +48,7 @@ def packed_components() -> np.ndarray:
     """The shipped components, packed for the kernels (cached)."""
     global _COMP
     if _COMP is None:
-        from tajsim.engine.components import default_components
+        from tajsim.games.tajmahal.engine.components import default_components
 
         _COMP = default_components().packed()
     return _COMP
@@ -81,7 +81,7 @@ def play_lineups(
     Returns the per-seat ``RESULT_DTYPE`` records (``strategy_id`` is the compiled id; use
     ``lineups`` to know which entry sat where) and the ``SETUP_DTYPE`` records.
     """
-    from tajsim.running.nb import play_batch_nb
+    from tajsim.games.tajmahal.play.nb import play_batch_nb
 
     comp = packed_components() if comp is None else comp
     lineups = np.ascontiguousarray(lineups, np.int64)

@@ -13,7 +13,7 @@ An owner of the game corrects them by passing edited copies (``--board`` / ``--c
 ``validate_files`` returns all problems.
 
 The kernels see the components only as one flat ``int64`` array, ``Components.packed()``, laid
-out by the ``C_*`` offsets of ``tajsim.engine.enums``.
+out by the ``C_*`` offsets of ``tajsim.games.tajmahal.engine.enums``.
 
 What is checked (rules-critical, always fails): 12 provinces; 4..``MAX_CITIES_PER_PROVINCE``
 cities per province; exactly one Agra city, a fortress (province tile 12 lies on its province);
@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.engine import enums as E
+from tajsim.games.tajmahal.engine import enums as E
 from tajsim.errors import UserError
 
 __all__ = [
@@ -264,7 +264,7 @@ class Components:
     def packed(self) -> np.ndarray:
         """The components as the kernels see them: int64, shape (``enums.COMP_SIZE``,).
 
-        Layout (offsets in ``tajsim.engine.enums``)::
+        Layout (offsets in ``tajsim.games.tajmahal.engine.enums``)::
 
             C_N_CITIES, C_AGRA_CITY, C_AGRA_PROVINCE, C_N_ROADS, C_N_BONUS_TILES   scalars
             C_CITY_PROVINCE  + c                 province of city c

@@ -1,6 +1,6 @@
 """The strength ladder: measured win rates of the strategies, written into ``docs/strategies.md``.
 
-``tajsim ladder`` (or ``python -m tajsim.strategies.ladder``) plays, with seats rotated and 4
+``tajsim ladder`` (or ``python -m tajsim.reporting.ladder``) plays, with seats rotated and 4
 players by default:
 
 1. **Against a random field**: each strategy in one seat, three ``random`` seats.
@@ -34,14 +34,14 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.strategies.arena import (
+from tajsim.play.arena import (
     entry,
     game_shares,
     mean_by_entry,
     play_lineups,
     rotated_lineups,
 )
-from tajsim.strategies.tuning import field_lineups
+from tajsim.play.tuning import field_lineups
 
 BEGIN = "<!-- ladder:begin -->"
 END = "<!-- ladder:end -->"
@@ -171,7 +171,7 @@ def _head_to_head(a: str, b: str, n_games: int, cfg: LadderConfig, table: int,
 def _python_timing(cfg: LadderConfig) -> dict:
     """Seconds per game: compiled batch kernel, the Python loop with compiled seats only, and a
     table with one pure-Python seat (the example strategy)."""
-    from tajsim.strategies.python_policy import play_python_games
+    from tajsim.games.tajmahal.strategies.python_policy import play_python_games
 
     example = Path(__file__).resolve().parents[2] / "strategies" / "example_cautious.py"
     n = cfg.n_players
@@ -203,7 +203,7 @@ def _python_timing(cfg: LadderConfig) -> dict:
 
 def run_ladder(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> LadderData:
     """Play every table of the ladder (see the module docstring)."""
-    from tajsim.strategies.registry import get_strategy, strategy_names
+    from tajsim.games.tajmahal.strategies.registry import get_strategy, strategy_names
 
     say = log or (lambda _m: None)
     t_start = time.time()
@@ -460,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from tajsim.cli.ladder import command
 
     command.main(args=list(argv) if argv is not None else None,
-                 prog_name="python -m tajsim.strategies.ladder")
+                 prog_name="python -m tajsim.reporting.ladder")
 
 
 if __name__ == "__main__":

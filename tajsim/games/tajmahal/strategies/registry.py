@@ -13,7 +13,7 @@ Registered names:
 * ``ismcts`` - information-set Monte Carlo tree search.
 
 ``parse_strategy("name:key=value:...")`` overrides parameters by name. Pure-Python strategies
-(``py:path/to/file.py``) are not compiled and live in :mod:`tajsim.strategies.python_policy`.
+(``py:path/to/file.py``) are not compiled and live in :mod:`tajsim.games.tajmahal.strategies.python_policy`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from tajsim.errors import UserError
-from tajsim.strategies.heuristic import WEIGHT_NAMES
-from tajsim.strategies.ids import (
+from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.tajmahal.strategies.ids import (
     N_PARAMS,
     N_WEIGHTS,
     STRATEGY_GREEDY,
@@ -35,7 +35,7 @@ from tajsim.strategies.ids import (
     STRATEGY_ISMCTS,
     STRATEGY_RANDOM,
 )
-from tajsim.strategies.ismcts import ISMCTS_PARAM_NAMES
+from tajsim.games.tajmahal.strategies.ismcts import ISMCTS_PARAM_NAMES
 
 PRESETS_FILE = "presets.toml"
 # Names of the rollout weights of ismcts (params[N_WEIGHTS:]).
@@ -127,7 +127,7 @@ def get_strategy(name: str) -> StrategySpec:
     except KeyError:
         hint = ""
         if name.startswith("py"):
-            hint = " (pure-Python strategies are loaded with tajsim.strategies.python_policy)"
+            hint = " (pure-Python strategies are loaded with tajsim.games.tajmahal.strategies.python_policy)"
         raise UserError(
             f"unknown strategy {name!r}; expected one of: {', '.join(strategy_names())}{hint}"
         ) from None
@@ -156,7 +156,7 @@ def parse_strategy(text: str) -> tuple[StrategySpec, np.ndarray]:
 # ---------------------------------------------------------------------------
 def presets_path() -> Path:
     """Path of the shipped ``presets.toml``."""
-    return Path(str(resources.files("tajsim.strategies").joinpath(PRESETS_FILE)))
+    return Path(str(resources.files("tajsim.games.tajmahal.strategies").joinpath(PRESETS_FILE)))
 
 
 def load_presets(path: str | Path | None = None) -> dict[str, dict]:

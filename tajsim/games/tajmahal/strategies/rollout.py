@@ -9,8 +9,8 @@ from __future__ import annotations
 from numba import njit
 
 from tajsim.engine.rng import below
-from tajsim.strategies.heuristic import GREEDY_WEIGHTS, weighted_policy_nb
-from tajsim.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_RANDOM
+from tajsim.games.tajmahal.strategies.heuristic import GREEDY_WEIGHTS, weighted_policy_nb
+from tajsim.games.tajmahal.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_RANDOM
 
 
 @njit(cache=True)
@@ -25,7 +25,7 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
     ``heuristics=None`` compiles a dispatcher without the heuristic family (``kernel_switches``
-    in :mod:`tajsim.strategies.ids`); the caller must not pass their ids then.
+    in :mod:`tajsim.games.tajmahal.strategies.ids`); the caller must not pass their ids then.
     """
     if heuristics is not None:
         # One call site of the shared kernel (not heuristic_policy_nb and greedy_policy_nb,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.engine.enums import (
+from tajsim.games.tajmahal.engine.enums import (
     MAX_CITIES,
     MAX_PLAYERS,
     N_ACTIONS,
@@ -38,7 +38,7 @@ from tajsim.engine.enums import (
     S_WINNER,
     STATE_SIZE,
 )
-from tajsim.engine.nb import (
+from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
     init_state_nb,
     legal_actions_nb,
@@ -46,8 +46,8 @@ from tajsim.engine.nb import (
     province_of_visit,
 )
 from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
-from tajsim.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
-from tajsim.strategies.nb import choose_action_nb
+from tajsim.games.tajmahal.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
+from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS
 
@@ -76,7 +76,7 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, se
     legal : int64[N_ACTIONS] scratch
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
     search, heuristics : True, or None to compile without ISMCTS / the heuristic family
-        (``tajsim.strategies.ids.kernel_switches``)
+        (``tajsim.games.tajmahal.strategies.ids.kernel_switches``)
 
     Returns
     -------
@@ -159,14 +159,6 @@ def check_switches_nb(lineup_ids, search, heuristics):
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
                                    or lineup_ids[i] == STRATEGY_HEURISTIC):
             raise ValueError("lineup has a heuristic but the kernel has heuristics=None")
-
-
-@njit(cache=True, nogil=True)
-def group_sum_nb(cell, values, out):
-    """``out[cell[i], :] += values[i, :]`` for every row i (int64; the aggregates' sums)."""
-    for i in range(cell.shape[0]):
-        for j in range(values.shape[1]):
-            out[cell[i], j] += values[i, j]
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,7 @@
 """Benchmark library shared by ``tajsim bench`` and the ``benchmarks/`` scripts.
 
 Everything here times the *same* compiled kernels the runner uses (``play_batch_nb`` and
-``play_batch_parallel_nb`` from :mod:`tajsim.running.nb`) on inputs built the way the runner
+``play_batch_parallel_nb`` from :mod:`tajsim.games.tajmahal.play.nb`) on inputs built the way the runner
 builds them (:class:`~tajsim.running.config.RunConfig`, ``lineup_codes``), with compilation and
 warm-up excluded and fixed seeds, so a figure can be reproduced and checked:
 
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from tajsim.engine.enums import (
+from tajsim.games.tajmahal.engine.enums import (
     N_ACTIONS,
     PHASE_GAME_OVER,
     S_CUR,
@@ -36,8 +36,8 @@ from tajsim.engine.enums import (
     S_SCORE,
     STATE_SIZE,
 )
-from tajsim.engine.nb import apply_action_nb, legal_actions_nb
-from tajsim.running.nb import play_out_nb, start_game_nb, write_records_nb
+from tajsim.games.tajmahal.engine.nb import apply_action_nb, legal_actions_nb
+from tajsim.games.tajmahal.play.nb import play_out_nb, start_game_nb, write_records_nb
 
 MAX_PLAYERS = 5
 N_PHASES = 4  # decision phases: bid, palace, crown, display
@@ -90,7 +90,7 @@ class Batch:
 
     def outputs(self) -> tuple[np.ndarray, np.ndarray]:
         """Fresh ``(results, setups)`` record arrays for one run of the batch."""
-        from tajsim.engine.enums import RESULT_DTYPE, SETUP_DTYPE
+        from tajsim.games.tajmahal.engine.enums import RESULT_DTYPE, SETUP_DTYPE
 
         return (np.zeros(self.games * self.players, RESULT_DTYPE),
                 np.zeros(self.games, SETUP_DTYPE))
@@ -108,7 +108,7 @@ class Batch:
 
     def switches(self) -> tuple[bool | None, bool | None]:
         """The kernels' ``search`` / ``heuristics`` arguments, as the runner passes them."""
-        from tajsim.strategies.ids import kernel_switches
+        from tajsim.games.tajmahal.strategies.ids import kernel_switches
 
         return kernel_switches(self.lineup_ids)
 
@@ -121,7 +121,7 @@ class Batch:
         runner does). ``mode="threads"``: ``threads`` Python threads each running
         ``play_batch_nb`` (which releases the GIL) on ``4 * threads`` contiguous slices.
         """
-        from tajsim.running.nb import play_batch_nb, play_batch_parallel_nb
+        from tajsim.games.tajmahal.play.nb import play_batch_nb, play_batch_parallel_nb
 
         results, setups = self.outputs() if out is None else out
         if threads <= 1:
@@ -162,7 +162,7 @@ def make_batch(games: int, players: int = 4, strategies: str | Sequence[str] = "
                rotate: bool | str = "auto", games_per_setup: int = 1) -> Batch:
     """Kernel inputs for games ``start .. start + games - 1`` of the run ``simulate(start +
     games, players, strategies, edition, seed, rotate=rotate, games_per_setup=...)``."""
-    from tajsim.engine import enums as E
+    from tajsim.games.tajmahal.engine import enums as E
     from tajsim.running.config import RunConfig, lineup_codes
 
     config = RunConfig.make(games=start + games, players=players, strategies=strategies,
@@ -667,7 +667,7 @@ def profile_batch(batch: Batch, repeat: int = 5, warmup: int = 1,
 
     Also counts decisions per game by phase and the mean number of legal actions.
     """
-    from tajsim.running.nb import play_batch_nb
+    from tajsim.games.tajmahal.play.nb import play_batch_nb
 
     rec = record_batch(batch)
     stats = decision_stats(batch, rec)

@@ -10,7 +10,7 @@ Every decision is a one-step look-ahead scored with a weight vector ``w`` (float
   seat times the chance of still holding the majority at the player's next turn, minus the
   value of the cards spent. The chance comes from what the player can see: each opponent's row
   colour, its public cards, and the frequency of each symbol among the cards it cannot see
-  (:func:`tajsim.strategies.features.threat_table`). The best of these options is chosen.
+  (:func:`tajsim.games.tajmahal.strategies.features.threat_table`). The best of these options is chosen.
 * **Palace / crown city.** Connection gain, the bonus tile on the city, and roads toward
   provinces still to be visited.
 * **Display card.** Value of the card kept in hand (end-game colour, colourless cards) plus
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tajsim.engine.enums import (
+from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
     ACTION_TAKE,
@@ -67,14 +67,14 @@ from tajsim.engine.enums import (
     SEAT_PRESENT,
     SEAT_PROVINCE,
 )
-from tajsim.engine.nb import (
+from tajsim.games.tajmahal.engine.nb import (
     has_majority,
     is_open_city,
     low_bit_index,
     palace_cities,
     word_card,
 )
-from tajsim.strategies.features import (
+from tajsim.games.tajmahal.strategies.features import (
     N_COLS,
     THREAT_SCRATCH,
     V_COL_N,
@@ -96,7 +96,7 @@ from tajsim.strategies.features import (
     tile_points,
     visits_left,
 )
-from tajsim.strategies.ids import N_WEIGHTS
+from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
 
 P = MAX_PLAYERS
 

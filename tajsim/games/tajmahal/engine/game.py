@@ -1,7 +1,7 @@
 """Step-by-step play: ``Game`` wraps one state vector with readable actions, and ``GameRecord``
 (setup + action history) serialises to JSON and replays the game exactly.
 
-The Python layer validates and displays; every rule runs in :mod:`tajsim.engine.nb`.
+The Python layer validates and displays; every rule runs in :mod:`tajsim.games.tajmahal.engine.nb`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine import enums as E
-from tajsim.engine import nb
-from tajsim.engine.components import Components, default_components, load_components
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.engine.components import Components, default_components, load_components
 from tajsim.errors import UserError
 
 
@@ -135,7 +135,7 @@ class Game:
         self.state = np.zeros(E.STATE_SIZE, np.int64)
         self.prng = np.zeros(E.MAX_PLAYERS, np.int64)
         self.strategies: list[str] = []
-        from tajsim.running.nb import start_game_nb  # running depends on engine, not back
+        from tajsim.games.tajmahal.play.nb import start_game_nb  # running depends on engine, not back
 
         start_game_nb(
             self.comp, self.n_players, parse_edition(self.edition), self.seed, self.game_id,
@@ -321,7 +321,7 @@ def play_game(
     ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
     action is applied. A decision with a single legal action does not ask the strategy.
     """
-    from tajsim.strategies.python_policy import play_mixed_game
+    from tajsim.games.tajmahal.strategies.python_policy import play_mixed_game
 
     game = play_mixed_game(list(strategies), edition, seed, game_id, setup_id, components,
                            on_action=on_action)

@@ -1,6 +1,6 @@
 """Strategy ids and the size of the parameter vector, shared by every strategy kernel.
 
-Kept apart from :mod:`tajsim.strategies.nb` (the dispatcher) so that the search kernels can
+Kept apart from :mod:`tajsim.games.tajmahal.strategies.nb` (the dispatcher) so that the search kernels can
 import them without importing the dispatcher that calls them back.
 """
 

@@ -1,0 +1,1 @@
+"""tajsim/games/tajmahal/report."""
