@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> None:
 
     import numpy as np
 
+    from tajsim.games.tajmahal.strategies.ids import STRATEGY_ISMCTS
+    from tajsim.games.tajmahal.strategies.registry import get_strategy
     from tajsim.running.benchmarking import (
         MAX_PLAYERS,
         check_batch,
@@ -39,8 +41,6 @@ def main(argv: list[str] | None = None) -> None:
         make_batch,
         record_batch,
     )
-    from tajsim.games.tajmahal.strategies.ids import STRATEGY_ISMCTS
-    from tajsim.games.tajmahal.strategies.registry import get_strategy
 
     spec = get_strategy("ismcts")
     rows, problems = [], []

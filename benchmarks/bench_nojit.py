@@ -30,8 +30,8 @@ def child(strategy: str, players: int, games: int, seed: int, repeat: int) -> No
 
     import numpy as np
 
-    from tajsim.running.benchmarking import make_batch, records_digest
     from tajsim.games.tajmahal.play.nb import play_batch_nb
+    from tajsim.running.benchmarking import make_batch, records_digest
 
     batch = make_batch(games, players, strategy, seed=seed)
     make_batch(1, players, strategy, seed=seed)  # warm the imports

@@ -40,7 +40,12 @@ def main(argv: list[str] | None = None) -> None:
     seconds = args.seconds or (0.1 if args.quick else 0.4)
     check_games = args.check_games or (40 if args.quick else 200)
 
-    from tajsim.running.benchmarking import check_batch, estimate_game_seconds, make_batch, time_modes
+    from tajsim.running.benchmarking import (
+        check_batch,
+        estimate_game_seconds,
+        make_batch,
+        time_modes,
+    )
 
     threads = args.threads or common.cores()
     modes = ("serial", "prange", "threads") if threads > 1 else ("serial",)

@@ -27,7 +27,6 @@ if str(REPO) not in sys.path:  # run from a checkout without installing
 # Importing tajsim points numba at its cache directory keyed by the source fingerprint
 # (tajsim.engine.fingerprint): every script compiles into, or loads from, the cache of the sources
 # as they are, and never loads a kernel compiled before an edit.
-from tajsim.engine.fingerprint import source_fingerprint  # noqa: E402
 
 
 def bench_cache_dir() -> Path:

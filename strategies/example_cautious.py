@@ -18,7 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tajsim.games.tajmahal.engine.enums import COLOURLESS, N_SYMBOLS, SEAT_CROWN, SEAT_PRESENT, SEAT_PROVINCE
+from tajsim.games.tajmahal.engine.enums import (
+    COLOURLESS,
+    N_SYMBOLS,
+    SEAT_CROWN,
+    SEAT_PRESENT,
+    SEAT_PROVINCE,
+)
 from tajsim.games.tajmahal.strategies.python_policy import PlayerView, PythonPolicy
 
 

@@ -21,8 +21,8 @@ import pytest
 
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
-from tajsim.games.tajmahal.engine.invariants import check_legal_list, check_state
 from tajsim.games.tajmahal.engine.components import default_components
+from tajsim.games.tajmahal.engine.invariants import check_legal_list, check_state
 
 WITHDRAW = E.ACTION_WITHDRAW
 SYM_INDEX = {name: i for i, name in enumerate(E.SYMBOL_NAMES)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tajsim.analysis.synthetic import make_synthetic_results
 from tajsim.games.tajmahal.analyses.connections import (
     chain_points_by_province,
     chain_points_by_visit,
@@ -13,7 +14,6 @@ from tajsim.games.tajmahal.analyses.connections import (
     province_adjacency_from_components,
     province_order_effects,
 )
-from tajsim.analysis.synthetic import make_synthetic_results
 
 PLACED = 0.55  # the generator's palace probability per visit
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tajsim.cli.board import command as board_command
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.components import (
     DEFAULT_BOARD,
@@ -30,7 +31,6 @@ from tajsim.games.tajmahal.engine.components import (
     slug,
     validate_files,
 )
-from tajsim.errors import UserError
 
 BOARD_DOC = read_toml(DEFAULT_BOARD)
 PARTS_DOC = read_toml(DEFAULT_COMPONENTS)

@@ -199,8 +199,8 @@ def test_check_legal_list_catches_wrong_lists(comp):
 
 
 def test_bad_game_records_are_user_errors():
-    from tajsim.games.tajmahal.engine.game import GameRecord, IllegalActionError
     from tajsim.errors import UserError
+    from tajsim.games.tajmahal.engine.game import GameRecord, IllegalActionError
 
     for text in ("not json", "{}", '{"n_players": 3, "colour": "red"}'):
         with pytest.raises(UserError):

@@ -634,8 +634,8 @@ def test_tie_on_score_and_cards_is_shared_2018(comp):
 # The Python API: editions, player counts, illegal actions
 # ---------------------------------------------------------------------------------------------
 def test_2000_edition_rejects_two_players():
-    from tajsim.games.tajmahal.engine.game import Game
     from tajsim.errors import UserError
+    from tajsim.games.tajmahal.engine.game import Game
 
     with pytest.raises(UserError) as info:
         Game(2, "2000")

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.components import default_components
-from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.config import RunConfig, default_chunk_size, lineup_codes, resolve_seating
 from tajsim.running.simulate import run_simulation, simulate

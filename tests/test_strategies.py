@@ -6,16 +6,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.invariants import check_strategy_legality
-from tajsim.errors import UserError
-from tajsim.play.arena import (
-    entry,
-    mean_by_entry,
-    play_lineups,
-    rotated_lineups,
-    win_shares,
-)
 from tajsim.games.tajmahal.strategies.ids import N_PARAMS, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
 from tajsim.games.tajmahal.strategies.registry import (
     all_strategies,
@@ -23,6 +16,13 @@ from tajsim.games.tajmahal.strategies.registry import (
     load_presets,
     parse_strategy,
     strategy_names,
+)
+from tajsim.play.arena import (
+    entry,
+    mean_by_entry,
+    play_lineups,
+    rotated_lineups,
+    win_shares,
 )
 
 PRESETS = ("balanced", "commodity", "network", "hoarder", "collector")

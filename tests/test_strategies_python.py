@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.game import play_game
-from tajsim.errors import UserError
 from tajsim.games.tajmahal.strategies.python_policy import (
     PlayerView,
     PythonPolicy,

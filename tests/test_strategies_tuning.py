@@ -7,6 +7,8 @@ import shutil
 import numpy as np
 from click.testing import CliRunner
 
+from tajsim.games.tajmahal.strategies.registry import load_presets, presets_path
+from tajsim.play.tuning import cma_es, field_lineups, tune, write_preset
 from tajsim.reporting.ladder import (
     BEGIN,
     END,
@@ -17,8 +19,6 @@ from tajsim.reporting.ladder import (
     save_json,
     write_docs,
 )
-from tajsim.games.tajmahal.strategies.registry import load_presets, presets_path
-from tajsim.play.tuning import cma_es, field_lineups, tune, write_preset
 
 
 def test_cma_es_finds_the_optimum_of_a_quadratic():

@@ -29,8 +29,8 @@ from tajsim.analysis import (
     setup_balance,
     winrates,
 )
-from tajsim.games.tajmahal.analyses import commodities, connections
 from tajsim.errors import UserError
+from tajsim.games.tajmahal.analyses import commodities, connections
 
 __all__ = ["ANALYSES", "REQUIRED_COLUMNS", "missing_columns", "run_analyses"]
 

@@ -18,11 +18,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from tajsim.games.tajmahal.analyses.commodities import goods_value
 from tajsim.analysis.composition import score_composition
 from tajsim.analysis.ratings import bradley_terry
 from tajsim.analysis.stats import game_index
 from tajsim.analysis.winrates import seat_advantage_test, win_rates
+from tajsim.games.tajmahal.analyses.commodities import goods_value
 
 __all__ = [
     "CONCLUSIONS",

@@ -37,7 +37,7 @@ from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 
 __all__ = ["SyntheticTruth", "board_names", "make_synthetic_results", "seat_win_probabilities"]
 
-# Placeholder names used when the board data (tajsim.games.tajmahal.engine.components) is not available.
+# Placeholder names used when the board data (Taj Mahal's components) is not available.
 _FALLBACK_PROVINCES = (
     "kabul", "kashmir", "multan", "punjab", "sindh", "rajputana",
     "gujarat", "agra", "awadh", "bihar", "bengal", "deccan",

@@ -45,6 +45,7 @@ def command(players, strategies, edition, games, seconds, workers, repeat, warmu
       tajsim bench -p 5 -s greedy --check
       tajsim bench -s balanced,random --games 2000 --profile
     """
+    from tajsim.errors import UserError
     from tajsim.running.benchmarking import (
         check_batch,
         describe_machine,
@@ -53,7 +54,6 @@ def command(players, strategies, edition, games, seconds, workers, repeat, warmu
         profile_batch,
         time_modes,
     )
-    from tajsim.errors import UserError
     from tajsim.running.executors import available_cores
 
     if repeat < 1 or warmup < 0:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine.components import load_components
 from tajsim.games.tajmahal.engine.game import Game, GameRecord, check_players, play_game
-from tajsim.errors import UserError
 
 
 def _print_action(game: Game, player: int, action: int) -> None:

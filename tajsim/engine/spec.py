@@ -146,7 +146,7 @@ class GameSpec:
     strategies : tajsim.games.tajmahal.strategies.registry.StrategyRegistry
         The game's registered strategies.
     game_class, record_class : type
-        Step-by-step play (:class:`tajsim.games.tajmahal.engine.game.BaseGame` subclass) and its record.
+        Step-by-step play (:class:`tajsim.engine.base_game.BaseGame` subclass) and its record.
     frame_columns : callable ``(meta, results, setups) -> dict``
         The game's own results-frame columns (one value per player row) derived from the setup
         records; ``meta`` is ``frame_meta()`` of the run's components.

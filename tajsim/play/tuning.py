@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from tajsim.errors import UserError
+from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
 from tajsim.play.arena import (
     Entry,
     entry,
@@ -36,8 +38,6 @@ from tajsim.play.arena import (
     rotated_lineups,
     weights_entry,
 )
-from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
 
 # Box bounds of each weight during tuning (same order as WEIGHT_NAMES) and the step unit.
 LOWER = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.05, -3, 0, 0], np.float64)

@@ -39,8 +39,8 @@ from tajsim.analysis import (
     setup_balance,
     winrates,
 )
-from tajsim.games.tajmahal.analyses import commodities, connections
 from tajsim.analysis.stats import game_index
+from tajsim.games.tajmahal.analyses import commodities, connections
 from tajsim.games.tajmahal.engine.enums import PART_NAMES
 
 __all__ = ["ALL_SECTIONS", "REQUIRED_COLUMNS", "build_report", "markdown_table"]

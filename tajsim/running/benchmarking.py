@@ -1,8 +1,8 @@
 """Benchmark library shared by ``tajsim bench`` and the ``benchmarks/`` scripts.
 
 Everything here times the *same* compiled kernels the runner uses (``play_batch_nb`` and
-``play_batch_parallel_nb`` from :mod:`tajsim.games.tajmahal.play.nb`) on inputs built the way the runner
-builds them (:class:`~tajsim.running.config.RunConfig`, ``lineup_codes``), with compilation and
+``play_batch_parallel_nb`` of the game's kernels) on inputs built the way the runner builds them
+(:class:`~tajsim.running.config.RunConfig`, ``lineup_codes``), with compilation and
 warm-up excluded and fixed seeds, so a figure can be reproduced and checked:
 
 * :func:`make_batch` / :class:`Batch`: the kernel inputs of ``games`` games of a run;

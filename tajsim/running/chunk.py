@@ -54,9 +54,9 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     ``threads > 1`` spreads the chunk over numba threads (``play_batch_parallel_nb``); the
     records are the same either way.
     """
-    from tajsim.running.config import lineup_codes
     from tajsim.games.tajmahal.play.nb import play_batch_nb, play_batch_parallel_nb
     from tajsim.games.tajmahal.strategies.ids import kernel_switches
+    from tajsim.running.config import lineup_codes
 
     n = int(task["players"])
     start = index * int(task["chunk_size"])

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.games.tajmahal.engine import enums as E
 from tajsim.engine.fingerprint import source_fingerprint
 from tajsim.errors import UserError
+from tajsim.games.tajmahal.engine import enums as E
 
 #: Seating plans. ``fixed``: seat p is taken by ``strategies[p]``. ``rotate``: seat p of game g is
 #: taken by ``strategies[(p + g) % m]`` (m strategies, m <= players): over every block of m games

@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.games.tajmahal.engine import enums as E
 from tajsim.errors import UserError
+from tajsim.games.tajmahal.engine import enums as E
 
 __all__ = [
     "BOARD_PROVENANCE_KEYS",

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
 from tajsim.games.tajmahal.engine.components import Components, default_components, load_components
-from tajsim.errors import UserError
 
 
 class IllegalActionError(UserError):
@@ -135,7 +135,9 @@ class Game:
         self.state = np.zeros(E.STATE_SIZE, np.int64)
         self.prng = np.zeros(E.MAX_PLAYERS, np.int64)
         self.strategies: list[str] = []
-        from tajsim.games.tajmahal.play.nb import start_game_nb  # running depends on engine, not back
+        from tajsim.games.tajmahal.play.nb import (
+            start_game_nb,  # running depends on engine, not back
+        )
 
         start_game_nb(
             self.comp, self.n_players, parse_edition(self.edition), self.seed, self.game_id,

@@ -484,11 +484,12 @@ def check_strategy_legality(strategy_name: str, n_games: int = 10, n_players: in
 # ---------------------------------------------------------------------------------------------
 def check_game_api(n_games: int = 2, n_players=(2, 3, 4, 5), editions=("2018", "2000"),
                    seed: int = 0, components=None, check_states: bool = True) -> int:
-    """Random games through :class:`~tajsim.games.tajmahal.engine.game.Game`: dtypes and shapes, a non-empty
-    list of distinct ``int`` legal actions at every step (checked against the rules), step
-    counting, current player, readable labels and ``str(game)``, ``IllegalActionError`` for an
-    illegal action and for any action after the end, ``clone`` independence, ranks and winners
-    at the end, and ``GameRecord`` JSON round trip + replay to the identical final state.
+    """Random games through :class:`~tajsim.games.tajmahal.engine.game.Game`: dtypes and shapes,
+    a non-empty list of distinct ``int`` legal actions at every step (checked against the
+    rules), step counting, current player, readable labels and ``str(game)``,
+    ``IllegalActionError`` for an illegal action and for any action after the end, ``clone``
+    independence, ranks and winners at the end, and ``GameRecord`` JSON round trip + replay to
+    the identical final state.
 
     Returns the number of games played.
     """

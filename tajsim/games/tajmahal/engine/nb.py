@@ -20,6 +20,7 @@ from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
+from tajsim.engine.rng import shuffle_slice
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -153,7 +154,6 @@ from tajsim.games.tajmahal.engine.enums import (
     SEAT_PROVINCE,
     TOKENS_PER_ADVISOR,
 )
-from tajsim.engine.rng import shuffle_slice
 
 P = MAX_PLAYERS
 

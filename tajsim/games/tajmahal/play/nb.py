@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
 from tajsim.games.tajmahal.engine.enums import (
     MAX_CITIES,
     MAX_PLAYERS,
@@ -45,8 +46,11 @@ from tajsim.games.tajmahal.engine.nb import (
     n_palaces_of,
     province_of_visit,
 )
-from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
-from tajsim.games.tajmahal.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
+from tajsim.games.tajmahal.strategies.ids import (
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_ISMCTS,
+)
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS

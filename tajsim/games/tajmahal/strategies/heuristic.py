@@ -10,7 +10,7 @@ Every decision is a one-step look-ahead scored with a weight vector ``w`` (float
   seat times the chance of still holding the majority at the player's next turn, minus the
   value of the cards spent. The chance comes from what the player can see: each opponent's row
   colour, its public cards, and the frequency of each symbol among the cards it cannot see
-  (:func:`tajsim.games.tajmahal.strategies.features.threat_table`). The best of these options is chosen.
+  (:func:`~tajsim.games.tajmahal.strategies.features.threat_table`). The best is chosen.
 * **Palace / crown city.** Connection gain, the bonus tile on the city, and roads toward
   provinces still to be visited.
 * **Display card.** Value of the card kept in hand (end-game colour, colourless cards) plus

@@ -1,7 +1,7 @@
 """Strategy ids and the size of the parameter vector, shared by every strategy kernel.
 
-Kept apart from :mod:`tajsim.games.tajmahal.strategies.nb` (the dispatcher) so that the search kernels can
-import them without importing the dispatcher that calls them back.
+Kept apart from :mod:`tajsim.games.tajmahal.strategies.nb` (the dispatcher) so that the search
+kernels can import them without importing the dispatcher that calls them back.
 """
 
 from __future__ import annotations

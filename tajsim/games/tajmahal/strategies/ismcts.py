@@ -34,6 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
+from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -70,7 +71,6 @@ from tajsim.games.tajmahal.engine.nb import (
     rebuild_card_masks_nb,
     score_of,
 )
-from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.tajmahal.strategies.features import is_unseen
 from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
 from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb

@@ -37,9 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
-from tajsim.errors import UserError
 
 __all__ = [
     "PlayerView",
@@ -73,7 +73,7 @@ class PlayerView:
 
     Card ids are 0..99 (``card_colour`` / ``card_symbols`` describe them); cities and provinces
     are indices into ``components`` (board structure: ``components.province_cities(p)``,
-    ``neighbours``). Symbol, colour and bonus-kind numbers follow ``tajsim.games.tajmahal.engine.enums``.
+    ``neighbours``). Symbol, colour and bonus-kind numbers follow the wing's ``engine.enums``.
     """
 
     player: int

@@ -13,7 +13,7 @@ Registered names:
 * ``ismcts`` - information-set Monte Carlo tree search.
 
 ``parse_strategy("name:key=value:...")`` overrides parameters by name. Pure-Python strategies
-(``py:path/to/file.py``) are not compiled and live in :mod:`tajsim.games.tajmahal.strategies.python_policy`.
+(``py:path/to/file.py``) are not compiled; see :mod:`tajsim.strategies.python_policy`.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def get_strategy(name: str) -> StrategySpec:
     except KeyError:
         hint = ""
         if name.startswith("py"):
-            hint = " (pure-Python strategies are loaded with tajsim.games.tajmahal.strategies.python_policy)"
+            hint = " (pure-Python strategies are given as py:path/to/file.py)"
         raise UserError(
             f"unknown strategy {name!r}; expected one of: {', '.join(strategy_names())}{hint}"
         ) from None

@@ -10,7 +10,11 @@ from numba import njit
 
 from tajsim.engine.rng import below
 from tajsim.games.tajmahal.strategies.heuristic import GREEDY_WEIGHTS, weighted_policy_nb
-from tajsim.games.tajmahal.strategies.ids import STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_RANDOM
+from tajsim.games.tajmahal.strategies.ids import (
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_RANDOM,
+)
 
 
 @njit(cache=True)
