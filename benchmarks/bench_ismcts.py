@@ -31,10 +31,8 @@ def main(argv: list[str] | None = None) -> None:
 
     import numpy as np
 
-    from tajsim.games.tajmahal.strategies.ids import STRATEGY_ISMCTS
-    from tajsim.games.tajmahal.strategies.registry import get_strategy
+    from tajsim.games.registry import get_game
     from tajsim.running.benchmarking import (
-        MAX_PLAYERS,
         check_batch,
         decision_stats,
         finished_problems,
@@ -42,7 +40,10 @@ def main(argv: list[str] | None = None) -> None:
         record_batch,
     )
 
-    spec = get_strategy("ismcts")
+    game = get_game(args.game)
+    spec = game.strategies.get("ismcts")
+    STRATEGY_ISMCTS = spec.strategy_id
+    MAX_PLAYERS = game.max_players
     rows, problems = [], []
     for lineup in lineups:
         seats = lineup.split(",")

@@ -24,23 +24,25 @@ SAMPLES = {"random": 20, "greedy": 4, "balanced": 4}
 QUICK_SAMPLES = {"random": 4, "greedy": 1, "balanced": 1}
 
 
-def child(strategy: str, players: int, games: int, seed: int, repeat: int) -> None:
+def child(strategy: str, players: int, games: int, seed: int, repeat: int,
+          game: str = "tajmahal") -> None:
     """Run in the NUMBA_DISABLE_JIT=1 process: time the sample, print JSON."""
     import time
 
     import numpy as np
 
-    from tajsim.games.tajmahal.play.nb import play_batch_nb
     from tajsim.running.benchmarking import make_batch, records_digest
 
-    batch = make_batch(games, players, strategy, seed=seed)
-    make_batch(1, players, strategy, seed=seed)  # warm the imports
+    batch = make_batch(games, players, strategy, seed=seed, game=game)
+    make_batch(1, players, strategy, seed=seed, game=game)  # warm the imports
+    play_batch = batch.spec.kernels.play_batch
     best_wall = best_cpu = float("inf")
     digest = ""
     for _ in range(repeat):
         results, setups = batch.outputs()
         w0, c0 = time.perf_counter(), time.thread_time()
-        play_batch_nb(*batch.args(), results.view(np.recarray), setups.view(np.recarray))
+        play_batch(*batch.args(), results.view(np.recarray), setups.view(np.recarray),
+                   *batch.switches())
         best_wall = min(best_wall, time.perf_counter() - w0)
         best_cpu = min(best_cpu, time.thread_time() - c0)
         digest = records_digest(results, setups)
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     args = common.parse(p, argv)
     if args.child:
         s, n, g, seed = args.child
-        child(s, int(n), int(g), int(seed), args.repeat)
+        child(s, int(n), int(g), int(seed), args.repeat, args.game)
         return
 
     from tajsim.running.benchmarking import make_batch, records_digest, time_batch
@@ -69,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
         common.log(f"{strategy} x{args.players}: {games} games uncompiled ...")
         env = dict(os.environ, NUMBA_DISABLE_JIT="1")
         cmd = [sys.executable, __file__, "--child", strategy, str(args.players), str(games),
-               str(args.seed), "--repeat", str(args.repeat)]
+               str(args.seed), "--repeat", str(args.repeat), "--game", args.game]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if out.returncode != 0:
             raise SystemExit(f"uncompiled run failed:\n{out.stderr}")
@@ -77,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
         if not nojit["jit_disabled"]:
             raise SystemExit("the child process did not run with NUMBA_DISABLE_JIT=1")
         # compiled: the same games, many short timed runs (the best is the least disturbed)
-        sample = make_batch(games, args.players, strategy, seed=args.seed)
+        sample = make_batch(games, args.players, strategy, seed=args.seed, game=args.game)
         digest = records_digest(*sample.run(1))
         t = time_batch(sample, 1, repeat=30 if not args.quick else 5, warmup=args.warmup)
         jit_cpu = t.best("thread") / sample.games

@@ -41,25 +41,22 @@ def main(argv: list[str] | None = None) -> None:
     import numpy as np
 
     from tajsim.running.benchmarking import (
-        MAX_PLAYERS,
-        PHASE_LABELS,
         check_batch,
         estimate_game_seconds,
         make_batch,
-        play_only_nb,
         profile_batch,
+        profile_kernels,
         record_batch,
-        replay_nb,
     )
 
     rows, drows, arows, problems = [], [], [], []
     for strategy, players in configs:
-        probe = make_batch(50, players, strategy, seed=args.seed)
+        probe = make_batch(50, players, strategy, seed=args.seed, game=args.game)
         per_game = estimate_game_seconds(probe, 10)
         games = common.size_games(per_game, seconds, 20, 20_000)
         if strategy not in ("random",):
             games = max(games, 60)  # enough games for stable decision counts
-        batch = make_batch(games, players, strategy, seed=args.seed)
+        batch = make_batch(games, players, strategy, seed=args.seed, game=args.game)
         common.log(f"{strategy} x{players}: profiling {games} games ...")
         prof = profile_batch(batch, args.repeat, args.warmup)
         pg = prof["per_game"]
@@ -67,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
         calls = {
             "setup": 1.0,
             "apply": pg["actions"],
-            **{f"legal_{k}": pg[f"decisions_{k}"] for k in PHASE_LABELS},
+            **{f"legal_{k}": pg[f"decisions_{k}"] for k in batch.spec.phase_names},
             "policy": pg["policy_decisions"],
             "records": 1.0,
         }
@@ -91,12 +88,14 @@ def main(argv: list[str] | None = None) -> None:
             f"{k} {v:.1f}" for k, v in prof["parts_us"].items()))
         if args.check:
             rec = record_batch(batch)
-            stats = np.zeros((MAX_PLAYERS + 1, 4, 3), np.int64)
-            replayed = replay_nb(batch.comp, batch.players, batch.edition, batch.seed,
-                                 batch.game_ids, batch.setup_ids, rec.actions, rec.n_actions,
-                                 0, stats)
-            played = play_only_nb(*batch.args())
-            if replayed != played:
+            spec = batch.spec
+            stats = np.zeros((spec.max_players + 1, len(spec.phase_names), 3), np.int64)
+            harness = profile_kernels(spec)
+            replayed = harness.replay(batch.comp, batch.players, batch.edition, batch.seed,
+                                      batch.game_ids, batch.setup_ids, rec.actions,
+                                      rec.n_actions, 0, stats)
+            played = harness.play_only(*batch.args(), *batch.switches())
+            if replayed < 0 or played != int(rec.n_actions.sum()):
                 problems.append(f"{strategy} x{players}: replayed games end otherwise than "
                                 "played ones")
             found = check_batch(batch.slice(0, min(games, 100)), modes=())

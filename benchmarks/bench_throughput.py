@@ -53,12 +53,12 @@ def main(argv: list[str] | None = None) -> None:
     problems: list[str] = []
     for strategy in args.strategies:
         for players in args.players:
-            probe = make_batch(50, players, strategy, seed=args.seed)
+            probe = make_batch(50, players, strategy, seed=args.seed, game=args.game)
             per_game = estimate_game_seconds(probe, 10 if args.quick else 30)
             games = args.games or common.size_games(per_game, seconds, 20, 200_000)
             # at least a few games per block of the parallel runs
             games = max(games, 16 * threads)
-            batch = make_batch(games, players, strategy, seed=args.seed)
+            batch = make_batch(games, players, strategy, seed=args.seed, game=args.game)
             common.log(f"{strategy} x{players}: {games} games per run ...")
             timings = time_modes(batch, threads, modes, args.repeat, args.warmup)
             one = timings["serial"]

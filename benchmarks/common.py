@@ -51,6 +51,8 @@ def parser(description: str, repeat: int = 5, quick_repeat: int = 3) -> argparse
     p.add_argument("--results", type=Path, default=RESULTS,
                    help="directory of the CSV files (default benchmarks/results)")
     p.add_argument("--seed", type=int, default=0, help="master seed of every run (default 0)")
+    p.add_argument("--game", default="tajmahal",
+                   help="the game (a registered name; default tajmahal)")
     p.set_defaults(_repeat=repeat, _quick_repeat=quick_repeat)
     return p
 

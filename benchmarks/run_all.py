@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--no-render", action="store_true", help="do not update README.md")
     args = p.parse_args(argv)
 
-    from tajsim.running.benchmarking import machine_info
+    from tajsim.running.machine import machine_info
 
     scripts = [s for s in (args.only or SCRIPTS) if s not in args.skip]
     extra = []

@@ -25,11 +25,13 @@ from tajsim.games.tajmahal.engine.enums import (
     SEAT_PRESENT,
     SEAT_PROVINCE,
 )
-from tajsim.games.tajmahal.strategies.python_policy import PlayerView, PythonPolicy
+from tajsim.games.tajmahal.strategies.view import PlayerView
+from tajsim.strategies.python_policy import PythonPolicy
 
 
 class Cautious(PythonPolicy):
     name = "cautious"
+    game = "tajmahal"
     description = "withdraws as soon as it leads a seat; keeps its main colour for the end"
 
     def choose(self, view: PlayerView, legal: list[int]) -> int:

@@ -26,7 +26,7 @@ def __getattr__(name: str) -> Any:
 
         return simulate
     if name == "default_components":
-        from tajsim.games.tajmahal.engine.components import default_components
+        from tajsim.games.tajmahal.engine.component_files import default_components
 
         return default_components
     raise AttributeError(f"module 'tajsim' has no attribute {name!r}")

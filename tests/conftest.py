@@ -21,7 +21,7 @@ import pytest
 
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
-from tajsim.games.tajmahal.engine.components import default_components
+from tajsim.games.tajmahal.engine.component_files import default_components
 from tajsim.games.tajmahal.engine.invariants import check_legal_list, check_state
 
 WITHDRAW = E.ACTION_WITHDRAW

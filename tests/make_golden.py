@@ -1,19 +1,20 @@
-"""Regenerate the golden playthrough transcripts in ``tests/golden/``.
+"""Regenerate the golden playthrough transcripts in ``tests/golden/<game>/``.
 
 Usage (from the repository root)::
 
-    PYTHONPATH=. python tests/make_golden.py          # rewrite every file
+    PYTHONPATH=. python tests/make_golden.py          # rewrite every file of every game
     PYTHONPATH=. python tests/make_golden.py --check  # only report which files differ
 
 A transcript (like OpenSpiel's ``integration_tests/playthroughs``) is one whole game, with the
-``random`` strategy in every seat or (``4p_2018_strategies``) the compiled policies side by side,
-which pins their decisions too: before each action the state (``str(game)``), the legal actions
-(numbers) and the chosen action with its label; at the end the final state, scores (returns),
-ranks and winners. ``tests/test_golden.py`` replays the same games and diffs against the files.
+``random`` strategy in every seat or the compiled policies side by side, which pins their
+decisions too: before each action the state (``str(game)``), the legal actions (numbers) and
+the chosen action with its label; at the end the final state, scores (returns), score parts,
+ranks and winners. The conformance suite (``tests/test_conformance.py``) replays every file of
+every registered game and diffs it; :data:`GOLDEN` lists the games played into them.
 
-The files change whenever the rules kernels, the strategies, the seed derivation, the
-text of ``Game.__str__`` / ``action_label`` or the component data (``tajsim/engine/data``) change.
-After such an intended change, regenerate them with this script and review the diff.
+The files change whenever a game's rules kernels, its strategies, the seed derivation, the text
+of its ``Game.__str__`` / ``action_label`` or its component data change. After such an intended
+change, regenerate them with this script and review the diff.
 """
 
 from __future__ import annotations
@@ -22,79 +23,90 @@ import argparse
 import sys
 from pathlib import Path
 
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+GOLDEN_ROOT = Path(__file__).resolve().parent / "golden"
+REGENERATE = "PYTHONPATH=. python tests/make_golden.py"
 
-# name -> (players, edition, master seed, game id, strategies: one per seat)
-GAMES = {
-    "2p_2018": (2, "2018", 1, 0, ("random",) * 2),
-    "4p_2018": (4, "2018", 2, 5, ("random",) * 4),
-    "5p_2000": (5, "2000", 3, 7, ("random",) * 5),
-    "4p_2018_strategies": (4, "2018", 4, 3, ("greedy", "balanced", "ismcts:iterations=60",
-                                             "network")),
+# game -> name -> (players, edition, master seed, game id, strategies: one per seat)
+GOLDEN: dict[str, dict[str, tuple]] = {
+    "tajmahal": {
+        "2p_2018": (2, "2018", 1, 0, ("random",) * 2),
+        "4p_2018": (4, "2018", 2, 5, ("random",) * 4),
+        "5p_2000": (5, "2000", 3, 7, ("random",) * 5),
+        "4p_2018_strategies": (4, "2018", 4, 3, ("greedy", "balanced", "ismcts:iterations=60",
+                                                 "network")),
+    },
 }
 
 
-def transcript(n_players: int, edition: str, seed: int, game_id: int,
+def golden_path(game: str, name: str) -> Path:
+    return GOLDEN_ROOT / game / f"{name}.txt"
+
+
+def transcript(game: str, n_players: int, edition: str, seed: int, game_id: int,
                strategies: tuple[str, ...]) -> str:
     """The transcript text of one game (deterministic)."""
-    from tajsim.games.tajmahal.engine.game import Game, play_game
+    from tajsim.games.registry import get_game
+    from tajsim.play.mixed import play_game
 
+    spec = get_game(game)
     shown = "random" if set(strategies) == {"random"} else ",".join(strategies)
     lines = [
         f"# tajsim golden playthrough: players={n_players} edition={edition} seed={seed} "
         f"game_id={game_id} strategies={shown}",
-        "# regenerate: PYTHONPATH=. python tests/make_golden.py",
+        f"# regenerate: {REGENERATE}",
     ]
-    game0 = Game(n_players, edition, seed=seed, game_id=game_id)
-    lines.append(f"# components: {game0.components.digest()}")
-    lines.append(f"# province order: {', '.join(game0.province_order())}")
+    lines += spec.game_class(n_players, edition, seed=seed, game_id=game_id).transcript_header()
     step = 0
 
-    def on_action(game, player, action):
+    def on_action(played, player, action):
         nonlocal step
-        legal = game.legal_actions()
+        legal = played.legal_actions()
         lines.append("")
         lines.append(f"## step {step}")
-        lines.append(str(game))
+        lines.append(str(played))
         lines.append(f"legal ({len(legal)}): {' '.join(map(str, legal))}")
         forced = " (only legal action)" if len(legal) == 1 else ""
-        lines.append(f"-> P{player}: {action} {game.action_label(action)}{forced}")
+        lines.append(f"-> P{player}: {action} {played.action_label(action)}{forced}")
         step += 1
 
-    game = play_game(list(strategies), edition, seed=seed, game_id=game_id,
-                     on_action=on_action)
+    played = play_game(list(strategies), edition, seed=seed, game_id=game_id,
+                       on_action=on_action, game=game)
     lines.append("")
     lines.append("## final")
-    lines.append(str(game))
-    lines.append(f"returns: {game.scores()}")
+    lines.append(str(played))
+    lines.append(f"returns: {played.scores()}")
     for p in range(n_players):
-        parts = " ".join(f"{k}={v}" for k, v in game.score_parts(p).items())
+        parts = " ".join(f"{k}={v}" for k, v in played.score_parts(p).items())
         lines.append(f"P{p} parts: {parts}")
-    lines.append(f"ranks: {game.ranks()}")
-    lines.append(f"winners: {game.winners()}")
-    lines.append(f"actions: {len(game.actions)}")
+    lines.append(f"ranks: {played.ranks()}")
+    lines.append(f"winners: {played.winners()}")
+    lines.append(f"actions: {len(played.actions)}")
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report differences, write nothing")
+    parser.add_argument("--game", default=None, help="only this game")
     args = parser.parse_args(argv)
-    GOLDEN_DIR.mkdir(exist_ok=True)
     differ = 0
-    for name, spec in GAMES.items():
-        path = GOLDEN_DIR / f"{name}.txt"
-        text = transcript(*spec)
-        old = path.read_text() if path.exists() else None
-        if old == text:
-            print(f"{path.name}: unchanged")
+    for game, files in GOLDEN.items():
+        if args.game and game != args.game:
             continue
-        differ += 1
-        if args.check:
-            print(f"{path.name}: DIFFERS")
-        else:
-            path.write_text(text)
-            print(f"{path.name}: written ({len(text.splitlines())} lines)")
+        for name, config in files.items():
+            path = golden_path(game, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = transcript(game, *config)
+            old = path.read_text() if path.exists() else None
+            if old == text:
+                print(f"{game}/{path.name}: unchanged")
+                continue
+            differ += 1
+            if args.check:
+                print(f"{game}/{path.name}: DIFFERS")
+            else:
+                path.write_text(text)
+                print(f"{game}/{path.name}: written ({len(text.splitlines())} lines)")
     return 1 if (args.check and differ) else 0
 
 

@@ -8,7 +8,6 @@ import pytest
 from scipy import optimize
 from scipy.special import logsumexp
 
-from tajsim.analysis.synthetic import make_synthetic_results
 from tajsim.games.tajmahal.analyses.commodities import (
     conditional_logit,
     goods_contest,
@@ -16,6 +15,7 @@ from tajsim.games.tajmahal.analyses.commodities import (
     goods_value,
     tile_value_by_visit,
 )
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 
 GOOD_VALUE = {"rice": 0.1, "tea": 0.0, "spices": 0.2, "jewels": 0.35}
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tajsim.analysis.synthetic import make_synthetic_results
 from tajsim.games.tajmahal.analyses.connections import (
     chain_points_by_province,
     chain_points_by_visit,
@@ -14,6 +13,7 @@ from tajsim.games.tajmahal.analyses.connections import (
     province_adjacency_from_components,
     province_order_effects,
 )
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 
 PLACED = 0.55  # the generator's palace probability per visit
 
@@ -75,7 +75,7 @@ def test_consecutive_adjacency_feature():
 
 def test_adjacency_from_board_components():
     pytest.importorskip("tajsim.games.tajmahal.engine.components")
-    from tajsim.games.tajmahal.engine.components import default_components
+    from tajsim.games.tajmahal.engine.component_files import default_components
 
     comps = default_components()
     adjacency = province_adjacency_from_components(comps)

@@ -13,7 +13,7 @@ from tajsim.analysis.ratings import (
     openskill_ratings,
     seat_rotation_check,
 )
-from tajsim.analysis.synthetic import make_synthetic_results
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 
 STRENGTH = {"a": 0.6, "b": 0.3, "c": 0.0, "d": -0.3, "e": -0.6}
 ORDER = ["a", "b", "c", "d", "e"]

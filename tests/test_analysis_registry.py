@@ -5,9 +5,16 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tajsim.analysis.registry import ANALYSES, REQUIRED_COLUMNS, missing_columns, run_analyses
-from tajsim.analysis.synthetic import make_synthetic_results
+from tajsim.analysis.registry import (
+    REQUIRED_COLUMNS,
+    AnalysisCache,
+    analyses_for,
+    missing_columns,
+    required_columns_for,
+    run_analyses,
+)
 from tajsim.errors import UserError
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 
 
 @pytest.fixture(scope="module")
@@ -16,10 +23,12 @@ def frame() -> pd.DataFrame:
 
 
 def test_every_analysis_runs_and_returns_n_and_intervals(frame):
-    names = [n for n in ANALYSES if n != "robustness"]
-    out = run_analyses(frame, names)
+    available = analyses_for("tajmahal")
+    names = [n for n in available if n != "robustness"]
+    out = run_analyses(frame, names, "tajmahal")
     assert list(out) == names
-    assert set(REQUIRED_COLUMNS) == set(ANALYSES)
+    assert set(required_columns_for("tajmahal")) == set(available)
+    assert set(REQUIRED_COLUMNS) < set(available)  # the generic ones, plus the game's
     no_interval = {"seat_rotation_check"}  # counts only
     for name, table in out.items():
         assert isinstance(table, pd.DataFrame) and not table.empty, name
@@ -40,7 +49,7 @@ def test_entries_with_arguments_and_aliases(frame):
 
 
 def test_bad_entries_are_user_errors(frame):
-    with pytest.raises(UserError, match="unknown analysis 'nope'"):
+    with pytest.raises(UserError, match="analysis 'nope'"):
         run_analyses(frame, ["nope"])
     with pytest.raises(UserError, match="bad arguments"):
         run_analyses(frame, [{"name": "goods_value", "modl": "lpm"}])
@@ -50,3 +59,13 @@ def test_bad_entries_are_user_errors(frame):
         run_analyses(frame, [42])
     assert missing_columns(frame.drop(columns=[c for c in frame if c.startswith("visit_")]),
                            "chain_points_by_province") == ["visit_*"]
+
+
+def test_the_cache_computes_each_analysis_once(frame):
+    cache = AnalysisCache(frame, "tajmahal")
+    first = cache.get("win_rates", by=("n_players", "seat"))
+    again = run_analyses(frame, [{"name": "win_rates", "by": ["n_players", "seat"]}],
+                         "tajmahal", cache)["win_rates"]
+    assert again is first and cache.computed == 1
+    cache.get("win_rates", by=("n_players",))
+    assert cache.computed == 2

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from tajsim.analysis.synthetic import make_synthetic_results
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 from tajsim.reporting.report import build_report, markdown_table
 
 EXPECTED_FIGURES = {

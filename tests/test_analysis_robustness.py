@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tajsim.analysis.registry import run_analyses
+from tajsim.analysis.registry import conclusions_for, run_analyses
 from tajsim.analysis.robustness import conclusion_values, robustness, split_variants
-from tajsim.analysis.synthetic import make_synthetic_results
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 
+TM_CONCLUSIONS = conclusions_for("tajmahal")
 BASE = {
     "strategy_strength": {"alpha": 0.7, "beta": 0.3},
     "good_value": {"jewels": 0.5, "rice": 0.2},
@@ -27,7 +28,7 @@ def _variants() -> dict[str, pd.DataFrame]:
 
 def test_robustness_flags_what_holds_and_what_does_not():
     frames = _variants()
-    table = robustness(frames).set_index("conclusion")
+    table = robustness(frames, extra=TM_CONCLUSIONS).set_index("conclusion")
     assert table.loc["best_strategy[4p]", "holds_in_all"]
     assert table.loc["best_strategy[4p]", "consensus"] == "alpha"
     assert table.loc["most_valuable_good", "holds_in_all"]
@@ -37,7 +38,7 @@ def test_robustness_flags_what_holds_and_what_does_not():
     assert (seat["default"], seat["board_b"], seat["mix_c"]) == ("+", "+", "-")
     assert seat["agree_share"] == 2 / 3
     assert (table["n"] == 7500).all() and (table["n_variants"] == 3).all()
-    long = conclusion_values(frames)
+    long = conclusion_values(frames, extra=TM_CONCLUSIONS)
     assert set(long["variant"]) == {"default", "board_b", "mix_c"}
     assert long["detail"].str.contains(r"\[").any()  # estimates come with intervals
 

@@ -11,7 +11,12 @@ from tajsim.analysis.setup_balance import (
     setup_imbalance,
     setup_variance_share,
 )
-from tajsim.analysis.synthetic import make_synthetic_results, seat_win_probabilities
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results, seat_win_probabilities
+from tajsim.games.tajmahal.spec import SPEC
+
+
+def features_of(frame):
+    return SPEC.setup_feature_columns(list(frame.columns))
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +66,7 @@ def test_strategy_adjustment_under_rotated_seats():
 def test_planted_bonus_feature_is_found_with_fdr_control():
     frame = make_synthetic_results(9000, n_setups=300, seed=43,
                                    setup_feature_effect=("bonus_peshawar", "jewels", 0.7))
-    table = setup_feature_tests(frame)
+    table = setup_feature_tests(frame, features=features_of(frame))
     top = table.iloc[0]
     assert (top["feature"], top["level"]) == ("bonus_peshawar", "jewels")
     assert top["effect"] > 0 and top["q_value"] < 0.01 and top["significant"]
@@ -76,7 +81,7 @@ def test_planted_bonus_feature_is_found_with_fdr_control():
 def test_planted_visit_feature_is_found():
     frame = make_synthetic_results(9000, n_setups=300, seed=44,
                                    setup_feature_effect=("visit_kabul", None, 0.08))
-    table = setup_feature_tests(frame)
+    table = setup_feature_tests(frame, features=features_of(frame))
     top = table.iloc[0]
     assert (top["feature"], top["level"]) == ("visit_kabul", "per visit")
     assert top["effect"] > 0 and top["significant"]
@@ -84,7 +89,7 @@ def test_planted_visit_feature_is_found():
 
 def test_strategy_target():
     frame = make_synthetic_results(2000, n_setups=100, seed=45)
-    table = setup_feature_tests(frame, seat=None, strategy="alpha")
+    table = setup_feature_tests(frame, seat=None, strategy="alpha", features=features_of(frame))
     assert not table.empty and table["n"].max() == 100
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
+from tajsim.analysis.frames import validate_games, win_value
 from tajsim.analysis.stats import (
     benjamini_hochberg,
     chi_square_equal_shares,
@@ -22,9 +23,7 @@ from tajsim.analysis.stats import (
     proportion_table,
     summarize_mean,
     two_proportion_test,
-    validate_games,
     wilson_interval,
-    win_value,
 )
 
 

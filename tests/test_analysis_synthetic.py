@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tajsim.analysis.synthetic import make_synthetic_results, seat_win_probabilities
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results, seat_win_probabilities
 from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, PART_NAMES, RESULT_DTYPE
 
 SCHEMA_DTYPES = {

@@ -8,7 +8,6 @@ import pytest
 
 from tajsim.analysis.ratings import seat_rotation_check
 from tajsim.analysis.registry import run_analyses
-from tajsim.analysis.synthetic import make_synthetic_results
 from tajsim.analysis.winrates import (
     lineup_labels,
     seat_advantage_test,
@@ -18,6 +17,7 @@ from tajsim.analysis.winrates import (
     win_rates_by_seat,
     win_rates_by_strategy,
 )
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
 
 
 def test_planted_seat_advantage_is_found():

@@ -16,21 +16,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tajsim.cli.board import command as board_command
+from tajsim.engine.component_files import slug
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine.components import (
-    DEFAULT_BOARD,
-    DEFAULT_COMPONENTS,
+from tajsim.games.tajmahal.engine.alternatives import alternative_components
+from tajsim.games.tajmahal.engine.component_files import (
     ComponentError,
-    Components,
-    alternative_components,
     check_components,
     default_components,
     load_components,
     read_toml,
-    slug,
     validate_files,
 )
+from tajsim.games.tajmahal.engine.components import DEFAULT_BOARD, DEFAULT_COMPONENTS, Components
 
 BOARD_DOC = read_toml(DEFAULT_BOARD)
 PARTS_DOC = read_toml(DEFAULT_COMPONENTS)

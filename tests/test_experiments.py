@@ -12,12 +12,9 @@ from click.testing import CliRunner
 
 from tajsim.cli.main import cli
 from tajsim.errors import UserError
-from tajsim.running.experiments import (
-    check_experiment,
-    concat_results,
-    load_experiment,
-    run_experiment,
-)
+from tajsim.reporting.experiments import check_names, run_experiment
+from tajsim.running.experiments import check_experiment, load_experiment
+from tajsim.running.records import concat_results
 from tajsim.running.simulate import simulate
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
@@ -35,6 +32,7 @@ def test_shipped_experiment_is_valid(path):
     exp = load_experiment(path)
     assert exp.name == path.stem
     check_experiment(exp)
+    check_names(exp)
     assert exp.analyses and exp.runs
 
 
@@ -120,12 +118,12 @@ def write(tmp_path: Path, text: str) -> Path:
 ])
 def test_malformed_experiment_is_one_line(tmp_path, text, needle):
     with pytest.raises(UserError, match=None) as info:
-        load_experiment(write(tmp_path, text))
+        check_names(load_experiment(write(tmp_path, text)))
     assert needle in str(info.value) and "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize("text,needle", [
-    ("[simulate]\ngames = 10\nstrategies = ['nope']\n", "unknown strategy 'nope'"),
+    ("[simulate]\ngames = 10\nstrategies = ['nope']\n", "strategy 'nope'"),
     ("[simulate]\ngames = 10\nplayers = 9\n", "player count 9"),
     ("[simulate]\ngames = 10\nboard = 'missing.toml'\n", "board file 'missing.toml'"),
 ])

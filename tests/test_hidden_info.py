@@ -1,9 +1,9 @@
-"""No strategy may see hidden information.
+"""Taj Mahal's hidden-information harness and ISMCTS determinisation.
 
-From random mid-game states we permute, from the deciding player's point of view, the cards it
-cannot see (the deck and the other players' unannounced hand cards) among their hidden places,
-and change the chance stream ``S_RNG`` and the play seed. Every strategy must then take exactly
-the same decision with the same policy stream, and the Python ``PlayerView`` must be identical.
+The conformance suite (``tests/test_conformance.py``) requires every registered strategy to take
+the same decision when ``redraw_hidden`` deals again the cards a seat cannot see. These tests
+check the harness itself (it changes only hidden facts) and that ISMCTS's determinisation
+depends only on the deciding seat's view.
 """
 
 from __future__ import annotations
@@ -13,56 +13,16 @@ import pytest
 
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.engine.invariants import redraw_hidden
 from tajsim.games.tajmahal.play.nb import start_game_nb
+from tajsim.games.tajmahal.spec import SPEC
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
-from tajsim.games.tajmahal.strategies.python_policy import PlayerView
 from tajsim.games.tajmahal.strategies.registry import parse_strategy
+from tajsim.play import conformance as C
 
-STRATEGIES = ["random", "greedy", "balanced", "commodity", "network", "hoarder", "collector",
-              "ismcts:iterations=24", "ismcts:iterations=24:horizon=-1:rollout=1",
-              "ismcts:iterations=24:rollout=0"]
-
-
-def hidden_positions(state: np.ndarray, player: int) -> list[tuple[str, int, int]]:
-    """(kind, where, card) of every card ``player`` cannot see: deck slots and hidden hand
-    places of the other players (their order is irrelevant for a hand)."""
-    out = []
-    for i in range(int(state[E.S_DECK_TOP]), int(state[E.S_DECK_LEN])):
-        out.append(("deck", i, int(state[E.S_DECK + i])))
-    n = int(state[E.S_N_PLAYERS])
-    for q in range(n):
-        if q == player:
-            continue
-        for card in range(E.N_DECK_CARDS):
-            if (state[E.S_CARD_LOC + card] == E.LOC_HAND + q
-                    and state[E.S_CARD_PUBLIC + card] == 0):
-                out.append(("hand", q, card))
-    return out
-
-
-def permute_hidden(state: np.ndarray, player: int, rng: np.random.Generator) -> np.ndarray:
-    """A copy of ``state`` with the cards hidden from ``player`` dealt again at random to the
-    same hidden places (deck order and which hidden card is in which hand), new chance seeds."""
-    out = state.copy()
-    places = hidden_positions(state, player)
-    cards = np.array([c for _, _, c in places], np.int64)
-    shuffled = rng.permutation(cards)
-    relabel = {int(a): int(b) for a, b in zip(cards, shuffled)}
-    # Deck slots already drawn keep stale ids; relabel them too so that they tell nothing.
-    for i in range(int(state[E.S_DECK_TOP])):
-        out[E.S_DECK + i] = relabel.get(int(state[E.S_DECK + i]), int(state[E.S_DECK + i]))
-    for (kind, where, _), card in zip(places, shuffled):
-        if kind == "deck":
-            out[E.S_DECK + where] = card
-            out[E.S_CARD_LOC + card] = E.LOC_DECK
-        else:
-            out[E.S_CARD_LOC + card] = E.LOC_HAND + where
-        out[E.S_CARD_PUBLIC + card] = 0
-    # Derived per-location masks follow the new hands, so a policy reading them is caught too.
-    nb.rebuild_card_masks_nb(out)
-    out[E.S_RNG] = int(rng.integers(1, 2**62))
-    out[E.S_PLAY_SEED] = int(rng.integers(1, 2**62))
-    return out
+#: ISMCTS settings beyond its defaults (the conformance suite covers every registered strategy
+#: at its defaults): another rollout policy, no rollout horizon, random rollouts.
+ISMCTS_VARIANTS = ["ismcts:iterations=24:horizon=-1:rollout=1", "ismcts:iterations=24:rollout=0"]
 
 
 def _mid_game_states(comp, n_players, edition, seed, n_states):
@@ -93,35 +53,11 @@ def _mid_game_states(comp, n_players, edition, seed, n_states):
     return out
 
 
-@pytest.mark.parametrize("n_players,edition", [(4, 0), (2, 0), (3, 1), (5, 0)])
-def test_decisions_ignore_hidden_cards(comp, n_players, edition):
-    rng = np.random.default_rng(100 + n_players)
-    states = _mid_game_states(comp, n_players, edition, seed=7 + n_players, n_states=14)
-    specs = [parse_strategy(s) for s in STRATEGIES]
-    n_changed = 0
-    for state, prng, player, legal in states:
-        other = permute_hidden(state, player, rng)
-        if not np.array_equal(other, state):
-            n_changed += 1
-        assert nb.legal_actions_nb(other, comp, np.empty(E.N_ACTIONS, np.int64)) == len(legal)
-        for name, (spec, params) in zip(STRATEGIES, specs):
-            buf = legal.copy()
-            a1 = choose_action_nb(spec.strategy_id, state.copy(), comp, player, params,
-                                  prng.copy(), buf, len(buf))
-            a2 = choose_action_nb(spec.strategy_id, other.copy(), comp, player, params,
-                                  prng.copy(), legal.copy(), len(legal))
-            assert a1 == a2, (f"{name} changed its decision when hidden cards moved "
-                              f"(players={n_players}, phase {E.PHASE_NAMES[state[E.S_PHASE]]})")
-        assert PlayerView.from_state(state, comp, player) == PlayerView.from_state(
-            other, comp, player)
-    assert n_changed >= len(states) - 1  # the permutation really moved hidden cards
-
-
 def test_permutation_keeps_the_visible_state(comp):
     """The test's own permutation changes only hidden facts (sanity of the harness)."""
     rng = np.random.default_rng(3)
     for state, _, player, _ in _mid_game_states(comp, 4, 0, seed=11, n_states=6):
-        other = permute_hidden(state, player, rng)
+        other = redraw_hidden(state, comp, player, rng)
         mine = E.LOC_HAND + player
         loc_a = state[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
         loc_b = other[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
@@ -140,7 +76,7 @@ def test_ismcts_determinisation_depends_only_on_the_view(comp):
 
     rng = np.random.default_rng(5)
     for state, prng, player, _ in _mid_game_states(comp, 4, 0, seed=13, n_states=4):
-        other = permute_hidden(state, player, rng)
+        other = redraw_hidden(state, comp, player, rng)
         out1 = np.empty_like(state)
         out2 = np.empty_like(state)
         pool = np.empty(E.N_DECK_CARDS, np.int64)
@@ -152,3 +88,10 @@ def test_ismcts_determinisation_depends_only_on_the_view(comp):
         assert np.array_equal(out1[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS],
                               out2[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS])
         assert out1[E.S_RNG] == out2[E.S_RNG]
+
+
+@pytest.mark.parametrize("strategy", ISMCTS_VARIANTS)
+@pytest.mark.parametrize("n_players,edition", [(4, "2018"), (2, "2018"), (3, "2000")])
+def test_ismcts_variants_ignore_hidden_information(strategy, n_players, edition):
+    assert C.check_hidden_information(SPEC, strategy, n_players, n_states=8, edition=edition,
+                                      seed=7 + n_players) >= 4

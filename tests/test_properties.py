@@ -1,7 +1,8 @@
 """Properties of whole random games (hypothesis over seeds, player counts and editions).
 
 Each example plays one game with the ``random`` strategy through ``play_out_nb`` and then
-replays its actions step by step (``api_test.check_kernel_game``), checking at every step:
+replays its actions step by step (``tajsim.play.conformance.check_kernel_game``), checking at
+every step:
 every card id has exactly one valid location and the counters and the deck slice match;
 advisor tokens are conserved (supply + seats + held + set aside == 6 per kind); no score ever
 falls; each province tile is claimed at most once; palaces go only on open cities of the current
@@ -22,12 +23,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine.invariants import (
-    check_game_api,
-    check_kernel_game,
-    check_strategy_legality,
-    kernel_game_actions,
-)
+from tajsim.games.tajmahal.spec import SPEC
+from tajsim.play import conformance as C
+
+
+def check_kernel_game(comp, n, edition, seed, game_id=0):
+    return C.check_kernel_game(SPEC, n, edition, seed, game_id, comp=comp)
+
+
+def kernel_game_actions(comp, n, edition, seed, game_id):
+    return C.kernel_game_actions(SPEC, n, edition, seed, game_id, comp=comp)
+
 
 CONFIGS = [(2, E.EDITION_2018), (3, E.EDITION_2018), (4, E.EDITION_2018), (5, E.EDITION_2018),
            (3, E.EDITION_2000), (4, E.EDITION_2000), (5, E.EDITION_2000)]
@@ -65,28 +71,30 @@ def test_same_seed_same_game(comp, config, seed, game_id):
 def test_game_record_replays_exactly(config, seed, game_id):
     """Game.record().to_json -> GameRecord.from_json -> replay gives the identical state; the
     step-by-step ``play_game`` and the compiled ``play_out_nb`` play the same game."""
-    from tajsim.games.tajmahal.engine.game import GameRecord, play_game
+    from tajsim.games.tajmahal.engine.game import Game, GameRecord
+    from tajsim.play.mixed import play_game
 
     n, edition = config
     game = play_game(["random"] * n, E.EDITION_NAMES[edition], seed=seed, game_id=game_id)
     text = game.record().to_json()
     assert json.loads(text)["actions"] == game.actions
-    again = GameRecord.from_json(text).replay()
+    again = Game.replay(GameRecord.from_json(text))
     assert np.array_equal(again.state, game.state)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.json"
         game.record().save(path)
-        assert np.array_equal(GameRecord.load(path).replay().state, game.state)
+        assert np.array_equal(Game.replay(GameRecord.load(path)).state, game.state)
     _, _, final, actions = kernel_game_actions(game.comp, n, edition, seed, game_id)
     assert actions == game.actions and np.array_equal(final, game.state)
 
 
 def test_partial_replay_is_a_prefix():
-    from tajsim.games.tajmahal.engine.game import play_game
+    from tajsim.games.tajmahal.engine.game import Game
+    from tajsim.play.mixed import play_game
 
     game = play_game(["random"] * 3, "2018", seed=5)
     record = game.record()
-    half = record.replay(upto=len(game.actions) // 2)
+    half = Game.replay(record, upto=len(game.actions) // 2)
     assert half.actions == game.actions[: len(game.actions) // 2]
     for action in game.actions[len(half.actions):]:
         half.apply(action)
@@ -115,22 +123,6 @@ def test_batch_records_match_step_by_step_games(comp):
         parts = np.array([list(game.score_parts(p).values()) for p in range(n)])
         assert np.array_equal(parts.sum(axis=1), rows["score"])
         assert setups["n_turns"][g] == final[E.S_TURNS]
-
-
-def test_game_api_conformance():
-    """api_test.check_game_api over every player count and edition."""
-    assert check_game_api(n_games=1, seed=3) == 7
-
-
-def _strategy_names():
-    from tajsim.games.tajmahal.strategies.registry import strategy_names
-
-    return strategy_names()
-
-
-@pytest.mark.parametrize("name", _strategy_names())
-def test_registered_strategies_play_only_legal_actions(comp, name):
-    check_strategy_legality(name, n_games=2, n_players=3, seed=1, comp=comp)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -200,10 +192,10 @@ def test_check_legal_list_catches_wrong_lists(comp):
 
 def test_bad_game_records_are_user_errors():
     from tajsim.errors import UserError
-    from tajsim.games.tajmahal.engine.game import GameRecord, IllegalActionError
+    from tajsim.games.tajmahal.engine.game import Game, GameRecord, IllegalActionError
 
     for text in ("not json", "{}", '{"n_players": 3, "colour": "red"}'):
         with pytest.raises(UserError):
             GameRecord.from_json(text)
     with pytest.raises(IllegalActionError):
-        GameRecord(n_players=3, actions=[E.ACTION_TAKE]).replay()
+        Game.replay(GameRecord(n_players=3, actions=[E.ACTION_TAKE]))

@@ -7,7 +7,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from tajsim.games.tajmahal.engine.game import GameRecord, play_game
+from tajsim.games.tajmahal.engine.game import Game, GameRecord
+from tajsim.play.mixed import play_game
 
 ACTION_LINE = re.compile(r"^  V(\d\d) P(\d) \[(bid|palace|crown|display)\] (.+)$")
 
@@ -26,7 +27,7 @@ def _actions(output: str) -> list[tuple[int, int, str, str]]:
 
 def _labels(record: GameRecord) -> list[tuple[int, int, str, str]]:
     """(visit, player, phase, label) of every action, replayed with legality checks."""
-    game = record.replay(upto=0)
+    game = Game.replay(record, upto=0)
     out = []
     for action in record.actions:
         out.append((game.visit, game.current_player, game.phase, game.action_label(action)))

@@ -31,7 +31,8 @@ from conftest import (
 
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
-from tajsim.games.tajmahal.engine.invariants import kernel_game_actions
+from tajsim.games.tajmahal.spec import SPEC
+from tajsim.play.conformance import kernel_game_actions
 
 SYM, BONUS = E.SYM, E.BONUS
 ENL, NOB, MIGHT, KNOW = (E.PRESTIGE_ENLIGHTENMENT, E.PRESTIGE_NOBILITY, E.PRESTIGE_MIGHT,
@@ -102,7 +103,7 @@ def test_setup_and_play_streams_are_separate(comp):
 # ---------------------------------------------------------------------------------------------
 def _visit_starts(comp, n, edition, seed):
     """(province, first player, current player) at the start of each visit of a random game."""
-    start, _, final, actions = kernel_game_actions(comp, n, edition, seed, 0)
+    start, _, final, actions = kernel_game_actions(SPEC, n, edition, seed, 0, comp=comp)
     state = start.copy()
     seen = [(int(state[E.S_PROVINCE]), int(state[E.S_FIRST]), int(state[E.S_CUR]))]
     for a in actions:

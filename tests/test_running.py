@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine.components import default_components
+from tajsim.games.tajmahal.engine.component_files import default_components
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.config import RunConfig, default_chunk_size, lineup_codes, resolve_seating
 from tajsim.running.simulate import run_simulation, simulate
@@ -91,7 +91,7 @@ def test_schema_invariants(reference):
 
 
 def test_rows_match_the_game_api(reference):
-    from tajsim.games.tajmahal.engine.game import play_game
+    from tajsim.play.mixed import play_game
 
     for game_id in (0, 1, 137):
         rows = reference[reference["game_id"] == game_id]
@@ -340,7 +340,7 @@ def test_default_chunk_size_depends_only_on_games():
 
 # -- bad input ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(strategies="nope"), "unknown strategy 'nope'; expected one of: random"),
+    (dict(strategies="nope"), "unknown Taj Mahal strategy 'nope'; expected one of: random"),
     (dict(players=6), "player count 6"),
     (dict(players=2, edition="2000"), "expected 3 to 5"),
     (dict(edition="1999"), "unknown edition"),
@@ -363,7 +363,7 @@ def test_bad_input_is_one_line(kwargs, match):
 
 def test_alternative_components_run():
     df = simulate(8, 3, "random", seed=1, components="alternative:2")
-    from tajsim.games.tajmahal.engine.components import alternative_components
+    from tajsim.games.tajmahal.engine.alternatives import alternative_components
 
     alt = alternative_components(2)
     expected = {f"bonus_{alt.city_slugs[c]}" for c in alt.bonus_cities}

@@ -57,7 +57,7 @@ def test_fixed_seats_and_rotation_flags():
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["-s", "nonsense"], "unknown strategy 'nonsense'; expected one of: random"),
+    (["-s", "nonsense"], "unknown Taj Mahal strategy 'nonsense'; expected one of: random"),
     (["-p", "7"], "player count 7"),
     (["-p", "2", "-e", "2000"], "expected 3 to 5"),
     (["-s", "random,random,random", "--fixed-seats"],

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine.invariants import check_strategy_legality
+from tajsim.games.tajmahal.spec import SPEC
 from tajsim.games.tajmahal.strategies.ids import N_PARAMS, STRATEGY_HEURISTIC, STRATEGY_ISMCTS
 from tajsim.games.tajmahal.strategies.registry import (
     all_strategies,
@@ -24,6 +24,7 @@ from tajsim.play.arena import (
     rotated_lineups,
     win_shares,
 )
+from tajsim.play.conformance import check_strategy_legality
 
 PRESETS = ("balanced", "commodity", "network", "hoarder", "collector")
 # Every strategy with settings cheap enough for legality checks.
@@ -58,7 +59,7 @@ def test_parse_strategy_overrides_and_errors():
     assert params[spec.param_names.index("caution")] == 0.0
     _, params = parse_strategy("ismcts:iterations=50")
     assert params[0] == 50
-    with pytest.raises(UserError, match="unknown strategy"):
+    with pytest.raises(UserError, match="unknown Taj Mahal strategy"):
         parse_strategy("nope")
     with pytest.raises(UserError, match="no parameter"):
         parse_strategy("balanced:nope=1")
@@ -94,16 +95,16 @@ CONFIGS = [(n, "2018") for n in (2, 3, 4, 5)] + [(n, "2000") for n in (3, 4, 5)]
 def test_strategies_play_only_legal_actions(comp, n_players, edition):
     for k, name in enumerate(LEGALITY):
         games = 1 if name.startswith("ismcts") else 2
-        check_strategy_legality(name, n_games=games, n_players=n_players, edition=edition,
+        check_strategy_legality(SPEC, name, n_games=games, n_players=n_players, edition=edition,
                                 seed=31 + k, comp=comp,
                                 opponents="balanced" if k % 2 else "random")
 
 
 def test_all_strategies_at_one_table_in_the_batch_kernel(comp):
     names = ["greedy", "ismcts:iterations=10", "network", "hoarder", "collector"]
-    entries = [entry(s) for s in names]
+    entries = [entry(SPEC, s) for s in names]
     lineups = rotated_lineups(range(5), 5)
-    results, setups = play_lineups(entries, lineups, 3, comp=comp)
+    results, setups = play_lineups(SPEC, entries, lineups, 3, comp=comp)
     assert (results["rank"] >= 1).all() and (results["rank"] <= 5).all()
     assert results["winner"].reshape(5, 5).any(axis=1).all()
 
@@ -117,7 +118,8 @@ def vs_random(comp):
     out = {}
     for name in ("greedy",) + PRESETS:
         lineups = rotated_lineups([0, 1, 1, 1], 400)
-        results, _ = play_lineups([entry(name), entry("random")], lineups, 2024, comp=comp)
+        results, _ = play_lineups(SPEC, [entry(SPEC, name), entry(SPEC, "random")], lineups,
+                                  2024, comp=comp)
         wins, seats, _ = win_shares(results, lineups, 2)
         parts = {col: mean_by_entry(results, lineups, 2, col)[0]
                  for col in ("pts_commodity", "pts_connection", "pts_cards", "n_prestige",
@@ -138,7 +140,8 @@ def vs_balanced(comp):
     out = {}
     for name in PRESETS:
         lineups = rotated_lineups([0, 1, 1, 1], 400)
-        results, _ = play_lineups([entry(name), entry("balanced")], lineups, 77, comp=comp)
+        results, _ = play_lineups(SPEC, [entry(SPEC, name), entry(SPEC, "balanced")], lineups,
+                                  77, comp=comp)
         out[name] = {col: mean_by_entry(results, lineups, 2, col)[0]
                      for col in ("pts_commodity", "pts_connection", "pts_cards", "n_prestige",
                                  "score")}

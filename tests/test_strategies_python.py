@@ -9,16 +9,23 @@ import pytest
 
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine.game import play_game
-from tajsim.games.tajmahal.strategies.python_policy import (
-    PlayerView,
-    PythonPolicy,
-    decode_action,
-    load_policy_file,
-    play_mixed_game,
-    play_python_games,
-    resolve_seat,
-)
+from tajsim.games.tajmahal.spec import SPEC
+from tajsim.games.tajmahal.strategies.view import PlayerView, decode_action
+from tajsim.play import mixed
+from tajsim.play.mixed import play_game
+from tajsim.strategies.python_policy import PythonPolicy, load_policy_file
+
+
+def play_mixed_game(seats, **kwargs):
+    return mixed.play_mixed_game(SPEC, seats, **kwargs)
+
+
+def play_python_games(seats, n_games, **kwargs):
+    return mixed.play_python_games(SPEC, seats, n_games, **kwargs)
+
+
+def resolve_seat(seat):
+    return mixed.resolve_seat(SPEC, seat)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "strategies" / "example_cautious.py"
 
@@ -102,3 +109,15 @@ def test_example_beats_random_and_records(components):
     share = (winner / winner.sum(1, keepdims=True) * (lineups == 0)).sum(1).mean()
     assert share > 0.35  # parity 25%; measured about 70%
     assert (results["strategy_id"].reshape(48, 4)[lineups == 0] == -1).all()
+
+
+def test_a_policy_of_another_game_is_refused():
+    class Other(PythonPolicy):
+        name = "other"
+        game = "maharaja"
+
+        def choose(self, view, legal):
+            return legal[0]
+
+    with pytest.raises(UserError, match="plays 'maharaja'"):
+        play_mixed_game([Other(), "random"], seed=1)

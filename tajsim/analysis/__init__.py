@@ -1,18 +1,8 @@
 """Analyses: pandas pipelines over results frames (see docs/analysis.md).
 
-``ANALYSES`` names every analysis usable from experiment files; ``run_analyses`` runs a list.
+* ``stats`` - intervals and tests; ``frames`` - results-frame helpers (game keys, win values);
+* ``winrates``, ``composition``, ``setup_balance``, ``ratings``, ``robustness`` - the analyses
+  every game has;
+* ``registry`` - analyses by name (the generic ones plus the game's own, from its spec), the
+  cache the report shares with the run.
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-__all__ = ["ANALYSES", "run_analyses"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from tajsim.analysis import registry
-
-        return getattr(registry, name)
-    raise AttributeError(f"module 'tajsim.analysis' has no attribute {name!r}")

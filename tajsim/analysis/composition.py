@@ -1,7 +1,8 @@
 """Score composition: mean and distribution of each score part by strategy, player count, edition.
 
-The parts are the ``pts_<part>`` columns of the results schema (``palace``, ``connection``,
-``commodity``, ``bonus``, ``special``, ``cards``); they sum to ``score``.
+The parts are the ``pts_<part>`` columns of the results frame: the game's declared score parts
+(``GameSpec.score_parts``, e.g. Taj Mahal's palace, connection, commodity, bonus, special,
+cards), which sum to ``score``. By default every ``pts_*`` column of the frame is a part.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.stats import summarize_mean, wilson_interval
-from tajsim.games.tajmahal.engine.enums import PART_NAMES
 
-__all__ = ["PART_COLUMNS", "score_composition", "score_part_histogram"]
-
-#: Score-part columns in the order of ``tajsim.games.tajmahal.engine.enums.PART_NAMES``.
-PART_COLUMNS = tuple(f"pts_{p}" for p in PART_NAMES)
+__all__ = ["part_names", "score_composition", "score_part_histogram"]
 DEFAULT_BY = ("edition", "n_players", "strategy")
 DEFAULT_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def part_names(results: pd.DataFrame) -> tuple[str, ...]:
+    """The score parts of a results frame: its ``pts_<part>`` columns, in frame order."""
+    return tuple(c[4:] for c in results.columns if str(c).startswith("pts_"))
 
 
 def _present(results: pd.DataFrame, by: Sequence[str] | None) -> list[str]:
@@ -32,7 +34,7 @@ def score_composition(
     results: pd.DataFrame,
     by: Sequence[str] | None = None,
     *,
-    parts: Sequence[str] = PART_NAMES,
+    parts: Sequence[str] | None = None,
     include_total: bool = True,
     confidence: float = 0.95,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
@@ -46,8 +48,8 @@ def score_composition(
         the ``by`` columns.
     by : sequence of str, optional
         Default: those of ``edition``, ``n_players``, ``strategy`` present.
-    parts : sequence of str
-        Part names without the ``pts_`` prefix.
+    parts : sequence of str, optional
+        Part names without the ``pts_`` prefix (default: every ``pts_*`` column).
     include_total : bool
         Add ``part == "score"`` rows for the final score.
     quantiles : sequence of float
@@ -61,6 +63,7 @@ def score_composition(
         (float64, the part's mean over the group's mean score).
     """
     by = _present(results, by)
+    parts = part_names(results) if parts is None else tuple(parts)
     names = list(parts) + (["score"] if include_total else [])
     tables = []
     for name in names:
@@ -82,7 +85,7 @@ def score_part_histogram(
     results: pd.DataFrame,
     by: Sequence[str] | None = None,
     *,
-    parts: Sequence[str] = PART_NAMES,
+    parts: Sequence[str] | None = None,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Frequency of each point value of each score part per group (the full distribution).
@@ -94,6 +97,7 @@ def score_part_histogram(
         player-games in the group); ``share``, ``ci_low``, ``ci_high`` (float64, Wilson).
     """
     by = _present(results, by)
+    parts = part_names(results) if parts is None else tuple(parts)
     tables = []
     for name in parts:
         col = f"pts_{name}"

@@ -15,13 +15,8 @@ import pandas as pd
 from scipy import stats as sps
 from scipy.special import expit
 
-from tajsim.analysis.stats import (
-    cluster_robust_covariance,
-    game_index,
-    normal_quantile,
-    validate_games,
-    wilson_interval,
-)
+from tajsim.analysis.frames import game_index, validate_games
+from tajsim.analysis.stats import cluster_robust_covariance, normal_quantile, wilson_interval
 from tajsim.analysis.winrates import seat_lineup_balance
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Analyses by name, for experiment files and the report.
+"""Analyses by name, for experiment files and the report: the generic ones of every game plus the
+game's own (its spec's ``analyses_module``: ``ANALYSES``, ``REQUIRED_COLUMNS``, ``CONCLUSIONS``).
 
 An experiment file names the analyses to run; each entry is a name or a table with ``name``,
 an optional ``as`` (the key of the result) and keyword arguments of the function::
@@ -11,39 +12,30 @@ an optional ``as`` (the key of the result) and keyword arguments of the function
     ]
 
 (TOML has no null: ``seat = -1`` stands for ``seat = None``.) :func:`run_analyses` returns
-``{key: DataFrame}``.
+``{key: DataFrame}``. Results are computed once per (name, arguments) in an
+:class:`AnalysisCache`: the report reuses what the run already computed.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 import pandas as pd
 
-from tajsim.analysis import (
-    composition,
-    ratings,
-    robustness,
-    setup_balance,
-    winrates,
-)
+from tajsim.analysis import composition, ratings, robustness, setup_balance, winrates
+from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
-from tajsim.games.tajmahal.analyses import commodities, connections
+from tajsim.games.registry import get_game
 
-__all__ = ["ANALYSES", "REQUIRED_COLUMNS", "missing_columns", "run_analyses"]
+__all__ = ["ANALYSES", "REQUIRED_COLUMNS", "AnalysisCache", "analyses_for", "missing_columns",
+           "required_columns_for", "run_analyses"]
 
-
-def _robustness_from_variant_column(results: pd.DataFrame, **kwargs: Any) -> pd.DataFrame:
-    """:func:`tajsim.analysis.robustness.robustness` on a frame with a ``variant`` column."""
-    column = kwargs.pop("column", "variant")
-    if column not in results.columns:
-        raise UserError(f"robustness needs a {column!r} column naming the variant of each row")
-    return robustness.robustness(robustness.split_variants(results, column), **kwargs)
-
-
-#: name -> function(results, **kwargs) -> DataFrame
+#: The analyses every game has: name -> function(results, **kwargs) -> DataFrame.
 ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "win_rates": winrates.win_rates,
     "win_rates_by_strategy": winrates.win_rates_by_strategy,
@@ -52,15 +44,6 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "seat_advantage": winrates.seat_advantage_test,
     "score_composition": composition.score_composition,
     "score_part_histogram": composition.score_part_histogram,
-    "goods_value": commodities.goods_value,
-    "goods_points": commodities.goods_points,
-    "tile_value_by_visit": commodities.tile_value_by_visit,
-    "goods_contest": commodities.goods_contest,
-    "connection_summary": connections.connection_summary,
-    "connection_distribution": connections.connection_distribution,
-    "chain_points_by_visit": connections.chain_points_by_visit,
-    "chain_points_by_province": connections.chain_points_by_province,
-    "province_order_effects": connections.province_order_effects,
     "setup_variance_share": setup_balance.setup_variance_share,
     "setup_imbalance": setup_balance.setup_imbalance,
     "setup_feature_tests": setup_balance.setup_feature_tests,
@@ -68,51 +51,57 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "bradley_terry": ratings.bradley_terry,
     "openskill_ratings": ratings.openskill_ratings,
     "seat_rotation_check": ratings.seat_rotation_check,
-    "robustness": _robustness_from_variant_column,
+    "robustness": robustness.robustness,  # on a frame with a ``variant`` column
 }
 
 _GAME = ("game_id", "n_players", "seat")
-_PARTS = tuple(f"pts_{p}" for p in ("palace", "connection", "commodity", "bonus", "special",
-                                    "cards"))
-_GOODS = tuple(f"goods_{g}" for g in ("rice", "tea", "spices", "jewels"))
-_TILES = tuple(f"tile_won_v{k}" for k in range(1, 13))
-_CHAINS = tuple(f"chain_v{k}" for k in range(1, 13))
 
-#: Columns (or ``prefix*`` column families) each analysis reads.
+#: Columns (or ``prefix*`` column families) each generic analysis reads.
 REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "win_rates": (*_GAME, "winner", "strategy"),
     "win_rates_by_strategy": (*_GAME, "winner", "strategy"),
     "win_rates_by_seat": (*_GAME, "winner"),
     "win_rates_by_player_count": (*_GAME, "winner", "strategy"),
     "seat_advantage": (*_GAME, "winner", "strategy"),
-    "score_composition": ("score", *_PARTS),
-    "score_part_histogram": _PARTS,
-    "goods_value": (*_GAME, "winner", "strategy", *_GOODS, "n_province_tiles"),
-    "goods_points": _GOODS,
-    "tile_value_by_visit": (*_GAME, "winner", "strategy", "score", *_TILES),
-    "goods_contest": (*_GAME, *_GOODS),
-    "connection_summary": ("pts_connection",),
-    "connection_distribution": ("pts_connection",),
-    "chain_points_by_visit": ("n_players", *_CHAINS),
-    "chain_points_by_province": (*_CHAINS, "visit_*"),
-    "province_order_effects": ("game_id", "setup_id", "pts_connection", "visit_*"),
+    "score_composition": ("score", "pts_*"),
+    "score_part_histogram": ("pts_*",),
     "setup_variance_share": (*_GAME, "setup_id", "winner"),
     "setup_imbalance": (*_GAME, "setup_id", "winner"),
-    "setup_feature_tests": (*_GAME, "setup_id", "winner", "visit_*", "bonus_*"),
+    "setup_feature_tests": (*_GAME, "setup_id", "winner"),
     "head_to_head": (*_GAME, "strategy", "rank"),
     "bradley_terry": (*_GAME, "strategy", "rank"),
     "openskill_ratings": (*_GAME, "strategy", "rank"),
     "seat_rotation_check": (*_GAME, "strategy"),
-    "robustness": (*_GAME, "variant", "winner", "strategy", "rank", "score", *_PARTS, *_GOODS),
+    "robustness": (*_GAME, "variant", "winner", "strategy", "rank", "score", "pts_*"),
 }
 
 
-def missing_columns(results: pd.DataFrame, name: str) -> list[str]:
+@functools.cache
+def _game_module(name: str) -> ModuleType:
+    return importlib.import_module(get_game(name).analyses_module)
+
+
+def analyses_for(game: str | GameSpec | None = None) -> dict[str, Callable[..., pd.DataFrame]]:
+    """Every analysis of ``game``: the generic ones and the game's own."""
+    return {**ANALYSES, **_game_module(get_game(game).name).ANALYSES}
+
+
+def required_columns_for(game: str | GameSpec | None = None) -> dict[str, tuple[str, ...]]:
+    return {**REQUIRED_COLUMNS, **_game_module(get_game(game).name).REQUIRED_COLUMNS}
+
+
+def conclusions_for(game: str | GameSpec | None = None) -> dict[str, Callable]:
+    """The game's own robustness conclusions (besides the generic ones)."""
+    return dict(getattr(_game_module(get_game(game).name), "CONCLUSIONS", {}))
+
+
+def missing_columns(results: pd.DataFrame, name: str,
+                    game: str | GameSpec | None = None) -> list[str]:
     """Required columns (or ``prefix*`` families) of analysis ``name`` absent from ``results``."""
     missing = []
-    for col in REQUIRED_COLUMNS.get(name, ()):
+    for col in required_columns_for(game).get(name, ()):
         if col.endswith("*"):
-            if not any(c.startswith(col[:-1]) for c in results.columns):
+            if not any(str(c).startswith(col[:-1]) for c in results.columns):
                 missing.append(col)
         elif col not in results.columns:
             missing.append(col)
@@ -127,7 +116,8 @@ def _parse_entry(entry: str | Mapping[str, Any]) -> tuple[str, str, dict[str, An
         for k in ("seat",):
             if kwargs.get(k) == -1:
                 kwargs[k] = None
-        for k in ("by", "seats", "parts", "regressors", "controls", "quantiles", "conclusions"):
+        for k in ("by", "seats", "parts", "regressors", "controls", "quantiles", "conclusions",
+                  "features"):
             if isinstance(kwargs.get(k), list):
                 kwargs[k] = tuple(kwargs[k])
         name = str(entry["name"])
@@ -135,8 +125,79 @@ def _parse_entry(entry: str | Mapping[str, Any]) -> tuple[str, str, dict[str, An
     raise UserError(f"analysis entry {entry!r} is not a name or a table with a 'name' key")
 
 
+def _freeze(value: Any) -> Any:
+    """A hashable key for an analysis argument (dicts, lists and sets included)."""
+    if isinstance(value, Mapping):
+        return ("dict", tuple(sorted((str(k), _freeze(v)) for k, v in value.items())))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(map(repr, value))))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+class AnalysisCache:
+    """The analyses of one results frame, each computed once per (name, arguments).
+
+    The experiment runner computes the analyses its file names through a cache, and the report
+    asks the same cache: an analysis the run already computed is reused, not computed again.
+    """
+
+    def __init__(self, results: pd.DataFrame, game: str | GameSpec | None = None) -> None:
+        self.results = results
+        self.spec = get_game(game)
+        self.available = analyses_for(self.spec)
+        self._done: dict[tuple, pd.DataFrame] = {}
+        self.computed = 0  # analyses actually computed (the rest were reused)
+
+    def __contains__(self, key: tuple) -> bool:
+        return key in self._done
+
+    def key(self, name: str, kwargs: Mapping[str, Any]) -> tuple:
+        return (name, _freeze(kwargs))
+
+    def get(self, name: str, **kwargs: Any) -> pd.DataFrame:
+        """Analysis ``name`` of the frame with these arguments (computed on first use)."""
+        if name not in self.available:
+            raise UserError(f"unknown {self.spec.title} analysis {name!r}; expected one of "
+                            f"{', '.join(self.available)}")
+        key = self.key(name, kwargs)
+        if key not in self._done:
+            self._done[key] = self._compute(name, dict(kwargs))
+            self.computed += 1
+        return self._done[key]
+
+    def _compute(self, name: str, kwargs: dict[str, Any]) -> pd.DataFrame:
+        results, spec = self.results, self.spec
+        missing = missing_columns(results, name, spec)
+        if missing:
+            raise UserError(f"analysis {name!r} needs columns {', '.join(missing)} that the "
+                            "results lack")
+        func = self.available[name]
+        if name == "setup_feature_tests" and kwargs.get("features") is None:
+            kwargs["features"] = tuple(spec.setup_feature_columns(list(results.columns)))
+        if name == "robustness":
+            column = kwargs.pop("column", "variant")
+            if column not in results.columns:
+                raise UserError(f"robustness needs a {column!r} column naming the variant of "
+                                "each row")
+            kwargs.setdefault("extra", conclusions_for(spec))
+            frames = robustness.split_variants(results, column)
+            try:
+                inspect.signature(func).bind(frames, **kwargs)
+            except TypeError as exc:
+                raise UserError(f"analysis {name!r}: bad arguments {kwargs!r} ({exc})") from None
+            return func(frames, **kwargs)
+        try:
+            inspect.signature(func).bind(results, **kwargs)
+        except TypeError as exc:
+            raise UserError(f"analysis {name!r}: bad arguments {kwargs!r} ({exc})") from None
+        return func(results, **kwargs)
+
+
 def run_analyses(
-    results: pd.DataFrame, names: Sequence[str | Mapping[str, Any]]
+    results: pd.DataFrame, names: Sequence[str | Mapping[str, Any]],
+    game: str | GameSpec | None = None, cache: AnalysisCache | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Run the named analyses on one results frame.
 
@@ -146,6 +207,10 @@ def run_analyses(
         Results frame (docs/results-schema.md).
     names : sequence of str or mapping
         Entries as in the module docstring: ``"name"`` or ``{"name": ..., "as": ..., **kwargs}``.
+    game : str, optional
+        The game the results come from (default Taj Mahal); its own analyses are available.
+    cache : AnalysisCache, optional
+        Reuse (and fill) this cache of the same frame.
 
     Returns
     -------
@@ -157,20 +222,9 @@ def run_analyses(
     tajsim.errors.UserError
         Unknown name, bad entry, or missing columns.
     """
+    cache = cache if cache is not None else AnalysisCache(results, game)
     out: dict[str, pd.DataFrame] = {}
     for entry in names:
         name, key, kwargs = _parse_entry(entry)
-        if name not in ANALYSES:
-            raise UserError(f"unknown analysis {name!r}; expected one of {', '.join(ANALYSES)}")
-        missing = missing_columns(results, name)
-        if missing:
-            raise UserError(f"analysis {name!r} needs columns {', '.join(missing)} that the "
-                            "results lack")
-        func = ANALYSES[name]
-        if name != "robustness":
-            try:
-                inspect.signature(func).bind(results, **kwargs)
-            except TypeError as exc:
-                raise UserError(f"analysis {name!r}: bad arguments {kwargs!r} ({exc})") from exc
-        out[key] = func(results, **kwargs)
+        out[key] = cache.get(name, **kwargs)
     return out

@@ -19,17 +19,18 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.composition import score_composition
+from tajsim.analysis.frames import game_index
 from tajsim.analysis.ratings import bradley_terry
-from tajsim.analysis.stats import game_index
 from tajsim.analysis.winrates import seat_advantage_test, win_rates
-from tajsim.games.tajmahal.analyses.commodities import goods_value
 
 __all__ = [
     "CONCLUSIONS",
     "Finding",
     "conclusion_values",
     "robustness",
+    "fmt_estimate",
     "split_variants",
+    "tiered_order",
 ]
 
 
@@ -51,11 +52,11 @@ def _sign(low: float, high: float) -> str:
     return "0"
 
 
-def _fmt(estimate: float, low: float, high: float, digits: int = 3) -> str:
+def fmt_estimate(estimate: float, low: float, high: float, digits: int = 3) -> str:
     return f"{estimate:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def _tiered_order(names: Sequence[str], estimate: np.ndarray, se: np.ndarray) -> str:
+def tiered_order(names: Sequence[str], estimate: np.ndarray, se: np.ndarray) -> str:
     """Order names by estimate; ``" > "`` between neighbours whose difference is significant at
     95% (``|d| > 1.96 * sqrt(se1^2 + se2^2)``), ``" ≈ "`` otherwise, with names alphabetical inside
     a run of ``≈`` so that the string does not depend on noise."""
@@ -78,7 +79,8 @@ def best_strategy(results: pd.DataFrame) -> list[Finding]:
     for P, grp in table.groupby("n_players", sort=True):
         best = grp.sort_values("win_rate", ascending=False).iloc[0]
         out.append(Finding(f"best_strategy[{int(P)}p]", str(best["strategy"]),
-                           f"win rate {_fmt(best['win_rate'], best['ci_low'], best['ci_high'])}"))
+                           "win rate "
+                           + fmt_estimate(best["win_rate"], best["ci_low"], best["ci_high"])))
     return out
 
 
@@ -88,9 +90,9 @@ def strategy_ranking(results: pd.DataFrame) -> list[Finding]:
     if results["strategy"].nunique() < 2:
         return []
     table = bradley_terry(results)
-    value = _tiered_order(list(table["strategy"]), table["strength"].to_numpy(),
+    value = tiered_order(list(table["strategy"]), table["strength"].to_numpy(),
                           table["se"].to_numpy())
-    detail = "; ".join(f"{r.strategy} {_fmt(r.strength, r.ci_low, r.ci_high, 2)}"
+    detail = "; ".join(f"{r.strategy} {fmt_estimate(r.strength, r.ci_low, r.ci_high, 2)}"
                        for r in table.itertuples())
     return [Finding("strategy_ranking", value, detail)]
 
@@ -100,22 +102,9 @@ def seat_advantage_sign(results: pd.DataFrame) -> list[Finding]:
     table = seat_advantage_test(results)
     return [
         Finding(f"first_seat_advantage[{int(r.n_players)}p]", _sign(r.ci_low, r.ci_high),
-                f"excess {_fmt(r.first_seat_excess, r.ci_low, r.ci_high)}, p={r.p_value:.3g}")
+                f"excess {fmt_estimate(r.first_seat_excess, r.ci_low, r.ci_high)}, "
+                f"p={r.p_value:.3g}")
         for r in table.itertuples()
-    ]
-
-
-def goods_value_ranking(results: pd.DataFrame) -> list[Finding]:
-    """Order of the goods by their value for winning (conditional-logit coefficients; ``≈`` for
-    neighbours not significantly different), and the most valuable good."""
-    table = goods_value(results, include_tiles=False)
-    table = table.sort_values("coef", ascending=False).reset_index(drop=True)
-    ranking = _tiered_order(list(table["good"]), table["coef"].to_numpy(), table["se"].to_numpy())
-    detail = "; ".join(f"{r.good} {_fmt(r.win_prob_change, r.ci_low, r.ci_high)}"
-                       for r in table.itertuples())
-    return [
-        Finding("goods_value_ranking", ranking, detail),
-        Finding("most_valuable_good", str(table["good"].iloc[0]), detail),
     ]
 
 
@@ -126,16 +115,16 @@ def largest_score_part(results: pd.DataFrame) -> list[Finding]:
     for P, grp in table.groupby("n_players", sort=True):
         top = grp.sort_values("mean", ascending=False).iloc[0]
         out.append(Finding(f"largest_score_part[{int(P)}p]", str(top["part"]),
-                           f"mean {_fmt(top['mean'], top['ci_low'], top['ci_high'], 2)}"))
+                           f"mean {fmt_estimate(top['mean'], top['ci_low'], top['ci_high'], 2)}"))
     return out
 
 
-#: Key conclusions checked by default, by name.
+#: Key conclusions of every game, checked by default, by name; a game adds its own (its
+#: analyses module's ``CONCLUSIONS``, passed as ``extra``).
 CONCLUSIONS: dict[str, Callable[[pd.DataFrame], list[Finding]]] = {
     "best_strategy": best_strategy,
     "strategy_ranking": strategy_ranking,
     "seat_advantage_sign": seat_advantage_sign,
-    "goods_value_ranking": goods_value_ranking,
     "largest_score_part": largest_score_part,
 }
 
@@ -148,6 +137,7 @@ def split_variants(results: pd.DataFrame, column: str = "variant") -> dict[str, 
 def conclusion_values(
     frames: Mapping[str, pd.DataFrame],
     conclusions: Sequence[str] | None = None,
+    extra: Mapping[str, Callable[[pd.DataFrame], list[Finding]]] | None = None,
 ) -> pd.DataFrame:
     """Every conclusion's value in every variant (long format).
 
@@ -158,13 +148,18 @@ def conclusion_values(
         variant). A conclusion that cannot be computed on a variant (missing columns, one
         strategy) has value ``"n/a"`` and the reason as detail.
     """
-    names = list(CONCLUSIONS) if conclusions is None else list(conclusions)
+    available = {**CONCLUSIONS, **(extra or {})}
+    names = list(available) if conclusions is None else list(conclusions)
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        raise ValueError(f"unknown conclusion {unknown[0]!r}; expected one of "
+                         f"{', '.join(available)}")
     rows = []
     for variant, frame in frames.items():
         n_games = int(game_index(frame).max()) + 1 if len(frame) else 0
         for name in names:
             try:
-                findings = CONCLUSIONS[name](frame)
+                findings = available[name](frame)
             except (KeyError, ValueError, np.linalg.LinAlgError) as exc:
                 findings = [Finding(name, "n/a", f"not computed: {exc}")]
             for f in findings:
@@ -180,6 +175,7 @@ def robustness(
     conclusions: Sequence[str] | None = None,
     *,
     reference: str | None = None,
+    extra: Mapping[str, Callable[[pd.DataFrame], list[Finding]]] | None = None,
 ) -> pd.DataFrame:
     """For each key conclusion, whether it holds in every variant.
 
@@ -189,7 +185,9 @@ def robustness(
         Result frames keyed by variant label (e.g. ``{"default": df0, "board_b": df1}``); see
         :func:`split_variants` for one frame with a ``variant`` column.
     conclusions : sequence of str, optional
-        Names from :data:`CONCLUSIONS` (default: all).
+        Names from :data:`CONCLUSIONS` and ``extra`` (default: all).
+    extra : mapping of str to callable, optional
+        The game's own conclusions (its analyses module's ``CONCLUSIONS``).
     reference : str, optional
         Variant whose value is the reference (default: the most common value, the consensus).
 
@@ -201,7 +199,7 @@ def robustness(
         (float64, share of variants with that value); ``n_variants`` (int64); ``n`` (int64,
         games over all variants); then one str column per variant with its value.
     """
-    long = conclusion_values(frames, conclusions)
+    long = conclusion_values(frames, conclusions, extra)
     variants = [str(v) for v in frames]
     rows = []
     for name, grp in long.groupby("conclusion", sort=False):

@@ -17,16 +17,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from tajsim.analysis.frames import game_index, setup_key_columns, win_value
 from tajsim.analysis.stats import (
     benjamini_hochberg,
     chi_square_equal_shares,
     difference_of_means,
-    game_index,
     holm,
     icc_oneway,
-    setup_key_columns,
     wilson_interval,
-    win_value,
 )
 
 __all__ = [
@@ -271,15 +269,19 @@ def setup_feature_tests(
     share_ties: bool = True,
     fdr: float = 0.05,
     confidence: float = 0.95,
+    features: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Which setup features shift the win rate of a seat (default seat 0) or of a strategy.
 
     The unit is the setup: the target's mean outcome over the games of each setup (games on one
-    board are not independent, and a feature is fixed within a setup). Features: each
-    ``visit_<province>`` (effect = change in win rate per later visit of that province: the
-    least-squares slope across setups, t-test with ``setups - 2`` df) and each
-    ``bonus_<city> == kind`` indicator (effect = difference in mean win rate between setups with
-    and without that tile there: Welch t-test; needs two setups on each side). p-values are
+    board are not independent, and a feature is fixed within a setup). ``features`` are the
+    game's setup-feature columns (``GameSpec.setup_feature_columns``; Taj Mahal: each
+    ``visit_<province>`` and ``bonus_<city>``). A numeric feature (a visit number) gets a slope
+    (effect = change in win rate per unit, e.g. per later visit of that province: the
+    least-squares slope across setups, t-test with ``setups - 2`` df); a categorical one gets an
+    indicator per level (effect = difference in mean win rate between setups with and without
+    that level, e.g. that bonus tile on that city: Welch t-test; needs two setups on each
+    side). p-values are
     corrected across all features of a player-count group by Benjamini-Hochberg (``q_value``,
     FDR) and Holm (``p_holm``, FWER).
 
@@ -313,8 +315,14 @@ def setup_feature_tests(
                            adjust_for_strategy and strategy is None)
     frame["_game"] = game_index(results)
     frame = frame[_target_mask(results, seat, strategy)]
-    visit_cols = [c for c in results.columns if c.startswith("visit_")]
-    bonus_cols = [c for c in results.columns if c.startswith("bonus_")]
+    if features is None:
+        raise ValueError("setup_feature_tests needs the setup-feature columns (the game spec's "
+                         "setup_feature_columns; the analysis registry passes them)")
+    missing = [c for c in features if c not in results.columns]
+    if missing:
+        raise ValueError(f"setup feature columns {missing} are not in the results")
+    visit_cols = [c for c in features if pd.api.types.is_numeric_dtype(results[c])]
+    bonus_cols = [c for c in features if c not in visit_cols]
     first = results.loc[frame.index, visit_cols + bonus_cols]
     frame = pd.concat([frame, first], axis=1)
     per_setup = frame.groupby(setup_keys, observed=True, sort=True).agg(

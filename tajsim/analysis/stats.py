@@ -1,4 +1,4 @@
-"""Small, dependency-light statistics used by every analysis.
+"""Statistics used by every analysis (the results-frame helpers are in ``frames``).
 
 Conventions shared by the analysis modules:
 
@@ -28,34 +28,21 @@ import pandas as pd
 from scipy import stats as sps
 
 __all__ = [
-    "GAME_KEY_CANDIDATES",
-    "SETUP_KEY_CANDIDATES",
     "benjamini_hochberg",
     "chi_square_equal_shares",
     "cluster_robust_covariance",
     "difference_of_means",
     "fisher_z_interval",
-    "game_key_columns",
     "holm",
     "icc_oneway",
     "mean_ci",
     "newcombe_difference",
     "normal_quantile",
     "proportion_table",
-    "setup_key_columns",
     "summarize_mean",
     "two_proportion_test",
-    "validate_games",
     "wilson_interval",
-    "win_value",
 ]
-
-#: Columns that, together, identify one game (those present are used). ``variant`` / ``run_id``
-#: are optional columns a caller may add when concatenating several runs.
-GAME_KEY_CANDIDATES = ("variant", "run_id", "seed", "edition", "n_players", "game_id")
-#: Columns that, together, identify one setup (board): the runner replays it from seed + setup_id.
-SETUP_KEY_CANDIDATES = ("variant", "run_id", "seed", "edition", "n_players", "setup_id")
-
 
 def normal_quantile(confidence: float = 0.95) -> float:
     """Two-sided standard-normal critical value, e.g. 1.96 for ``confidence=0.95``."""
@@ -531,76 +518,3 @@ def cluster_robust_covariance(
     if clusters is None:
         factor = N / max(N - k, 1)
     return factor * bread_inverse @ meat @ bread_inverse
-
-
-# ---------------------------------------------------------------------------
-# Results-frame helpers
-# ---------------------------------------------------------------------------
-def game_key_columns(results: pd.DataFrame) -> list[str]:
-    """Columns of ``results`` that identify a game: the present ones of ``GAME_KEY_CANDIDATES``."""
-    cols = [c for c in GAME_KEY_CANDIDATES if c in results.columns]
-    if "game_id" not in cols:
-        raise ValueError("results lack the game_id column; expected docs/results-schema.md")
-    return cols
-
-
-def setup_key_columns(results: pd.DataFrame) -> list[str]:
-    """Columns that identify a setup (board): the present ones of ``SETUP_KEY_CANDIDATES``."""
-    cols = [c for c in SETUP_KEY_CANDIDATES if c in results.columns]
-    if "setup_id" not in cols:
-        raise ValueError("results lack the setup_id column; expected docs/results-schema.md")
-    return cols
-
-
-def game_index(results: pd.DataFrame) -> np.ndarray:
-    """Dense int64 game number (0..n_games-1) of each row, in order of first appearance."""
-    cols = game_key_columns(results)
-    if len(cols) == 1:
-        return pd.factorize(results[cols[0]], sort=False)[0].astype(np.int64)
-    return results.groupby(cols, sort=False, observed=True).ngroup().to_numpy(np.int64)
-
-
-def validate_games(results: pd.DataFrame) -> None:
-    """Check that each game has one row per seat (``n_players`` rows, seats 0..n-1).
-
-    Raises
-    ------
-    ValueError
-        When games collide (e.g. two runs concatenated without a distinguishing ``variant`` or
-        ``run_id`` column) or rows are missing.
-    """
-    gidx = game_index(results)
-    sizes = np.bincount(gidx)
-    expected = results.groupby(gidx, sort=True)["n_players"].first().to_numpy()
-    bad = np.flatnonzero(sizes != expected)
-    if bad.size:
-        raise ValueError(
-            f"{bad.size} games do not have exactly n_players rows; add a 'variant' or 'run_id' "
-            "column when concatenating runs that reuse seeds and game ids"
-        )
-
-
-def win_value(results: pd.DataFrame, *, share_ties: bool = True) -> pd.Series:
-    """Win value of each player-game.
-
-    Parameters
-    ----------
-    results : DataFrame
-        Needs ``winner`` and the game-key columns.
-    share_ties : bool
-        ``True``: each of ``k`` tied winners gets ``1/k`` (a game's values sum to 1, baseline
-        ``1/n_players``). ``False``: every tied winner gets 1.
-
-    Returns
-    -------
-    Series of float64, shape (len(results),), aligned on ``results.index``
-    """
-    won = results["winner"].astype(np.float64)
-    if not share_ties:
-        return won.rename("win")
-    gidx = game_index(results)
-    winners_in_game = np.bincount(gidx, weights=won.to_numpy())
-    k = winners_in_game[gidx]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        shared = np.where(k > 0, won.to_numpy() / k, 0.0)
-    return pd.Series(shared, index=results.index, name="win")

@@ -18,14 +18,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from tajsim.analysis.frames import game_index, validate_games, win_value
 from tajsim.analysis.stats import (
     chi_square_equal_shares,
-    game_index,
     normal_quantile,
     proportion_table,
-    validate_games,
     wilson_interval,
-    win_value,
 )
 
 __all__ = [

@@ -6,13 +6,21 @@ import sys
 
 import click
 
+from tajsim.cli.options import (
+    edition_option,
+    game_option,
+    players_option,
+    seed_option,
+    strategies_option,
+    verbosity_options,
+)
+
 
 @click.command("bench")
-@click.option("--players", "-p", type=int, default=4, show_default=True,
-              help="Players per game.")
-@click.option("--strategies", "-s", default="random", show_default=True, metavar="LIST",
-              help="Comma-separated strategies (as for simulate).")
-@click.option("--edition", "-e", default="2018", show_default=True, help="2018 or 2000.")
+@game_option
+@players_option()
+@strategies_option(help_text="Comma-separated strategies (as for simulate).")
+@edition_option
 @click.option("--games", "-n", type=int, default=None,
               help="Games per timed run (default: about --seconds of one-core play).")
 @click.option("--seconds", type=float, default=1.0, show_default=True,
@@ -23,15 +31,16 @@ import click
               help="Timed runs per mode; the best is shown.")
 @click.option("--warmup", type=int, default=1, show_default=True,
               help="Untimed runs before the timed ones (compilation is always excluded).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@seed_option()
 @click.option("--check", is_flag=True,
               help="Also verify that the timed path gives the same records as simulate() and "
                    "that every core count gives the same records (exit status 1 if not).")
 @click.option("--profile", is_flag=True,
               help="Also show where a game's time goes (setup, legal actions, applying "
                    "actions, policy, records).")
-def command(players, strategies, edition, games, seconds, workers, repeat, warmup, seed, check,
-            profile) -> None:
+@verbosity_options
+def command(game, players, strategies, edition, games, seconds, workers, repeat, warmup, seed,
+            check, profile, quiet, verbose) -> None:
     """Measure full games per second on one core and on all cores.
 
     Times the runner's compiled kernels on fixed seeds (game ids 0..N-1), compilation and
@@ -48,13 +57,13 @@ def command(players, strategies, edition, games, seconds, workers, repeat, warmu
     from tajsim.errors import UserError
     from tajsim.running.benchmarking import (
         check_batch,
-        describe_machine,
         estimate_game_seconds,
         make_batch,
         profile_batch,
         time_modes,
     )
     from tajsim.running.executors import available_cores
+    from tajsim.running.machine import describe_machine
 
     if repeat < 1 or warmup < 0:
         raise UserError("--repeat must be at least 1 and --warmup at least 0")
@@ -64,15 +73,15 @@ def command(players, strategies, edition, games, seconds, workers, repeat, warmu
     if threads < 1:
         raise UserError(f"worker count {threads} is not allowed; expected 1 or more")
     click.echo(describe_machine())
-    probe = make_batch(min(games or 20, 20), players, strategies, edition, seed)
+    probe = make_batch(min(games or 20, 20), players, strategies, edition, seed, game=game)
     click.echo("compiling / loading the kernels ...", err=True)
     per_game = estimate_game_seconds(probe, probe.games)
     if games is None:
         games = max(10, min(1_000_000, int(seconds / max(per_game, 1e-9))))
         games = max(games, 16 * threads if threads > 1 else games)
-    batch = make_batch(games, players, strategies, edition, seed)
+    batch = make_batch(games, players, strategies, edition, seed, game=game)
     modes = ("serial", "prange", "threads") if threads > 1 else ("serial",)
-    click.echo(f"{players} players, {','.join(batch.config.strategies)} "
+    click.echo(f"{batch.spec.title}, {players} players, {','.join(batch.config.strategies)} "
                f"({batch.config.seating} seats): {games:,} games per run, best of {repeat}")
     timings = time_modes(batch, threads, modes, repeat, warmup)
     one = timings["serial"]
@@ -96,7 +105,7 @@ def command(players, strategies, edition, games, seconds, workers, repeat, warmu
         click.echo(f"  {pg['actions']:.0f} actions per game, {pg['policy_decisions']:.0f} "
                    "asked the policy")
     if check:
-        small = make_batch(min(games, 200), players, strategies, edition, seed)
+        small = make_batch(min(games, 200), players, strategies, edition, seed, game=game)
         problems = check_batch(small, threads)
         if problems:
             for p in problems:

@@ -31,7 +31,8 @@ def command() -> None:
 def show(board: Path | None, components: Path | None, out: Path, alternative: int | None,
          labels: str, dpi: int) -> None:
     """Draw the board (provinces, roads, cities, fortresses, Agra) to a picture."""
-    from tajsim.games.tajmahal.engine.components import alternative_components, load_components
+    from tajsim.games.tajmahal.engine.alternatives import alternative_components
+    from tajsim.games.tajmahal.engine.component_files import load_components
     from tajsim.games.tajmahal.report.board_plot import plot_board
 
     comps = load_components(board, components)
@@ -71,7 +72,7 @@ def validate(ctx: click.Context, file: Path, kind: str | None, other: Path | Non
 
     Prints "OK: ..." or one line per problem (file, key, bad value, expected) and exits 2.
     """
-    from tajsim.games.tajmahal.engine.components import (
+    from tajsim.games.tajmahal.engine.component_files import (
         ComponentError,
         detect_kind,
         load_components,

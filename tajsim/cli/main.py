@@ -47,10 +47,15 @@ class TajsimGroup(click.Group):
         except UserError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
+        except click.UsageError as exc:  # a bad option value: one line too, not click's usage
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(2)
 
 
 @click.group(cls=TajsimGroup)
 @click.version_option(package_name="tajsim")
 def cli() -> None:
-    """tajsim: Monte Carlo strategy analysis for Reiner Knizia's Taj Mahal."""
+    """tajsim: Monte Carlo strategy analysis for India-themed board games (Taj Mahal, ...).
+
+    Every command that plays or reads games takes --game (default: tajmahal)."""
 

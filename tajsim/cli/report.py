@@ -15,6 +15,7 @@ from typing import Any
 import click
 import pandas as pd
 
+from tajsim.cli.options import verbosity_options
 from tajsim.errors import UserError
 
 __all__ = ["command", "find_config", "read_results"]
@@ -94,7 +95,7 @@ def _read_config_file(path: Path) -> dict[str, Any]:
         raise UserError(f"config {str(path)!r} is not a table; expected a JSON object or TOML")
     if "config" in data and isinstance(data["config"], dict):  # a run's manifest.json
         config = dict(data["config"])
-        for key in ("strategies", "components"):
+        for key in ("strategies", "components", "game"):
             if key in data:
                 config[key] = data[key]
         for key in ("strategy_ids", "strategy_params", "chunk_size", "records"):
@@ -116,29 +117,35 @@ def find_config(results_path: str | Path) -> dict[str, Any]:
     return {}
 
 
+def _section_help() -> str:
+    from tajsim.reporting.sections import GENERIC_SECTIONS
+
+    return ("Only this section (repeatable): " + ", ".join(GENERIC_SECTIONS)
+            + ", or one of the game's own (tajsim report --list-sections --game GAME).")
+
+
 @click.command("report")
 @click.argument("results", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
+@click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path),
               help="Directory for report.md, report.html, fig_*.png and table_*.csv.")
+@click.option("--game", "-g", default=None, metavar="GAME",
+              help="The game of the results (default: the one the run directory records, "
+                   "else Taj Mahal).")
 @click.option("--title", default=None, help="Report title (default: from the results name).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
               help="Run configuration (JSON or TOML) for the captions; default: manifest.json "
                    "or config.json/.toml beside the results.")
-@click.option("--section", "sections", multiple=True,
-              help="Only this section (repeatable): overview, win_rates, seat_advantage, "
-                   "score_composition, commodities, connections, setup_balance, ratings, "
-                   "robustness.")
-def command(results: Path, out_dir: Path, title: str | None, config_path: Path | None,
-            sections: tuple[str, ...]) -> None:
-    """Write the Markdown + HTML report of RESULTS (Parquet file, directory of Parquet files,
-    or CSV) into --out."""
-    from tajsim.reporting.report import ALL_SECTIONS, build_report
+@click.option("--section", "sections", multiple=True, help=_section_help())
+@verbosity_options
+def command(results: Path, out_dir: Path, game: str | None, title: str | None,
+            config_path: Path | None, sections: tuple[str, ...], quiet: bool,
+            verbose: bool) -> None:
+    """Write the Markdown + HTML report of RESULTS (a run directory, a Parquet file, a directory
+    of Parquet files, or CSV) into --out."""
+    from tajsim.games.registry import get_game
+    from tajsim.reporting.report import build_report
+    from tajsim.reporting.sections import section_names
 
-    unknown = [s for s in sections if s not in ALL_SECTIONS]
-    if unknown:
-        raise UserError(f"--section {unknown[0]!r} is unknown; expected one of "
-                        f"{', '.join(ALL_SECTIONS)}")
-    frame = read_results(results)
     if config_path is not None:
         if not config_path.is_file():
             raise UserError(f"--config {str(config_path)!r} does not exist; expected a JSON or "
@@ -146,11 +153,19 @@ def command(results: Path, out_dir: Path, title: str | None, config_path: Path |
         config = _read_config_file(config_path)
     else:
         config = find_config(results)
+    spec = get_game(game if game is not None else config.get("game"))
+    valid = section_names(spec)
+    unknown = [s for s in sections if s not in valid]
+    if unknown:
+        raise UserError(f"--section {unknown[0]!r} is unknown for {spec.title}; expected one "
+                        f"of {', '.join(valid)}")
+    frame = read_results(results)
     if title is None:
         name = config.get("name") or (results.name if results.is_dir() else results.stem)
         title = f"tajsim report: {name}"
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError(f"--out {str(out_dir)!r} is a file; expected a directory")
     path = build_report(frame, out_dir, title=title, config=config,
-                        sections=list(sections) or None)
-    click.echo(f"wrote {path} and {path.with_suffix('.html')}")
+                        sections=list(sections) or None, game=spec)
+    if not quiet:
+        click.echo(f"wrote {path} and {path.with_suffix('.html')}")

@@ -21,14 +21,14 @@ from tajsim.cli.simulate import echo_warnings, run_options
               help="Delete this experiment's stored runs and play them again (after updating "
                    "tajsim: runs made by other engine code cannot be resumed).")
 @run_options
-def command(experiment, out, scale, restart, scheduler, workers, quiet) -> None:
+def command(experiment, out, scale, restart, scheduler, workers, quiet, verbose) -> None:
     """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/.
 
     Each simulation is stored chunk by chunk under reports/NAME/runs/; running the same
     command again after an interruption finishes only what is missing (--restart plays
     everything again).
     """
-    from tajsim.running.experiments import run_experiment
+    from tajsim.reporting.experiments import run_experiment
 
     echo = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
     with warnings.catch_warnings(record=True) as caught:

@@ -8,6 +8,17 @@ from pathlib import Path
 
 import click
 
+from tajsim.cli.options import (
+    edition_option,
+    game_option,
+    players_option,
+    seed_option,
+    strategies_option,
+    verbosity_options,
+)
+from tajsim.errors import UserError
+from tajsim.running.simulate import run_simulation
+
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
@@ -18,9 +29,28 @@ def run_options(func):
                              "of the local cores.")(func)
     func = click.option("--workers", "-w", type=int, default=None, metavar="W",
                         help="Local cores to use (default: all).")(func)
-    func = click.option("--quiet", "-q", is_flag=True,
-                        help="No progress bar and no summary.")(func)
-    return func
+    return verbosity_options(func)
+
+
+def parse_options(items: tuple[str, ...]) -> dict[str, bool] | None:
+    """``--option name=on`` values as a dict (on/off, true/false, yes/no, 1/0)."""
+    if not items:
+        return None
+    out: dict[str, bool] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        text = value.strip().lower()
+        if not sep or not key.strip() or text not in ("on", "off", "true", "false", "yes",
+                                                         "no", "1", "0"):
+            raise UserError(f"--option {item!r} is not NAME=on or NAME=off")
+        out[key.strip()] = text in ("on", "true", "yes", "1")
+    return out
+
+
+def option_option(func):
+    return click.option("--option", "rule_options", multiple=True, metavar="NAME=on|off",
+                        help="Switch one of the game's rule options (repeatable; see "
+                             "docs/games/<game>/rules.md).")(func)
 
 
 def echo_warnings(caught) -> None:
@@ -29,14 +59,14 @@ def echo_warnings(caught) -> None:
 
 
 @click.command("simulate")
+@game_option
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
-@click.option("--players", "-p", type=int, default=4, show_default=True,
-              help="Players per game (2018: 2-5, 2000: 3-5).")
-@click.option("--strategies", "-s", default="random", show_default=True, metavar="LIST",
-              help="Comma-separated strategies, 'name' or 'name:key=value': one per seat, or "
-                   "fewer for a field with seats rotated.")
-@click.option("--edition", "-e", default="2018", show_default=True, help="2018 or 2000.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@players_option()
+@strategies_option(help_text="Comma-separated strategies, 'name' or 'name:key=value': one per "
+                             "seat, or fewer for a field with seats rotated.")
+@edition_option
+@option_option
+@seed_option()
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory for the Parquet results (chunk by chunk; rerun to resume).")
 @click.option("--no-records", is_flag=True,
@@ -59,9 +89,9 @@ def echo_warnings(caught) -> None:
 @click.option("--restart", is_flag=True,
               help="Delete the run stored in --out and play it again (instead of resuming).")
 @run_options
-def command(games, players, strategies, edition, seed, out, no_records, chunk_size,
-            games_per_setup, board, components, alternative, rotate, round_robin, parallel,
-            restart, scheduler, workers, quiet) -> None:
+def command(game, games, players, strategies, edition, rule_options, seed, out, no_records,
+            chunk_size, games_per_setup, board, components, alternative, rotate, round_robin,
+            parallel, restart, scheduler, workers, quiet, verbose) -> None:
     """Play GAMES games and print win rates and scores by strategy and seat (95% CIs).
 
     \b
@@ -69,8 +99,8 @@ def command(games, players, strategies, edition, seed, out, no_records, chunk_si
       tajsim simulate --games 100000 --players 4 --strategies random --out runs/r4
       tajsim simulate -n 20000 -s balanced,random,random,random --rotate
       tajsim simulate -n 1000000 -s balanced,random --no-records --scheduler tcp://host:8786
+      tajsim simulate --game maharaja -n 10000 -p 4 -s greedy,random
     """
-    from tajsim.running.simulate import run_simulation
 
     seating = "round-robin" if round_robin else ("auto" if rotate is None else rotate)
     comps = None
@@ -83,7 +113,8 @@ def command(games, players, strategies, edition, seed, out, no_records, chunk_si
         warnings.simplefilter("always", UserWarning)
         try:
             result = run_simulation(
-                games, players, strategies, edition, seed, workers=workers, out=out,
+                games, players, strategies, edition, seed, game=game,
+                options=parse_options(rule_options), workers=workers, out=out,
                 records=records, chunk_size=chunk_size, rotate=seating,
                 games_per_setup=games_per_setup, components=comps, scheduler=scheduler,
                 progress=False if quiet else None, load_records=False, mode=parallel,

@@ -6,6 +6,11 @@ from pathlib import Path
 
 import click
 
+from tajsim.cli.options import game_option
+from tajsim.errors import UserError
+from tajsim.games.registry import get_game
+from tajsim.strategies.python_policy import load_policy_file
+
 
 def _wrap(items: list[str], indent: str = "      ", width: int = 96) -> list[str]:
     lines, line = [], indent
@@ -20,24 +25,22 @@ def _wrap(items: list[str], indent: str = "      ", width: int = 96) -> list[str
 
 
 @click.command("strategies")
+@game_option
 @click.option("--params/--no-params", default=True, show_default=True,
               help="Show each strategy's parameters and defaults.")
 @click.option("--plugins", type=click.Path(file_okay=False), default="strategies",
               show_default=True,
               help="Folder of pure-Python strategy files to list as py:PATH (if it exists).")
-def command(params: bool, plugins: str) -> None:
-    """List every registered strategy: id, name, description and parameters.
+def command(game: str, params: bool, plugins: str) -> None:
+    """List every registered strategy of a game: id, name, description and parameters.
 
     Presets of the heuristic share one id and differ by their weights; override any parameter
     with NAME:KEY=VALUE (e.g. balanced:connect=2, ismcts:iterations=200). Pure-Python
     strategies are files used as py:PATH (see docs/strategies.md); those found in --plugins
     are listed last.
     """
-    from tajsim.errors import UserError
-    from tajsim.games.tajmahal.strategies.python_policy import load_policy_file
-    from tajsim.games.tajmahal.strategies.registry import all_strategies
-
-    for spec in all_strategies():
+    game_spec = get_game(game)
+    for spec in game_spec.strategies.all():
         click.echo(f"{spec.strategy_id:>2}  {spec.name:<10} {spec.description}")
         if params and spec.param_names:
             shown = [f"{name}={value:g}" for name, value in spec.named_params().items()
@@ -49,6 +52,8 @@ def command(params: bool, plugins: str) -> None:
         for file in sorted(folder.glob("*.py")):
             try:
                 policy = load_policy_file(file)
+                if getattr(policy, "game", "") not in ("", game_spec.name):
+                    continue
                 text = f"{policy.name}: {getattr(policy, 'description', '')}"
             except UserError as exc:
                 text = f"cannot load: {exc}"

@@ -190,7 +190,34 @@ class BaseGame:
     def action_label(self, action: int) -> str:
         return f"action {action}"
 
+    # -- what a replay prints (tajsim replay) ---------------------------------------------
+    def replay_checkpoint(self) -> str | None:
+        """Text to print before the next action (e.g. the state at the start of a round), or
+        None."""
+        return None
+
+    def describe_action(self, player: int, action: int) -> str:
+        """One line for ``player`` taking ``action`` now."""
+        return f"  P{player} {self.action_label(action)}"
+
+    def events(self, before: np.ndarray, action: int) -> list[str]:
+        """What happened when ``action`` took the state from ``before`` to ``self.state``
+        besides the action itself (draws, scorings, automatic moves...), one line each."""
+        return []
+
+    def final_summary(self) -> list[str]:
+        """Lines printed after the final state."""
+        return []
+
+    def transcript_header(self) -> list[str]:
+        """Comment lines that open a golden transcript of this game (its setup)."""
+        return [f"# components: {self.components.digest()}"]
+
     def scores(self) -> list[int]:
+        raise NotImplementedError
+
+    def score_parts(self, player: int) -> dict[str, int]:
+        """The player's score by part (the game's ``score_parts``); they sum to its score."""
         raise NotImplementedError
 
     def ranks(self) -> list[int]:
@@ -265,6 +292,6 @@ class BaseGame:
             try:
                 game.apply(action)
             except IllegalActionError as exc:
-                raise UserError(f"record action {i + 1} of {len(record.actions)}: {exc}") \
-                    from None
+                raise IllegalActionError(
+                    f"record action {i + 1} of {len(record.actions)}: {exc}") from None
         return game

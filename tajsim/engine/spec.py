@@ -71,6 +71,9 @@ class GameKernels:
         Play many games on one thread (``nogil``).
     play_batch_parallel : as ``play_batch`` with ``n_blocks`` before ``*switches``
         The same games spread over numba threads (``prange``).
+    current_player, phase : ``(state) -> int``
+        Compiled: the seat to move (-1 when the game is over) and the decision phase (an index
+        into ``GameSpec.phase_names``); the benchmarks' profiling harness calls them.
     """
 
     start_game: Callable[..., Any]
@@ -81,6 +84,71 @@ class GameKernels:
     write_records: Callable[..., Any]
     play_batch: Callable[..., Any]
     play_batch_parallel: Callable[..., Any]
+    current_player: Callable[..., int]
+    phase: Callable[..., int]
+
+
+@dataclass(frozen=True)
+class ComponentSet:
+    """How a game's components are obtained (its board and pieces, from files or generated).
+
+    Attributes
+    ----------
+    default : callable ``() -> components``
+        The shipped components (loaded once).
+    load : callable ``(board, components) -> components``
+        Components from files (None: the shipped file of that kind); one-line ``UserError``
+        naming the file, key, value and what was expected.
+    validate : callable ``(board, components) -> list[str]``
+        Every problem of the files, one line each ([] when valid).
+    alternative : callable ``(seed, base) -> components``, optional
+        A plausible alternative (seeded) for robustness runs.
+    file_kinds : tuple of str
+        The file kinds ``load`` takes, in order (``--board`` / ``--components``).
+    detect_kind : callable ``(parsed TOML) -> str | None``, optional
+        Which kind a parsed file is (``tajsim board validate FILE``).
+
+    A components object has ``packed()`` (int64[comp_size]), ``digest()`` (short content
+    hash), ``describe()`` (where it came from, one line) and ``frame_meta()`` (plain data the
+    game's ``frame_columns`` and ``setup_features`` read; it travels in a run's task).
+    """
+
+    default: Callable[[], Any]
+    load: Callable[..., Any]
+    validate: Callable[..., list[str]]
+    alternative: Callable[..., Any] | None = None
+    file_kinds: tuple[str, ...] = ("board", "components")
+    detect_kind: Callable[[Any], str | None] | None = None
+
+
+@dataclass(frozen=True)
+class TuningSpace:
+    """What ``tajsim tune`` may change: the weights of one parametric strategy family.
+
+    Attributes
+    ----------
+    strategy_id : int
+        The family's compiled id (its presets share it).
+    names : tuple of str
+        The tuned parameters: the first ``len(names)`` slots of the parameter vector.
+    lower, upper, step : tuple of float
+        Box bounds of each weight and the search's unit step.
+    presets_path : callable ``() -> Path``
+        The presets file ``write_preset`` adds ``[presets.NAME]`` to.
+    check_presets : callable ``(path)``
+        Loads a presets file, raising a one-line ``UserError`` if it is invalid.
+    reload : callable ``()``
+        Re-registers the presets after the file changed.
+    """
+
+    strategy_id: int
+    names: tuple[str, ...]
+    lower: tuple[float, ...]
+    upper: tuple[float, ...]
+    step: tuple[float, ...]
+    presets_path: Callable[[], Path]
+    check_presets: Callable[[Path], Any]
+    reload: Callable[[], None]
 
 
 @dataclass(frozen=True)
@@ -100,15 +168,15 @@ class RuleOption:
 
 @dataclass(frozen=True)
 class SetupFeature:
-    """One categorical setup feature per (game, seat): what the setup-balance analyses and the
-    aggregates group win rates by.
+    """One categorical feature of a game's setup: what the setup-balance analyses and the
+    aggregates group win rates by (per value and seat).
 
-    ``codes`` is int64[G, n_players] (the value index of each seat of each game, -1 for none);
-    ``labels[k]`` names value k.
+    ``codes`` is int64[G] (the value index of each game, -1 for none; ``None`` when only the
+    layout is asked for); ``labels[k]`` names value k.
     """
 
     name: str
-    codes: np.ndarray
+    codes: np.ndarray | None
     labels: tuple[str, ...]
 
 
@@ -138,11 +206,8 @@ class GameSpec:
         Score part names; the results frame has ``pts_<part>`` columns that sum to ``score``.
     phase_names : tuple of str
         Decision phases, by the integer that ``phase_of(state)`` returns.
-    components : object
-        The game's component set API: ``default()``, ``load(board, components)``,
-        ``alternative(seed, base)``, ``validate_file(path) -> list[str]``; a components object
-        has ``packed()``, ``digest()``, ``describe()`` and ``frame_meta()`` (plain data that
-        ``frame_columns`` and ``setup_features`` read from the run's task).
+    components : ComponentSet
+        How the game's components are loaded, checked and generated.
     strategies : tajsim.games.tajmahal.strategies.registry.StrategyRegistry
         The game's registered strategies.
     game_class, record_class : type
@@ -150,7 +215,8 @@ class GameSpec:
     frame_columns : callable ``(meta, results, setups) -> dict``
         The game's own results-frame columns (one value per player row) derived from the setup
         records; ``meta`` is ``frame_meta()`` of the run's components.
-    setup_features : callable ``(meta, setups, n_players) -> list[SetupFeature]``
+    setup_features : callable ``(meta, setups) -> list[SetupFeature]``
+        The setup features of a batch of games (``setups`` None: the layout only, codes None).
     setup_feature_columns : callable ``(columns) -> list[str]``
         The results-frame columns that hold setup features.
     current_player, phase_of : callable ``(state) -> int``
@@ -170,6 +236,17 @@ class GameSpec:
         ``SECTIONS``: the game's own analyses and report sections.
     golden_dir : Path
         Golden transcripts (``*.txt``) replayed by the conformance suite.
+    check_legal : callable ``(state, comp, legal, where)``, optional
+        The kernel's legal list against an independent reference of the rules.
+    check_step : callable ``(before, action, after, comp, where)``, optional
+        What one action may change (scores never fall, ...).
+    options : tuple of RuleOption
+        The game's rule options (see :class:`RuleOption`).
+    tuning : TuningSpace, optional
+        The weights ``tajsim tune`` may change.
+    board_picture : str, optional
+        ``"module:function"`` drawing the board: ``function(components, **options) -> Figure``
+        (``tajsim board show``).
     """
 
     name: str
@@ -186,7 +263,7 @@ class GameSpec:
     setup_dtype: np.dtype
     score_parts: tuple[str, ...]
     phase_names: tuple[str, ...]
-    components: Any
+    components: ComponentSet
     strategies: Any
     game_class: type
     record_class: type
@@ -203,7 +280,11 @@ class GameSpec:
     report_module: str
     golden_dir: Path
     description: str = ""
+    check_legal: Callable[..., None] | None = None
+    check_step: Callable[..., None] | None = None
     options: tuple[RuleOption, ...] = ()
+    tuning: TuningSpace | None = None
+    board_picture: str = ""
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------
@@ -231,6 +312,9 @@ class GameSpec:
         """Index of ``edition`` (its name, or its index) in ``editions``; ``UserError`` if none."""
         from tajsim.errors import UserError
 
+        if isinstance(edition, (int, np.integer)) and not isinstance(edition, bool) \
+                and 0 <= int(edition) < len(self.editions):
+            return int(edition)
         text = str(edition)
         if text in self.editions:
             return self.editions.index(text)

@@ -1,9 +1,9 @@
-"""Small match runner for the strategy layer: tuning, the strength ladder and tests.
+"""Small match runner for any game: tuning, the strength ladder and tests.
 
-It calls the batch kernel ``play_batch_nb`` directly (one game = a pure function of the master
-seed and the game id), rotates seats so that every entry sits in every seat equally often, and
-counts wins with ties shared. Big experiments belong to ``tajsim.simulate``; this module only
-needs lineups of a few compiled strategies.
+It calls the game's batch kernel (``GameSpec.kernels.play_batch``) directly (one game = a pure
+function of the master seed and the game id), rotates seats so that every entry sits in every
+seat equally often, and counts wins with ties shared. Big experiments belong to
+``tajsim.simulate``; this module only needs lineups of a few compiled strategies.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tajsim.games.tajmahal.engine.enums import RESULT_DTYPE, SETUP_DTYPE
-from tajsim.games.tajmahal.strategies.ids import N_PARAMS, kernel_switches
+from tajsim.engine.spec import GameSpec
 
 
 @dataclass(frozen=True)
@@ -27,31 +26,27 @@ class Entry:
     params: np.ndarray
 
 
-def entry(text: str, label: str | None = None) -> Entry:
-    """Entry for a registered strategy spec such as ``"balanced"`` or ``"ismcts:iterations=50"``."""
-    from tajsim.games.tajmahal.strategies.registry import parse_strategy
+def entry(spec: GameSpec, text: str, label: str | None = None) -> Entry:
+    """Entry for a registered strategy of ``spec`` such as ``"balanced"`` or
+    ``"ismcts:iterations=50"``."""
+    strategy, params = spec.strategies.parse(text)
+    return Entry(label or text, strategy.strategy_id, params)
 
-    spec, params = parse_strategy(text)
-    return Entry(label or text, spec.strategy_id, params)
 
-
-def weights_entry(label: str, strategy_id: int, weights: np.ndarray) -> Entry:
-    params = np.zeros(N_PARAMS)
+def weights_entry(spec: GameSpec, label: str, strategy_id: int, weights: np.ndarray) -> Entry:
+    params = np.zeros(spec.n_params)
     params[: len(weights)] = weights
     return Entry(label, strategy_id, params)
 
 
-_COMP: np.ndarray | None = None
+_COMP: dict[str, np.ndarray] = {}
 
 
-def packed_components() -> np.ndarray:
-    """The shipped components, packed for the kernels (cached)."""
-    global _COMP
-    if _COMP is None:
-        from tajsim.games.tajmahal.engine.components import default_components
-
-        _COMP = default_components().packed()
-    return _COMP
+def packed_components(spec: GameSpec) -> np.ndarray:
+    """The game's shipped components, packed for the kernels (cached)."""
+    if spec.name not in _COMP:
+        _COMP[spec.name] = spec.components.default().packed()
+    return _COMP[spec.name]
 
 
 def rotated_lineups(pattern: Sequence[int], n_games: int) -> np.ndarray:
@@ -67,6 +62,7 @@ def rotated_lineups(pattern: Sequence[int], n_games: int) -> np.ndarray:
 
 
 def play_lineups(
+    spec: GameSpec,
     entries: Sequence[Entry],
     lineups: np.ndarray,
     seed: int,
@@ -78,32 +74,33 @@ def play_lineups(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play ``len(lineups)`` games; game k has id ``first_game + k`` and setup id = game id.
 
-    Returns the per-seat ``RESULT_DTYPE`` records (``strategy_id`` is the compiled id; use
-    ``lineups`` to know which entry sat where) and the ``SETUP_DTYPE`` records.
+    ``edition`` is the rules code the kernels receive (``spec.rules_code``). Returns the per-seat
+    result records (``strategy_id`` is the compiled id; use ``lineups`` to know which entry sat
+    where) and the setup records.
     """
-    from tajsim.games.tajmahal.play.nb import play_batch_nb
-
-    comp = packed_components() if comp is None else comp
+    play_batch = spec.kernels.play_batch
+    comp = packed_components(spec) if comp is None else comp
     lineups = np.ascontiguousarray(lineups, np.int64)
     n_games, n = lineups.shape
     ids = np.array([e.strategy_id for e in entries], np.int64)
-    params = np.zeros((len(entries), N_PARAMS))
+    params = np.zeros((len(entries), spec.n_params))
     for i, e in enumerate(entries):
         params[i, : len(e.params)] = e.params
     game_ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
-    results = np.zeros(n_games * n, RESULT_DTYPE)
-    setups = np.zeros(n_games, SETUP_DTYPE)
+    results = np.zeros(n_games * n, spec.result_dtype)
+    setups = np.zeros(n_games, spec.setup_dtype)
+    switches = spec.strategies.kernel_switches(ids)
     threads = max(1, min(int(threads), n_games))
     if threads == 1:
-        play_batch_nb(comp, n, edition, seed, game_ids, game_ids, lineups, ids, params, results,
-                      setups, *kernel_switches(ids))
+        play_batch(comp, n, edition, seed, game_ids, game_ids, lineups, ids, params, results,
+                   setups, *switches)
         return results, setups
     bounds = np.linspace(0, n_games, threads + 1).astype(int)
 
     def work(k: int) -> None:
         a, b = bounds[k], bounds[k + 1]
-        play_batch_nb(comp, n, edition, seed, game_ids[a:b], game_ids[a:b], lineups[a:b], ids,
-                      params, results[a * n : b * n], setups[a:b], *kernel_switches(ids))
+        play_batch(comp, n, edition, seed, game_ids[a:b], game_ids[a:b], lineups[a:b], ids,
+                   params, results[a * n : b * n], setups[a:b], *switches)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(work, range(threads)))

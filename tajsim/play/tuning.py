@@ -1,4 +1,5 @@
-"""Tuning the heuristic's weights against a field of strategies (``tajsim tune``).
+"""Tuning a parametric strategy's weights against a field of strategies (``tajsim tune``), for
+any game that declares a :class:`~tajsim.engine.spec.TuningSpace`.
 
 * **Objective.** A candidate weight vector sits in one seat of a 4-player (configurable) table;
   the other seats are filled from the *field* (a list of registered strategies, cycled). The
@@ -26,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from statsmodels.stats.proportion import proportion_confint
 
+from tajsim.engine.spec import GameSpec, TuningSpace
 from tajsim.errors import UserError
-from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
+from tajsim.games.registry import get_game
 from tajsim.play.arena import (
     Entry,
     entry,
@@ -39,11 +41,6 @@ from tajsim.play.arena import (
     weights_entry,
 )
 
-# Box bounds of each weight during tuning (same order as WEIGHT_NAMES) and the step unit.
-LOWER = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.05, -3, 0, 0], np.float64)
-UPPER = np.array([4, 4, 4, 4, 4, 4, 4, 6, 3, 3, 3, 4, 3.0, 3, 3, 1], np.float64)
-STEP = np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.7, 0.25, 0.3, 0.3, 0.5, 0.25, 0.5, 0.3,
-                 0.15], np.float64)
 # Game ids: search games count up from 0, held-out games from this offset.
 HELDOUT_OFFSET = 1 << 40
 
@@ -56,8 +53,10 @@ HELDOUT_SALT = 0x4E1D
 class TuneResult:
     """Outcome of :func:`tune`."""
 
+    game: str
     start: str
     field: list[str]
+    names: tuple[str, ...]
     weights: np.ndarray
     start_weights: np.ndarray
     history: list[dict] = field(default_factory=list)
@@ -66,7 +65,7 @@ class TuneResult:
     settings: dict = field(default_factory=dict)
 
     def weights_dict(self) -> dict[str, float]:
-        return {k: round(float(v), 4) for k, v in zip(WEIGHT_NAMES, self.weights)}
+        return {k: round(float(v), 4) for k, v in zip(self.names, self.weights)}
 
 
 # ---------------------------------------------------------------------------
@@ -89,6 +88,7 @@ def field_lineups(n_players: int, n_field: int, n_games: int) -> np.ndarray:
 
 
 def evaluate_weights(
+    spec: GameSpec,
     weights: np.ndarray,
     field_entries: Sequence[Entry],
     n_games: int,
@@ -101,11 +101,12 @@ def evaluate_weights(
     threads: int = 1,
 ) -> tuple[float, float]:
     """(objective, win share per game) of ``weights`` in one seat against ``field_entries``."""
-    cand = weights_entry("candidate", STRATEGY_HEURISTIC, weights)
+    space = _space(spec)
+    cand = weights_entry(spec, "candidate", space.strategy_id, weights)
     entries = [cand, *field_entries]
     lineups = field_lineups(n_players, len(field_entries), n_games)
-    results, _ = play_lineups(entries, lineups, seed, edition=edition, first_game=first_game,
-                              threads=threads)
+    results, _ = play_lineups(spec, entries, lineups, seed, edition=edition,
+                              first_game=first_game, threads=threads)
     share = game_shares(results, lineups, 0)
     score = results["score"].reshape(n_games, n_players).astype(np.float64)
     mine = (score * (lineups == 0)).sum(axis=1)
@@ -192,10 +193,18 @@ def _derive(seed: int, salt: int) -> int:
     return int(np.random.SeedSequence([int(seed), salt]).generate_state(1, np.uint64)[0] >> 1)
 
 
+def _space(spec: GameSpec) -> TuningSpace:
+    if spec.tuning is None:
+        raise UserError(f"{spec.title} declares no tuning space; expected a game whose spec has "
+                        "one (tajsim tune --game GAME)")
+    return spec.tuning
+
+
 def tune(
     start: str = "balanced",
     field_names: Sequence[str] = ("balanced", "commodity", "network", "collector", "hoarder"),
     *,
+    game: str | GameSpec | None = None,
     n_players: int = 4,
     edition: int = 0,
     generations: int = 20,
@@ -214,20 +223,23 @@ def tune(
     Search games per candidate: ``games`` (a multiple of ``n_players`` is best); total search
     games about ``generations * popsize * games``. See the module docstring.
     """
-    from tajsim.games.tajmahal.strategies.registry import get_strategy
-
     t0 = time.time()
-    spec = get_strategy(start)
-    if spec.strategy_id != STRATEGY_HEURISTIC:
-        raise UserError(f"tune needs a heuristic preset to start from; {start!r} is not one")
+    game_spec = get_game(game)
+    space = _space(game_spec)
+    n_weights = len(space.names)
+    LOWER, UPPER = np.asarray(space.lower, np.float64), np.asarray(space.upper, np.float64)
+    spec = game_spec.strategies.get(start)
+    if spec.strategy_id != space.strategy_id:
+        raise UserError(f"tune needs a preset of the tuned family to start from; {start!r} is "
+                        "not one")
     if not field_names:
         raise UserError("tune needs a non-empty field of opponents")
-    start_weights = np.array(spec.params[:N_WEIGHTS], np.float64)
-    field_entries = [entry(name) for name in field_names]
+    start_weights = np.array(spec.params[:n_weights], np.float64)
+    field_entries = [entry(game_spec, name) for name in field_names]
     search_seed = _derive(seed, SEARCH_SALT)
     say = log or (lambda _msg: None)
-    scale = STEP
-    x0 = np.zeros(N_WEIGHTS)
+    scale = np.asarray(space.step, np.float64)
+    x0 = np.zeros(n_weights)
     lower = (LOWER - start_weights) / scale
     upper = (UPPER - start_weights) / scale
     lower = np.minimum(lower, 0.0)
@@ -241,7 +253,7 @@ def tune(
         out = np.empty(len(X))
         for i, x in enumerate(X):
             out[i], _ = evaluate_weights(
-                to_weights(x), field_entries, games, search_seed, n_players=n_players,
+                game_spec, to_weights(x), field_entries, games, search_seed, n_players=n_players,
                 edition=edition, first_game=first, margin_weight=margin_weight,
                 threads=threads,
             )
@@ -262,7 +274,7 @@ def tune(
         history = []
 
         def neg(x: np.ndarray) -> float:
-            val, _ = evaluate_weights(to_weights(x), field_entries, games, search_seed,
+            val, _ = evaluate_weights(game_spec, to_weights(x), field_entries, games, search_seed,
                                       n_players=n_players, edition=edition,
                                       margin_weight=margin_weight, threads=threads)
             return -val
@@ -273,56 +285,56 @@ def tune(
 
         res = differential_evolution(
             neg, list(zip(lower, upper)), maxiter=generations,
-            popsize=max(1, popsize // N_WEIGHTS), seed=_derive(seed, 0xDE), polish=False,
+            popsize=max(1, popsize // n_weights), seed=_derive(seed, 0xDE), polish=False,
             init="latinhypercube", callback=callback, x0=x0, tol=0.0,
         )
         x_best = res.x
     else:
         raise UserError(f"unknown tuning method {method!r}; expected one of: cmaes, de")
     weights = np.clip(to_weights(x_best), LOWER, UPPER)
-    result = TuneResult(start=start, field=list(field_names), weights=weights,
-                        start_weights=start_weights, history=history)
+    result = TuneResult(game=game_spec.name, start=start, field=list(field_names),
+                        names=space.names, weights=weights, start_weights=start_weights,
+                        history=history)
     result.settings = dict(n_players=n_players, edition=edition, generations=generations,
                            popsize=popsize, games=games, heldout_games=heldout_games, seed=seed,
                            method=method, margin_weight=margin_weight)
     say("held-out evaluation ...")
-    result.heldout = heldout_evaluation(weights, start_weights, start, field_entries,
+    result.heldout = heldout_evaluation(game_spec, weights, start_weights, start, field_entries,
                                         heldout_games, _derive(seed, HELDOUT_SALT),
                                         n_players=n_players, edition=edition, threads=threads)
     result.seconds = time.time() - t0
     return result
 
 
-def heldout_evaluation(weights, start_weights, start_name, field_entries, n_games, seed, *,
-                       n_players=4, edition=0, threads=1) -> dict:
+def heldout_evaluation(spec: GameSpec, weights, start_weights, start_name, field_entries,
+                       n_games, seed, *, n_players=4, edition=0, threads=1) -> dict:
     """Fresh games: tuned vs its start head to head (half the seats each, rotated) and both
     against the field (one seat each, same games)."""
-    from tajsim.analysis.stats import wilson_interval
-
+    space = _space(spec)
     n_games = max(n_players, n_games - n_games % n_players)
-    tuned = weights_entry("tuned", STRATEGY_HEURISTIC, weights)
-    base = weights_entry(start_name, STRATEGY_HEURISTIC, start_weights)
+    tuned = weights_entry(spec, "tuned", space.strategy_id, weights)
+    base = weights_entry(spec, start_name, space.strategy_id, start_weights)
     pattern = [0, 1] * (n_players // 2) + ([0] if n_players % 2 else [])
     lineups = rotated_lineups(pattern, n_games)
     if n_players % 2:  # odd tables: alternate which side has the extra seat
         lineups[1::2] = 1 - lineups[1::2]
-    results, _ = play_lineups([tuned, base], lineups, seed, edition=edition,
+    results, _ = play_lineups(spec, [tuned, base], lineups, seed, edition=edition,
                               first_game=HELDOUT_OFFSET, threads=threads)
     share = game_shares(results, lineups, 0)
     seats0 = (lineups == 0).sum(axis=1)
     fair = seats0 / n_players  # parity share of each game
     wins = float(share.sum())
-    lo, hi = wilson_interval(wins, n_games)
+    lo, hi = proportion_confint(wins, n_games, alpha=0.05, method="wilson")
     out = {
         "games": int(n_games),
         "head_to_head_share": wins / n_games,
         "head_to_head_ci": (float(lo), float(hi)),
         "parity": float(fair.mean()),
     }
-    f_tuned, w_tuned = evaluate_weights(weights, field_entries, n_games, seed,
+    f_tuned, w_tuned = evaluate_weights(spec, weights, field_entries, n_games, seed,
                                         n_players=n_players, edition=edition,
                                         first_game=HELDOUT_OFFSET + n_games, threads=threads)
-    f_base, w_base = evaluate_weights(start_weights, field_entries, n_games, seed,
+    f_base, w_base = evaluate_weights(spec, start_weights, field_entries, n_games, seed,
                                       n_players=n_players, edition=edition,
                                       first_game=HELDOUT_OFFSET + n_games, threads=threads)
     out["field_win_tuned"] = w_tuned
@@ -335,13 +347,12 @@ def heldout_evaluation(weights, start_weights, start_name, field_entries, n_game
 # Writing the preset
 # ---------------------------------------------------------------------------
 def write_preset(result: TuneResult, name: str = "tuned", path: str | Path | None = None) -> Path:
-    """Store ``result.weights`` as ``[presets.<name>]`` in ``presets.toml`` (other presets and
-    the file's header comment are kept)."""
-    from tajsim.games.tajmahal.strategies.registry import load_presets, presets_path
-
-    file = Path(path) if path is not None else presets_path()
+    """Store ``result.weights`` as ``[presets.<name>]`` in the game's presets file (other
+    presets and the file's header comment are kept)."""
+    space = _space(get_game(result.game))
+    file = Path(path) if path is not None else space.presets_path()
     text = file.read_text()
-    load_presets(file)  # the file must be valid before we touch it
+    space.check_presets(file)  # the file must be valid before we touch it
     block = _preset_block(result, name)
     header = f"[presets.{name}]"
     lines = text.splitlines()
@@ -360,7 +371,7 @@ def write_preset(result: TuneResult, name: str = "tuned", path: str | Path | Non
         out.pop()
     new_text = "\n".join(out) + "\n\n" + block
     file.write_text(new_text)
-    load_presets(file)  # and valid afterwards
+    space.check_presets(file)  # and valid afterwards
     return file
 
 

@@ -1,16 +1,17 @@
-"""The strength ladder: measured win rates of the strategies, written into ``docs/strategies.md``.
+"""The strength ladder of a game's strategies, written into its strategies document
+(``docs/strategies.md`` for Taj Mahal, ``docs/games/<game>/strategies.md`` for the others).
 
-``tajsim ladder`` (or ``python -m tajsim.reporting.ladder``) plays, with seats rotated and 4
-players by default:
+``tajsim ladder --game GAME`` plays, with seats rotated and 4 players by default:
 
-1. **Against a random field**: each strategy in one seat, three ``random`` seats.
+1. **Against a random field**: each strategy in one seat, the other seats ``random``.
 2. **Against the field of the others**: each strategy in one seat, the other seats filled from
-   the other fast strategies in turn (``ismcts`` joins with fewer games).
+   the other fast strategies in turn (the search strategy joins with fewer games).
 3. **Head to head**: every pair, two seats each (A B A B, rotated); the share of the wins taken
    by the first strategy, parity 0.5.
-4. **ismcts** against the best heuristic preset of table 2, head to head, with the wall-clock
-   seconds per game.
-5. **Python seats**: the cost of a pure-Python policy at the table.
+4. **The search strategy** (the game's first strategy tagged ``search``) against the best preset
+   of table 2, head to head, with the wall-clock seconds per game.
+5. **Python seats**: the cost of a pure-Python policy at the table (the game's example plug-in,
+   if it has one).
 
 Win shares count a tied win as shared. Intervals are Wilson 95% intervals over games (each game
 gives the entry one share in [0, 1]). Everything is a pure function of the seed: game ``g`` of
@@ -22,11 +23,8 @@ The measured section of ``docs/strategies.md`` lies between ``<!-- ladder:begin 
 
 from __future__ import annotations
 
-import datetime as _dt
 import itertools
 import json
-import os
-import platform
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -34,6 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.analysis.stats import wilson_interval
+from tajsim.engine.spec import GameSpec
+from tajsim.errors import UserError
+from tajsim.games.registry import get_game
 from tajsim.play.arena import (
     entry,
     game_shares,
@@ -41,21 +43,40 @@ from tajsim.play.arena import (
     play_lineups,
     rotated_lineups,
 )
+from tajsim.play.mixed import play_python_games
 from tajsim.play.tuning import field_lineups
+from tajsim.running.machine import machine_info
 
 BEGIN = "<!-- ladder:begin -->"
 END = "<!-- ladder:end -->"
-FAST = ("random", "greedy", "balanced", "commodity", "network", "hoarder", "collector", "tuned")
-PARTS = ("pts_palace", "pts_connection", "pts_commodity", "pts_bonus", "pts_special",
-         "pts_cards")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def fast_strategies(spec: GameSpec) -> tuple[str, ...]:
+    """The game's strategies without a search (the ladder's default field)."""
+    return tuple(s.name for s in spec.strategies.all() if "search" not in s.tags)
+
+
+def default_search(spec: GameSpec) -> str:
+    """The game's first search strategy ("" if it has none)."""
+    found = spec.strategies.with_tag("search")
+    return found[0].name if found else ""
+
+
+def ladder_document(spec: GameSpec) -> Path:
+    """Where the game's ladder is written (in this checkout): ``docs/strategies.md`` for Taj
+    Mahal, ``docs/games/<game>/strategies.md`` otherwise."""
+    relative = spec.extras.get("ladder_document", f"docs/games/{spec.name}/strategies.md")
+    return REPO / relative
 
 
 @dataclass
 class LadderConfig:
     """What the ladder plays; ``quick()`` is a tiny version for tests."""
 
-    strategies: tuple[str, ...] = FAST
-    search: str = "ismcts"
+    strategies: tuple[str, ...] = ()
+    search: str = ""
+    game: str = "tajmahal"
     n_players: int = 4
     edition: int = 0
     seed: int = 2024
@@ -90,8 +111,6 @@ class LadderData:
 
 
 def _wilson(successes: float, n: int) -> tuple[float, float]:
-    from tajsim.analysis.stats import wilson_interval
-
     lo, hi = wilson_interval(successes, n)
     return float(lo), float(hi)
 
@@ -101,39 +120,19 @@ def _base(seed: int, table: int) -> int:
     return int(table) << 32
 
 
-def machine_info() -> dict:
-    cpu = platform.processor() or ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import numba
-
-    return {
-        "cpu": cpu or "unknown",
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "numba": numba.__version__,
-        "platform": platform.platform(),
-        "date": _dt.date.today().isoformat(),
-    }
-
-
 # ---------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------
 def _one_seat_table(name: str, field_names: Sequence[str], n_games: int, cfg: LadderConfig,
                     table: int, threads: int) -> dict:
     """``name`` in one rotating seat; the other seats cycle through ``field_names``."""
-    entries = [entry(name)] + [entry(f) for f in field_names]
+    spec = get_game(cfg.game)
+    entries = [entry(spec, name)] + [entry(spec, f) for f in field_names]
     n = cfg.n_players
     n_games = max(n, n_games - n_games % n)
     lineups = field_lineups(n, len(field_names), n_games)
     t0 = time.time()
-    results, _ = play_lineups(entries, lineups, cfg.seed, edition=cfg.edition,
+    results, _ = play_lineups(spec, entries, lineups, cfg.seed, edition=cfg.edition,
                               first_game=_base(cfg.seed, table), threads=threads)
     seconds = time.time() - t0
     share = game_shares(results, lineups, 0)
@@ -141,9 +140,14 @@ def _one_seat_table(name: str, field_names: Sequence[str], n_games: int, cfg: La
     lo, hi = _wilson(wins, n_games)
     row = {"strategy": name, "games": n_games, "win": wins / n_games, "ci": (lo, hi),
            "seconds_per_game": seconds / n_games}
-    for col in ("score",) + PARTS + ("n_prestige", "n_province_tiles", "hand_end"):
+    for col in ("score", *spec.part_columns, *_extra_columns(spec)):
         row[col] = float(mean_by_entry(results, lineups, len(entries), col)[0])
     return row
+
+
+def _extra_columns(spec: GameSpec) -> tuple[str, ...]:
+    """Result fields the game's ladder shows beside the score parts."""
+    return tuple(spec.extras.get("ladder_columns", ()))
 
 
 def _head_to_head(a: str, b: str, n_games: int, cfg: LadderConfig, table: int,
@@ -154,9 +158,11 @@ def _head_to_head(a: str, b: str, n_games: int, cfg: LadderConfig, table: int,
     lineups = rotated_lineups(pattern, n_games)
     if n % 2:
         lineups[1::2] = 1 - lineups[1::2]
+    spec = get_game(cfg.game)
     t0 = time.time()
-    results, _ = play_lineups([entry(a), entry(b)], lineups, cfg.seed, edition=cfg.edition,
-                              first_game=_base(cfg.seed, table), threads=threads)
+    results, _ = play_lineups(spec, [entry(spec, a), entry(spec, b)], lineups, cfg.seed,
+                              edition=cfg.edition, first_game=_base(cfg.seed, table),
+                              threads=threads)
     seconds = time.time() - t0
     share = game_shares(results, lineups, 0)
     wins = float(share.sum())
@@ -170,44 +176,59 @@ def _head_to_head(a: str, b: str, n_games: int, cfg: LadderConfig, table: int,
 
 def _python_timing(cfg: LadderConfig) -> dict:
     """Seconds per game: compiled batch kernel, the Python loop with compiled seats only, and a
-    table with one pure-Python seat (the example strategy)."""
-    from tajsim.games.tajmahal.strategies.python_policy import play_python_games
-
-    example = Path(__file__).resolve().parents[2] / "strategies" / "example_cautious.py"
+    table with one pure-Python seat (the game's example strategy, if any)."""
+    spec = get_game(cfg.game)
+    ed = cfg.edition
+    presets = spec.strategies.with_tag("preset")
+    preset = presets[0].name if presets else "random"
+    example = REPO / spec.extras["example_policy"] if "example_policy" in spec.extras else None
     n = cfg.n_players
     games = max(n, cfg.python_games - cfg.python_games % n)
-    out: dict = {"games": games}
+    out: dict = {"games": games, "preset": preset}
     lineups = rotated_lineups([0] * n, games)
-    play_lineups([entry("balanced")], lineups[:n], cfg.seed, first_game=_base(cfg.seed, 90))
+    play_lineups(spec, [entry(spec, preset)], lineups[:n], cfg.seed, edition=ed,
+                 first_game=_base(cfg.seed, 90))
     t0 = time.time()
-    play_lineups([entry("balanced")], lineups, cfg.seed, first_game=_base(cfg.seed, 90))
+    play_lineups(spec, [entry(spec, preset)], lineups, cfg.seed, edition=ed,
+                 first_game=_base(cfg.seed, 90))
     out["kernel_balanced"] = (time.time() - t0) / games
+    edition = spec.editions[ed & 0xFF]
     t0 = time.time()
-    play_python_games(["balanced"] * n, games, cfg.seed, first_game=_base(cfg.seed, 90))
+    play_python_games(spec, [preset] * n, games, cfg.seed, edition=edition,
+                      first_game=_base(cfg.seed, 90))
     out["loop_balanced"] = (time.time() - t0) / games
-    if example.is_file():
+    if example is not None and example.is_file():
         seats = [f"py:{example}"] + ["random"] * (n - 1)
         t0 = time.time()
-        res, _, lu = play_python_games(seats, games, cfg.seed, first_game=_base(cfg.seed, 91))
+        res, _, lu = play_python_games(spec, seats, games, cfg.seed, edition=edition,
+                                       first_game=_base(cfg.seed, 91))
         out["python_seat"] = (time.time() - t0) / games
         winner = res["winner"].reshape(games, n).astype(float)
         share = (winner / np.maximum(winner.sum(1, keepdims=True), 1) * (lu == 0)).sum(1)
         out["example_vs_random"] = float(share.mean())
         out["example_ci"] = _wilson(float(share.sum()), games)
-        seats = [f"py:{example}"] + ["balanced"] * (n - 1)
+        seats = [f"py:{example}"] + [preset] * (n - 1)
         t0 = time.time()
-        play_python_games(seats, games, cfg.seed, first_game=_base(cfg.seed, 92))
+        play_python_games(spec, seats, games, cfg.seed, edition=edition,
+                          first_game=_base(cfg.seed, 92))
         out["python_seat_vs_balanced"] = (time.time() - t0) / games
     return out
 
 
 def run_ladder(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> LadderData:
     """Play every table of the ladder (see the module docstring)."""
-    from tajsim.games.tajmahal.strategies.registry import get_strategy, strategy_names
-
+    spec = get_game(cfg.game)
+    unknown = [s for s in cfg.strategies if s not in spec.strategies]
+    if unknown:
+        raise UserError(f"unknown {spec.title} strategy {unknown[0]!r}; expected one of: "
+                        f"{', '.join(spec.strategies.names())}")
+    if len(cfg.strategies) < 2:
+        raise UserError(f"the ladder needs at least 2 strategies; got {len(cfg.strategies)}")
+    if cfg.search:
+        spec.strategies.parse(cfg.search)  # a bad search strategy fails before any game
     say = log or (lambda _m: None)
     t_start = time.time()
-    names = [s for s in cfg.strategies if s in strategy_names()]
+    names = list(cfg.strategies)
     data = LadderData(config=asdict(cfg), machine=machine_info())
     table = 1
     for name in names:
@@ -227,17 +248,17 @@ def run_ladder(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> L
         table += 1
     if cfg.search:
         presets = [r for r in data.vs_field
-                   if "preset" in get_strategy(r["strategy"]).tags]
-        best = max(presets, key=lambda r: r["win"])["strategy"] if presets else "balanced"
+                   if "preset" in spec.strategies.get(r["strategy"]).tags]
+        best = max(presets, key=lambda r: r["win"])["strategy"] if presets else names[0]
         say(f"{cfg.search} vs field")
         search_field = _one_seat_table(cfg.search, names, cfg.search_field_games, cfg, 500,
                                        cfg.search_threads)
         say(f"{cfg.search} vs {best} head to head")
         h2h = _head_to_head(cfg.search, best, cfg.search_h2h_games, cfg, 501, cfg.search_threads)
-        spec = get_strategy(cfg.search.split(":")[0])
+        search_spec = spec.strategies.get(cfg.search.split(":")[0])
         data.search = {
             "strategy": cfg.search,
-            "settings": spec.named_params(),
+            "settings": search_spec.named_params(),
             "best_preset": best,
             "vs_field": search_field,
             "head_to_head": h2h,
@@ -290,13 +311,15 @@ def _summary(data: LadderData) -> list[str]:
                    f"against `{s['best_preset']}` (the best preset against the field) head to "
                    f"head over {h['games']} games; the interval {verdict} parity. It costs "
                    f"{h['seconds_per_game']:.2f} s per game (two {s['strategy']} seats).")
-    tuned = _find_h2h(data, "tuned", "balanced")
-    if tuned:
-        share, (lo, hi), games = tuned
-        verdict = "beats" if lo > 0.5 else "does NOT clearly beat"
-        out.append(f"* `tuned` takes {_pct(share)} {_ci((lo, hi))} of the wins against "
-                   f"`balanced`, the preset it started from, head to head over {games} games "
-                   f"({verdict} it).")
+    spec = get_game(data.config.get("game", "tajmahal"))
+    for a, b in spec.extras.get("ladder_pairs", ()):
+        found = _find_h2h(data, a, b)
+        if found:
+            share, (lo, hi), games = found
+            verdict = "beats" if lo > 0.5 else "does NOT clearly beat"
+            out.append(f"* `{a}` takes {_pct(share)} {_ci((lo, hi))} of the wins against "
+                       f"`{b}`, the preset it started from, head to head over {games} games "
+                       f"({verdict} it).")
     return out
 
 
@@ -304,13 +327,18 @@ def render_markdown(data: LadderData) -> str:
     cfg = data.config
     m = data.machine
     n = cfg["n_players"]
+    spec = get_game(cfg.get("game", "tajmahal"))
+    parts = spec.part_columns
+    extra = _extra_columns(spec)
+    cores = m.get("cores_usable", m.get("cores"))
+    edition = spec.editions[cfg["edition"] & 0xFF]
     lines = [
         BEGIN,
         "",
-        f"Measured on {m['date']}: {m['cpu']} ({m['cores']} cores, shared), Python "
-        f"{m['python']}, numba {m['numba']}; {cfg['n_players']} players, edition "
-        f"{'2018' if cfg['edition'] == 0 else '2000'}, seats rotated, master seed "
-        f"{cfg['seed']}; {data.seconds / 60:.0f} minutes in all. Regenerate with:",
+        f"Measured on {m.get('date', '?')}: {m['cpu']} ({cores} cores), Python "
+        f"{m['python']}, numba {m['numba']}; {spec.title}, {cfg['n_players']} players, "
+        f"edition {edition}, seats rotated, master seed {cfg['seed']}; "
+        f"{data.seconds / 60:.0f} minutes in all. Regenerate with:",
         "",
         "```",
         cfg["command"],
@@ -322,7 +350,7 @@ def render_markdown(data: LadderData) -> str:
     lines += _summary(data)
     lines += [
         "",
-        f"### Against three random seats (parity {100 / n:.0f}%)",
+        f"### Against {n - 1} random seats (parity {100 / n:.0f}%)",
         "",
         "| strategy | win rate | 95% CI | games | mean score |",
         "|---|---:|---|---:|---:|",
@@ -337,9 +365,10 @@ def render_markdown(data: LadderData) -> str:
         "One seat; the other seats cycle through the other strategies of this table "
         f"(parity {100 / n:.0f}%). Mean score components show how the presets play differently.",
         "",
-        "| strategy | win rate | 95% CI | games | score | palace | connection | commodity | "
-        "bonus | special | cards | prestige cards | province tiles |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| strategy | win rate | 95% CI | games | score | "
+        + " | ".join(p.removeprefix("pts_") for p in parts)
+        + "".join(f" | {c.removeprefix('n_').replace('_', ' ')}" for c in extra) + " |",
+        "|---|---:|---|---:|---:|" + "---:|" * (len(parts) + len(extra)),
     ]
     rows = sorted(data.vs_field, key=lambda r: -r["win"])
     if data.search:
@@ -347,8 +376,8 @@ def render_markdown(data: LadderData) -> str:
     for r in rows:
         lines.append(
             f"| {r['strategy']} | {_pct(r['win'])} | {_ci(r['ci'])} | {r['games']} | "
-            f"{r['score']:.1f} | " + " | ".join(f"{r[p]:.1f}" for p in PARTS)
-            + f" | {r['n_prestige']:.2f} | {r['n_province_tiles']:.2f} |"
+            f"{r['score']:.1f} | " + " | ".join(f"{r[p]:.1f}" for p in parts)
+            + "".join(f" | {r[c]:.2f}" for c in extra) + " |"
         )
     if data.search:
         lines.append("")
@@ -378,8 +407,7 @@ def render_markdown(data: LadderData) -> str:
             "",
             f"### {s['strategy']} against the best preset ({s['best_preset']})",
             "",
-            f"Default settings: {settings}; rollouts use the heuristic with the preset weights "
-            "shown by `tajsim strategies`.",
+            f"Default settings: {settings} (`tajsim strategies --game {spec.name}`).",
             "",
             "| A | B | A's share | 95% CI | games | A score | B score | seconds per game |",
             "|---|---|---:|---|---:|---:|---:|---:|",
@@ -402,19 +430,21 @@ def render_markdown(data: LadderData) -> str:
             "",
             "| table | seconds per game |",
             "|---|---:|",
-            f"| 4 x balanced, compiled batch kernel | {p['kernel_balanced']:.5f} |",
-            f"| 4 x balanced, Python game loop (compiled seats) | {p['loop_balanced']:.5f} |",
+            f"| {n} x {p.get('preset', 'balanced')}, compiled batch kernel | "
+            f"{p['kernel_balanced']:.5f} |",
+            f"| {n} x {p.get('preset', 'balanced')}, Python game loop (compiled seats) | "
+            f"{p['loop_balanced']:.5f} |",
         ]
         if "python_seat" in p:
             lines += [
-                f"| example_cautious (Python) + 3 x random | {p['python_seat']:.5f} |",
-                f"| example_cautious (Python) + 3 x balanced | "
+                f"| example (Python) + {n - 1} x random | {p['python_seat']:.5f} |",
+                f"| example (Python) + {n - 1} x {p.get('preset', 'balanced')} | "
                 f"{p['python_seat_vs_balanced']:.5f} |",
                 "",
                 f"A table with one Python seat is about "
                 f"{p['python_seat_vs_balanced'] / p['kernel_balanced']:.0f} times slower than "
                 "the same table compiled. The example strategy wins "
-                f"{_pct(p['example_vs_random'])} {_ci(p['example_ci'])} against three random "
+                f"{_pct(p['example_vs_random'])} {_ci(p['example_ci'])} against {n - 1} random "
                 "seats.",
             ]
     lines += ["", END]
@@ -430,15 +460,13 @@ def save_json(data: LadderData, path: str | Path) -> Path:
 
 def load_json(path: str | Path) -> LadderData:
     """Ladder numbers saved by :func:`save_json`; ``UserError`` if the file is not one."""
-    from tajsim.errors import UserError
-
     try:
         return LadderData(**json.loads(Path(path).read_text()))
     except (OSError, ValueError, TypeError) as exc:
         raise UserError(f"{path} is not a saved ladder (JSON): {exc}") from None
 
 
-def write_docs(data: LadderData, path: str | Path = "docs/strategies.md") -> Path:
+def write_docs(data: LadderData, path: str | Path) -> Path:
     """Replace the measured section of ``path`` (between the markers), keeping the prose."""
     file = Path(path)
     block = render_markdown(data)
@@ -454,14 +482,3 @@ def write_docs(data: LadderData, path: str | Path = "docs/strategies.md") -> Pat
     file.parent.mkdir(parents=True, exist_ok=True)
     file.write_text("# Strategies\n\n## Strength ladder\n\n" + block + "\n")
     return file
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    from tajsim.cli.ladder import command
-
-    command.main(args=list(argv) if argv is not None else None,
-                 prog_name="python -m tajsim.reporting.ladder")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,27 +1,9 @@
-"""tajsim.running: the batch runner (``simulate``), run directories and experiment files.
+"""tajsim.running: the batch runner for any registered game.
 
-Everything is imported lazily, so ``import tajsim`` stays cheap: the compiled kernels load on
-the first game.
+* ``config`` - a run's validated configuration and seating; ``chunk`` - one chunk of games;
+* ``executors`` - threads, numba's prange, processes or a Dask cluster;
+* ``store`` - a run directory (manifest, Parquet chunks, aggregates), resume and checks;
+* ``aggregates`` - mergeable sums; ``records`` - the results frame;
+* ``simulate`` - ``simulate`` / ``run_simulation``; ``experiments`` - experiment files;
+* ``benchmarking`` - timing the kernels; ``machine`` - what machine a figure comes from.
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-__all__ = ["load_aggregates", "load_results", "run_experiment", "run_simulation", "simulate"]
-
-_WHERE = {
-    "simulate": "tajsim.running.simulate",
-    "run_simulation": "tajsim.running.simulate",
-    "load_results": "tajsim.running.store",
-    "load_aggregates": "tajsim.running.store",
-    "run_experiment": "tajsim.running.experiments",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        import importlib
-
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module 'tajsim.running' has no attribute {name!r}")

@@ -5,7 +5,13 @@ winners is a whole number of 60ths for k <= 5), so merging is exact and independ
 in which chunks finish: a run of 10^8 games can skip its raw rows (``records=False``) and still
 report win rates, mean scores and their confidence intervals in bounded memory.
 
-Arrays (S strategies = distinct strategy texts, P seats, M = ``METRICS``, K = ``SETUP_METRICS``):
+What is summed comes from the game's spec: the metrics are ``win``, ``win_share``, ``score``,
+the score parts and the other result fields (``metrics``); the per-game metrics are the scalar
+fields of the setup records plus ``n_winners``, ``top_score`` and ``margin``
+(``game_metrics``); the setup features are the game's (``GameSpec.setup_features``).
+
+Arrays (S strategies = distinct strategy texts, P seats, M metrics, GM per-game metrics,
+K = ``SETUP_METRICS``, F setup features with V_f values each):
 
 ==================  ===========================  ============================================
 name                shape                        meaning
@@ -13,13 +19,9 @@ name                shape                        meaning
 ``games``           ()                           games
 ``n``               [S, P]                       player-games of strategy s in seat p
 ``sum``/``sumsq``   [S, P, M]                    sums / sums of squares of each metric
-``chain``           [S, P, 12]                   palace + connection points at visit k
-``tile``            [S, P, 12]                   province tiles of visit k claimed
-``game_sum``/...sq  [GM]                         per-game metrics (``GAME_METRICS``)
-``visit_n``         [12, 12, P]                  player-games: province r visited at visit v
-``visit_sum``/sq    [12, 12, P, K]               ... sums of ``SETUP_METRICS``
-``bonus_n``         [B, 7, P]                    player-games: bonus city b started with kind k
-``bonus_sum``/sq    [B, 7, P, K]                 ... sums of ``SETUP_METRICS``
+``game_sum``/...sq  [GM]                         per-game metrics
+``feature<f>_n``    [V_f, P]                     player-games: feature f had value v
+``feature<f>_sum``  [V_f, P, K]                  ... sums (and ``_sumsq``) of ``SETUP_METRICS``
 ==================  ===========================  ============================================
 """
 
@@ -34,56 +36,72 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.games.tajmahal.engine import enums as E
+from tajsim.engine.spec import GameSpec
+from tajsim.games.registry import get_game
+from tajsim.running.kernels import group_sum_nb
 
 WIN_SHARE_SCALE = 60  # lcm(1..5): 1/k of a win is a whole number of 60ths
-METRICS = (
-    "win", "win_share", "score", *(f"pts_{p}" for p in E.PART_NAMES), "rank", "n_palaces",
-    "n_province_tiles", "n_bonus_tiles", "n_prestige", *(f"goods_{g}" for g in E.GOOD_NAMES),
-    "hand_end",
-)
 SETUP_METRICS = ("win", "win_share", "score")
-GAME_METRICS = ("n_turns", "n_reshuffles", "n_protests", "n_winners", "top_score", "margin")
+GAME_EXTRA_METRICS = ("n_winners", "top_score", "margin")
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def metrics_of(spec: GameSpec) -> tuple[str, ...]:
+    """The per-player metrics summed for ``spec``: win, shared win, score, its parts, rank and
+    the other result fields."""
+    others = tuple(m for m in spec.result_metrics)
+    return ("win", "win_share", "score", *spec.part_columns, "rank", *others)
+
+
+def game_metrics_of(spec: GameSpec) -> tuple[str, ...]:
+    return (*spec.game_metrics, *GAME_EXTRA_METRICS)
 
 
 @dataclass
 class Aggregates:
-    """Sums over a set of games; ``merge`` adds another set. See the module docstring."""
+    """Sums over a set of games; ``merge`` adds another set. See the module docstring.
 
+    ``features`` are (name, value labels) of the setup features, in the game's order.
+    """
+
+    game: str
     labels: tuple[str, ...]
     players: int
-    province_slugs: tuple[str, ...]
-    bonus_city_slugs: tuple[str, ...]
+    metrics: tuple[str, ...]
+    game_metrics: tuple[str, ...]
+    parts: tuple[str, ...]
+    features: tuple[tuple[str, tuple[str, ...]], ...]
     arrays: dict[str, np.ndarray] = field(default_factory=dict)
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
-    def empty(cls, labels, players, province_slugs, bonus_city_slugs) -> Aggregates:
-        S, P, B = len(labels), int(players), len(bonus_city_slugs)
-        M, K, V = len(METRICS), len(SETUP_METRICS), E.N_VISITS
-        shapes = {
+    def empty(cls, spec: GameSpec, labels, players, meta: dict[str, Any]) -> Aggregates:
+        S, P = len(labels), int(players)
+        metrics, gmetrics = metrics_of(spec), game_metrics_of(spec)
+        M, K = len(metrics), len(SETUP_METRICS)
+        features = tuple((f.name, tuple(f.labels)) for f in spec.setup_features(meta, None))
+        shapes: dict[str, tuple[int, ...]] = {
             "games": (), "n": (S, P), "sum": (S, P, M), "sumsq": (S, P, M),
-            "chain": (S, P, V), "tile": (S, P, V),
-            "game_sum": (len(GAME_METRICS),), "game_sumsq": (len(GAME_METRICS),),
-            "visit_n": (E.N_PROVINCES, V, P), "visit_sum": (E.N_PROVINCES, V, P, K),
-            "visit_sumsq": (E.N_PROVINCES, V, P, K),
-            "bonus_n": (B, E.N_BONUS_KINDS, P), "bonus_sum": (B, E.N_BONUS_KINDS, P, K),
-            "bonus_sumsq": (B, E.N_BONUS_KINDS, P, K),
+            "game_sum": (len(gmetrics),), "game_sumsq": (len(gmetrics),),
         }
-        return cls(tuple(labels), P, tuple(province_slugs), tuple(bonus_city_slugs),
-                   {k: np.zeros(s, np.int64) for k, s in shapes.items()})
+        for f, (_, values) in enumerate(features):
+            V = len(values)
+            shapes[f"feature{f}_n"] = (V, P)
+            shapes[f"feature{f}_sum"] = (V, P, K)
+            shapes[f"feature{f}_sumsq"] = (V, P, K)
+        return cls(spec.name, tuple(labels), P, metrics, gmetrics, spec.score_parts, features,
+                   {k: np.zeros(shape, np.int64) for k, shape in shapes.items()})
 
     @classmethod
     def from_task(cls, task: dict[str, Any]) -> Aggregates:
-        comps = task["components"]
-        return cls.empty(task["labels"], task["players"], comps["province_slugs"],
-                         comps["bonus_city_slugs"])
+        spec = get_game(task["game"])
+        return cls.empty(spec, task["labels"], task["players"], task["components"]["meta"])
 
     @classmethod
     def from_records(cls, task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
                      lineups: np.ndarray) -> Aggregates:
         """Aggregates of one batch (the kernels' record arrays, see ``records.results_frame``)."""
+        spec = get_game(task["game"])
         agg = cls.from_task(task)
         a = agg.arrays
         P = agg.players
@@ -97,57 +115,41 @@ class Aggregates:
         winner = results["winner"].astype(np.int64).reshape(G, P)
         n_win = winner.sum(axis=1)
         share = (winner * (WIN_SHARE_SCALE // np.maximum(n_win, 1))[:, None]).reshape(-1)
-        values = np.empty((G * P, len(METRICS)), np.int64)
+        values = np.empty((G * P, len(agg.metrics)), np.int64)
         values[:, 0] = winner.reshape(-1)
         values[:, 1] = share
         values[:, 2] = score.reshape(-1)
-        for j, name in enumerate(METRICS[3:], start=3):
+        for j, name in enumerate(agg.metrics[3:], start=3):
             values[:, j] = results[name]
         cell = strat * P + seat
         a["games"] += G
         a["n"] += np.bincount(cell, minlength=S * P).reshape(S, P)
         a["sum"] += _group_sum(cell, values, S * P).reshape(S, P, -1)
         a["sumsq"] += _group_sum(cell, values * values, S * P).reshape(S, P, -1)
-        per_game = np.arange(G).repeat(P)
-        chain = setups["conn_by_visit"][per_game, :, seat].astype(np.int64)
-        a["chain"] += _group_sum(cell, chain, S * P).reshape(S, P, -1)
-        tile = (setups["tile_owner"].astype(np.int64)[per_game] == seat[:, None]).astype(np.int64)
-        a["tile"] += _group_sum(cell, tile, S * P).reshape(S, P, -1)
         # per game
         sorted_scores = np.sort(score, axis=1)
         margin = sorted_scores[:, -1] - sorted_scores[:, -2] if P > 1 else np.zeros(G, np.int64)
-        gvals = np.stack([
-            setups["n_turns"].astype(np.int64), setups["n_reshuffles"].astype(np.int64),
-            setups["n_protests"].astype(np.int64), n_win, sorted_scores[:, -1], margin,
-        ], axis=1)
+        gvals = np.stack([*(setups[m].astype(np.int64) for m in spec.game_metrics), n_win,
+                          sorted_scores[:, -1], margin], axis=1)
         a["game_sum"] += gvals.sum(axis=0)
         a["game_sumsq"] += (gvals * gvals).sum(axis=0)
-        # setup features, by seat
-        svals = values[:, :3]
-        order = setups["province_order"].astype(np.int64)  # [G, V] province of visit v
-        visit_of = np.empty_like(order)
-        np.put_along_axis(visit_of, order, np.broadcast_to(np.arange(E.N_VISITS), order.shape),
-                          axis=1)
-        R, V = E.N_PROVINCES, E.N_VISITS
-        for prov in range(R):
-            vcell = visit_of[per_game, prov] * P + seat
-            a["visit_n"][prov] += np.bincount(vcell, minlength=V * P).reshape(V, P)
-            a["visit_sum"][prov] += _group_sum(vcell, svals, V * P).reshape(V, P, -1)
-            a["visit_sumsq"][prov] += _group_sum(vcell, svals * svals, V * P).reshape(V, P, -1)
-        bonus_at = setups["bonus_at"].astype(np.int64)
-        KB = E.N_BONUS_KINDS
-        for b, city in enumerate(task["components"]["bonus_cities"]):
-            kind = bonus_at[per_game, city]
-            ok = kind >= 0
-            bcell = kind[ok] * P + seat[ok]
-            a["bonus_n"][b] += np.bincount(bcell, minlength=KB * P).reshape(KB, P)
-            a["bonus_sum"][b] += _group_sum(bcell, svals[ok], KB * P).reshape(KB, P, -1)
-            a["bonus_sumsq"][b] += _group_sum(bcell, svals[ok] ** 2, KB * P).reshape(KB, P, -1)
+        # setup features, by value and seat
+        svals = values[:, :len(SETUP_METRICS)]
+        per_game = np.arange(G).repeat(P)
+        feats = spec.setup_features(task["components"]["meta"], setups)
+        for f, feat in enumerate(feats):
+            V = len(feat.labels)
+            code = np.asarray(feat.codes, np.int64)[per_game]
+            ok = code >= 0
+            fcell = code[ok] * P + seat[ok]
+            a[f"feature{f}_n"] += np.bincount(fcell, minlength=V * P).reshape(V, P)
+            a[f"feature{f}_sum"] += _group_sum(fcell, svals[ok], V * P).reshape(V, P, -1)
+            a[f"feature{f}_sumsq"] += _group_sum(fcell, svals[ok] ** 2, V * P).reshape(V, P, -1)
         return agg
 
     # -- merging ---------------------------------------------------------------------------
     def _key(self) -> tuple:
-        return (self.labels, self.players, self.province_slugs, self.bonus_city_slugs)
+        return (self.game, self.labels, self.players, self.metrics, self.features)
 
     def merge(self, other: Aggregates) -> Aggregates:
         """Add ``other`` into ``self`` (same run layout) and return ``self``."""
@@ -165,11 +167,11 @@ class Aggregates:
     def to_bytes(self) -> bytes:
         """An ``.npz`` archive (fixed timestamps: the same sums give the same bytes)."""
         buf = io.BytesIO()
-        meta = {"labels": list(self.labels), "players": self.players,
-                "province_slugs": list(self.province_slugs),
-                "bonus_city_slugs": list(self.bonus_city_slugs),
-                "win_share_scale": WIN_SHARE_SCALE, "metrics": list(METRICS),
-                "setup_metrics": list(SETUP_METRICS), "game_metrics": list(GAME_METRICS)}
+        meta = {"game": self.game, "labels": list(self.labels), "players": self.players,
+                "metrics": list(self.metrics), "game_metrics": list(self.game_metrics),
+                "parts": list(self.parts),
+                "features": [[name, list(values)] for name, values in self.features],
+                "win_share_scale": WIN_SHARE_SCALE, "setup_metrics": list(SETUP_METRICS)}
         with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             info = zipfile.ZipInfo("meta.json", date_time=_ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -184,16 +186,36 @@ class Aggregates:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Aggregates:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            meta = json.loads(zf.read("meta.json"))
-            arrays = {
-                name[:-4]: np.load(io.BytesIO(zf.read(name)), allow_pickle=False)
-                for name in zf.namelist() if name.endswith(".npy")
-            }
-        if meta.get("metrics") != list(METRICS):
-            raise ValueError("aggregates written by another tajsim version (metrics differ)")
-        return cls(tuple(meta["labels"]), int(meta["players"]), tuple(meta["province_slugs"]),
-                   tuple(meta["bonus_city_slugs"]), arrays)
+        """Aggregates from ``to_bytes`` output; ``ValueError`` for anything else."""
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                meta = json.loads(zf.read("meta.json"))
+                arrays = {
+                    name[:-4]: np.load(io.BytesIO(zf.read(name)), allow_pickle=False)
+                    for name in zf.namelist() if name.endswith(".npy")
+                }
+        except (zipfile.BadZipFile, KeyError, OSError, ValueError, EOFError) as exc:
+            raise ValueError(f"not a tajsim aggregates file ({type(exc).__name__}: {exc})") \
+                from None
+        need = ("game", "labels", "players", "metrics", "game_metrics", "parts", "features")
+        if not isinstance(meta, dict) or any(k not in meta for k in need) \
+                or meta.get("win_share_scale") != WIN_SHARE_SCALE:
+            raise ValueError("aggregates written by another tajsim version (their layout "
+                             "differs)")
+        agg = cls(str(meta["game"]), tuple(meta["labels"]), int(meta["players"]),
+                  tuple(meta["metrics"]), tuple(meta["game_metrics"]), tuple(meta["parts"]),
+                  tuple((str(n), tuple(v)) for n, v in meta["features"]), arrays)
+        S, P, M = len(agg.labels), agg.players, len(agg.metrics)
+        shapes = {"games": (), "n": (S, P), "sum": (S, P, M), "sumsq": (S, P, M),
+                  "game_sum": (len(agg.game_metrics),), "game_sumsq": (len(agg.game_metrics),)}
+        for f, (_, values) in enumerate(agg.features):
+            shapes[f"feature{f}_n"] = (len(values), P)
+            shapes[f"feature{f}_sum"] = shapes[f"feature{f}_sumsq"] = (len(values), P,
+                                                                       len(SETUP_METRICS))
+        for key, shape in shapes.items():
+            if key not in arrays or arrays[key].shape != shape or arrays[key].dtype != np.int64:
+                raise ValueError(f"aggregates file: array {key!r} is missing or misshapen")
+        return agg
 
     # -- tables ----------------------------------------------------------------------------
     def summary(self, confidence: float = 0.95) -> pd.DataFrame:
@@ -216,46 +238,38 @@ class Aggregates:
                          a["sumsq"][:, p].sum(axis=0)))
         rows.append(("all", "*", -1, a["n"].sum(), a["sum"].sum(axis=(0, 1)),
                      a["sumsq"].sum(axis=(0, 1))))
-        return _summary_frame(rows, confidence)
+        return _summary_frame(rows, confidence, self.metrics, self.parts)
 
     def by_strategy_seat(self, confidence: float = 0.95) -> pd.DataFrame:
         """The summary's columns for every (strategy, seat) cell."""
         a = self.arrays
         rows = [("strategy_seat", label, p, a["n"][s, p], a["sum"][s, p], a["sumsq"][s, p])
                 for s, label in enumerate(self.labels) for p in range(self.players)]
-        return _summary_frame(rows, confidence)
+        return _summary_frame(rows, confidence, self.metrics, self.parts)
 
     def game_stats(self) -> pd.DataFrame:
-        """Mean and standard deviation of the per-game metrics (``GAME_METRICS``)."""
+        """Mean and standard deviation of the per-game metrics (``game_metrics``)."""
         g = max(self.games, 1)
         mean = self.arrays["game_sum"] / g
         var = np.maximum(self.arrays["game_sumsq"] / g - mean**2, 0.0)
-        return pd.DataFrame({"metric": list(GAME_METRICS), "mean": mean, "sd": np.sqrt(var),
-                             "games": self.games})
+        return pd.DataFrame({"metric": list(self.game_metrics), "mean": mean,
+                             "sd": np.sqrt(var), "games": self.games})
 
     def setup_features(self) -> pd.DataFrame:
-        """Win rate and mean score by seat for every setup feature value.
+        """Win rate and mean score by seat for every setup feature value (the game's
+        ``setup_features``; only the values that occurred).
 
-        Features: ``visit_<province>`` = visit number 1..12, ``bonus_<city>`` = starting bonus
-        tile kind; only the values that occurred. Columns: ``feature``, ``value``, ``seat``,
-        ``n``, ``win_rate`` (shared), ``win_ci_low``/``win_ci_high``, ``score``, ``score_sd``.
+        Columns: ``feature``, ``value``, ``seat``, ``n``, ``win_rate`` (shared),
+        ``win_ci_low``/``win_ci_high``, ``score``, ``score_sd``.
         """
         a = self.arrays
         frames = []
-        P = self.players
-        for prov, slug in enumerate(self.province_slugs):
-            for v in range(E.N_VISITS):
-                for p in range(P):
-                    if not a["visit_n"][prov, v, p]:
-                        continue
-                    frames.append((f"visit_{slug}", str(v + 1), p, a["visit_n"][prov, v, p],
-                                   a["visit_sum"][prov, v, p], a["visit_sumsq"][prov, v, p]))
-        for b, slug in enumerate(self.bonus_city_slugs):
-            for k in range(E.N_BONUS_KINDS):
-                for p in range(P):
-                    if a["bonus_n"][b, k, p]:
-                        frames.append((f"bonus_{slug}", E.BONUS_NAMES[k], p, a["bonus_n"][b, k, p],
-                                       a["bonus_sum"][b, k, p], a["bonus_sumsq"][b, k, p]))
+        for f, (name, values) in enumerate(self.features):
+            for v, label in enumerate(values):
+                for p in range(self.players):
+                    if a[f"feature{f}_n"][v, p]:
+                        frames.append((name, label, p, a[f"feature{f}_n"][v, p],
+                                       a[f"feature{f}_sum"][v, p], a[f"feature{f}_sumsq"][v, p]))
         if not frames:
             return pd.DataFrame()
         feature, value, seat, n, sums, sumsqs = zip(*frames)
@@ -280,8 +294,6 @@ def _group_sum(cell: np.ndarray, values: np.ndarray, n_cells: int) -> np.ndarray
     A compiled loop (exact in int64, and it releases the GIL so worker threads keep playing);
     ``np.add.at`` took about as long as playing the games of a ``random`` chunk.
     """
-    from tajsim.running.kernels import group_sum_nb
-
     out = np.zeros((n_cells, values.shape[1]), np.int64)
     group_sum_nb(np.ascontiguousarray(cell, np.int64), np.ascontiguousarray(values, np.int64),
                  out)
@@ -304,7 +316,8 @@ def wilson_interval(successes, n, confidence: float = 0.95):
     return np.clip(low, 0, 1), np.clip(high, 0, 1)
 
 
-def _summary_frame(rows, confidence: float) -> pd.DataFrame:
+def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
+                   parts: tuple[str, ...]) -> pd.DataFrame:
     from statistics import NormalDist
 
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
@@ -313,7 +326,7 @@ def _summary_frame(rows, confidence: float) -> pd.DataFrame:
     sums = np.asarray(sums, np.float64)
     sumsqs = np.asarray(sumsqs, np.float64)
     safe = np.maximum(n, 1)
-    idx = {m: j for j, m in enumerate(METRICS)}
+    idx = {m: j for j, m in enumerate(metrics)}
     wins = sums[:, idx["win_share"]] / WIN_SHARE_SCALE
     low, high = wilson_interval(wins, n, confidence)
     mean = sums / safe[:, None]
@@ -328,7 +341,7 @@ def _summary_frame(rows, confidence: float) -> pd.DataFrame:
         "score": mean[:, idx["score"]], "score_ci_low": mean[:, idx["score"]] - half,
         "score_ci_high": mean[:, idx["score"]] + half, "score_sd": sd[:, idx["score"]],
     })
-    for part in E.PART_NAMES:
+    for part in parts:
         frame[f"pts_{part}"] = mean[:, idx[f"pts_{part}"]]
     empty = n == 0
     frame.loc[empty, ["win_rate", "score", "score_ci_low", "score_ci_high", "score_sd"]] = np.nan
@@ -336,9 +349,13 @@ def _summary_frame(rows, confidence: float) -> pd.DataFrame:
 
 
 def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
-    """The summary as a plain-text table (what ``tajsim simulate`` prints)."""
+    """The summary as a plain-text table (what ``tajsim simulate`` prints): win rate and mean
+    score with 95% intervals, then the mean of every score part (full part names)."""
+    parts = [c for c in summary.columns if c.startswith("pts_")]
+    names = [c[4:] for c in parts]
+    widths = [max(6, len(n)) for n in names]
     header = (f"{'':<22} {'n':>9}  {'win rate (95% CI)':<24} {'score (95% CI)':<22} "
-              + " ".join(f"{p[:6]:>6}" for p in E.PART_NAMES))
+              + " ".join(f"{n:>{w}}" for n, w in zip(names, widths)))
 
     def line(name: str, row: Any) -> str:
         if len(name) > 22:
@@ -347,11 +364,11 @@ def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
             return f"{name:<22} {0:>9}  -"
         win = f"{row.win_rate:6.1%} [{row.win_ci_low:5.1%}, {row.win_ci_high:5.1%}]"
         score = f"{row.score:6.2f} [{row.score_ci_low:.2f}, {row.score_ci_high:.2f}]"
-        parts = " ".join(f"{getattr(row, 'pts_' + p):6.2f}" for p in E.PART_NAMES)
-        return f"{name:<22} {row.n:>9,}  {win:<24} {score:<22} {parts}"
+        values = " ".join(f"{getattr(row, c):{w}.2f}" for c, w in zip(parts, widths))
+        return f"{name:<22} {row.n:>9,}  {win:<24} {score:<22} {values}"
 
-    lines = [f"{games:,} games; win rates share ties; n = player-games"] if games is not None \
-        else []
+    lines = [f"{games:,} games; win rates share ties; n = player-games; score parts are means"] \
+        if games is not None else []
     strat = summary[summary["group"] == "strategy"]
     if not strat.empty:
         lines += ["", "by strategy:", header]

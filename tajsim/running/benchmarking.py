@@ -1,7 +1,7 @@
-"""Benchmark library shared by ``tajsim bench`` and the ``benchmarks/`` scripts.
+"""Benchmark library shared by ``tajsim bench`` and the ``benchmarks/`` scripts, for any game.
 
-Everything here times the *same* compiled kernels the runner uses (``play_batch_nb`` and
-``play_batch_parallel_nb`` of the game's kernels) on inputs built the way the runner builds them
+Everything here times the *same* compiled kernels the runner uses (the game's ``play_batch`` and
+``play_batch_parallel``) on inputs built the way the runner builds them
 (:class:`~tajsim.running.config.RunConfig`, ``lineup_codes``), with compilation and
 warm-up excluded and fixed seeds, so a figure can be reproduced and checked:
 
@@ -10,40 +10,35 @@ warm-up excluded and fixed seeds, so a figure can be reproduced and checked:
 * :func:`check_batch`: the benchmarked path against the normal path (``simulate()``), serial
   against parallel, so a fast but wrong engine cannot pass;
 * :func:`profile_batch`: where a game's time goes (setup, legal actions by phase, applying
-  actions, the policy, the records), from compiled harness kernels timed by difference;
-* :func:`machine_info`: CPU, cores, memory and library versions, for the result tables.
+  actions, the policy, the records), from compiled harness kernels timed by difference (made
+  for each game from its kernels by :func:`profile_kernels`);
+* the machine description lives in :mod:`tajsim.running.machine`.
 """
 
 from __future__ import annotations
 
-import os
-import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
+import numba
 import numpy as np
+import pandas as pd
 from numba import njit
 
-from tajsim.games.tajmahal.engine.enums import (
-    N_ACTIONS,
-    PHASE_GAME_OVER,
-    S_CUR,
-    S_PHASE,
-    S_SCORE,
-    STATE_SIZE,
-)
-from tajsim.games.tajmahal.engine.nb import apply_action_nb, legal_actions_nb
-from tajsim.games.tajmahal.play.nb import play_out_nb, start_game_nb, write_records_nb
+from tajsim.engine.spec import GameSpec
+from tajsim.games.registry import get_game
+from tajsim.running.config import RunConfig, lineup_codes
+from tajsim.running.executors import available_cores
+from tajsim.running.records import results_frame
+from tajsim.running.simulate import simulate
 
-MAX_PLAYERS = 5
-N_PHASES = 4  # decision phases: bid, palace, crown, display
-PHASE_LABELS = ("bid", "palace", "crown", "display")
-#: Room for the actions of one game in the profiling harness (a 5-player random game takes
-#: about 300; a longer game is an error, never a silent truncation).
+#: Room for the actions of one game in the profiling harness (a 5-player random Taj Mahal game
+#: takes about 300; a longer game is an error, never a silent truncation).
 MAX_GAME_ACTIONS = 4096
 
 
@@ -65,12 +60,16 @@ class Batch:
     config: Any
     task: dict
     comp: np.ndarray
-    edition: int
+    edition: int  # the rules code the kernels receive
     game_ids: np.ndarray
     setup_ids: np.ndarray
     lineups: np.ndarray
     lineup_ids: np.ndarray
     lineup_params: np.ndarray
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.config.game)
 
     @property
     def games(self) -> int:
@@ -90,10 +89,9 @@ class Batch:
 
     def outputs(self) -> tuple[np.ndarray, np.ndarray]:
         """Fresh ``(results, setups)`` record arrays for one run of the batch."""
-        from tajsim.games.tajmahal.engine.enums import RESULT_DTYPE, SETUP_DTYPE
-
-        return (np.zeros(self.games * self.players, RESULT_DTYPE),
-                np.zeros(self.games, SETUP_DTYPE))
+        spec = self.spec
+        return (np.zeros(self.games * self.players, spec.result_dtype),
+                np.zeros(self.games, spec.setup_dtype))
 
     def slice(self, start: int, stop: int) -> Batch:
         """The games ``start .. stop - 1`` of this batch (positions, not ids)."""
@@ -106,35 +104,28 @@ class Batch:
         return (self.comp, self.players, self.edition, self.seed, self.game_ids, self.setup_ids,
                 self.lineups, self.lineup_ids, self.lineup_params)
 
-    def switches(self) -> tuple[bool | None, bool | None]:
-        """The kernels' ``search`` / ``heuristics`` arguments, as the runner passes them."""
-        from tajsim.games.tajmahal.strategies.ids import kernel_switches
-
-        return kernel_switches(self.lineup_ids)
+    def switches(self) -> tuple:
+        """The kernels' strategy-family switches, as the runner passes them."""
+        return self.spec.strategies.kernel_switches(self.lineup_ids)
 
     def run(self, threads: int = 1, mode: str = "prange",
             out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Play the batch; return ``(results, setups)``.
 
-        ``threads == 1``: ``play_batch_nb`` on this thread. ``mode="prange"``:
-        ``play_batch_parallel_nb`` on ``threads`` numba threads (``threads * 8`` blocks, as the
+        ``threads == 1``: ``play_batch`` on this thread. ``mode="prange"``:
+        ``play_batch_parallel`` on ``threads`` numba threads (``threads * 8`` blocks, as the
         runner does). ``mode="threads"``: ``threads`` Python threads each running
-        ``play_batch_nb`` (which releases the GIL) on ``4 * threads`` contiguous slices.
+        ``play_batch`` (which releases the GIL) on ``4 * threads`` contiguous slices.
         """
-        from tajsim.games.tajmahal.play.nb import play_batch_nb, play_batch_parallel_nb
-
+        kernels = self.spec.kernels
         results, setups = self.outputs() if out is None else out
         if threads <= 1:
-            play_batch_nb(*self.args(), results, setups, *self.switches())
+            kernels.play_batch(*self.args(), results, setups, *self.switches())
         elif mode == "prange":
-            import numba
-
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-            play_batch_parallel_nb(*self.args(), results, setups, min(self.games, threads * 8),
-                                   *self.switches())
+            kernels.play_batch_parallel(*self.args(), results, setups,
+                                        min(self.games, threads * 8), *self.switches())
         elif mode == "threads":
-            from concurrent.futures import ThreadPoolExecutor
-
             n = self.players
             parts = min(self.games, 4 * threads)
             bounds = [self.games * k // parts for k in range(parts + 1)]
@@ -142,7 +133,8 @@ class Batch:
             def play(k: int) -> None:
                 a, b = bounds[k], bounds[k + 1]
                 part = self.slice(a, b)
-                play_batch_nb(*part.args(), results[a * n:b * n], setups[a:b], *self.switches())
+                kernels.play_batch(*part.args(), results[a * n:b * n], setups[a:b],
+                                   *self.switches())
 
             with ThreadPoolExecutor(threads) as pool:
                 list(pool.map(play, range(parts)))
@@ -152,29 +144,28 @@ class Batch:
 
     def frame(self, results: np.ndarray, setups: np.ndarray):
         """The results frame (``docs/results-schema.md``) of one run of this batch."""
-        from tajsim.running.records import results_frame
-
         return results_frame(self.task, results, setups, self.lineups)
 
 
 def make_batch(games: int, players: int = 4, strategies: str | Sequence[str] = "random",
-               edition: str = "2018", seed: int = 0, start: int = 0,
-               rotate: bool | str = "auto", games_per_setup: int = 1) -> Batch:
+               edition: str | None = None, seed: int = 0, start: int = 0,
+               rotate: bool | str = "auto", games_per_setup: int = 1,
+               game: str | GameSpec | None = None,
+               options: dict[str, bool] | None = None) -> Batch:
     """Kernel inputs for games ``start .. start + games - 1`` of the run ``simulate(start +
-    games, players, strategies, edition, seed, rotate=rotate, games_per_setup=...)``."""
-    from tajsim.games.tajmahal.engine import enums as E
-    from tajsim.running.config import RunConfig, lineup_codes
-
+    games, players, strategies, edition, seed, rotate=rotate, games_per_setup=..., game=...)``.
+    """
     config = RunConfig.make(games=start + games, players=players, strategies=strategies,
                             edition=edition, seed=seed, rotate=rotate,
-                            games_per_setup=games_per_setup, chunk_size=start + games)
+                            games_per_setup=games_per_setup, chunk_size=start + games,
+                            game=game, options=options)
     task = config.task()
     game_ids = np.arange(start, start + games, dtype=np.int64)
     return Batch(
         config=config,
         task=task,
         comp=np.asarray(config.components.packed, np.int64),
-        edition=E.EDITION_NAMES.index(config.edition),
+        edition=config.rules,
         game_ids=game_ids,
         setup_ids=game_ids // int(config.games_per_setup),
         lineups=np.ascontiguousarray(lineup_codes(config.seating, config.seat_entries, players,
@@ -348,8 +339,6 @@ def finished_problems(batch: Batch, results: np.ndarray, setups: np.ndarray) -> 
     ranks = results["rank"]
     if ranks.size and (ranks.min() < 1 or ranks.max() > n):
         problems.append("a game has no final ranks (not finished)")
-    if setups.size and setups["n_turns"].min() < 12 * n:
-        problems.append("a game took fewer turns than one withdrawal per player per visit")
     winners = results["winner"].reshape(-1, n).sum(axis=1) if n else np.zeros(0)
     if winners.size and winners.min() < 1:
         problems.append("a game has no winner")
@@ -370,10 +359,6 @@ def check_batch(batch: Batch, threads: int | None = None, modes: Sequence[str] =
 
     ``batch`` must start at game 0 for the ``simulate()`` comparison.
     """
-    import pandas as pd
-
-    from tajsim.running.executors import available_cores
-
     threads = available_cores() if threads is None else threads
     problems: list[str] = []
     results, setups = batch.run(1)
@@ -383,14 +368,13 @@ def check_batch(batch: Batch, threads: int | None = None, modes: Sequence[str] =
         if r2.tobytes() != results.tobytes() or s2.tobytes() != setups.tobytes():
             problems.append(f"{threads} cores ({mode}) give other records than one core")
     if normal_path:
-        from tajsim.running.simulate import simulate
-
         if int(batch.game_ids[0]) != 0:
             raise ValueError("check_batch compares with simulate(): the batch must start at 0")
         cfg = batch.config
         expected = simulate(batch.games, cfg.players, list(cfg.strategies), cfg.edition,
                             cfg.seed, workers=1, rotate=cfg.seating,
-                            games_per_setup=cfg.games_per_setup, progress=False)
+                            games_per_setup=cfg.games_per_setup, progress=False, game=cfg.game,
+                            options=cfg.options)
         got = batch.frame(results, setups)
         try:
             pd.testing.assert_frame_equal(got.reset_index(drop=True),
@@ -412,7 +396,7 @@ def records_digest(results: np.ndarray, setups: np.ndarray) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Profiling harness: compiled kernels timed by difference
+# Profiling harness: compiled kernels timed by difference, made for each game from its kernels
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _seat_tables(n_players, lineup, lineup_ids, lineup_params):
@@ -424,189 +408,203 @@ def _seat_tables(n_players, lineup, lineup_ids, lineup_params):
     return seat_ids, seat_params
 
 
-@njit(cache=True, nogil=True)
-def record_games_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                    lineup_ids, lineup_params, actions, n_actions, search=True, heuristics=True):
-    """Play the games as ``play_batch_nb`` does (same ``start_game_nb`` + ``play_out_nb``),
-    recording each game's actions in ``actions[g]`` and their number in ``n_actions[g]``."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    legal = np.empty(N_ACTIONS, np.int64)
-    for g in range(game_ids.shape[0]):
-        seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
-        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
-                      prng)
-        n_actions[g] = play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions[g],
-                                   search, heuristics)
+_HARNESS: dict[str, SimpleNamespace] = {}
 
 
-@njit(cache=True, nogil=True)
-def play_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                 lineup_ids, lineup_params, search=True, heuristics=True):
-    """``play_batch_nb`` without writing records; returns a checksum of the scores."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    legal = np.empty(N_ACTIONS, np.int64)
-    none = np.empty(0, np.int64)
-    check = 0
-    for g in range(game_ids.shape[0]):
-        seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
-        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
-                      prng)
-        play_out_nb(comp, state, seat_ids, seat_params, prng, legal, none, search, heuristics)
-        check += state[S_SCORE]
-    return check
+def profile_kernels(spec: GameSpec) -> SimpleNamespace:
+    """The profiling harness of ``spec``: compiled kernels built around the game's own
+    (``start_game``, ``play_out``, ``legal_actions``, ``apply_action``, ``write_records``,
+    ``current_player``, ``phase``). They are closures over those kernels, compiled on first use
+    in each process (numba cannot reuse a cached closure), which costs only their loops: the
+    game's kernels themselves load from the cache."""
+    if spec.name in _HARNESS:
+        return _HARNESS[spec.name]
+    k = spec.kernels
+    start_game, play_out, legal_actions = k.start_game, k.play_out, k.legal_actions
+    apply_action, write_records = k.apply_action, k.write_records
+    current_player, phase_of = k.current_player, k.phase
+    STATE_SIZE, N_ACTIONS, MAX_PLAYERS = spec.state_size, spec.n_actions, spec.max_players
 
+    @njit(nogil=True)
+    def record_games_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+                        lineup_ids, lineup_params, actions, n_actions, *switches):
+        """Play the games as ``play_batch`` does (same ``start_game`` + ``play_out``),
+        recording each game's actions in ``actions[g]`` and their number in ``n_actions[g]``."""
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(MAX_PLAYERS, np.int64)
+        legal = np.empty(N_ACTIONS, np.int64)
+        for g in range(game_ids.shape[0]):
+            seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids,
+                                                 lineup_params)
+            start_game(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                       prng)
+            n_actions[g] = play_out(comp, state, seat_ids, seat_params, prng, legal, actions[g],
+                                    *switches)
 
-@njit(cache=True, nogil=True)
-def setup_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                  lineup_ids, lineup_params):
-    """Only the game setups (and the per-game seat tables) of the batch; returns a checksum."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    check = 0
-    for g in range(game_ids.shape[0]):
-        seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
-        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
-                      prng)
-        check += state[S_CUR] + seat_ids[0]
-    return check
+    @njit(nogil=True)
+    def play_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+                     lineup_ids, lineup_params, *switches):
+        """``play_batch`` without writing records; returns the number of actions."""
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(MAX_PLAYERS, np.int64)
+        legal = np.empty(N_ACTIONS, np.int64)
+        none = np.empty(0, np.int64)
+        check = 0
+        for g in range(game_ids.shape[0]):
+            seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids,
+                                                 lineup_params)
+            start_game(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                       prng)
+            check += play_out(comp, state, seat_ids, seat_params, prng, legal, none, *switches)
+        return check
 
+    @njit(nogil=True)
+    def setup_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+                      lineup_ids, lineup_params):
+        """Only the game setups (and the per-game seat tables) of the batch; a checksum."""
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(MAX_PLAYERS, np.int64)
+        check = 0
+        for g in range(game_ids.shape[0]):
+            seat_ids, seat_params = _seat_tables(n_players, lineups[g], lineup_ids,
+                                                 lineup_params)
+            start_game(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                       prng)
+            check += current_player(state) + seat_ids[0]
+        return check
 
-@njit(cache=True, nogil=True)
-def replay_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, actions, n_actions,
-              legal_mask, stats):
-    """Replay recorded games: setup, then each recorded action applied with
-    ``apply_action_nb``; ``legal_actions_nb`` is called before an action whose phase bit is in
-    ``legal_mask`` (bit k = phase k). No policy runs.
+    @njit(nogil=True)
+    def replay_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, actions,
+                  n_actions, legal_mask, stats):
+        """Replay recorded games: setup, then each recorded action applied with
+        ``apply_action``; ``legal_actions`` is called before an action whose phase bit is in
+        ``legal_mask`` (bit k = phase k). No policy runs.
 
-    ``stats`` (int64[MAX_PLAYERS + 1, N_PHASES, 3], added to): per seat (row ``MAX_PLAYERS`` =
-    all seats) and phase, the decisions, the decisions with more than one legal action (the
-    policy's) and the legal actions listed (counted only where ``legal_actions_nb`` ran).
-    Returns a checksum of the final scores.
-    """
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    legal = np.empty(N_ACTIONS, np.int64)
-    check = 0
-    for g in range(game_ids.shape[0]):
-        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
-                      prng)
-        for i in range(n_actions[g]):
-            phase = state[S_PHASE]
-            if (legal_mask >> phase) & 1:
-                n = legal_actions_nb(state, comp, legal)
-                p = state[S_CUR]
-                stats[p, phase, 0] += 1
-                stats[MAX_PLAYERS, phase, 0] += 1
-                if n > 1:
-                    stats[p, phase, 1] += 1
-                    stats[MAX_PLAYERS, phase, 1] += 1
-                stats[p, phase, 2] += n
-                stats[MAX_PLAYERS, phase, 2] += n
-                check += legal[n - 1]
-            apply_action_nb(state, comp, actions[g, i])
-        if state[S_PHASE] != PHASE_GAME_OVER:
-            check -= 1_000_000_000  # the replay diverged from the recorded game
-        check += state[S_SCORE]
-    return check
+        ``stats`` (int64[MAX_PLAYERS + 1, n_phases, 3], added to): per seat (row
+        ``MAX_PLAYERS`` = all seats) and phase, the decisions, the decisions with more than one
+        legal action (the policy's) and the legal actions listed (counted only where
+        ``legal_actions`` ran). Returns a checksum; -10**9 for a replay that diverged.
+        """
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(MAX_PLAYERS, np.int64)
+        legal = np.empty(N_ACTIONS, np.int64)
+        check = 0
+        for g in range(game_ids.shape[0]):
+            start_game(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                       prng)
+            for i in range(n_actions[g]):
+                phase = phase_of(state)
+                if (legal_mask >> phase) & 1:
+                    n = legal_actions(state, comp, legal)
+                    p = current_player(state)
+                    stats[p, phase, 0] += 1
+                    stats[MAX_PLAYERS, phase, 0] += 1
+                    if n > 1:
+                        stats[p, phase, 1] += 1
+                        stats[MAX_PLAYERS, phase, 1] += 1
+                    stats[p, phase, 2] += n
+                    stats[MAX_PLAYERS, phase, 2] += n
+                    check += legal[n - 1]
+                apply_action(state, comp, actions[g, i])
+            if current_player(state) != -1:
+                check -= 1_000_000_000  # the replay diverged from the recorded game
+        return check
 
+    @njit(nogil=True)
+    def records_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
+                        lineup_ids, lineup_params, actions, n_actions, results, setups, reps):
+        """Replay each game once, then write its records ``reps`` times (for the cost of
+        ``write_records`` by difference)."""
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(MAX_PLAYERS, np.int64)
+        for g in range(game_ids.shape[0]):
+            seat_ids, _ = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
+            start_game(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                       prng)
+            for i in range(n_actions[g]):
+                apply_action(state, comp, actions[g, i])
+            for _ in range(reps):
+                write_records(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
+                              g * n_players, setups, g)
 
-@njit(cache=True, nogil=True)
-def records_only_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                    lineup_ids, lineup_params, actions, n_actions, results, setups, reps):
-    """Replay each game once, then write its records ``reps`` times (for the cost of
-    ``write_records_nb`` by difference)."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    for g in range(game_ids.shape[0]):
-        seat_ids, _ = _seat_tables(n_players, lineups[g], lineup_ids, lineup_params)
-        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
-                      prng)
-        for i in range(n_actions[g]):
-            apply_action_nb(state, comp, actions[g, i])
-        for _ in range(reps):
-            write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
-                             g * n_players, setups, g)
+    @njit
+    def snapshot_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, actions,
+                    n_actions, states, kinds, acts):
+        """Replay the recorded games, copying the state before each action into ``states[k]``
+        (its action in ``acts[k]``, its phase in ``kinds[k]``) while there is room; returns the
+        number of snapshots."""
+        state = np.zeros(STATE_SIZE, np.int64)
+        prng = np.zeros(MAX_PLAYERS, np.int64)
+        k = 0
+        for g in range(game_ids.shape[0]):
+            start_game(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
+                       prng)
+            for i in range(n_actions[g]):
+                if k < states.shape[0]:
+                    states[k, :] = state
+                    acts[k] = actions[g, i]
+                    kinds[k] = phase_of(state)
+                    k += 1
+                apply_action(state, comp, actions[g, i])
+        return k
+
+    @njit
+    def apply_snapshots_nb(comp, states, kinds, acts, n, kind, apply, reps, saved, scratch):
+        """For each snapshot of ``kind``: copy it into ``saved`` (once), then ``reps`` times
+        copy ``saved`` into ``scratch`` (cache-hot) and, with ``apply``, apply the action."""
+        check = 0
+        for k in range(n):
+            if kinds[k] == kind:
+                saved[:] = states[k]
+                for _ in range(reps):
+                    scratch[:] = saved
+                    if apply:
+                        apply_action(scratch, comp, acts[k])
+                    check += scratch[0]
+        return check
+
+    harness = SimpleNamespace(
+        record_games=record_games_nb, play_only=play_only_nb, setup_only=setup_only_nb,
+        replay=replay_nb, records_only=records_only_nb, snapshot=snapshot_nb,
+        apply_snapshots=apply_snapshots_nb)
+    _HARNESS[spec.name] = harness
+    return harness
 
 
 RECORD_REPS = 8
 
-#: Kinds of action for the per-kind cost of ``apply_action_nb``.
-APPLY_KINDS = ("play cards", "withdraw", "palace", "crown", "take display card")
-
-
-@njit(cache=True)
-def snapshot_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, actions, n_actions,
-                states, kinds, acts):
-    """Replay the recorded games, copying the state before each action into ``states[k]``
-    (with the action in ``acts[k]`` and its kind, an index into ``APPLY_KINDS``, in
-    ``kinds[k]``) while there is room; returns the number of snapshots."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    k = 0
-    for g in range(game_ids.shape[0]):
-        start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
-                      prng)
-        for i in range(n_actions[g]):
-            if k < states.shape[0]:
-                states[k, :] = state
-                acts[k] = actions[g, i]
-                phase = state[S_PHASE]
-                if phase == 0:
-                    kinds[k] = 1 if actions[g, i] == 0 else 0
-                else:
-                    kinds[k] = phase + 1
-                k += 1
-            apply_action_nb(state, comp, actions[g, i])
-    return k
-
-
-@njit(cache=True)
-def apply_snapshots_nb(comp, states, kinds, acts, n, kind, apply, reps, saved, scratch):
-    """For each snapshot of ``kind``: copy it into ``saved`` (once), then ``reps`` times copy
-    ``saved`` into ``scratch`` (cache-hot) and, with ``apply``, apply the action."""
-    check = 0
-    for k in range(n):
-        if kinds[k] == kind:
-            saved[:] = states[k]
-            for _ in range(reps):
-                scratch[:] = saved
-                if apply:
-                    apply_action_nb(scratch, comp, acts[k])
-                check += scratch[S_CUR]
-    return check
-
 
 def apply_costs(batch: Batch, rec: Recording, max_snapshots: int = 4000, repeat: int = 5,
                 clock: str = "thread") -> dict[str, tuple[float, float]]:
-    """Cost of ``apply_action_nb`` by kind of action: ``{kind: (ns per call, calls per
-    game)}``, from state snapshots: each is applied 16 times to a cache-hot copy; the cost is
-    (copy + apply) minus (copy only), best of ``repeat``. Indicative: the sum over kinds
-    need not match the replayed total exactly (different cache state)."""
+    """Cost of ``apply_action`` by decision phase: ``{phase: (ns per call, calls per game)}``,
+    from state snapshots: each is applied 16 times to a cache-hot copy; the cost is (copy +
+    apply) minus (copy only), best of ``repeat``. Indicative: the sum over phases need not
+    match the replayed total exactly (different cache state)."""
+    spec = batch.spec
+    h = profile_kernels(spec)
     total = int(rec.n_actions.sum())
     cap = min(total, max_snapshots)
-    states = np.zeros((cap, STATE_SIZE), np.int64)
+    states = np.zeros((cap, spec.state_size), np.int64)
     kinds = np.zeros(cap, np.int64)
     acts = np.zeros(cap, np.int64)
-    n = snapshot_nb(batch.comp, batch.players, batch.edition, batch.seed, batch.game_ids,
-                    batch.setup_ids, rec.actions, rec.n_actions, states, kinds, acts)
+    n = h.snapshot(batch.comp, batch.players, batch.edition, batch.seed, batch.game_ids,
+                   batch.setup_ids, rec.actions, rec.n_actions, states, kinds, acts)
     # games whose every action was captured (for calls per game)
     done = np.searchsorted(np.cumsum(rec.n_actions), n, side="right")
-    scratch = np.zeros(STATE_SIZE, np.int64)
-    saved = np.zeros(STATE_SIZE, np.int64)
+    scratch = np.zeros(spec.state_size, np.int64)
+    saved = np.zeros(spec.state_size, np.int64)
     reps = 16
     out = {}
-    for kind, name in enumerate(APPLY_KINDS):
+    for kind, name in enumerate(spec.phase_names):
         count = int((kinds[:n] == kind).sum())
         if count == 0:
             out[name] = (0.0, 0.0)
             continue
         funcs = {
-            "copy": lambda kind=kind: apply_snapshots_nb(batch.comp, states, kinds, acts, n,
-                                                         kind, False, reps, saved, scratch),
-            "apply": lambda kind=kind: apply_snapshots_nb(batch.comp, states, kinds, acts, n,
-                                                          kind, True, reps, saved, scratch),
+            "copy": lambda kind=kind: h.apply_snapshots(batch.comp, states, kinds, acts, n,
+                                                        kind, False, reps, saved, scratch),
+            "apply": lambda kind=kind: h.apply_snapshots(batch.comp, states, kinds, acts, n,
+                                                         kind, True, reps, saved, scratch),
         }
         t = time_interleaved(funcs, count * reps, repeat, 1)
         ns = 1e9 * (t["apply"].best(clock) - t["copy"].best(clock)) / (count * reps)
@@ -629,7 +627,8 @@ def record_batch(batch: Batch) -> Recording:
     actions = np.zeros((batch.games, MAX_GAME_ACTIONS), np.int64)
     n_actions = np.zeros(batch.games, np.int64)
     t0 = time.perf_counter()
-    record_games_nb(*batch.args(), actions, n_actions, *batch.switches())
+    profile_kernels(batch.spec).record_games(*batch.args(), actions, n_actions,
+                                             *batch.switches())
     seconds = time.perf_counter() - t0
     if batch.games and n_actions.max() > MAX_GAME_ACTIONS:
         raise RuntimeError(f"a game took {n_actions.max()} actions; the profiling harness "
@@ -638,11 +637,16 @@ def record_batch(batch: Batch) -> Recording:
 
 
 def decision_stats(batch: Batch, rec: Recording) -> np.ndarray:
-    """int64[MAX_PLAYERS + 1, N_PHASES, 3] decision counts of the recorded games (see
-    :func:`replay_nb`)."""
-    stats = np.zeros((MAX_PLAYERS + 1, N_PHASES, 3), np.int64)
-    replay_nb(batch.comp, batch.players, batch.edition, batch.seed, batch.game_ids,
-              batch.setup_ids, rec.actions, rec.n_actions, (1 << N_PHASES) - 1, stats)
+    """int64[max_players + 1, n_phases, 3] decision counts of the recorded games (see the
+    harness's ``replay``)."""
+    spec = batch.spec
+    n_phases = len(spec.phase_names)
+    stats = np.zeros((spec.max_players + 1, n_phases, 3), np.int64)
+    check = profile_kernels(spec).replay(
+        batch.comp, batch.players, batch.edition, batch.seed, batch.game_ids, batch.setup_ids,
+        rec.actions, rec.n_actions, (1 << n_phases) - 1, stats)
+    if check < -500_000_000:
+        raise AssertionError("replaying the recorded actions did not end the games")
     return stats
 
 
@@ -653,43 +657,45 @@ def profile_batch(batch: Batch, repeat: int = 5, warmup: int = 1,
     Components, differences of the best of ``repeat`` runs of harness kernels timed
     round-robin (``clock="thread"``: CPU time of this thread, robust to other processes):
 
-    * ``setup``: ``start_game_nb`` (deal, shuffles) and the seat tables;
-    * ``apply``: every recorded action replayed with ``apply_action_nb`` (minus setup);
-    * ``legal_<phase>``: ``legal_actions_nb`` at the decisions of that phase (replay with
+    * ``setup``: ``start_game`` (deal, shuffles) and the seat tables;
+    * ``apply``: every recorded action replayed with ``apply_action`` (minus setup);
+    * ``legal_<phase>``: ``legal_actions`` at the decisions of that phase (replay with
       legal actions listed in that phase only, minus the replay without);
-    * ``policy``: the full play (``start_game_nb`` + ``play_out_nb``) minus the replay with
+    * ``policy``: the full play (``start_game`` + ``play_out``) minus the replay with
       every legal list: the strategies' decisions plus the play loop;
-    * ``records``: ``write_records_nb`` (replayed games whose records are written
+    * ``records``: ``write_records`` (replayed games whose records are written
       ``RECORD_REPS`` times, minus none, divided by ``RECORD_REPS``).
 
     The parts are differences of noisy times: on a busy machine a small part can come out
-    slightly negative; the total (``play_batch_nb``) is measured directly.
+    slightly negative; the total (``play_batch``) is measured directly.
 
     Also counts decisions per game by phase and the mean number of legal actions.
     """
-    from tajsim.games.tajmahal.play.nb import play_batch_nb
-
+    spec = batch.spec
+    h = profile_kernels(spec)
+    phases = spec.phase_names
+    n_phases = len(phases)
     rec = record_batch(batch)
     stats = decision_stats(batch, rec)
     args = batch.args()
     base = (batch.comp, batch.players, batch.edition, batch.seed, batch.game_ids,
             batch.setup_ids, rec.actions, rec.n_actions)
-    scratch = np.zeros((MAX_PLAYERS + 1, N_PHASES, 3), np.int64)
+    scratch = np.zeros((spec.max_players + 1, n_phases, 3), np.int64)
     out = batch.outputs()
     G = batch.games
     funcs: dict[str, Callable[[], Any]] = {
-        "setup": lambda: setup_only_nb(*args),
-        "replay": lambda: replay_nb(*base, 0, scratch),
-        "replay_legal": lambda: replay_nb(*base, (1 << N_PHASES) - 1, scratch),
+        "setup": lambda: h.setup_only(*args),
+        "replay": lambda: h.replay(*base, 0, scratch),
+        "replay_legal": lambda: h.replay(*base, (1 << n_phases) - 1, scratch),
         # the kernels compiled for the line-up's strategy families, as the runner runs them
-        "play": lambda: play_only_nb(*args, *batch.switches()),
-        "batch": lambda: play_batch_nb(*args, *out, *batch.switches()),
-        "records_0": lambda: records_only_nb(*args, rec.actions, rec.n_actions, *out, 0),
-        f"records_{RECORD_REPS}": lambda: records_only_nb(*args, rec.actions, rec.n_actions,
-                                                          *out, RECORD_REPS),
+        "play": lambda: h.play_only(*args, *batch.switches()),
+        "batch": lambda: spec.kernels.play_batch(*args, *out, *batch.switches()),
+        "records_0": lambda: h.records_only(*args, rec.actions, rec.n_actions, *out, 0),
+        f"records_{RECORD_REPS}": lambda: h.records_only(*args, rec.actions, rec.n_actions,
+                                                         *out, RECORD_REPS),
     }
-    for k, name in enumerate(PHASE_LABELS):
-        funcs[f"replay_legal_{name}"] = lambda k=k: replay_nb(*base, 1 << k, scratch)
+    for k, name in enumerate(phases):
+        funcs[f"replay_legal_{name}"] = lambda k=k: h.replay(*base, 1 << k, scratch)
     timings = time_interleaved(funcs, G, repeat, warmup)
     problems = finished_problems(batch, *out)
     if problems:
@@ -698,17 +704,17 @@ def profile_batch(batch: Batch, repeat: int = 5, warmup: int = 1,
     parts = {
         "setup": us["setup"],
         "apply": us["replay"] - us["setup"],
-        **{f"legal_{name}": us[f"replay_legal_{name}"] - us["replay"] for name in PHASE_LABELS},
+        **{f"legal_{name}": us[f"replay_legal_{name}"] - us["replay"] for name in phases},
         "policy": us["play"] - us["replay_legal"],
         "records": (us[f"records_{RECORD_REPS}"] - us["records_0"]) / RECORD_REPS,
     }
-    all_seats = stats[MAX_PLAYERS]
+    all_seats = stats[spec.max_players]
     per_game = {
         "actions": float(rec.n_actions.mean()),
         "decisions": float(all_seats[:, 0].sum()) / G,
         "policy_decisions": float(all_seats[:, 1].sum()) / G,
     }
-    for k, name in enumerate(PHASE_LABELS):
+    for k, name in enumerate(phases):
         per_game[f"decisions_{name}"] = float(all_seats[k, 0]) / G
         per_game[f"legal_per_decision_{name}"] = (
             float(all_seats[k, 2]) / all_seats[k, 0] if all_seats[k, 0] else 0.0)
@@ -716,86 +722,3 @@ def profile_batch(batch: Batch, repeat: int = 5, warmup: int = 1,
     return {"us_per_game": us["batch"], "parts_us": parts, "raw_us": us,
             "per_game": per_game, "stats": stats, "apply_kinds": apply_kinds,
             "spread": {key: t.spread(clock) for key, t in timings.items()}}
-
-
-# ---------------------------------------------------------------------------------------------
-# Machine description
-# ---------------------------------------------------------------------------------------------
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _physical_cores() -> int | None:
-    try:
-        import psutil
-
-        return psutil.cpu_count(logical=False)
-    except Exception:  # noqa: BLE001 - optional
-        return None
-
-
-def _memory_gib() -> float | None:
-    try:
-        import psutil
-
-        return psutil.virtual_memory().total / 2**30
-    except Exception:  # noqa: BLE001 - optional
-        try:
-            return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-        except (ValueError, OSError, AttributeError):
-            return None
-
-
-def machine_info() -> dict[str, Any]:
-    """CPU model, cores, memory, load and library versions of this machine."""
-    import numba
-
-    from tajsim.running.executors import available_cores
-
-    try:
-        load = os.getloadavg()
-    except OSError:  # pragma: no cover - not Unix
-        load = (float("nan"),) * 3
-    mem = _memory_gib()
-    return {
-        "cpu": _cpu_model(),
-        "cores_usable": available_cores(),
-        "cores_logical": os.cpu_count(),
-        "cores_physical": _physical_cores(),
-        "memory_gib": round(mem, 1) if mem is not None else None,
-        "os": f"{platform.system()} {platform.release()}",
-        "python": platform.python_version(),
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "numba_threads": numba.config.NUMBA_NUM_THREADS,
-        "threading_layer": _threading_layer(),
-        "load_avg_1m": round(load[0], 2),
-        "executable": sys.executable,
-    }
-
-
-def _threading_layer() -> str:
-    import numba
-
-    try:
-        return str(numba.threading_layer())
-    except ValueError:  # no parallel kernel has run yet
-        return str(numba.config.THREADING_LAYER)
-
-
-def describe_machine(info: dict[str, Any] | None = None) -> str:
-    """One line: ``AMD EPYC, 2 cores (2 logical), 23.4 GiB, Python 3.11.7, numba 0.61.2 ...``."""
-    info = machine_info() if info is None else info
-    cores = f"{info['cores_usable']} usable cores ({info['cores_logical']} logical"
-    if info.get("cores_physical"):
-        cores += f", {info['cores_physical']} physical"
-    cores += ")"
-    return (f"{info['cpu']}, {cores}, {info['memory_gib']} GiB RAM, {info['os']}, "
-            f"Python {info['python']}, numba {info['numba']}, numpy {info['numpy']}")

@@ -14,8 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.games.tajmahal.engine import enums as E
+from tajsim.engine.spec import GameSpec
+from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
+from tajsim.running.config import code_fingerprint, lineup_codes
+from tajsim.running.records import results_frame, to_parquet
 
 
 @dataclass
@@ -36,13 +39,14 @@ class CodeMismatchError(RuntimeError):
 _COMP_CACHE: dict[str, np.ndarray] = {}
 
 
-def _comp_of(task: dict[str, Any]) -> np.ndarray:
+def _comp_of(task: dict[str, Any], spec: GameSpec) -> np.ndarray:
     key = task["fingerprint"]
     comp = _COMP_CACHE.get(key)
     if comp is None:
         comp = np.asarray(task["components"]["packed"], np.int64)
-        if comp.shape != (E.COMP_SIZE,):
-            raise ValueError(f"packed components of size {comp.shape}, expected {E.COMP_SIZE}")
+        if comp.shape != (spec.comp_size,):
+            raise ValueError(f"packed components of size {comp.shape}, expected "
+                             f"{spec.comp_size}")
         _COMP_CACHE.clear()
         _COMP_CACHE[key] = comp
     return comp
@@ -51,13 +55,10 @@ def _comp_of(task: dict[str, Any]) -> np.ndarray:
 def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     """Play chunk ``index``: returns ``(results, setups, lineups)`` record arrays.
 
-    ``threads > 1`` spreads the chunk over numba threads (``play_batch_parallel_nb``); the
-    records are the same either way.
+    ``threads > 1`` spreads the chunk over numba threads (the game's ``play_batch_parallel``);
+    the records are the same either way.
     """
-    from tajsim.games.tajmahal.play.nb import play_batch_nb, play_batch_parallel_nb
-    from tajsim.games.tajmahal.strategies.ids import kernel_switches
-    from tajsim.running.config import lineup_codes
-
+    spec = get_game(task["game"])
     n = int(task["players"])
     start = index * int(task["chunk_size"])
     stop = min(start + int(task["chunk_size"]), int(task["games"]))
@@ -69,20 +70,21 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     lineup_ids = np.asarray(task["lineup_ids"], np.int64)
     lineup_params = np.ascontiguousarray(np.asarray(task["lineup_params"], np.float64))
     G = stop - start
-    results = np.zeros(G * n, E.RESULT_DTYPE)
-    setups = np.zeros(G, E.SETUP_DTYPE)
-    edition = E.EDITION_NAMES.index(task["edition"])
-    comp = _comp_of(task)
+    results = np.zeros(G * n, spec.result_dtype)
+    setups = np.zeros(G, spec.setup_dtype)
+    rules = int(task["rules"])
+    comp = _comp_of(task, spec)
+    switches = spec.strategies.kernel_switches(lineup_ids)
     if threads > 1:
         import numba
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        play_batch_parallel_nb(comp, n, edition, int(task["seed"]), game_ids, setup_ids,
-                               lineups, lineup_ids, lineup_params, results, setups,
-                               min(G, threads * 8), *kernel_switches(lineup_ids))
+        spec.kernels.play_batch_parallel(comp, n, rules, int(task["seed"]), game_ids, setup_ids,
+                                         lineups, lineup_ids, lineup_params, results, setups,
+                                         min(G, threads * 8), *switches)
     else:
-        play_batch_nb(comp, n, edition, int(task["seed"]), game_ids, setup_ids, lineups,
-                      lineup_ids, lineup_params, results, setups, *kernel_switches(lineup_ids))
+        spec.kernels.play_batch(comp, n, rules, int(task["seed"]), game_ids, setup_ids, lineups,
+                                lineup_ids, lineup_params, results, setups, *switches)
     return results, setups, lineups
 
 
@@ -94,9 +96,6 @@ def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
     "raise" | "exit"}`` makes the first attempt at chunk k (the marker file does not exist yet)
     create the marker and fail.
     """
-    from tajsim.running.config import code_fingerprint
-    from tajsim.running.records import results_frame, to_parquet
-
     if task.get("code") not in (None, code_fingerprint()):
         raise CodeMismatchError(
             f"this worker runs tajsim code {code_fingerprint()}, the driver {task['code']}; "

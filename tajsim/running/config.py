@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from tajsim.engine.fingerprint import source_fingerprint
+from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
-from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.registry import get_game
 
 #: Seating plans. ``fixed``: seat p is taken by ``strategies[p]``. ``rotate``: seat p of game g is
 #: taken by ``strategies[(p + g) % m]`` (m strategies, m <= players): over every block of m games
@@ -90,52 +91,45 @@ def resolve_seating(rotate: bool | str, n_strategies: int, players: int) -> str:
 
 @dataclass(frozen=True)
 class ComponentSource:
-    """Where the components come from (recorded in the manifest) and what the kernels see.
+    """Where a run's components come from (recorded in the manifest) and what the kernels and
+    the game's frame columns see.
 
-    ``packed`` is ``Components.packed()`` as a tuple; the names give the column names.
+    ``packed`` is ``packed()`` of the components as a tuple; ``meta`` is their ``frame_meta()``
+    (plain data: the names of the game's own columns and the like).
     """
 
     description: str
     packed: tuple[int, ...]
-    province_slugs: tuple[str, ...]
-    bonus_city_slugs: tuple[str, ...]
-    bonus_cities: tuple[int, ...]
+    meta: dict[str, Any]
     digest: str
 
     @classmethod
-    def from_components(cls, comps: Any, description: str) -> ComponentSource:
-        packed = tuple(int(x) for x in np.asarray(comps.packed(), np.int64))
-        cities = tuple(int(c) for c in comps.bonus_cities)
-        slugs = comps.city_slugs
-        digest = comps.digest() if hasattr(comps, "digest") else hashlib.sha256(
-            np.asarray(packed, np.int64).tobytes()).hexdigest()[:12]
+    def from_components(cls, comps: Any) -> ComponentSource:
         return cls(
-            description=description,
-            packed=packed,
-            province_slugs=tuple(comps.province_slugs),
-            bonus_city_slugs=tuple(slugs[c] for c in cities),
-            bonus_cities=cities,
-            digest=digest,
+            description=comps.describe(),
+            packed=tuple(int(x) for x in np.asarray(comps.packed(), np.int64)),
+            meta=dict(comps.frame_meta()),
+            digest=comps.digest(),
         )
 
 
-def resolve_components(components: Any = None, board: str | Path | None = None,
+def resolve_components(spec: GameSpec, components: Any = None,
+                       board: str | Path | None = None,
                        component_file: str | Path | None = None) -> tuple[Any, ComponentSource]:
-    """Load the components a run uses.
+    """Load the components of ``spec`` that a run uses.
 
     ``components`` may be None (the shipped files, or ``board`` / ``component_file`` if given),
-    a ``Components`` object, a pair ``(board_path, components_path)`` (either may be None), a
+    a components object, a pair ``(board_path, components_path)`` (either may be None), a
     ``dict`` with keys ``board`` / ``components`` / ``alternative`` (an experiment's form), or
-    the string ``"alternative:SEED"`` (``alternative_components(SEED)``).
+    the string ``"alternative:SEED"`` (the game's seeded alternative). Giving both an
+    alternative and a file is refused: the alternative is generated from the shipped files.
     """
-    from tajsim.games.tajmahal.engine import components as C
-
     alternative = None
     if isinstance(components, str):
         head, sep, tail = components.partition(":")
         if head != "alternative" or not sep:
             raise UserError(
-                f"bad components {components!r}; expected 'alternative:SEED', a Components "
+                f"bad components {components!r}; expected 'alternative:SEED', a components "
                 "object or a (board, components) pair of paths"
             )
         alternative = _int_value(tail, "alternative components seed", low=0)
@@ -160,27 +154,33 @@ def resolve_components(components: Any = None, board: str | Path | None = None,
     elif components is not None:
         if not hasattr(components, "packed"):
             raise UserError(
-                f"components {components!r}: expected a Components object, a (board, "
+                f"components {components!r}: expected a components object, a (board, "
                 "components) pair of paths or 'alternative:SEED'"
             )
-        desc = f"board {components.board_path}; components {components.components_path}"
-        return components, ComponentSource.from_components(components, desc)
+        return components, ComponentSource.from_components(components)
 
     for path, what in ((board, "board"), (component_file, "components")):
         if path is not None and not Path(path).is_file():
             raise UserError(f"{what} file {str(path)!r} not found; expected a readable TOML file")
+    if alternative is not None and (board is not None or component_file is not None):
+        given = "--board" if board is not None else "--components"
+        raise UserError(f"alternative components {alternative} and {given} "
+                        f"{board if board is not None else component_file} both given; "
+                        "expected one (an alternative is generated from the shipped files)")
+    if alternative is not None and spec.components.alternative is None:
+        raise UserError(f"{spec.title} has no alternative components; expected no "
+                        "--alternative")
     try:
         if board is None and component_file is None:
-            base = C.default_components()
+            base = spec.components.default()
         else:
-            base = C.load_components(board, component_file)
-        comps = base if alternative is None else C.alternative_components(alternative, base)
+            base = spec.components.load(board, component_file)
+        comps = base if alternative is None else spec.components.alternative(alternative, base)
     except UserError:
         raise
     except (OSError, ValueError) as exc:  # anything the loader did not word itself
         raise UserError(f"cannot load components: {exc}") from None
-    desc = f"board {comps.board_path}; components {comps.components_path}"
-    return comps, ComponentSource.from_components(comps, desc)
+    return comps, ComponentSource.from_components(comps)
 
 
 def _int_value(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
@@ -215,15 +215,20 @@ def split_strategies(strategies: str | Sequence[str]) -> tuple[str, ...]:
 class RunConfig:
     """A validated run configuration. Build it with :meth:`RunConfig.make`.
 
+    ``game`` names the registered game; ``rules`` is the code the kernels receive (the
+    edition's index plus the bits of the rule ``options`` switched on, ``GameSpec.rules_code``).
     ``labels`` are the distinct strategy texts (the ``strategy`` categories, in order of first
     appearance); ``seat_entries[i]`` is the label index of ``strategies[i]``; ``lineup_ids`` /
     ``lineup_params`` are each label's compiled strategy id and parameter vector.
     """
 
+    game: str
     games: int
     players: int
     strategies: tuple[str, ...]
     edition: str
+    options: dict[str, bool]
+    rules: int
     seed: int
     chunk_size: int
     games_per_setup: int
@@ -241,7 +246,7 @@ class RunConfig:
         games: int,
         players: int = 4,
         strategies: str | Sequence[str] = ("random",),
-        edition: str | int = "2018",
+        edition: str | int | None = None,
         seed: int = 0,
         chunk_size: int | None = None,
         games_per_setup: int = 1,
@@ -250,15 +255,18 @@ class RunConfig:
         components: Any = None,
         board: str | Path | None = None,
         component_file: str | Path | None = None,
+        game: str | GameSpec | None = None,
+        options: dict[str, bool] | None = None,
     ) -> RunConfig:
         """Validate every argument; bad ones raise a one-line ``UserError``."""
-        from tajsim.games.tajmahal.engine.game import check_players, parse_edition
-        from tajsim.games.tajmahal.strategies.registry import parse_strategy
-
+        spec = get_game(game)
         games = _int_value(games, "game count", low=1)
-        edition_text = E.EDITION_NAMES[parse_edition(edition)]
+        edition_text = spec.editions[spec.edition_index(
+            spec.default_edition if edition is None else edition)]
         players = _int_value(players, "player count")
-        check_players(players, edition_text)
+        spec.check_players(players, edition_text)
+        rules = spec.rules_code(edition_text, options)
+        chosen = {o.name: bool(rules >> o.bit & 1) for o in spec.options}
         seed = _int_value(seed, "seed", low=0, high=MAX_SEED)
         texts = split_strategies(strategies)
         seating = resolve_seating(rotate, len(texts), players)
@@ -271,12 +279,13 @@ class RunConfig:
                 labels.append(t)
         ids, params = [], []
         for label in labels:
-            spec, vec = parse_strategy(label)
-            ids.append(int(spec.strategy_id))
+            strategy, vec = spec.strategies.parse(label)
+            ids.append(int(strategy.strategy_id))
             params.append(tuple(float(x) for x in vec))
-        _, source = resolve_components(components, board, component_file)
+        _, source = resolve_components(spec, components, board, component_file)
         return cls(
-            games=games, players=players, strategies=texts, edition=edition_text, seed=seed,
+            game=spec.name, games=games, players=players, strategies=texts,
+            edition=edition_text, options=chosen, rules=rules, seed=seed,
             chunk_size=chunk, games_per_setup=gps, seating=seating, records=bool(records),
             components=source, labels=tuple(labels),
             seat_entries=tuple(labels.index(t) for t in texts),
@@ -297,10 +306,12 @@ class RunConfig:
     def identity(self) -> dict[str, Any]:
         """What determines the results (compared when a run is resumed)."""
         return {
+            "game": self.game,
             "games": self.games,
             "players": self.players,
             "strategies": list(self.strategies),
             "edition": self.edition,
+            "options": dict(self.options),
             "seed": self.seed,
             "chunk_size": self.chunk_size,
             "games_per_setup": self.games_per_setup,

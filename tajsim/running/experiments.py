@@ -1,9 +1,11 @@
-"""Experiments as files: a TOML file says what to simulate and which analyses to run.
+"""Experiments as files: a TOML file says which game to simulate, how, and which analyses and
+report sections to produce.
 
-``tajsim run experiments/NAME.toml`` runs every simulation of the file into
-``reports/NAME/runs/<run>/`` (resumable, like ``tajsim simulate --out``), concatenates their
-results, runs the analyses and writes the report into ``reports/NAME/``. The format is
-described in ``docs/running.md``; ``experiments/default.toml`` is a commented example.
+This module reads and checks the files and plays their simulations: every run of the file into
+``reports/NAME/runs/<run>/`` (resumable, like ``tajsim simulate --out``), their results
+concatenated. ``tajsim.reporting.experiments.run_experiment`` adds the analyses and the report.
+The format is described in ``docs/running.md``; ``experiments/default.toml`` is a commented
+example.
 """
 
 from __future__ import annotations
@@ -19,17 +21,21 @@ from typing import Any
 import pandas as pd
 
 from tajsim.errors import UserError
+from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.running.records import concat_results
 
-__all__ = ["Experiment", "RunSpec", "load_experiment", "run_experiment", "concat_results"]
+__all__ = ["Experiment", "ExperimentData", "RunSpec", "check_experiment", "load_experiment",
+           "simulate_experiment"]
 
 #: Keys of ``[simulate]``, ``[[runs]]`` and ``[matrix]``.
 RUN_KEYS = {
+    "game": str, "options": dict,
     "games": int, "players": int, "strategies": (list, str), "edition": (str, int),
     "seed": int, "chunk_size": int, "games_per_setup": int, "rotate": (bool, str),
     "board": str, "components": str, "alternative": int, "variant": str,
 }
-TOP_KEYS = ("name", "title", "description", "analyses", "simulate", "runs", "matrix", "report")
+TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",
+            "report")
 REPORT_KEYS = ("title", "sections")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=,+-]*$")
 
@@ -62,6 +68,7 @@ class Experiment:
     path: Path
     title: str
     description: str
+    game: str
     runs: tuple[RunSpec, ...]
     analyses: tuple[Any, ...] = ()
     sections: tuple[str, ...] | None = None
@@ -167,13 +174,10 @@ def load_experiment(path: str | Path) -> Experiment:
     analyses = doc.get("analyses", [])
     if not isinstance(analyses, list):
         raise _bad(path, "analyses", analyses, "a list of analysis names or tables")
-    known = available_analyses()
     for a in analyses:
         a_name = a.get("name") if isinstance(a, dict) else a
         if not isinstance(a_name, str):
             raise _bad(path, "analyses", a, "an analysis name or a table with a 'name' key")
-        if known is not None and a_name not in known:
-            raise _bad(path, "analyses", a_name, f"one of: {', '.join(known)}")
     report = doc.get("report", {})
     if not isinstance(report, dict):
         raise _bad(path, "report", report, "a table")
@@ -184,44 +188,22 @@ def load_experiment(path: str | Path) -> Experiment:
     if sections is not None:
         if not isinstance(sections, list) or not all(isinstance(s, str) for s in sections):
             raise _bad(path, "report.sections", sections, "a list of section names")
-        valid = available_sections()
-        if valid is not None:
-            for s in sections:
-                if s not in valid:
-                    raise _bad(path, "report.sections", s, f"one of: {', '.join(valid)}")
         sections = tuple(sections)
     title = report.get("title", title)
     if not isinstance(title, str):
         raise _bad(path, "report.title", title, "a string")
     description = " ".join(description.split())
-    return Experiment(name=name, path=path, title=title, description=description,
+    games = {r.params.get("game", doc.get("game", DEFAULT_GAME)) for r in runs}
+    if "game" in doc and not isinstance(doc["game"], str):
+        raise _bad(path, "game", doc["game"], "a game name")
+    if len(games) > 1:
+        raise _bad(path, "game", sorted(games), "one game for every run of an experiment (its "
+                   "report is one game's)")
+    game = get_game(games.pop()).name
+    for r in runs:
+        r.params["game"] = game
+    return Experiment(name=name, path=path, title=title, description=description, game=game,
                       runs=tuple(runs), analyses=tuple(analyses), sections=sections, raw=doc)
-
-
-def _analysis_api() -> tuple[dict, Callable] | None:
-    """``(ANALYSES, run_analyses)`` of ``tajsim.analysis`` (None while it is absent)."""
-    try:
-        from tajsim.analysis import ANALYSES, run_analyses
-    except ImportError:
-        try:
-            from tajsim.analysis.registry import ANALYSES, run_analyses
-        except ImportError:
-            return None
-    return ANALYSES, run_analyses
-
-
-def available_analyses() -> list[str] | None:
-    """Names of ``tajsim.analysis.ANALYSES`` (None while the analysis registry is absent)."""
-    api = _analysis_api()
-    return None if api is None else list(api[0])
-
-
-def available_sections() -> list[str] | None:
-    try:
-        from tajsim.reporting.report import ALL_SECTIONS
-    except ImportError:
-        return None
-    return list(ALL_SECTIONS)
 
 
 def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
@@ -242,9 +224,22 @@ def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
             raise UserError(f"{exp.path}: run {run.name!r}: {exc}") from None
 
 
-def run_experiment(
-    path: str | Path,
-    out: str | Path | None = None,
+@dataclass
+class ExperimentData:
+    """What an experiment's simulations produced: the concatenated results (``run_id`` and
+    ``variant`` columns when the file has several runs / variants), the summary of each run, a
+    short configuration for the report and the components of the first run."""
+
+    experiment: Experiment
+    results: pd.DataFrame
+    summaries: pd.DataFrame
+    config: dict[str, Any]
+    components: Any
+
+
+def simulate_experiment(
+    exp: Experiment,
+    out_dir: Path,
     *,
     workers: int | None = None,
     scheduler: Any = None,
@@ -252,28 +247,25 @@ def run_experiment(
     scale: float = 1.0,
     echo: Callable[[str], None] | None = None,
     restart: bool = False,
-) -> Path:
-    """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
+) -> ExperimentData:
+    """Play (or resume) every run of ``exp`` into ``out_dir/runs/<run>/``.
 
-    Returns the report path (``out/report.md``), or ``out`` when no report could be built.
-    Runs already finished (or partly finished) in ``out`` are resumed, not repeated;
+    Runs already finished (or partly finished) in ``out_dir`` are resumed, not repeated;
     ``restart=True`` deletes them first and plays them again (needed after an update of the
     engine, whose chunks cannot be mixed with the old ones).
     """
+    from tajsim.running.config import resolve_components
     from tajsim.running.simulate import run_simulation
+    from tajsim.running.store import discard_run
 
     say = echo or (lambda _msg: None)
-    exp = load_experiment(path)
     if not scale > 0:
         raise UserError(f"scale {scale!r} is not allowed; expected a number > 0")
-    out_dir = Path(out) if out is not None else Path("reports") / exp.name
     # Restarting replaces the stored runs, so only the settings are checked, not that the
     # directories hold these same runs.
     check_experiment(exp, None if restart else out_dir, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
     if restart:
-        from tajsim.running.store import discard_run
-
         for run in exp.runs:
             if discard_run(out_dir / "runs" / run.name):
                 say(f"run {run.name}: stored games deleted (--restart)")
@@ -298,60 +290,13 @@ def run_experiment(
         run_ids=[r.name for r in exp.runs] if many else None,
         variants=[r.variant for r in exp.runs] if any_variant else None,
     )
-    pd.concat(summaries, ignore_index=True).to_csv(out_dir / "summary.csv", index=False)
-    config = {
-        "name": exp.name, "title": exp.title, "description": exp.description,
-        "experiment": str(exp.path), "runs": [r.name for r in exp.runs],
-        "games": games,
+    config: dict[str, Any] = {
+        "name": exp.name, "title": exp.title, "description": exp.description, "game": exp.game,
+        "experiment": str(exp.path), "runs": [r.name for r in exp.runs], "games": games,
     }
     seeds = {r.params.get("seed", 0) for r in exp.runs}
     if len(seeds) == 1:
         config["seed"] = seeds.pop()
-    (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
-    _write_analyses(results, exp, out_dir, say)
-    return _write_report(results, exp, out_dir, config, comps_used[0], say)
-
-
-def _write_analyses(results: pd.DataFrame, exp: Experiment, out_dir: Path,
-                    say: Callable[[str], None]) -> None:
-    if not exp.analyses:
-        return
-    api = _analysis_api()
-    if api is None:
-        say("analyses skipped: tajsim.analysis.run_analyses is not available")
-        return
-    outputs = api[1](results, list(exp.analyses))
-    folder = out_dir / "analyses"
-    folder.mkdir(exist_ok=True)
-    for name, value in outputs.items():
-        _save_output(folder, str(name), value)
-
-
-def _save_output(folder: Path, name: str, value: Any) -> None:
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-    if isinstance(value, pd.DataFrame):
-        value.to_csv(folder / f"{safe}.csv", index=False)
-    elif isinstance(value, pd.Series):
-        value.to_frame().to_csv(folder / f"{safe}.csv")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _save_output(folder, f"{safe}_{key}", item)
-    elif hasattr(value, "to_frame") and callable(value.to_frame):
-        _save_output(folder, safe, value.to_frame())
-    elif hasattr(value, "table") and isinstance(value.table, pd.DataFrame):
-        value.table.to_csv(folder / f"{safe}.csv", index=False)
-
-
-def _write_report(results: pd.DataFrame, exp: Experiment, out_dir: Path,
-                  config: dict[str, Any], components: Any, say: Callable[[str], None]) -> Path:
-    try:
-        from tajsim.reporting.report import build_report
-    except ImportError:
-        say("report skipped: tajsim.reporting.report is not available")
-        return out_dir
-    from tajsim.running.config import resolve_components
-
-    board, _ = resolve_components(components)
-    sections = list(exp.sections) if exp.sections is not None else None
-    return build_report(results, out_dir, title=exp.title, config=config, sections=sections,
-                        board_components=board)
+    components, _ = resolve_components(get_game(exp.game), comps_used[0])
+    return ExperimentData(exp, results.reset_index(drop=True),
+                          pd.concat(summaries, ignore_index=True), config, components)

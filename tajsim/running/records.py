@@ -1,7 +1,7 @@
 """From the kernels' record arrays to the results frame of ``docs/results-schema.md``.
 
-``results_frame`` joins ``RESULT_DTYPE`` (one row per player) and ``SETUP_DTYPE`` (one row per
-game) into one row per player per game, column for column as the schema says; ``to_parquet``
+``results_frame`` joins a game's result records (one row per player) and setup records (one
+row per game) into one row per player per game, column for column as the schema says; ``to_parquet``
 writes a frame as Parquet bytes the same way everywhere (the chunk files are byte-identical
 whichever process or machine made them, for the same library versions).
 """
@@ -15,50 +15,38 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.registry import get_game
 
-EDITION_CATEGORIES = list(E.EDITION_NAMES)
-#: Categories of the ``bonus_<city>`` columns: the square bonus tiles (the Taj Mahal +4 tile
-#: lies on Agra, which has no column; "taj4" is added only if a component file puts one on a
-#: fortress).
-BONUS_CATEGORIES = list(E.BONUS_NAMES[: E.BONUS.TAJ4])
-PART_COLUMNS = tuple(f"pts_{name}" for name in E.PART_NAMES)
-GOODS_COLUMNS = tuple(f"goods_{name}" for name in E.GOOD_NAMES)
 PARQUET_COMPRESSION = "zstd"
-
-
-def bonus_categories(packed: Sequence[int]) -> list[str]:
-    """Categories for the ``bonus_<city>`` columns of a run on the packed components."""
-    comp = np.asarray(packed, np.int64)
-    n = int(comp[E.C_N_BONUS_TILES])
-    kinds = comp[E.C_BONUS_TILES:E.C_BONUS_TILES + n]
-    if n and kinds.max() >= E.BONUS.TAJ4:
-        return list(E.BONUS_NAMES)
-    return list(BONUS_CATEGORIES)
 
 
 def results_frame(task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
                   lineups: np.ndarray) -> pd.DataFrame:
-    """The results frame of one batch of games.
+    """The results frame of one batch of games (one row per player per game, game-major).
+
+    Columns: ``game_id, seed, edition, n_players, seat, strategy, score, rank, winner``, then
+    every other field of the game's result records (the ``pts_<part>`` score parts first),
+    ``setup_id``, the game's own columns (``GameSpec.frame_columns``), and the per-game metrics
+    of its setup records.
 
     Parameters
     ----------
     task : dict
         ``RunConfig.task()``.
-    results : RESULT_DTYPE[G * n_players]
-    setups : SETUP_DTYPE[G]
+    results : result_dtype[G * n_players]
+    setups : setup_dtype[G]
     lineups : int64[G, n_players], label index (``task["labels"]``) of each seat
     """
+    spec = get_game(task["game"])
     n = int(task["players"])
     G = setups.shape[0]
     rows = G * n
-    comps = task["components"]
+    editions = list(spec.editions)
     cols: dict[str, Any] = {
         "game_id": results["game_id"].astype(np.int64),
         "seed": np.full(rows, int(task["seed"]), np.int64),
         "edition": pd.Categorical.from_codes(
-            np.full(rows, EDITION_CATEGORIES.index(task["edition"]), np.int8),
-            categories=EDITION_CATEGORIES),
+            np.full(rows, editions.index(task["edition"]), np.int8), categories=editions),
         "n_players": np.full(rows, n, np.int8),
         "seat": results["seat"].astype(np.int8),
         "strategy": pd.Categorical.from_codes(
@@ -67,33 +55,12 @@ def results_frame(task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
         "rank": results["rank"],
         "winner": results["winner"],
     }
-    for name in (*PART_COLUMNS, *GOODS_COLUMNS, "n_palaces", "n_province_tiles",
-                 "n_bonus_tiles", "n_prestige", "hand_end"):
+    for name in (*spec.part_columns, *spec.result_metrics):
         cols[name] = results[name]
     per_game = np.arange(G).repeat(n)
     cols["setup_id"] = setups["setup_id"][per_game].astype(np.int64)
-    # visit number (1..12) of every province
-    order = setups["province_order"].astype(np.int64)  # [G, 12] province of visit k
-    visit_of = np.zeros((G, E.N_PROVINCES), np.int8)
-    np.put_along_axis(visit_of, order,
-                      np.broadcast_to(np.arange(1, E.N_VISITS + 1, dtype=np.int8),
-                                      (G, E.N_VISITS)), axis=1)
-    for prov, slug in enumerate(comps["province_slugs"]):
-        cols[f"visit_{slug}"] = visit_of[per_game, prov]
-    categories = bonus_categories(comps["packed"])
-    bonus_at = setups["bonus_at"].astype(np.int64)
-    for city, slug in zip(comps["bonus_cities"], comps["bonus_city_slugs"]):
-        codes = bonus_at[per_game, city]
-        cols[f"bonus_{slug}"] = pd.Categorical.from_codes(codes, categories=categories)
-    seat = np.tile(np.arange(n, dtype=np.int64), G)
-    owner = setups["tile_owner"].astype(np.int64)[per_game]  # [rows, 12]
-    won = owner == seat[:, None]
-    for k in range(E.N_VISITS):
-        cols[f"tile_won_v{k + 1}"] = won[:, k]
-    chain = setups["conn_by_visit"][per_game, :, seat]  # [rows, 12]
-    for k in range(E.N_VISITS):
-        cols[f"chain_v{k + 1}"] = chain[:, k].astype(np.int8)
-    for name in ("n_turns", "n_reshuffles", "n_protests"):
+    cols.update(spec.frame_columns(task["components"]["meta"], results, setups))
+    for name in spec.game_metrics:
         cols[name] = setups[name][per_game]
     return pd.DataFrame(cols)
 

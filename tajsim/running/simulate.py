@@ -67,9 +67,11 @@ def run_simulation(
     games: int,
     players: int = 4,
     strategies: str | Sequence[str] = ("random",),
-    edition: str | int = "2018",
+    edition: str | int | None = None,
     seed: int = 0,
     *,
+    game: str | None = None,
+    options: dict[str, bool] | None = None,
     workers: int | None = None,
     out: str | Path | None = None,
     records: bool = True,
@@ -101,7 +103,7 @@ def run_simulation(
     config = RunConfig.make(
         games=games, players=players, strategies=strategies, edition=edition, seed=seed,
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
-        records=records, components=components,
+        records=records, components=components, game=game, options=options,
     )
     if restart:
         if out is None:
@@ -161,9 +163,11 @@ def simulate(
     games: int,
     players: int = 4,
     strategies: str | Sequence[str] = ("random",),
-    edition: str | int = "2018",
+    edition: str | int | None = None,
     seed: int = 0,
     *,
+    game: str | None = None,
+    options: dict[str, bool] | None = None,
     workers: int | None = None,
     out: str | Path | None = None,
     records: bool = True,
@@ -181,14 +185,15 @@ def simulate(
     games : int
         Number of games; game ids are ``0 .. games - 1``.
     players : int
-        2-5 (2018 edition), 3-5 (2000 edition).
+        Within the game's range (Taj Mahal: 2-5 in the 2018 edition, 3-5 in the 2000 one).
     strategies : str or sequence of str
         Registered strategy names, optionally with parameters (``"name:key=value:key=value"``);
         as a list or a comma-separated string. One per seat (fixed seats), fewer than the
         seats (a field, seats rotated so each strategy sits in each seat equally often), or
         more than the seats with ``rotate="round-robin"``. The ``strategy`` column holds the
         text as given.
-    edition : "2018" or "2000"
+    edition : str, optional
+        One of the game's editions (Taj Mahal: "2018", the default, or "2000").
     seed : int
         Master seed (0 .. 2**63 - 1). The same seed and configuration give byte-identical
         results whatever ``workers``, chunking of the work or Dask cluster.
@@ -217,6 +222,10 @@ def simulate(
         ``components`` / ``alternative`` keys, or ``"alternative:SEED"``.
     scheduler : str or distributed.Client, optional
         Address of a Dask scheduler (``tcp://host:8786``) to run the chunks on.
+    game : str, optional
+        A registered game (``tajsim.games.registry``): "tajmahal" (the default), ...
+    options : dict of str to bool, optional
+        The game's rule options (``GameSpec.options``) switched on or off.
     progress : bool, optional
         Show a progress bar with games per second (default: when stderr is a terminal).
 
@@ -227,7 +236,8 @@ def simulate(
         ``records=False``.
     """
     result = run_simulation(
-        games, players, strategies, edition, seed, workers=workers, out=out, records=records,
+        games, players, strategies, edition, seed, game=game, options=options, workers=workers,
+        out=out, records=records,
         chunk_size=chunk_size, rotate=rotate, games_per_setup=games_per_setup,
         components=components, scheduler=scheduler, progress=progress,
     )

@@ -140,6 +140,7 @@ class RunStore:
         if existing is None:
             manifest = {
                 "format": FORMAT,
+                "game": config.game,
                 "config": identity,
                 "code": code_fingerprint(),
                 "components": config.components.description,

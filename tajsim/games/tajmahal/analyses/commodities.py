@@ -29,14 +29,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from tajsim.analysis.frames import game_index, win_value
 from tajsim.analysis.stats import (
     cluster_robust_covariance,
-    game_index,
     mean_ci,
     normal_quantile,
     summarize_mean,
     wilson_interval,
-    win_value,
 )
 from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 

@@ -15,12 +15,8 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.composition import score_composition, score_part_histogram
-from tajsim.analysis.stats import (
-    benjamini_hochberg,
-    fisher_z_interval,
-    setup_key_columns,
-    summarize_mean,
-)
+from tajsim.analysis.frames import setup_key_columns
+from tajsim.analysis.stats import benjamini_hochberg, fisher_z_interval, summarize_mean
 from tajsim.games.tajmahal.engine.enums import N_VISITS
 
 __all__ = [

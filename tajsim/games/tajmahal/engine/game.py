@@ -1,104 +1,28 @@
-"""Step-by-step play: ``Game`` wraps one state vector with readable actions, and ``GameRecord``
-(setup + action history) serialises to JSON and replays the game exactly.
+"""Step-by-step play of Taj Mahal: ``Game`` wraps one state vector with readable actions; its
+``record()`` (a :class:`~tajsim.engine.base_game.GameRecord`: setup + action history) serialises
+to JSON and ``Game.replay(record)`` replays the game exactly.
 
-The Python layer validates and displays; every rule runs in :mod:`tajsim.games.tajmahal.engine.nb`.
+The Python layer validates and displays; every rule runs in
+:mod:`tajsim.games.tajmahal.engine.nb`. Playing whole games between strategies is the play
+layer's job (:func:`tajsim.play.mixed.play_game`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from tajsim.errors import UserError
+from tajsim.engine.base_game import BaseGame, GameRecord, IllegalActionError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
-from tajsim.games.tajmahal.engine.components import Components, default_components, load_components
+from tajsim.games.tajmahal.engine.component_files import default_components, load_components
+from tajsim.games.tajmahal.engine.components import Components
+
+__all__ = ["Game", "GameRecord", "IllegalActionError"]
 
 
-class IllegalActionError(UserError):
-    """An action that is not legal in the current state."""
-
-
-def parse_edition(edition: str | int) -> int:
-    """Edition code (``EDITION_2018`` / ``EDITION_2000``) from ``"2018"``/``"2000"``."""
-    text = str(edition)
-    if text not in E.EDITION_NAMES:
-        raise UserError(f"unknown edition {text!r}; expected one of: 2018, 2000")
-    return E.EDITION_NAMES.index(text)
-
-
-def check_players(n_players: int, edition: str | int) -> None:
-    """One-line error unless ``n_players`` is allowed by the edition (2018: 2-5, 2000: 3-5)."""
-    code = parse_edition(edition)
-    low = E.MIN_PLAYERS[code]
-    if not isinstance(n_players, (int, np.integer)) or not low <= n_players <= E.MAX_PLAYERS:
-        raise UserError(
-            f"player count {n_players!r} is not allowed in the {E.EDITION_NAMES[code]} edition; "
-            f"expected {low} to {E.MAX_PLAYERS}"
-        )
-
-
-@dataclass
-class GameRecord:
-    """Everything needed to replay a game: its configuration and its action history.
-
-    ``strategies`` is informative (who played); replaying uses only the actions.
-    """
-
-    n_players: int
-    edition: str = "2018"
-    seed: int = 0
-    game_id: int = 0
-    setup_id: int | None = None
-    board: str | None = None
-    components: str | None = None
-    strategies: list[str] = field(default_factory=list)
-    actions: list[int] = field(default_factory=list)
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
-
-    @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-            return cls(**data)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise UserError(f"not a tajsim game record: {exc}") from None
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json())
-
-    @classmethod
-    def load(cls, path: str | Path) -> GameRecord:
-        return cls.from_json(Path(path).read_text())
-
-    def replay(self, upto: int | None = None) -> Game:
-        """A ``Game`` with the first ``upto`` (default: all) actions applied, each checked."""
-        comps = (
-            load_components(self.board, self.components)
-            if (self.board or self.components)
-            else None
-        )
-        game = Game(self.n_players, self.edition, self.seed, self.game_id, self.setup_id, comps)
-        game.strategies = list(self.strategies)
-        for action in self.actions[:upto]:
-            game.apply(action)
-        return game
-
-
-def _custom_path(path: str, kind: str) -> str | None:
-    """``path`` unless it is the packaged default file of this kind (records stay portable)."""
-    default = default_components()
-    default_path = default.board_path if kind == "board" else default.components_path
-    return None if str(path) == str(default_path) else str(path)
-
-
-class Game:
+class Game(BaseGame):
     """One game of Taj Mahal, played step by step.
 
     Parameters
@@ -115,36 +39,37 @@ class Game:
         Board and component data; defaults to the shipped files.
     """
 
-    def __init__(
-        self,
-        n_players: int = 4,
-        edition: str | int = "2018",
-        seed: int = 0,
-        game_id: int = 0,
-        setup_id: int | None = None,
-        components: Components | None = None,
-    ) -> None:
-        check_players(n_players, edition)
-        self.edition = E.EDITION_NAMES[parse_edition(edition)]
-        self.n_players = int(n_players)
-        self.seed = int(seed)
-        self.game_id = int(game_id)
-        self.setup_id = self.game_id if setup_id is None else int(setup_id)
-        self.components = components or default_components()
-        self.comp = self.components.packed()
-        self.state = np.zeros(E.STATE_SIZE, np.int64)
-        self.prng = np.zeros(E.MAX_PLAYERS, np.int64)
-        self.strategies: list[str] = []
-        from tajsim.games.tajmahal.play.nb import (
-            start_game_nb,  # running depends on engine, not back
-        )
+    game_name = "tajmahal"
+    title = "Taj Mahal"
+    editions = E.EDITION_NAMES
+    players = {name: (E.MIN_PLAYERS[i], E.MAX_PLAYERS) for i, name in enumerate(E.EDITION_NAMES)}
+    state_size = E.STATE_SIZE
+    n_actions = E.N_ACTIONS
+    max_players = E.MAX_PLAYERS
 
-        start_game_nb(
-            self.comp, self.n_players, parse_edition(self.edition), self.seed, self.game_id,
-            self.setup_id, self.state, self.prng,
-        )
-        self.actions: list[int] = []
-        self._legal = np.empty(E.N_ACTIONS, np.int64)
+    def __init__(self, n_players: int = 4, edition: str | int = "2018", seed: int = 0,
+                 game_id: int = 0, setup_id: int | None = None,
+                 components: Components | None = None) -> None:
+        super().__init__(n_players, edition, seed, game_id, setup_id, components)
+
+    # -- hooks ----------------------------------------------------------------------------
+    @classmethod
+    def default_components(cls) -> Components:
+        return default_components()
+
+    @classmethod
+    def load_components(cls, board: str | None, components: str | None) -> Components:
+        return load_components(board, components)
+
+    def _start(self) -> None:
+        nb.start_game_nb(self.comp, self.n_players, self.edition_index, self.seed, self.game_id,
+                         self.setup_id, self.state, self.prng)
+
+    def _legal(self, out: np.ndarray) -> int:
+        return int(nb.legal_actions_nb(self.state, self.comp, out))
+
+    def _apply(self, action: int) -> None:
+        nb.apply_action_nb(self.state, self.comp, action)
 
     # -- state queries -------------------------------------------------------------------
     @property
@@ -168,10 +93,6 @@ class Game:
     @property
     def province(self) -> str:
         return self.components.province_names[int(self.state[E.S_PROVINCE])]
-
-    def legal_actions(self) -> list[int]:
-        n = nb.legal_actions_nb(self.state, self.comp, self._legal)
-        return [int(a) for a in self._legal[:n]]
 
     def score(self, player: int) -> int:
         return int(nb.score_of(self.state, player))
@@ -209,39 +130,24 @@ class Game:
         names = self.components.province_names
         return [names[nb.province_of_visit(self.state, v)] for v in range(E.N_VISITS)]
 
-    # -- acting --------------------------------------------------------------------------
-    def apply(self, action: int) -> None:
-        """Apply ``action`` for the current player; ``IllegalActionError`` if not legal."""
-        if self.is_over:
-            raise IllegalActionError(f"the game is over; action {action} cannot be applied")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"action {action} ({self.action_label(action)}) is not legal in phase "
-                f"{self.phase}; {len(legal)} legal actions, e.g. {legal[:5]}"
-            )
-        nb.apply_action_nb(self.state, self.comp, int(action))
-        self.actions.append(int(action))
-
-    def clone(self) -> Game:
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other.state = self.state.copy()
-        other.prng = self.prng.copy()
-        other.actions = list(self.actions)
-        other.strategies = list(self.strategies)
-        other._legal = np.empty(E.N_ACTIONS, np.int64)
-        return other
-
-    def record(self) -> GameRecord:
-        return GameRecord(
-            n_players=self.n_players, edition=self.edition, seed=self.seed, game_id=self.game_id,
-            setup_id=self.setup_id, board=_custom_path(self.components.board_path, "board"),
-            components=_custom_path(self.components.components_path, "components"),
-            strategies=list(self.strategies), actions=list(self.actions),
-        )
-
     # -- display -------------------------------------------------------------------------
+    def replay_checkpoint(self) -> str | None:
+        """The state at the start of each visit (no card played and nobody withdrawn yet)."""
+        n = self.n_players
+        start = self.phase == "bid" and all(self.state[E.S_ROW_N + p] == 0 for p in range(n)) \
+            and not any(self.state[E.S_WITHDRAWN + p] for p in range(n))
+        return str(self) if start else None
+
+    def describe_action(self, player: int, action: int) -> str:
+        return f"  V{self.visit:02d} P{player} [{self.phase}] {self.action_label(action)}"
+
+    def final_summary(self) -> list[str]:
+        return [f"Province order: {', '.join(self.province_order())}"]
+
+    def transcript_header(self) -> list[str]:
+        return [f"# components: {self.components.digest()}",
+                f"# province order: {', '.join(self.province_order())}"]
+
     def card_label(self, card: int) -> str:
         if self.edition == "2000" and card >= E.FIRST_PRESTIGE:  # the 2000 names of the cards
             return E.PRESTIGE_NAMES_2000[card - E.FIRST_PRESTIGE]
@@ -305,27 +211,3 @@ class Game:
         if self.is_over:
             lines.append(f"Ranks: {self.ranks()}  winners: {self.winners()}")
         return "\n".join(lines)
-
-
-def play_game(
-    strategies: Sequence[str],
-    edition: str = "2018",
-    seed: int = 0,
-    game_id: int = 0,
-    setup_id: int | None = None,
-    components: Components | None = None,
-    on_action=None,
-) -> Game:
-    """Play a whole game step by step: one strategy per seat, each a registered name (with
-    optional ``:key=value`` parameters) or ``py:path/to/file.py`` (a pure-Python plug-in).
-
-    Gives the same game as the batch runner for the same (seed, game_id, setup_id).
-    ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
-    action is applied. A decision with a single legal action does not ask the strategy.
-    """
-    from tajsim.games.tajmahal.strategies.python_policy import play_mixed_game
-
-    game = play_mixed_game(list(strategies), edition, seed, game_id, setup_id, components,
-                           on_action=on_action)
-    game.strategies = [str(name) for name in strategies]
-    return game

@@ -1,22 +1,18 @@
-"""Conformance checks shipped with the library (in the spirit of pgx's ``api_test``).
+"""Taj Mahal's invariants: what every reachable state, legal list and step satisfies, and the
+redraw of what a seat cannot see.
 
-They play random games and raise ``AssertionError`` (with a message naming the game, step and
-broken property) as soon as something is wrong. The test suite calls them; anyone who changes
-the rules kernels, the component data or writes a strategy can call them too::
-
-    from tajsim.games.tajmahal.engine.invariants import check_game_api, check_strategy_legality
-    check_game_api(n_games=3)                    # Game / GameRecord API over random games
-    check_strategy_legality("random", n_games=20)  # a strategy only ever picks legal actions
-
-Lower level pieces:
+The generic conformance suite (:mod:`tajsim.play.conformance`) plays random games of every game
+and calls these through the game's spec after every action; the checks use plain
+``if ...: raise AssertionError`` so that they still run under ``python -O``.
 
 * :func:`check_state` - every invariant of one state vector (cards, tokens, palaces, goods,
   scores); see its docstring for the list.
-* :func:`check_kernel_game` - one game through the kernels, checking :func:`check_state` and the
-  legal-action list at every step, plus the properties that span steps (scores never fall, a
-  province tile is claimed at most once, palaces only on open cities of the current province).
-
-The checks use plain ``if ...: raise AssertionError`` so that they still run under ``python -O``.
+* :func:`check_legal_list` - the kernel's legal list against :func:`expected_legal`, a plain
+  Python version of the rules.
+* :func:`check_step` - what spans one action: scores never fall, a province tile is claimed at
+  most once and keeps its owner, palaces only on open cities of the current province, the crown
+  palace in the current province, ``S_STEP`` counts the actions.
+* :func:`redraw_hidden` - a copy of a state with the cards a seat cannot see dealt again.
 """
 
 from __future__ import annotations
@@ -26,15 +22,7 @@ import numpy as np
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
 
-__all__ = [
-    "check_game_api",
-    "check_kernel_game",
-    "check_legal_list",
-    "check_state",
-    "check_strategy_legality",
-    "expected_legal",
-    "kernel_game_actions",
-]
+__all__ = ["check_legal_list", "check_state", "check_step", "expected_legal", "redraw_hidden"]
 
 P = E.MAX_PLAYERS
 
@@ -348,228 +336,78 @@ def check_legal_list(state: np.ndarray, comp: np.ndarray, legal, where: str = ""
 
 
 # ---------------------------------------------------------------------------------------------
-# Whole games through the kernels
+# Steps
 # ---------------------------------------------------------------------------------------------
-MAX_STEPS = 5000
-
-
-def kernel_game_actions(comp, n_players, edition, seed, game_id, strategy="random"):
-    """Play one game with ``play_out_nb`` (compiled, ``strategy`` in every seat).
-
-    Returns ``(start_state, start_prng, final_state, actions)``.
-    """
-    from tajsim.games.tajmahal.play.nb import play_out_nb, start_game_nb
-    from tajsim.games.tajmahal.strategies.registry import parse_strategy
-
-    spec, params = parse_strategy(strategy)
-    state = np.zeros(E.STATE_SIZE, np.int64)
-    prng = np.zeros(E.MAX_PLAYERS, np.int64)
-    start_game_nb(comp, n_players, edition, seed, game_id, game_id, state, prng)
-    start, start_prng = state.copy(), prng.copy()
-    actions = np.zeros(MAX_STEPS, np.int64)
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    seat_ids = np.full(n_players, spec.strategy_id, np.int64)
-    seat_params = np.tile(params, (n_players, 1))
-    n = play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions)
-    _require(n < MAX_STEPS, f"game did not end within {MAX_STEPS} actions")
-    return start, start_prng, state, [int(a) for a in actions[:n]]
-
-
-def check_kernel_game(comp, n_players, edition, seed, game_id=0, strategy="random",
-                      check_legal=True):
-    """Play one game with ``play_out_nb``, then replay its actions one by one through
-    ``apply_action_nb`` and check, before and after every action: :func:`check_state`, the
-    legal list (:func:`check_legal_list`), that the action is legal, that palaces go only on open
-    cities of the current province and the crown palace only in the current province, that no
-    score ever falls, that a province tile is claimed at most once, that ``S_STEP`` counts the
-    actions; finally that the replay ends in exactly ``play_out_nb``'s final state.
-
-    Returns ``(final_state, actions)``.
-    """
-    start, _, final, actions = kernel_game_actions(comp, n_players, edition, seed, game_id,
-                                                   strategy)
-    state = start.copy()
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    tag = f"game (players={n_players}, edition={E.EDITION_NAMES[edition]}, seed={seed}, " \
-          f"game_id={game_id})"
-    check_state(state, comp, f"{tag} at setup")
-    scores = np.array([nb.score_of(state, p) for p in range(n_players)])
-    claimed = np.full(E.N_PROVINCES, -1)
-    for i, action in enumerate(actions):
-        w = f"{tag} step {i}"
-        n = nb.legal_actions_nb(state, comp, legal)
-        if check_legal:
-            check_legal_list(state, comp, legal[:n], w)
-        _require(action in legal[:n], f"action {action} is not legal", w)
-        phase = int(state[E.S_PHASE])
-        if phase in (E.PHASE_PALACE, E.PHASE_CROWN):
-            city = action - E.ACTION_CITY
-            _require(comp[E.C_CITY_PROVINCE + city] == state[E.S_PROVINCE],
-                     f"palace on city {city} outside the current province", w)
-            if phase == E.PHASE_PALACE:
-                _require(nb.is_open_city(state, city), f"palace on closed city {city}", w)
-        nb.apply_action_nb(state, comp, action)
-        _require(state[E.S_STEP] == i + 1, "S_STEP does not count the actions", w)
-        check_state(state, comp, w)
-        new_scores = np.array([nb.score_of(state, p) for p in range(n_players)])
-        _require((new_scores >= scores).all(), f"a score fell: {scores} -> {new_scores}", w)
-        scores = new_scores
-        owner = state[E.S_TILE_OWNER:E.S_TILE_OWNER + E.N_PROVINCES]
-        for t in np.flatnonzero(owner >= 0):
-            _require(claimed[t] in (-1, owner[t]), f"province tile {t + 1} claimed twice", w)
-            claimed[t] = owner[t]
-        _require(bool(np.all((claimed < 0) | (owner == claimed))),
-                 "a claimed province tile changed hands", w)
-    _require(state[E.S_PHASE] == E.PHASE_GAME_OVER, f"{tag}: not over after its actions")
-    _require(np.array_equal(state, final), f"{tag}: step-by-step replay differs from play_out_nb")
-    return state, actions
+def check_step(before: np.ndarray, action: int, after: np.ndarray, comp: np.ndarray,
+               where: str = "") -> None:
+    """What one action may change: palaces go only on open cities of the current province and
+    the crown palace only in it; no score falls; a claimed province tile keeps its owner;
+    ``S_STEP`` counts the action."""
+    w = where
+    phase = int(before[E.S_PHASE])
+    if phase in (E.PHASE_PALACE, E.PHASE_CROWN):
+        city = action - E.ACTION_CITY
+        _require(comp[E.C_CITY_PROVINCE + city] == before[E.S_PROVINCE],
+                 f"palace on city {city} outside the current province", w)
+        if phase == E.PHASE_PALACE:
+            _require(nb.is_open_city(before, city), f"palace on closed city {city}", w)
+    n = int(before[E.S_N_PLAYERS])
+    old = np.array([nb.score_of(before, p) for p in range(n)])
+    new = np.array([nb.score_of(after, p) for p in range(n)])
+    _require((new >= old).all(), f"a score fell: {old} -> {new}", w)
+    owner_before = before[E.S_TILE_OWNER:E.S_TILE_OWNER + E.N_PROVINCES]
+    owner_after = after[E.S_TILE_OWNER:E.S_TILE_OWNER + E.N_PROVINCES]
+    claimed = owner_before >= 0
+    _require(np.array_equal(owner_after[claimed], owner_before[claimed]),
+             "a claimed province tile changed hands", w)
+    _require(after[E.S_STEP] == before[E.S_STEP] + 1, "S_STEP does not count the actions", w)
 
 
 # ---------------------------------------------------------------------------------------------
-# Strategies
+# Hidden information
 # ---------------------------------------------------------------------------------------------
-def check_strategy_legality(strategy_name: str, n_games: int = 10, n_players: int = 4,
-                            edition: str | int = "2018", seed: int = 0, comp=None,
-                            opponents: str = "random") -> None:
-    """Play ``n_games`` with ``strategy_name`` in seat ``g % n_players`` of game ``g`` (the
-    other seats: ``opponents``) and check at every decision of the strategy that it returns one
-    of the legal actions, leaves the state untouched, and advances only its own policy stream.
+def hidden_positions(state: np.ndarray, player: int) -> list[tuple[str, int, int]]:
+    """(kind, where, card) of every card ``player`` cannot see: deck slots and hidden hand
+    places of the other players (their order is irrelevant for a hand)."""
+    out = []
+    for i in range(int(state[E.S_DECK_TOP]), int(state[E.S_DECK_LEN])):
+        out.append(("deck", i, int(state[E.S_DECK + i])))
+    n = int(state[E.S_N_PLAYERS])
+    for q in range(n):
+        if q == player:
+            continue
+        for card in range(E.N_DECK_CARDS):
+            if (state[E.S_CARD_LOC + card] == E.LOC_HAND + q
+                    and state[E.S_CARD_PUBLIC + card] == 0):
+                out.append(("hand", q, card))
+    return out
+
+
+def redraw_hidden(state: np.ndarray, comp: np.ndarray, player: int,
+                  rng: np.random.Generator) -> np.ndarray:
+    """A copy of ``state`` with the cards hidden from ``player`` dealt again at random to the
+    same hidden places (deck order and which hidden card is in which hand) and new chance seeds.
+
+    What ``player`` sees is unchanged; a strategy that reads anything else may decide
+    differently, which the conformance suite catches.
     """
-    from tajsim.games.tajmahal.play.nb import start_game_nb
-    from tajsim.games.tajmahal.strategies.nb import choose_action_nb
-    from tajsim.games.tajmahal.strategies.registry import parse_strategy
-
-    if comp is None:
-        from tajsim.games.tajmahal.engine.components import default_components
-
-        comp = default_components().packed()
-    ed = edition if isinstance(edition, int) else E.EDITION_NAMES.index(str(edition))
-    spec, params = parse_strategy(strategy_name)
-    other, other_params = parse_strategy(opponents)
-    state = np.zeros(E.STATE_SIZE, np.int64)
-    prng = np.zeros(E.MAX_PLAYERS, np.int64)
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    for g in range(n_games):
-        start_game_nb(comp, n_players, ed, seed, g, g, state, prng)
-        seat = g % n_players
-        for step in range(MAX_STEPS):
-            if state[E.S_PHASE] == E.PHASE_GAME_OVER:
-                break
-            w = f"strategy {strategy_name!r} game {g} step {step}"
-            n = nb.legal_actions_nb(state, comp, legal)
-            _require(n >= 1, "no legal action", w)
-            p = int(state[E.S_CUR])
-            if n == 1:
-                action = int(legal[0])
-            else:
-                sid, par = (spec.strategy_id, params) if p == seat else (other.strategy_id,
-                                                                         other_params)
-                before, prng_before = state.copy(), prng.copy()
-                legal_before = legal[:n].copy()
-                action = int(choose_action_nb(sid, state, comp, p, par, prng, legal, n))
-                _require(np.array_equal(state, before), "the strategy modified the state", w)
-                _require(np.array_equal(legal[:n], legal_before), "the strategy modified the "
-                         "legal list", w)
-                others = np.arange(E.MAX_PLAYERS) != p
-                _require(np.array_equal(prng[others], prng_before[others]),
-                         "the strategy advanced another seat's stream", w)
-                _require(action in legal_before, f"illegal action {action}", w)
-            nb.apply_action_nb(state, comp, action)
+    out = state.copy()
+    places = hidden_positions(state, player)
+    cards = np.array([c for _, _, c in places], np.int64)
+    shuffled = rng.permutation(cards)
+    relabel = {int(a): int(b) for a, b in zip(cards, shuffled)}
+    # Deck slots already drawn keep stale ids; relabel them too so that they tell nothing.
+    for i in range(int(state[E.S_DECK_TOP])):
+        out[E.S_DECK + i] = relabel.get(int(state[E.S_DECK + i]), int(state[E.S_DECK + i]))
+    for (kind, where, _), card in zip(places, shuffled):
+        if kind == "deck":
+            out[E.S_DECK + where] = card
+            out[E.S_CARD_LOC + card] = E.LOC_DECK
         else:
-            raise AssertionError(f"strategy {strategy_name!r} game {g}: no end in {MAX_STEPS}")
-
-
-# ---------------------------------------------------------------------------------------------
-# The Python API
-# ---------------------------------------------------------------------------------------------
-def check_game_api(n_games: int = 2, n_players=(2, 3, 4, 5), editions=("2018", "2000"),
-                   seed: int = 0, components=None, check_states: bool = True) -> int:
-    """Random games through :class:`~tajsim.games.tajmahal.engine.game.Game`: dtypes and shapes,
-    a non-empty list of distinct ``int`` legal actions at every step (checked against the
-    rules), step counting, current player, readable labels and ``str(game)``,
-    ``IllegalActionError`` for an illegal action and for any action after the end, ``clone``
-    independence, ranks and winners at the end, and ``GameRecord`` JSON round trip + replay to
-    the identical final state.
-
-    Returns the number of games played.
-    """
-    from tajsim.games.tajmahal.engine.game import Game, GameRecord, IllegalActionError
-
-    played = 0
-    for edition in editions:
-        for n in n_players:
-            if n < E.MIN_PLAYERS[E.EDITION_NAMES.index(str(edition))]:
-                continue
-            for g in range(n_games):
-                _check_one_game(Game, GameRecord, IllegalActionError, n, str(edition), seed, g,
-                                components, check_states)
-                played += 1
-    return played
-
-
-def _check_one_game(Game, GameRecord, IllegalActionError, n, edition, seed, g, components,
-                    check_states):
-    rng = np.random.default_rng([seed, g, n])
-    game = Game(n, edition, seed=seed, game_id=g, components=components)
-    tag = f"Game(n_players={n}, edition={edition}, seed={seed}, game_id={g})"
-    _require(game.state.dtype == np.int64 and game.state.shape == (E.STATE_SIZE,),
-             "state dtype/shape", tag)
-    _require(game.comp.dtype == np.int64 and game.comp.shape == (E.COMP_SIZE,),
-             "comp dtype/shape", tag)
-    _require(game.n_players == n and game.edition == edition, "configuration", tag)
-    _require(len(game.province_order()) == E.N_VISITS, "province order", tag)
-    _require(len(set(game.province_order())) == E.N_VISITS, "a province visited twice", tag)
-    step = 0
-    while not game.is_over:
-        w = f"{tag} step {step}"
-        legal = game.legal_actions()
-        _require(all(type(a) is int for a in legal), "legal actions are not int", w)
-        _require(len(set(legal)) == len(legal), "duplicate legal actions", w)
-        if check_states:
-            check_legal_list(game.state, game.comp, legal, w)
-            check_state(game.state, game.comp, w)
-        _require(0 <= game.current_player < n, "current player", w)
-        _require(game.phase in E.PHASE_NAMES[:4], "phase name", w)
-        _require(1 <= game.visit <= E.N_VISITS, "visit number", w)
-        _require(isinstance(str(game), str) and str(game), "str(game)", w)
-        for a in legal[:3]:
-            label = game.action_label(a)
-            _require(isinstance(label, str) and label and "invalid" not in label, "label", w)
-        if step == 0:
-            illegal = next(a for a in range(E.N_ACTIONS) if a not in legal)
-            try:
-                game.apply(illegal)
-            except IllegalActionError:
-                pass
-            else:
-                raise AssertionError(f"{w}: illegal action {illegal} accepted")
-            _require(len(game.actions) == 0 and game.state[E.S_STEP] == 0,
-                     "a rejected action changed the game", w)
-            twin = game.clone()
-            twin.apply(legal[-1])
-            _require(game.state[E.S_STEP] == 0 and len(game.actions) == 0,
-                     "clone shares state with the original", w)
-        action = legal[int(rng.integers(len(legal)))]
-        game.apply(action)
-        step += 1
-        _require(len(game.actions) == step and game.state[E.S_STEP] == step,
-                 "step counting", w)
-        _require(step < MAX_STEPS, "game does not end", w)
-    if check_states:
-        check_state(game.state, game.comp, f"{tag} at the end")
-    _require(game.current_player == -1 and game.legal_actions() == [], "game over API", tag)
-    try:
-        game.apply(0)
-    except IllegalActionError:
-        pass
-    else:
-        raise AssertionError(f"{tag}: action accepted after the end")
-    ranks, winners = game.ranks(), game.winners()
-    _require(all(1 <= r <= n for r in ranks) and min(ranks) == 1, f"ranks {ranks}", tag)
-    _require(winners == [p for p in range(n) if ranks[p] == 1], "winners != rank-1 seats", tag)
-    _require(game.scores() == [sum(game.score_parts(p).values()) for p in range(n)],
-             "score != sum of parts", tag)
-    record = GameRecord.from_json(game.record().to_json())
-    _require(record.actions == game.actions, "record actions", tag)
-    again = record.replay()
-    _require(np.array_equal(again.state, game.state), "record replay differs", tag)
+            out[E.S_CARD_LOC + card] = E.LOC_HAND + where
+        out[E.S_CARD_PUBLIC + card] = 0
+    # Derived per-location masks follow the new hands, so a policy reading them is caught too.
+    nb.rebuild_card_masks_nb(out)
+    out[E.S_RNG] = int(rng.integers(1, 2**62))
+    out[E.S_PLAY_SEED] = int(rng.integers(1, 2**62))
+    return out

@@ -20,7 +20,7 @@ from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
-from tajsim.engine.rng import shuffle_slice
+from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed, shuffle_slice
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -949,3 +949,25 @@ def n_palaces_of(state, comp, p):
     for c in range(comp[C_N_CITIES]):
         total += state[S_PALACES + c * P + p]
     return total
+
+
+@njit(cache=True)
+def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
+    """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``."""
+    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
+    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
+    init_state_nb(comp, n_players, edition, setup_seed, play_seed, state)
+    for p in range(P):
+        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+
+
+@njit(cache=True)
+def current_player_nb(state):
+    """Seat to decide, -1 when the game is over."""
+    return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
+
+
+@njit(cache=True)
+def phase_nb(state):
+    """The decision phase (``PHASE_*``)."""
+    return state[S_PHASE]

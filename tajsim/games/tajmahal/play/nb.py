@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
 from tajsim.games.tajmahal.engine.enums import (
     MAX_CITIES,
     MAX_PLAYERS,
@@ -41,10 +40,10 @@ from tajsim.games.tajmahal.engine.enums import (
 )
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
-    init_state_nb,
     legal_actions_nb,
     n_palaces_of,
     province_of_visit,
+    start_game_nb,
 )
 from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
@@ -54,16 +53,6 @@ from tajsim.games.tajmahal.strategies.ids import (
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS
-
-
-@njit(cache=True)
-def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
-    """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``."""
-    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
-    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
-    init_state_nb(comp, n_players, edition, setup_seed, play_seed, state)
-    for p in range(P):
-        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
 
 
 @njit(cache=True)

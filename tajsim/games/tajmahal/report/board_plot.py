@@ -31,7 +31,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine.components import Components, default_components
+from tajsim.games.tajmahal.engine.component_files import default_components
+from tajsim.games.tajmahal.engine.components import Components
 
 __all__ = ["plot_board", "PROVINCE_COLOURS"]
 

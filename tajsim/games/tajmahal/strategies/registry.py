@@ -1,10 +1,10 @@
-"""Registry of strategies: name -> compiled id, description and parameters.
+"""Taj Mahal's strategies: name -> compiled id, description and parameters.
 
 Compiled strategies are picked by integer id inside the kernels (``choose_action_nb``).
 Parametric strategies share one id and differ by their weight vector; each named preset is
 registered as its own entry so that ``--strategies balanced,random`` works everywhere.
 
-Registered names:
+Registered names (:data:`REGISTRY`, a :class:`~tajsim.strategies.spec.StrategyRegistry`):
 
 * ``random`` - uniform over the legal actions;
 * ``greedy`` - one-step look-ahead in raw points;
@@ -12,19 +12,19 @@ Registered names:
   ``hoarder``, ``collector`` and, once ``tajsim tune`` has run, ``tuned``);
 * ``ismcts`` - information-set Monte Carlo tree search.
 
-``parse_strategy("name:key=value:...")`` overrides parameters by name. Pure-Python strategies
+``REGISTRY.parse("name:key=value:...")`` overrides parameters by name. Pure-Python strategies
 (``py:path/to/file.py``) are not compiled; see :mod:`tajsim.strategies.python_policy`.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from tajsim.engine.spec import TuningSpace
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.tajmahal.strategies.ids import (
@@ -34,8 +34,18 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
     STRATEGY_RANDOM,
+    kernel_switches,
 )
 from tajsim.games.tajmahal.strategies.ismcts import ISMCTS_PARAM_NAMES
+from tajsim.strategies.spec import StrategyRegistry, StrategySpec
+
+REGISTRY = StrategyRegistry("Taj Mahal", N_PARAMS, kernel_switches)
+# Module-level names of the registry's methods (the wing's own code and its tests use them).
+register = REGISTRY.register
+strategy_names = REGISTRY.names
+all_strategies = REGISTRY.all
+get_strategy = REGISTRY.get
+parse_strategy = REGISTRY.parse
 
 PRESETS_FILE = "presets.toml"
 # Names of the rollout weights of ismcts (params[N_WEIGHTS:]).
@@ -54,101 +64,6 @@ ISMCTS_DEFAULTS = {
 }
 # Rollout weights of ismcts: the tuned preset when it exists, else balanced.
 ISMCTS_ROLLOUT_PRESETS = ("tuned", "balanced")
-
-
-@dataclass(frozen=True)
-class StrategySpec:
-    """A registered strategy.
-
-    Attributes
-    ----------
-    name : str
-        Name used on the command line and in results.
-    strategy_id : int
-        Id dispatched on inside compiled code.
-    description : str
-        One line for ``tajsim strategies``.
-    params : tuple[float, ...]
-        Default parameter vector (padded with zeros to ``N_PARAMS``).
-    param_names : tuple[str, ...]
-        Names of the leading parameters, for display and for ``name:key=value`` overrides.
-    tags : tuple[str, ...]
-        Free-form labels (``baseline``, ``preset``, ``search``...).
-    """
-
-    name: str
-    strategy_id: int
-    description: str
-    params: tuple[float, ...] = ()
-    param_names: tuple[str, ...] = ()
-    tags: tuple[str, ...] = field(default_factory=tuple)
-
-    def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
-        """float64[N_PARAMS] parameters, defaults updated by ``overrides`` (by name)."""
-        vec = np.zeros(N_PARAMS, np.float64)
-        vec[: len(self.params)] = self.params
-        for key, value in (overrides or {}).items():
-            if key not in self.param_names:
-                raise UserError(
-                    f"strategy {self.name!r} has no parameter {key!r}; "
-                    f"expected one of: {', '.join(self.param_names) or '(none)'}"
-                )
-            vec[self.param_names.index(key)] = float(value)
-        return vec
-
-    def named_params(self) -> dict[str, float]:
-        """Default parameters by name (only the named slots)."""
-        return {name: float(self.params[i]) for i, name in enumerate(self.param_names)}
-
-
-_REGISTRY: dict[str, StrategySpec] = {}
-
-
-def register(spec: StrategySpec, *, replace: bool = False) -> StrategySpec:
-    """Add ``spec`` to the registry (names are unique unless ``replace``)."""
-    if spec.name in _REGISTRY and not replace:
-        raise ValueError(f"strategy {spec.name!r} registered twice")
-    _REGISTRY[spec.name] = spec
-    return spec
-
-
-def strategy_names() -> list[str]:
-    return list(_REGISTRY)
-
-
-def all_strategies() -> list[StrategySpec]:
-    return list(_REGISTRY.values())
-
-
-def get_strategy(name: str) -> StrategySpec:
-    """The spec registered as ``name``; a one-line ``UserError`` listing the valid names if not."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        hint = ""
-        if name.startswith("py"):
-            hint = " (pure-Python strategies are given as py:path/to/file.py)"
-        raise UserError(
-            f"unknown strategy {name!r}; expected one of: {', '.join(strategy_names())}{hint}"
-        ) from None
-
-
-def parse_strategy(text: str) -> tuple[StrategySpec, np.ndarray]:
-    """Parse ``name`` or ``name:key=value:key=value`` into a spec and its parameter vector."""
-    name, *assignments = text.strip().split(":")
-    spec = get_strategy(name)
-    overrides: dict[str, float] = {}
-    for item in assignments:
-        key, sep, value = item.partition("=")
-        try:
-            if not sep:
-                raise ValueError
-            overrides[key] = float(value)
-        except ValueError:
-            raise UserError(
-                f"bad strategy parameter {item!r} in {text!r}; expected key=number"
-            ) from None
-    return spec, spec.param_vector(overrides)
 
 
 # ---------------------------------------------------------------------------
@@ -267,3 +182,17 @@ def reload_presets() -> None:
 
 
 _register_builtin()
+
+
+#: What ``tajsim tune`` may change: the heuristic's weights (same order as ``WEIGHT_NAMES``),
+#: within these bounds, in units of ``step``.
+TUNING = TuningSpace(
+    strategy_id=STRATEGY_HEURISTIC,
+    names=WEIGHT_NAMES,
+    lower=(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.05, -3, 0, 0),
+    upper=(4, 4, 4, 4, 4, 4, 4, 6, 3, 3, 3, 4, 3.0, 3, 3, 1),
+    step=(0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.7, 0.25, 0.3, 0.3, 0.5, 0.25, 0.5, 0.3, 0.15),
+    presets_path=presets_path,
+    check_presets=load_presets,
+    reload=reload_presets,
+)

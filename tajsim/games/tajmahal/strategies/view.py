@@ -1,55 +1,23 @@
-"""Pure-Python strategies: a documented interface, a game loop that mixes them with compiled
-strategies at one table, and a loader for strategy files (plug-ins).
+"""What a Taj Mahal seat may see, as plain Python values: the :class:`PlayerView` that pure-Python
+policies receive (``tajsim.strategies.python_policy``), and :func:`decode_action`.
 
-Writing a strategy
-------------------
-A strategy is a class with a ``choose(view, legal) -> int`` method (subclass
-:class:`PythonPolicy` for the defaults). ``view`` is a :class:`PlayerView`: everything the seat
-may see, and nothing else (no other hand, no deck order, no chance stream). ``legal`` lists the
-legal action numbers; return one of them. Actions are decoded with :meth:`PlayerView.decode`
-(or :func:`decode_action`)::
-
-    class MyPolicy(PythonPolicy):
-        name = "mine"
-        description = "plays its first legal bid, withdraws when it leads the elephant"
-
-        def choose(self, view, legal):
-            ...
-
-Save it in a file (the repository's ``strategies/`` folder holds examples) and use it as
-``py:strategies/my_file.py`` wherever seats are given as text (:func:`resolve_seat`,
-:func:`play_mixed_game`, :func:`play_python_games`). The file is loaded by path; the folder is
-not a package.
-
-Speed: a Python seat goes through the Python loop below (one ``PlayerView`` built per
-decision), so a table with a Python seat runs at a few hundred games per second at best, where
-the compiled batch kernels run thousands; ``docs/strategies.md`` gives measured numbers.
+A view holds the seat's own hand, the rows, the display, unrest, the court, the board, scores,
+hand sizes and the cards whose location is public, and nothing else: no other hand, no deck
+order, no chance stream (the conformance suite checks that two states differing only in hidden
+cards give equal views).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from tajsim.errors import UserError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
 
-__all__ = [
-    "PlayerView",
-    "PythonPolicy",
-    "decode_action",
-    "load_policy_file",
-    "play_mixed_game",
-    "play_python_games",
-    "resolve_seat",
-]
+__all__ = ["PlayerView", "decode_action", "view_of"]
 
 
 def decode_action(action: int) -> tuple:
@@ -230,159 +198,6 @@ class PlayerView:
         return unrest < mine
 
 
-class PythonPolicy:
-    """Base class of pure-Python strategies. Override :meth:`choose`.
-
-    ``reset(n_players, seat)`` is called at the start of every game (optional state);
-    ``choose(view, legal)`` must return one of ``legal``.
-    """
-
-    name = "python"
-    description = "a pure-Python strategy"
-
-    def reset(self, n_players: int, seat: int) -> None:  # noqa: B027 - optional hook
-        pass
-
-    def choose(self, view: PlayerView, legal: list[int]) -> int:
-        raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# Loading plug-ins
-# ---------------------------------------------------------------------------
-def load_policy_file(path: str | Path) -> PythonPolicy:
-    """Load a strategy file by path and return an instance of its policy class.
-
-    The file must define exactly one class with a ``choose`` method defined in the file
-    (usually a :class:`PythonPolicy` subclass), or name one with ``POLICY = ClassName``.
-    """
-    file = Path(path)
-    if not file.is_file():
-        raise UserError(f"strategy file {str(file)!r} does not exist")
-    mod_name = f"tajsim_user_strategy_{abs(hash(str(file.resolve())))}"
-    spec = importlib.util.spec_from_file_location(mod_name, file)
-    if spec is None or spec.loader is None:
-        raise UserError(f"cannot load strategy file {str(file)!r}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - report any error in user code as one line
-        raise UserError(f"strategy file {str(file)!r} failed to load: {exc!r}") from None
-    cls = getattr(module, "POLICY", None)
-    if cls is None:
-        found = [
-            obj for obj in vars(module).values()
-            if inspect.isclass(obj) and obj.__module__ == mod_name and hasattr(obj, "choose")
-        ]
-        if len(found) != 1:
-            raise UserError(
-                f"strategy file {str(file)!r} must define one policy class with a choose() "
-                f"method (or POLICY = ClassName); found {len(found)}"
-            )
-        cls = found[0]
-    policy = cls()
-    if not getattr(policy, "name", None) or policy.name == "python":
-        policy.name = file.stem
-    return policy
-
-
-def resolve_seat(seat) -> tuple[str, object]:
-    """``("py", policy)`` for ``py:path`` or a policy object, ``("nb", (spec, params))`` for a
-    registered compiled strategy name (with ``:key=value`` overrides)."""
-    from tajsim.games.tajmahal.strategies.registry import parse_strategy
-
-    if isinstance(seat, str):
-        if seat.startswith("py:"):
-            return "py", load_policy_file(seat[3:])
-        return "nb", parse_strategy(seat)
-    if hasattr(seat, "choose"):
-        return "py", seat
-    raise UserError(f"not a strategy: {seat!r}")
-
-
-def _seat_label(kind: str, obj) -> str:
-    if kind == "py":
-        return f"py:{obj.name}"
-    return obj[0].name
-
-
-# ---------------------------------------------------------------------------
-# Game loops
-# ---------------------------------------------------------------------------
-def play_mixed_game(seats: Sequence, edition: str = "2018", seed: int = 0, game_id: int = 0,
-                    setup_id: int | None = None, components=None, _resolved=None,
-                    on_action=None):
-    """Play one game where each seat is a compiled strategy name, ``py:path`` or a policy
-    object; returns the finished :class:`~tajsim.games.tajmahal.engine.game.Game`.
-
-    ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
-    action is applied.
-
-    For the same (seed, game_id, setup_id) an all-compiled table gives exactly the game of the
-    batch runner and of :func:`tajsim.games.tajmahal.engine.game.play_game`.
-    """
-    from tajsim.games.tajmahal.engine.game import Game
-    from tajsim.games.tajmahal.strategies.nb import choose_action_nb
-
-    resolved = _resolved if _resolved is not None else [resolve_seat(s) for s in seats]
-    game = Game(len(resolved), edition, seed, game_id, setup_id, components)
-    game.strategies = [_seat_label(k, o) for k, o in resolved]
-    for p, (kind, obj) in enumerate(resolved):
-        if kind == "py":
-            obj.reset(game.n_players, p)
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    state, comp, prng = game.state, game.comp, game.prng
-    while state[E.S_PHASE] != E.PHASE_GAME_OVER:
-        n = nb.legal_actions_nb(state, comp, legal)
-        p = int(state[E.S_CUR])
-        if n == 1:
-            action = int(legal[0])
-        else:
-            kind, obj = resolved[p]
-            if kind == "nb":
-                spec, params = obj
-                action = int(choose_action_nb(spec.strategy_id, state, comp, p, params, prng,
-                                              legal, n))
-            else:
-                view = PlayerView.from_state(state, comp, p, game.components)
-                options = [int(a) for a in legal[:n]]
-                action = obj.choose(view, options)
-                if action not in options:
-                    raise UserError(
-                        f"python strategy {obj.name!r} returned {action!r}, not one of the "
-                        f"{n} legal actions (phase {view.phase})"
-                    )
-                action = int(action)
-        if on_action is not None:
-            on_action(game, p, action)
-        nb.apply_action_nb(state, comp, action)
-        game.actions.append(action)
-    return game
-
-
-def play_python_games(seats: Sequence, n_games: int, seed: int = 0, edition: str = "2018",
-                      first_game: int = 0, rotate: bool = True, components=None):
-    """Play ``n_games`` mixed games (seat list rotated by the game index when ``rotate``) and
-    return ``(results, setups, lineups)``: ``RESULT_DTYPE`` / ``SETUP_DTYPE`` records as the
-    batch runner writes them (``strategy_id`` is the compiled id, -1 for Python seats) and
-    int64[n_games, n] lineups (index into ``seats`` of each seat)."""
-    from tajsim.games.tajmahal.play.nb import write_records_nb
-
-    resolved = [resolve_seat(s) for s in seats]
-    n = len(resolved)
-    results = np.zeros(n_games * n, E.RESULT_DTYPE)
-    setups = np.zeros(n_games, E.SETUP_DTYPE)
-    lineups = np.zeros((n_games, n), np.int64)
-    for k in range(n_games):
-        g = first_game + k
-        order = [(s + (g if rotate else 0)) % n for s in range(n)]
-        lineups[k] = order
-        game = play_mixed_game([None] * n, edition, seed, g, None, components,
-                               _resolved=[resolved[i] for i in order])
-        seat_ids = np.array(
-            [resolved[i][1][0].strategy_id if resolved[i][0] == "nb" else -1 for i in order],
-            np.int64,
-        )
-        write_records_nb(game.state, game.comp, g, g, seat_ids, results, k * n, setups, k)
-    return results, setups, lineups
+def view_of(state: np.ndarray, comp: np.ndarray, player: int, components=None) -> PlayerView:
+    """The view of ``player`` (the spec's ``view``)."""
+    return PlayerView.from_state(state, comp, player, components)

@@ -59,7 +59,7 @@ def board_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
         12 province slugs; the fortress cities other than Agra that start with a bonus tile.
     """
     try:  # the board data is written by the engine; fall back while it is absent
-        from tajsim.games.tajmahal.engine.components import default_components
+        from tajsim.games.tajmahal.engine.component_files import default_components
 
         comps = default_components()
         provinces = tuple(comps.province_slugs)

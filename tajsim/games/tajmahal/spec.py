@@ -1,0 +1,114 @@
+"""Taj Mahal's game spec: everything the generic layers (runner, analyses, reports, command
+line) know about the game. Registered in :mod:`tajsim.games.registry`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec
+from tajsim.games.tajmahal import SOURCE_FOLDERS
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.engine.alternatives import alternative_components
+from tajsim.games.tajmahal.engine.component_files import (
+    default_components,
+    detect_kind,
+    load_components,
+    validate_files,
+)
+from tajsim.games.tajmahal.engine.game import Game, GameRecord
+from tajsim.games.tajmahal.engine.invariants import (
+    check_legal_list,
+    check_state,
+    check_step,
+    redraw_hidden,
+)
+from tajsim.games.tajmahal.play import nb as play_nb
+from tajsim.games.tajmahal.play.records import (
+    frame_columns,
+    setup_feature_columns,
+    setup_features,
+)
+from tajsim.games.tajmahal.strategies.nb import choose_action_nb
+from tajsim.games.tajmahal.strategies.registry import REGISTRY, TUNING
+from tajsim.games.tajmahal.strategies.view import view_of
+
+_WING = Path(__file__).resolve().parent
+
+
+def current_player(state: np.ndarray) -> int:
+    """Seat to decide, -1 when the game is over."""
+    return int(state[E.S_CUR]) if state[E.S_PHASE] != E.PHASE_GAME_OVER else -1
+
+
+def phase_of(state: np.ndarray) -> int:
+    return int(state[E.S_PHASE])
+
+
+SPEC = GameSpec(
+    name="tajmahal",
+    title="Taj Mahal",
+    description="Reiner Knizia's Taj Mahal (Alea 2000, Rio Grande 2018): 12 visits to the "
+                "provinces of India, bidding for the favour of the court with coloured cards",
+    editions=E.EDITION_NAMES,
+    players={name: (E.MIN_PLAYERS[i], E.MAX_PLAYERS) for i, name in enumerate(E.EDITION_NAMES)},
+    max_players=E.MAX_PLAYERS,
+    state_size=E.STATE_SIZE,
+    comp_size=E.COMP_SIZE,
+    n_actions=E.N_ACTIONS,
+    n_params=REGISTRY.n_params,
+    kernels=GameKernels(
+        start_game=nb.start_game_nb,
+        legal_actions=nb.legal_actions_nb,
+        apply_action=nb.apply_action_nb,
+        choose_action=choose_action_nb,
+        play_out=play_nb.play_out_nb,
+        write_records=play_nb.write_records_nb,
+        play_batch=play_nb.play_batch_nb,
+        play_batch_parallel=play_nb.play_batch_parallel_nb,
+        current_player=nb.current_player_nb,
+        phase=nb.phase_nb,
+    ),
+    result_dtype=E.RESULT_DTYPE,
+    setup_dtype=E.SETUP_DTYPE,
+    score_parts=E.PART_NAMES,
+    phase_names=E.PHASE_NAMES[:E.PHASE_GAME_OVER],
+    components=ComponentSet(
+        default=default_components,
+        load=load_components,
+        validate=validate_files,
+        alternative=alternative_components,
+        file_kinds=("board", "components"),
+        detect_kind=detect_kind,
+    ),
+    strategies=REGISTRY,
+    game_class=Game,
+    record_class=GameRecord,
+    frame_columns=frame_columns,
+    setup_features=setup_features,
+    setup_feature_columns=setup_feature_columns,
+    current_player=current_player,
+    phase_of=phase_of,
+    check_state=check_state,
+    redraw_hidden=redraw_hidden,
+    view=view_of,
+    source_folders=tuple(_WING / f for f in SOURCE_FOLDERS),
+    analyses_module="tajsim.games.tajmahal.analyses",
+    report_module="tajsim.games.tajmahal.report",
+    golden_dir=_WING.parents[2] / "tests" / "golden",
+    check_legal=check_legal_list,
+    check_step=check_step,
+    tuning=TUNING,
+    board_picture="tajsim.games.tajmahal.report.board_plot:plot_board",
+    extras={
+        # The strength ladder: where it is written, the result fields it shows beside the
+        # score parts, the head-to-head pairs its summary states, the example plug-in.
+        "ladder_document": "docs/strategies.md",
+        "ladder_columns": ("n_prestige", "n_province_tiles"),
+        "ladder_pairs": (("tuned", "balanced"),),
+        "example_policy": "strategies/example_cautious.py",
+    },
+)
+SPEC.check_layout()

@@ -1,0 +1,140 @@
+"""Games played step by step, for any registered game: each seat a registered compiled strategy
+(``name`` or ``name:key=value``), a pure-Python plug-in (``py:path/to/file.py``) or a policy
+object. An all-compiled table gives exactly the game of the batch runner for the same (seed,
+game id, setup id); the kernels decide, this loop only asks the seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tajsim.engine.base_game import BaseGame, GameRecord
+from tajsim.engine.spec import GameSpec
+from tajsim.errors import UserError
+from tajsim.games.registry import get_game
+from tajsim.strategies.python_policy import load_policy_file
+
+__all__ = ["play_game", "play_mixed_game", "play_python_games", "replay_record", "resolve_seat"]
+
+
+def resolve_seat(spec: GameSpec, seat: Any) -> tuple[str, Any]:
+    """``("py", policy)`` for ``py:path`` or a policy object, ``("nb", (strategy, params))``
+    for a registered compiled strategy of ``spec`` (with ``:key=value`` overrides)."""
+    if isinstance(seat, str):
+        if seat.startswith("py:"):
+            policy = load_policy_file(seat[3:])
+        else:
+            return "nb", spec.strategies.parse(seat)
+    elif hasattr(seat, "choose"):
+        policy = seat
+    else:
+        raise UserError(f"not a strategy: {seat!r}; expected a strategy name, py:FILE or a "
+                        "policy object")
+    game = getattr(policy, "game", "")
+    if game and game != spec.name:
+        raise UserError(f"strategy {getattr(policy, 'name', policy)!r} plays {game!r}, not "
+                        f"{spec.name!r}")
+    return "py", policy
+
+
+def _seat_label(kind: str, obj: Any) -> str:
+    return f"py:{obj.name}" if kind == "py" else obj[0].name
+
+
+def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = None,
+                    seed: int = 0, game_id: int = 0, setup_id: int | None = None,
+                    components: Any = None, _resolved: list | None = None,
+                    on_action: Callable[[BaseGame, int, int], None] | None = None) -> BaseGame:
+    """Play one game of ``spec`` where each seat is a compiled strategy name, ``py:path`` or a
+    policy object; returns the finished game (``spec.game_class``).
+
+    ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
+    action is applied. A decision with a single legal action does not ask the seat.
+    """
+    resolved = _resolved if _resolved is not None else [resolve_seat(spec, s) for s in seats]
+    game = spec.game_class(len(resolved), edition, seed, game_id, setup_id, components)
+    game.strategies = [_seat_label(k, o) for k, o in resolved]
+    for p, (kind, obj) in enumerate(resolved):
+        if kind == "py":
+            obj.reset(game.n_players, p)
+    k = spec.kernels
+    legal = np.empty(spec.n_actions, np.int64)
+    switches = spec.strategies.kernel_switches(
+        [o[0].strategy_id for kind, o in resolved if kind == "nb"])
+    state, comp, prng = game.state, game.comp, game.prng
+    while (p := spec.current_player(state)) >= 0:
+        n = k.legal_actions(state, comp, legal)
+        if n == 1:
+            action = int(legal[0])
+        else:
+            kind, obj = resolved[p]
+            if kind == "nb":
+                strategy, params = obj
+                action = int(k.choose_action(strategy.strategy_id, state, comp, p, params, prng,
+                                             legal, n, *switches))
+            else:
+                view = spec.view(state, comp, p, game.components)
+                options = [int(a) for a in legal[:n]]
+                action = obj.choose(view, options)
+                if action not in options:
+                    raise UserError(
+                        f"python strategy {obj.name!r} returned {action!r}, not one of the "
+                        f"{n} legal actions"
+                    )
+                action = int(action)
+        if on_action is not None:
+            on_action(game, p, action)
+        k.apply_action(state, comp, action)
+        game.actions.append(action)
+    return game
+
+
+def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int = 0,
+              game_id: int = 0, setup_id: int | None = None, components: Any = None,
+              on_action: Callable[[BaseGame, int, int], None] | None = None,
+              game: str | GameSpec | None = None) -> BaseGame:
+    """Play a whole game of ``game`` (default Taj Mahal), one strategy per seat: a registered
+    name (with optional ``:key=value`` parameters), ``py:path/to/file.py`` or a policy object.
+
+    Gives the same game as the batch runner for the same (seed, game_id, setup_id).
+    """
+    spec = get_game(game)
+    played = play_mixed_game(spec, list(strategies), edition, seed, game_id, setup_id,
+                             components, on_action=on_action)
+    played.strategies = [s if isinstance(s, str) else f"py:{s.name}" for s in strategies]
+    return played
+
+
+def replay_record(record: GameRecord, upto: int | None = None) -> BaseGame:
+    """The game of ``record`` (any registered game) with its first ``upto`` actions applied."""
+    return get_game(record.game).game_class.replay(record, upto)
+
+
+def play_python_games(spec: GameSpec, seats: Sequence[Any], n_games: int, seed: int = 0,
+                      edition: str | None = None, first_game: int = 0, rotate: bool = True,
+                      components: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play ``n_games`` mixed games (seat list rotated by the game index when ``rotate``) and
+    return ``(results, setups, lineups)``: the game's result / setup records as the batch
+    runner writes them (``strategy_id`` is the compiled id, -1 for Python seats) and
+    int64[n_games, n] lineups (index into ``seats`` of each seat)."""
+    resolved = [resolve_seat(spec, s) for s in seats]
+    n = len(resolved)
+    results = np.zeros(n_games * n, spec.result_dtype)
+    setups = np.zeros(n_games, spec.setup_dtype)
+    lineups = np.zeros((n_games, n), np.int64)
+    for i in range(n_games):
+        g = first_game + i
+        order = [(s + (g if rotate else 0)) % n for s in range(n)]
+        lineups[i] = order
+        game = play_mixed_game(spec, [None] * n, edition, seed, g, None, components,
+                               _resolved=[resolved[j] for j in order])
+        seat_ids = np.array(
+            [resolved[j][1][0].strategy_id if resolved[j][0] == "nb" else -1 for j in order],
+            np.int64,
+        )
+        spec.kernels.write_records(game.state, game.comp, g, g, seat_ids, results, i * n,
+                                   setups, i)
+    return results, setups, lineups

@@ -1,0 +1,88 @@
+"""``tajsim run``: an experiment file from simulation to report.
+
+:func:`run_experiment` checks the file (settings, analysis and section names of its game) before
+anything is played, plays or resumes its simulations (:mod:`tajsim.running.experiments`), runs the
+analyses the file names (each saved as ``analyses/<name>.csv``) and writes the report; the
+report reuses the analyses the run computed (one :class:`~tajsim.analysis.registry.AnalysisCache`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
+from tajsim.errors import UserError
+from tajsim.reporting.report import build_report
+from tajsim.reporting.sections import section_names
+from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
+
+__all__ = ["check_names", "run_experiment"]
+
+
+def check_names(exp: Experiment) -> None:
+    """The file's analyses and report sections exist for its game (one-line ``UserError``)."""
+    known = analyses_for(exp.game)
+    for entry in exp.analyses:
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        if name not in known:
+            raise UserError(f"{exp.path}: analyses: {name!r}, expected one of: "
+                            f"{', '.join(known)}")
+    if exp.sections is not None:
+        valid = section_names(exp.game)
+        for s in exp.sections:
+            if s not in valid:
+                raise UserError(f"{exp.path}: report.sections: {s!r}, expected one of: "
+                                f"{', '.join(valid)}")
+
+
+def run_experiment(
+    path: str | Path,
+    out: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+    scale: float = 1.0,
+    echo: Callable[[str], None] | None = None,
+    restart: bool = False,
+) -> Path:
+    """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
+
+    Returns the report path (``out/report.md``). Runs already finished (or partly finished) in
+    ``out`` are resumed, not repeated; ``restart=True`` deletes them first and plays them again.
+    """
+    say = echo or (lambda _msg: None)
+    exp = load_experiment(path)
+    check_names(exp)
+    out_dir = Path(out) if out is not None else Path("reports") / exp.name
+    data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
+                               progress=progress, scale=scale, echo=say, restart=restart)
+    data.summaries.to_csv(out_dir / "summary.csv", index=False)
+    (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
+    cache = AnalysisCache(data.results, exp.game)
+    if exp.analyses:
+        outputs = run_analyses(data.results, list(exp.analyses), exp.game, cache)
+        folder = out_dir / "analyses"
+        folder.mkdir(exist_ok=True)
+        for name, value in outputs.items():
+            _save_output(folder, str(name), value)
+    sections = list(exp.sections) if exp.sections is not None else None
+    return build_report(data.results, out_dir, title=exp.title, config=data.config,
+                        sections=sections, game=exp.game, cache=cache,
+                        board_components=data.components)
+
+
+def _save_output(folder: Path, name: str, value: Any) -> None:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    if isinstance(value, pd.DataFrame):
+        value.to_csv(folder / f"{safe}.csv", index=False)
+    elif isinstance(value, pd.Series):
+        value.to_frame().to_csv(folder / f"{safe}.csv")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _save_output(folder, f"{safe}_{key}", item)

@@ -1,0 +1,435 @@
+"""Report sections: the generic ones every game gets, and the registry that adds a game's own.
+
+A section is a function ``section(ctx) -> None`` (see :mod:`tajsim.reporting.render`). The report,
+experiment files (``[report] sections = [...]``) and the command line's ``--section`` help all
+read :func:`sections_for`: the generic sections in report order, with the game's own (its spec's
+``report_module``: ``SECTIONS``, name -> (function, one-line description)) after the score
+composition.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from tajsim.analysis import ratings, robustness, setup_balance, winrates
+from tajsim.analysis.frames import game_index
+from tajsim.analysis.registry import conclusions_for
+from tajsim.engine.spec import GameSpec
+from tajsim.games.registry import get_game
+from tajsim.reporting.render import (
+    PART_COLOURS,
+    ReportContext,
+    describe_simulation,
+    error_bars,
+    facet_groups,
+    format_cell,
+    group_label,
+    join_words,
+    n_games,
+    pct,
+    setup_keys,
+)
+
+__all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "section_names", "sections_for"]
+
+#: openskill updates game by game in Python (~0.1 ms a game): the report rates at most this many.
+OPENSKILL_MAX_GAMES = 50_000
+Section = Callable[[ReportContext], None]
+
+
+def _section_overview(ctx: ReportContext) -> None:
+    r = ctx.results
+    games = n_games(r)
+    ctx.heading(2, "Overview")
+    ctx.para(describe_simulation(r, ctx.config))
+    winners = r.groupby(game_index(r))["winner"].sum()
+    facts = pd.DataFrame({
+        "quantity": ["games", "player-games", "strategies", "player counts", "editions",
+                     "distinct setups", "games with a shared win"],
+        "value": [
+            f"{games:,}", f"{len(r):,}", ", ".join(sorted(r["strategy"].astype(str).unique())),
+            ", ".join(str(int(p)) for p in sorted(r["n_players"].unique())),
+            ", ".join(sorted(r["edition"].astype(str).unique())) if "edition" in r
+            else "not recorded",
+            f"{r.groupby(setup_keys(r)).ngroups:,}" if "setup_id" in r else "not recorded",
+            f"{int((winners > 1).sum()):,} ({pct(float((winners > 1).mean()))})",
+        ],
+    })
+    ctx.table(facts, "The simulated games.")
+    if ctx.config:
+        shown = {k: v for k, v in ctx.config.items() if v is not None and (
+            not isinstance(v, (dict, list)) or len(str(v)) < 200)}
+        cfg = pd.DataFrame({"setting": list(shown), "value": [
+            ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+            for v in shown.values()]})
+        ctx.table(cfg, "Run configuration.")
+    ctx.para(
+        "Conventions: every estimate comes with its sample size `n` and a 95% interval "
+        "(`ci_low`, `ci_high`). A shared win counts 1/k for each of the k tied winners, so the "
+        "expected win rate of equal players is exactly 1/n_players (the `baseline` column)."
+    )
+
+
+def _section_win_rates(ctx: ReportContext) -> None:
+    r = ctx.results
+    ctx.heading(2, "Win rates")
+    facet = facet_groups(r)
+    by_seat = ctx.analysis("win_rates", by=(*facet, "seat"))
+    groups = list(by_seat.groupby(facet, sort=True))
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups) + 0.8, 3.6),
+                             squeeze=False, layout="constrained")
+    for ax, (_key, grp) in zip(axes[0], groups):
+        seats = grp["seat"].to_numpy()
+        rate = grp["win_rate"].to_numpy()
+        err = error_bars(rate, grp["ci_low"], grp["ci_high"])
+        ax.bar(seats, rate, color="#d9a441", edgecolor="#8c6d31", width=0.65)
+        ax.errorbar(seats, rate, yerr=err, fmt="none", ecolor="#333", capsize=5, lw=1.3)
+        ax.axhline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2,
+                   label=f"equal seats (1/{int(grp['n_players'].iloc[0])})")
+        ax.set_xticks(seats, [f"seat {s}" + (" (first)" if s == 0 else "") for s in seats])
+        ax.set_ylabel("win rate")
+        ax.set_title(group_label(grp.iloc[0], facet) + f" — {int(grp['n'].iloc[0]):,} games")
+        ax.set_ylim(0, max(float(grp["ci_high"].max()) * 1.25, 0.05))
+        ax.legend(loc="lower right", fontsize=8)
+    ctx.figure(fig, "win_rate_by_seat",
+               "Win rate by seat (seat 0 plays first in the first visit), with 95% Wilson "
+               "intervals; dashed line: the rate if all seats were equal.", r)
+    ctx.table(by_seat, "Win rate by seat.", "win_rates_by_seat")
+    balance = winrates.seat_lineup_balance(r, by=facet)
+    confounded = balance[balance["confounded"]]
+    if not confounded.empty:
+        labels = join_words([group_label(row, facet) for _, row in confounded.iterrows()])
+        ctx.para(f"Caution ({labels}): the seats saw different line-ups (own strategy and "
+                 "opponents), so these raw seat rates mix seat and line-up effects; see the "
+                 "line-up-adjusted seat comparison.")
+
+    if r["strategy"].nunique() > 1:
+        by_strategy = ctx.analysis("win_rates", by=(*facet, "strategy"))
+        groups = list(by_strategy.groupby(facet, sort=True))
+        n_strat = r["strategy"].nunique()
+        fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 0.8,
+                                                          1.0 + 0.42 * n_strat),
+                                 squeeze=False, layout="constrained")
+        for ax, (_key, grp) in zip(axes[0], groups):
+            grp = grp.sort_values("win_rate")
+            y = np.arange(len(grp))
+            rate = grp["win_rate"].to_numpy()
+            ax.errorbar(rate, y, xerr=error_bars(rate, grp["ci_low"], grp["ci_high"]),
+                        fmt="o", color="#4f7fa8", ecolor="#333", capsize=4)
+            ax.axvline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2)
+            ax.set_yticks(y, grp["strategy"].astype(str))
+            ax.set_xlabel("win rate")
+            ax.set_title(group_label(grp.iloc[0], facet))
+        ctx.figure(fig, "win_rate_by_strategy",
+                   "Win rate by strategy with 95% Wilson intervals; dashed line: the rate of "
+                   "equal players (1/n_players).", r)
+        ctx.table(by_strategy.sort_values([*facet, "win_rate"], ascending=[True] * len(facet)
+                                          + [False]),
+                  "Win rate by strategy.", "win_rates_by_strategy")
+
+
+def _section_seat_advantage(ctx: ReportContext) -> None:
+    r = ctx.results
+    ctx.heading(2, "Seat advantage")
+    facet = facet_groups(r)
+    test = ctx.analysis("seat_advantage", by=tuple(facet))
+    ctx.para(
+        "Seats are compared within line-ups (a player's own strategy and its opponents): each "
+        "seat's win rate is standardised over the line-ups that every seat saw, so no seat is "
+        "credited with its opponents. With one strategy in every seat, or every line-up in every "
+        "seat rotation, this is the plain win rate of the seat."
+    )
+    for row in test.itertuples():
+        label = group_label(pd.Series(row._asdict()), facet)
+        raw = (f"unadjusted, the first seat's excess is {100 * row.raw_first_seat_excess:+.1f} "
+               f"points, 95% CI [{100 * row.raw_first_seat_excess_ci_low:+.1f}, "
+               f"{100 * row.raw_first_seat_excess_ci_high:+.1f}], over {row.n_games:,} games")
+        if row.n == 0:
+            ctx.para(f"**{label}**: the seat effect is not identified: no line-up occurs in "
+                     f"every seat, so seat and line-up cannot be separated ({raw}; do not read "
+                     "it as a seat effect).")
+            continue
+        verdict = "significant" if row.p_value < 0.05 else "not significant"
+        ctx.para(
+            f"**{label}**: the first seat wins {pct(row.first_seat_win_rate)} of "
+            f"{row.n:,} games (equal seats: {pct(row.first_seat_win_rate - row.first_seat_excess)}"
+            f"; excess {100 * row.first_seat_excess:+.1f} points, 95% CI "
+            f"[{100 * row.ci_low:+.1f}, {100 * row.ci_high:+.1f}]). Test of equal seats within "
+            f"line-ups (Wald, clustered by game): χ² = {row.chi2:.1f} on {row.dof} df, "
+            f"p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%); "
+            f"Cramér's V = {row.cramers_v:.3f}. Best seat {row.best_seat}, "
+            f"worst seat {row.worst_seat}."
+        )
+        if row.confounded:
+            ctx.para(f"Caution ({label}): the seats saw different line-ups (seat × line-up "
+                     f"p = {format_cell(row.lineup_seat_balance_p, 'p_value')}; "
+                     f"{pct(row.support_share)} of the player-games have a line-up seen in "
+                     f"every seat), so the estimate above uses only those {row.n:,} games; "
+                     f"{raw}.")
+    ctx.table(test, "Test of equal seats within line-ups (standardised seat win rates, Wald test "
+              "clustered by game; ties shared; `raw_*`: unadjusted).", "seat_advantage")
+
+    lineups = r.assign(lineup=winrates.table_lineups(r).to_numpy())
+    per_group = lineups.groupby(facet, observed=True)["lineup"].nunique()
+    if per_group.max() < 2:
+        return
+    by_lineup = winrates.seat_advantage_test(lineups, by=[*facet, "lineup"])
+    ctx.para(
+        f"By line-up (the strategies at the table: {lineups['lineup'].nunique()} line-ups): the "
+        "seat effect can differ between line-ups, e.g. between mirror games of equal players "
+        "and a field of unequal strategies; the pooled figures above average over them."
+    )
+    if per_group.max() <= 4:
+        rates = winrates.win_rates(lineups, by=[*facet, "lineup", "seat"])
+        groups = list(rates.groupby(facet, sort=True))
+        fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 0.8, 4.2),
+                                 squeeze=False, layout="constrained")
+        colours = ("#d9a441", "#4f7fa8", "#6b8e4e", "#b5524b")
+        for ax, (_key, grp) in zip(axes[0], groups):
+            names = sorted(grp["lineup"].unique())
+            width = 0.8 / len(names)
+            for j, name in enumerate(names):
+                sub = grp[grp["lineup"] == name]
+                x = sub["seat"].to_numpy() + (j - (len(names) - 1) / 2) * width
+                rate = sub["win_rate"].to_numpy()
+                ax.bar(x, rate, width=width * 0.95, color=colours[j % len(colours)],
+                       label=f"{name} ({int(sub['n_games'].max()):,} games)")
+                ax.errorbar(x, rate, yerr=error_bars(rate, sub["ci_low"], sub["ci_high"]),
+                            fmt="none", ecolor="#333", capsize=3, lw=1.1)
+            ax.axhline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2)
+            seats = np.sort(grp["seat"].unique())
+            ax.set_xticks(seats, [f"seat {s}" for s in seats])
+            ax.set_ylabel("win rate")
+            ax.set_title(group_label(grp.iloc[0], facet))
+            ax.set_ylim(0, max(float(grp["ci_high"].max()) * 1.15, 0.05))
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), fontsize=7,
+                      frameon=False)
+        ctx.figure(fig, "seat_win_rate_by_lineup",
+                   "Win rate by seat within each line-up (strategies at the table), with 95% "
+                   "Wilson intervals; dashed line: the rate if all seats were equal.", lineups)
+    cols = [*facet, "lineup", "n", "n_games", "confounded", "first_seat_win_rate",
+            "first_seat_excess", "ci_low", "ci_high", "chi2", "dof", "p_value", "best_seat",
+            "worst_seat"]
+    ctx.table(by_lineup[cols], "Test of equal seats within each line-up.",
+              "seat_advantage_by_lineup", full=by_lineup)
+
+
+def _section_composition(ctx: ReportContext) -> None:
+    r = ctx.results
+    parts = list(ctx.spec.score_parts)
+    ctx.heading(2, "Score composition")
+    missing = [f"pts_{p}" for p in parts if f"pts_{p}" not in r.columns]
+    if missing:
+        ctx.para(f"Skipped: the results lack {', '.join(missing)}.")
+        return
+    facet = [c for c in ("edition", "n_players") if c in r.columns and r[c].nunique() > 1]
+    by = [*facet, "strategy"]
+    table = ctx.analysis("score_composition", by=tuple(by))
+    wide = table.pivot_table(index=by, columns="part", values="mean", observed=True,
+                             sort=False)
+    wide = wide[[*parts, "score"]]
+    counts = table[table["part"] == "score"].set_index(by)["n"]
+    wide.insert(0, "n", counts.reindex(wide.index).to_numpy())
+    wide = wide.reset_index()
+    labels = [group_label(row, by) for _, row in wide.iterrows()]
+    fig, ax = plt.subplots(figsize=(8.5, 1.8 + 0.45 * len(wide)), layout="constrained")
+    left = np.zeros(len(wide))
+    y = np.arange(len(wide))[::-1]
+    for part, colour in zip(parts, PART_COLOURS):
+        values = wide[part].to_numpy(np.float64)
+        ax.barh(y, values, left=left, color=colour, edgecolor="white", label=part, height=0.7)
+        for yi, li, v in zip(y, left, values):
+            if v >= 3:
+                ax.text(li + v / 2, yi, f"{v:.1f}", ha="center", va="center", fontsize=7.5,
+                        color="white")
+        left += values
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("mean points per player-game")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=min(6, len(parts)),
+               fontsize=8, frameon=False)
+    ax.set_title("Score parts (mean points)")
+    ctx.figure(fig, "score_parts",
+               "Mean points per player-game from each score part, stacked (the bar length is "
+               "the mean score).", r)
+    ctx.table(wide, "Mean points per player-game by score part (intervals and quantiles in "
+              "the CSV).", "score_composition", full=table)
+    hist = ctx.analysis("score_part_histogram", by=tuple(by))
+    hist.to_csv(ctx.out_dir / "table_score_part_histogram.csv", index=False)
+    ctx.files.append(ctx.out_dir / "table_score_part_histogram.csv")
+    ctx.para("The full distribution of each part (points → frequency) is in "
+             "`table_score_part_histogram.csv`.")
+
+
+def _section_setup_balance(ctx: ReportContext) -> None:
+    r = ctx.results
+    ctx.heading(2, "Setup balance")
+    if "setup_id" not in r.columns:
+        ctx.para("Skipped: the results have no `setup_id` column.")
+        return
+    per_setup = setup_balance.games_per_setup(r)
+    if per_setup.max() < 2:
+        ctx.para(f"Skipped: every game has its own setup ({len(per_setup):,} setups for "
+                 f"{n_games(r):,} games), so the variance due to the setup cannot be separated "
+                 "from the variance due to play. Run several games per setup to analyse it.")
+        return
+    share = ctx.analysis("setup_variance_share")
+    ctx.para(
+        f"{len(per_setup):,} setups with {per_setup.median():.0f} games each (median). The "
+        "table gives, for each seat, the share of the variance of its win (after removing "
+        "each strategy's mean) that lies between setups (ICC, one-way random-effects ANOVA): "
+        "0 = the board does not matter."
+    )
+    ctx.table(share, "Share of win variance due to the setup, by seat.", "setup_variance_share")
+    imbalance = ctx.analysis("setup_imbalance")
+    if not imbalance.empty:
+        fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+        ax.hist(imbalance["spread"], bins=min(40, max(10, len(imbalance) // 5)),
+                color="#d9a441", edgecolor="#8c6d31")
+        null = float(np.average(imbalance["null_spread"], weights=imbalance["n"]))
+        ax.axvline(null, color="#b5524b", ls="--",
+                   label=f"expected with equal seats ({null:.2f})")
+        ax.set_xlabel("seat win-rate spread in a setup (best seat − worst seat)")
+        ax.set_ylabel("setups")
+        ax.legend(fontsize=8)
+        ctx.figure(fig, "setup_imbalance",
+                   f"Distribution of setup imbalance over {len(imbalance):,} setups: the spread "
+                   "between the best and the worst seat's win rate in each setup; dashed: the "
+                   "spread expected by chance alone with equal seats and the same number of "
+                   "games.", r)
+        cols = [c for c in ("seed", "setup_id", "n_players") if c in imbalance.columns] + [
+            "n", "spread", "ci_low", "ci_high", "best_seat", "worst_seat", "p_value", "q_value"]
+        ctx.table(imbalance[cols].head(5), "Least balanced setups (replay from seed + "
+                  "setup_id). Spread = best minus worst seat win rate, with a conservative 95% "
+                  "interval (simultaneous Wilson intervals); p: chi-square test of equal seats; "
+                  "q: Benjamini-Hochberg over setups.", "setup_imbalance", full=imbalance)
+        ctx.table(imbalance[cols].tail(5).iloc[::-1], "Most balanced setups.")
+    features = ctx.analysis("setup_feature_tests")
+    if not features.empty:
+        n_sig = int(features["significant"].sum())
+        ctx.para(f"Setup features tested against seat 0's win rate: {len(features)} "
+                 f"(province visit numbers and bonus tiles by city), one observation per setup; "
+                 f"{n_sig} significant at a 5% false discovery rate (Benjamini-Hochberg).")
+        ctx.table(features.head(10), "Setup features with the smallest p-values.",
+                  "setup_feature_tests", full=features)
+
+
+def _section_ratings(ctx: ReportContext) -> None:
+    r = ctx.results
+    ctx.heading(2, "Strategy comparison")
+    if r["strategy"].nunique() < 2:
+        ctx.para("Skipped: only one strategy played.")
+        return
+    games = n_games(r)
+    os_table = ctx.analysis("openskill_ratings", max_games=OPENSKILL_MAX_GAMES)
+    rated = (f" Rated on the first {OPENSKILL_MAX_GAMES:,} of {games:,} games."
+             if games > OPENSKILL_MAX_GAMES else "")
+    bt = ctx.analysis("bradley_terry")
+    h2h = ctx.analysis("head_to_head")
+    order = list(bt["strategy"])  # strongest first
+    matrix = ratings.head_to_head_matrix(h2h).reindex(index=order, columns=order)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 1.3 + 0.45 * len(os_table)),
+                             layout="constrained")
+    o = os_table.iloc[::-1]
+    axes[0].errorbar(o["mu"], np.arange(len(o)),
+                     xerr=error_bars(o["mu"], o["ci_low"], o["ci_high"]), fmt="o",
+                     color="#4f7fa8", ecolor="#333", capsize=4)
+    axes[0].set_yticks(np.arange(len(o)), o["strategy"])
+    axes[0].set_xlabel("openskill μ (Plackett-Luce), ±1.96σ")
+    axes[0].set_title("openskill rating ladder")
+    b = bt.iloc[::-1]
+    axes[1].errorbar(b["strength"], np.arange(len(b)),
+                     xerr=error_bars(b["strength"], b["ci_low"], b["ci_high"]), fmt="s",
+                     color="#b5524b", ecolor="#333", capsize=4)
+    axes[1].axvline(0, color="#999", lw=1)
+    axes[1].set_yticks(np.arange(len(b)), b["strategy"])
+    axes[1].set_xlabel("Bradley-Terry strength (log-odds vs the average), 95% CI")
+    axes[1].set_title("Bradley-Terry cross-check")
+    ctx.figure(fig, "rating_ladder",
+               "Rating ladder: openskill Plackett-Luce ratings (updated game by game, seats as "
+               f"teams{'; first ' + format(OPENSKILL_MAX_GAMES, ',') + ' games' if rated else ''}"
+               ") and Bradley-Terry strengths from all pairwise finishing orders "
+               "(sandwich intervals clustered by game).", r)
+    k = len(matrix)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.75 * k, 1.2 + 0.65 * k), layout="constrained")
+    values = matrix.to_numpy()
+    spread = float(np.nanmax(np.abs(values - 0.5))) if np.isfinite(values).any() else 0.5
+    spread = min(0.5, max(0.1, math.ceil(spread * 20) / 20))
+    im = ax.imshow(values, cmap="RdBu", vmin=0.5 - spread, vmax=0.5 + spread)
+    ax.set_xticks(range(k), matrix.columns, rotation=45, ha="right")
+    ax.set_yticks(range(k), matrix.index)
+    for i in range(k):
+        for j in range(k):
+            v = matrix.iat[i, j]
+            if np.isfinite(v):
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.6 * spread else "black")
+    ax.set_xlabel("strategy B")
+    ax.set_ylabel("strategy A")
+    fig.colorbar(im, ax=ax, label="share of games A finished above B")
+    ctx.figure(fig, "head_to_head",
+               "Head-to-head: share of the games in which the row strategy finished above the "
+               "column strategy (ties count one half); strategies ordered by Bradley-Terry "
+               "strength, strongest first.", r)
+    ctx.table(os_table, f"openskill ratings (interval: μ ± 1.96σ).{rated}", "openskill_ratings")
+    ctx.table(bt, "Bradley-Terry strengths.", "bradley_terry")
+    ctx.table(h2h, "Head-to-head with 95% Wilson intervals.", "head_to_head")
+    rotation = ctx.analysis("seat_rotation_check")
+    if not rotation.empty and (rotation["p_value"] < 0.01).any():
+        ctx.para("Caution: strategies were not rotated evenly over the seats "
+                 "(see `table_seat_rotation.csv`).")
+    elif not rotation.empty and rotation["confounded"].any():
+        ctx.para("Caution: each strategy sat in each seat about equally often, but the seats "
+                 "saw different line-ups (see `table_seat_rotation.csv`).")
+    rotation.to_csv(ctx.out_dir / "table_seat_rotation.csv", index=False)
+    ctx.files.append(ctx.out_dir / "table_seat_rotation.csv")
+
+
+def _section_robustness(ctx: ReportContext) -> None:
+    r = ctx.results
+    if "variant" not in r.columns or r["variant"].nunique() < 2:
+        return
+    ctx.heading(2, "Robustness to the component data")
+    table = ctx.analysis("robustness")
+    held = int(table["holds_in_all"].sum())
+    ctx.para(f"{held} of {len(table)} key conclusions hold in all {r['variant'].nunique()} "
+             "component variants.")
+    ctx.table(table, "Key conclusions by component variant.", "robustness",
+              full=robustness.conclusion_values(robustness.split_variants(r),
+                                                extra=conclusions_for(ctx.spec)))
+
+
+
+#: The sections of every game, in report order: name -> (function, what it shows).
+GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
+    "overview": (_section_overview, "what was simulated and the run configuration"),
+    "win_rates": (_section_win_rates, "win rate by seat and by strategy, with intervals"),
+    "seat_advantage": (_section_seat_advantage, "seats compared within line-ups"),
+    "score_composition": (_section_composition, "mean and distribution of each score part"),
+    "setup_balance": (_section_setup_balance, "how much the setup decides, and which features"),
+    "ratings": (_section_ratings, "openskill and Bradley-Terry ratings, head-to-head"),
+    "robustness": (_section_robustness, "key conclusions across component variants"),
+}
+#: The game's own sections come after this one.
+_GAME_SECTIONS_AFTER = "score_composition"
+
+
+def sections_for(game: str | GameSpec | None = None) -> dict[str, tuple[Section, str]]:
+    """Every section of ``game`` in report order: the generic ones and the game's own."""
+    spec = get_game(game)
+    own = importlib.import_module(spec.report_module).SECTIONS
+    out: dict[str, tuple[Section, str]] = {}
+    for name, entry in GENERIC_SECTIONS.items():
+        out[name] = entry
+        if name == _GAME_SECTIONS_AFTER:
+            out.update(own)
+    return out
+
+
+def section_names(game: str | GameSpec | None = None) -> list[str]:
+    return list(sections_for(game))
