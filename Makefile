@@ -17,13 +17,15 @@ setup: $(STAMP)
 report: $(STAMP)
 	$(VENV)/bin/tajsim run experiments/default.toml
 
-## Lint and the whole test suite.
+## Lint, the one-way layers (import-linter, docs/architecture.md) and the whole test suite.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

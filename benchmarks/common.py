@@ -25,7 +25,7 @@ if str(REPO) not in sys.path:  # run from a checkout without installing
 
 
 # Importing tajsim points numba at its cache directory keyed by the source fingerprint
-# (tajsim.engine.fingerprint): every script compiles into, or loads from, the cache of the sources
+# (tajsim.games.fingerprint): every script compiles into, or loads from, the cache of the sources
 # as they are, and never loads a kernel compiled before an edit.
 
 

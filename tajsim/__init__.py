@@ -1,32 +1,39 @@
-"""tajsim: Monte Carlo strategy analysis for Reiner Knizia's Taj Mahal.
+"""tajsim: Monte Carlo strategy analysis for India-themed board games (Taj Mahal, and more
+games registered in :mod:`tajsim.games.registry`).
 
-The public entry points are imported lazily so that ``import tajsim`` stays cheap (the numba
-kernels compile, or load from cache, on first use).
+The public entry points are loaded on first use so that ``import tajsim`` (and so the command
+line's start) stays cheap: numba, pandas and pyarrow load, and the kernels compile or load from
+numba's cache, only when a game is played. Before any kernel module is imported, numba's cache
+directory is keyed by the source fingerprint (:mod:`tajsim.games.fingerprint`).
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from tajsim.engine.fingerprint import use_source_keyed_numba_cache
+from tajsim.games.fingerprint import use_source_keyed_numba_cache
 
 use_source_keyed_numba_cache()
 
-__version__ = "0.1.0"
-__all__ = ["Game", "GameRecord", "play_game", "simulate", "default_components"]
+__version__ = "0.2.0"
+
+#: Public name -> (module, attribute), loaded on first access.
+_PUBLIC = {
+    "Game": ("tajsim.games.tajmahal.engine.game", "Game"),
+    "GameRecord": ("tajsim.engine.base_game", "GameRecord"),
+    "play_game": ("tajsim.play.mixed", "play_game"),
+    "replay_record": ("tajsim.play.mixed", "replay_record"),
+    "simulate": ("tajsim.running.simulate", "simulate"),
+    "load_results": ("tajsim.running.store", "load_results"),
+    "get_game": ("tajsim.games.registry", "get_game"),
+    "default_components": ("tajsim.games.tajmahal.engine.component_files", "default_components"),
+}
+__all__ = sorted(_PUBLIC)
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Game", "GameRecord", "play_game"):
-        from tajsim.games.tajmahal.engine import game
-
-        return getattr(game, name)
-    if name == "simulate":
-        from tajsim.running.simulate import simulate
-
-        return simulate
-    if name == "default_components":
-        from tajsim.games.tajmahal.engine.component_files import default_components
-
-        return default_components
+    if name in _PUBLIC:
+        module, attribute = _PUBLIC[name]
+        return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module 'tajsim' has no attribute {name!r}")

@@ -690,10 +690,21 @@ def test_cli_show_alternative_and_custom_files(tmp_path: Path) -> None:
     out = tmp_path / "alt.png"
     board = _board(tmp_path, lambda d: None)
     result = CliRunner().invoke(board_command, ["show", "--board", str(board), "--components",
-                                                str(DEFAULT_COMPONENTS), "--alternative", "3",
-                                                "--out", str(out), "--dpi", "40"])
+                                                str(DEFAULT_COMPONENTS), "--out", str(out),
+                                                "--dpi", "40"])
     assert result.exit_code == 0, result.output
     assert out.exists()
+    out.unlink()
+    result = CliRunner().invoke(board_command, ["show", "--alternative", "3", "--out", str(out),
+                                                "--dpi", "40"])
+    assert result.exit_code == 0, result.output
+    assert out.exists()
+    # An alternative is generated from the shipped files: a custom file as well is an error,
+    # not silently half-used.
+    result = CliRunner().invoke(board_command, ["show", "--board", str(board), "--alternative",
+                                                "3", "--out", str(out)])
+    assert isinstance(result.exception, UserError)
+    assert "both given" in str(result.exception)
 
 
 def test_cli_show_errors(tmp_path: Path) -> None:

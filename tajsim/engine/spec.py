@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.errors import UserError
+
 #: Leading fields of every result dtype, in this order.
 RESULT_LEAD = ("game_id", "seat", "strategy_id", "score", "rank", "winner")
 #: Leading fields of every setup dtype, in this order.
@@ -310,8 +312,6 @@ class GameSpec:
 
     def edition_index(self, edition: str | int) -> int:
         """Index of ``edition`` (its name, or its index) in ``editions``; ``UserError`` if none."""
-        from tajsim.errors import UserError
-
         if isinstance(edition, (int, np.integer)) and not isinstance(edition, bool) \
                 and 0 <= int(edition) < len(self.editions):
             return int(edition)
@@ -323,8 +323,6 @@ class GameSpec:
 
     def check_players(self, n_players: Any, edition: str | int | None = None) -> int:
         """``n_players`` as an int if the edition allows it, else a one-line ``UserError``."""
-        from tajsim.errors import UserError
-
         ed = self.editions[self.edition_index(edition if edition is not None
                                               else self.default_edition)]
         low, high = self.players[ed]
@@ -338,8 +336,6 @@ class GameSpec:
     def rules_code(self, edition: str | int | None = None,
                    options: Mapping[str, bool] | None = None) -> int:
         """The integer the kernels receive: edition index plus the bits of the options on."""
-        from tajsim.errors import UserError
-
         code = self.edition_index(edition if edition is not None else self.default_edition)
         chosen = {o.name: o.default for o in self.options}
         for key, value in (options or {}).items():

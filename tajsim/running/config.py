@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.engine.fingerprint import source_fingerprint
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
+from tajsim.games.fingerprint import source_fingerprint
 from tajsim.games.registry import get_game
 
 #: Seating plans. ``fixed``: seat p is taken by ``strategies[p]``. ``rotate``: seat p of game g is
@@ -373,6 +373,6 @@ def lineup_codes(seating: str, seat_entries: Sequence[int], players: int,
 
 # -- code identity -----------------------------------------------------------------------------
 def code_fingerprint() -> str:
-    """The code of a run: :func:`tajsim.engine.fingerprint.source_fingerprint`. Workers refuse
+    """The code of a run: :func:`tajsim.games.fingerprint.source_fingerprint`. Workers refuse
     tasks made by a driver with other code; a stored run refuses to resume under other code."""
     return source_fingerprint()

@@ -22,7 +22,10 @@ import pandas as pd
 
 from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME, get_game
+from tajsim.running.config import RunConfig, resolve_components
 from tajsim.running.records import concat_results
+from tajsim.running.simulate import run_simulation
+from tajsim.running.store import RunStore, discard_run
 
 __all__ = ["Experiment", "ExperimentData", "RunSpec", "check_experiment", "load_experiment",
            "simulate_experiment"]
@@ -211,9 +214,6 @@ def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
     """Validate every run's settings (strategies, players, edition, component files...) and,
     with ``out_dir``, that its run directories hold these runs or nothing, before anything is
     simulated: a bad file fails at once and writes nothing."""
-    from tajsim.running.config import RunConfig
-    from tajsim.running.store import RunStore
-
     for run in exp.runs:
         kwargs = run.simulate_kwargs(scale)
         try:
@@ -254,10 +254,6 @@ def simulate_experiment(
     ``restart=True`` deletes them first and plays them again (needed after an update of the
     engine, whose chunks cannot be mixed with the old ones).
     """
-    from tajsim.running.config import resolve_components
-    from tajsim.running.simulate import run_simulation
-    from tajsim.running.store import discard_run
-
     say = echo or (lambda _msg: None)
     if not scale > 0:
         raise UserError(f"scale {scale!r} is not allowed; expected a number > 0")

@@ -18,6 +18,9 @@ import pandas as pd
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.config import RunConfig
+from tajsim.running.executors import make_executor
+from tajsim.running.records import read_parquet_files
+from tajsim.running.store import RunStore, discard_run
 
 __all__ = ["RunResult", "run_simulation", "simulate"]
 
@@ -97,9 +100,6 @@ def run_simulation(
     closed at the end). ``restart=True`` deletes the run stored in ``out`` (after the
     arguments are validated) and plays it again (``store.discard_run``).
     """
-    from tajsim.running.executors import make_executor
-    from tajsim.running.store import RunStore, discard_run
-
     config = RunConfig.make(
         games=games, players=players, strategies=strategies, edition=edition, seed=seed,
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
@@ -140,8 +140,6 @@ def run_simulation(
             if store is not None:
                 frame = store.read_records()
             else:
-                from tajsim.running.records import read_parquet_files
-
                 frame = read_parquet_files([io.BytesIO(in_memory[k]) for k in sorted(in_memory)])
         return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
                          chunks_run=len(todo), records=frame)

@@ -28,6 +28,7 @@ from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.chunk import ChunkResult
 from tajsim.running.config import RunConfig, code_fingerprint
+from tajsim.running.records import read_parquet_files
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -221,8 +222,6 @@ class RunStore:
         return [p for _, p in sorted(found)]
 
     def read_records(self, indices: Iterable[int] | None = None) -> pd.DataFrame:
-        from tajsim.running.records import read_parquet_files
-
         files = self.chunk_files("records")
         if indices is not None:
             wanted = set(indices)

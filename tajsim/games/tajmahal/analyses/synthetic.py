@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from tajsim.games.tajmahal.engine.component_files import default_components
 from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 
 __all__ = ["SyntheticTruth", "board_names", "make_synthetic_results", "seat_win_probabilities"]
@@ -58,9 +59,7 @@ def board_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
     (province_slugs, bonus_city_slugs) : tuple of tuple of str
         12 province slugs; the fortress cities other than Agra that start with a bonus tile.
     """
-    try:  # the board data is written by the engine; fall back while it is absent
-        from tajsim.games.tajmahal.engine.component_files import default_components
-
+    try:  # the shipped board; placeholders if it cannot be read
         comps = default_components()
         provinces = tuple(comps.province_slugs)
         cities = tuple(comps.city_slugs[int(c)] for c in comps.bonus_cities)

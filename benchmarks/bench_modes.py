@@ -1,4 +1,4 @@
-"""Measure the local parallel modes: ``python -m tajsim.running.bench``.
+"""Measure the local parallel modes: ``python benchmarks/bench_modes.py``.
 
 Plays the same run with 1 worker and with each parallel mode (numba ``prange`` threads, a pool
 of Python threads over the ``nogil`` kernel, a pool of processes) and prints games per second
@@ -12,15 +12,19 @@ much of the machine a run got: below 1.00 the cores were shared with other work.
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 
+import common  # noqa: F401 - puts the checkout on sys.path
+
+from tajsim.running.executors import available_cores
+from tajsim.running.simulate import run_simulation
+
 
 def main(argv: list[str] | None = None) -> int:
-    from tajsim.running.executors import available_cores
-    from tajsim.running.simulate import run_simulation
-
-    ap = argparse.ArgumentParser(prog="python -m tajsim.running.bench", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python benchmarks/bench_modes.py", description=__doc__)
+    ap.add_argument("--game", default="tajmahal")
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--strategies", default="balanced,greedy,commodity,random")
@@ -32,10 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare every mode's aggregates")
     args = ap.parse_args(argv)
 
-    common = dict(games=args.games, players=args.players, strategies=args.strategies,
-                  seed=1, chunk_size=args.chunk_size, records=args.records,
-                  load_records=False, progress=False)
-    run_simulation(**{**common, "games": 64}, workers=1)  # warm-up: load the kernels
+    settings = dict(games=args.games, players=args.players, strategies=args.strategies,
+                    seed=1, chunk_size=args.chunk_size, records=args.records,
+                    load_records=False, progress=False, game=args.game)
+    run_simulation(**{**settings, "games": 64}, workers=1)  # warm-up: load the kernels
     plans = [("serial", 1)] + [(m, args.workers) for m in args.modes.split(",") if m]
     best = {plan: float("inf") for plan in plans}
     cpu = {plan: float("inf") for plan in plans}
@@ -49,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     for group in rounds:
         for mode, workers in group:
             t0, c0 = time.perf_counter(), _cpu()
-            res = run_simulation(**common, workers=workers,
+            res = run_simulation(**settings, workers=workers,
                                  mode=None if mode == "serial" else mode)
             best[mode, workers] = min(best[mode, workers], time.perf_counter() - t0)
             cpu[mode, workers] = min(cpu[mode, workers], _cpu() - c0)
@@ -71,8 +75,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _cpu() -> float:
     """CPU seconds of this process (all threads) and of its finished child processes."""
-    import resource
-
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime

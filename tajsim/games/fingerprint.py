@@ -16,6 +16,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from tajsim.games import GAME_PACKAGES
+
 ROOT = Path(__file__).resolve().parent.parent  # the tajsim package
 #: Generic sources that shape every game's records (relative to the package).
 GENERIC_SOURCES = ("engine", "running/chunk.py", "running/records.py", "running/aggregates.py",
@@ -25,8 +27,6 @@ _SUFFIXES = (".py", ".toml")
 
 def source_files() -> list[Path]:
     """Every file the fingerprint covers, sorted by path."""
-    from tajsim.games import GAME_PACKAGES
-
     roots = [ROOT / s for s in GENERIC_SOURCES]
     for name in GAME_PACKAGES:
         wing = importlib.import_module(f"tajsim.games.{name}")  # the cheap package init only
