@@ -236,8 +236,9 @@ class GameSpec:
     analyses_module, report_module : str
         Modules (imported when needed) exposing ``ANALYSES`` / ``REQUIRED_COLUMNS`` and
         ``SECTIONS``: the game's own analyses and report sections.
-    golden_dir : Path
-        Golden transcripts (``*.txt``) replayed by the conformance suite.
+    golden_dir : Path, optional
+        Where the game's golden transcripts lie in a checkout (``tests/golden/<name>/``; the
+        conformance suite replays every file of ``tests/make_golden.py``).
     check_legal : callable ``(state, comp, legal, where)``, optional
         The kernel's legal list against an independent reference of the rules.
     check_step : callable ``(before, action, after, comp, where)``, optional
@@ -280,13 +281,13 @@ class GameSpec:
     source_folders: tuple[Path, ...]
     analyses_module: str
     report_module: str
-    golden_dir: Path
     description: str = ""
     check_legal: Callable[..., None] | None = None
     check_step: Callable[..., None] | None = None
     options: tuple[RuleOption, ...] = ()
     tuning: TuningSpace | None = None
     board_picture: str = ""
+    golden_dir: Path | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------

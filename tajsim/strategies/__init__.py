@@ -1,14 +1,9 @@
-"""tajsim.strategies: the players.
+"""tajsim.strategies: what every game's players share.
 
-* ``ids`` - strategy ids and the parameter-vector size shared by the kernels;
-* ``features`` - compiled helpers that read only what a seat may see;
-* ``heuristic`` - the parametric heuristic (presets) and ``greedy``;
-* ``rollout`` - ``random`` and the non-search dispatcher used inside rollouts;
-* ``ismcts`` - information-set Monte Carlo tree search with determinisation;
-* ``nb`` - ``choose_action_nb``, the dispatcher the game loops call;
-* ``registry`` - names, descriptions and parameters (``presets.toml`` for the presets);
-* ``python_policy`` - the pure-Python interface, mixed tables and plug-in loading;
-* ``arena``, ``tuning``, ``ladder`` - matches, ``tajsim tune`` and ``tajsim ladder``.
+* ``spec`` - :class:`StrategySpec` and :class:`StrategyRegistry`: a game's strategies by name,
+  compiled id and parameter vector;
+* ``python_policy`` - the pure-Python policy interface and the plug-in loader.
 
-See ``docs/strategies.md``.
+A game's compiled strategies live in its wing (``tajsim/games/<name>/strategies/``). See
+``docs/strategies.md`` and ``docs/architecture.md``.
 """

@@ -1,1 +1,3 @@
-"""tajsim/games/tajmahal/engine."""
+"""Taj Mahal's rules: constants and layouts (``enums``), kernels (``nb``), components
+(``components``, ``component_files``, ``alternatives``, ``data/``), step-by-step play
+(``game``), invariants."""

@@ -1,1 +1,2 @@
-"""tajsim/games/tajmahal/play."""
+"""Taj Mahal's batch kernels (``nb``: whole games, records) and its own results-frame columns and
+setup features (``records``)."""
