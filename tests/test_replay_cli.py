@@ -82,3 +82,27 @@ def test_replay_user_errors_are_one_line(cli, args):
 def test_replay_missing_record_file(cli, tmp_path):
     result = CliRunner().invoke(cli, ["replay", "--record", str(tmp_path / "nope.json")])
     assert result.exit_code == 2 and "error:" in result.output
+
+
+def test_replay_prints_every_event_a_referee_needs(cli):
+    """2-player unrest and protests, reshuffles, forced display takes, prestige cards and the
+    card shortages of R3 are printed as they happen, each as often as the records count it."""
+    from tajsim.running.simulate import simulate
+
+    out = CliRunner().invoke(cli, ["replay", "--players", "2", "--seed", "9", "--strategies",
+                                   "balanced"]).output
+    rec = simulate(1, 2, "balanced", seed=9, workers=1, progress=False).iloc[0]
+    assert rec["n_protests"] > 0
+    assert out.count("protest (a second card of that colour)") == rec["n_protests"]
+    assert "unrest: " in out and "from the display (no choice left)" in out
+    assert "turns an advisor pair into" in out
+    five = CliRunner().invoke(cli, ["replay", "--players", "5", "--edition", "2000", "--seed",
+                                    "4", "--strategies", "balanced"]).output
+    rec5 = simulate(1, 5, "balanced", edition="2000", seed=4, workers=1, progress=False)
+    first = rec5.iloc[0]
+    assert five.count("the deck ran out") == first["n_reshuffles"]
+    assert five.count("the display gets") == first["n_short_deals"] > 0
+    owed = int(rec5["display_cards_missed"].sum())
+    printed = sum(int(line.split("owed ")[1].split()[0]) for line in five.splitlines()
+                  if "more display card(s)" in line)
+    assert printed == owed

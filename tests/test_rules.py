@@ -460,6 +460,33 @@ def test_withdraw_first_without_cards_takes_two_and_the_top_card(comp):
     assert state[E.S_CUR] == 1
 
 
+def test_2000_withdraw_first_draws_the_top_card_before_the_display(comp):
+    """2000 edition: "If you withdrew before playing any cards, draw the topmost [card] from the
+    deck. Take 2 cards of your choice from the face-up supply": the drawn card is in the hand
+    when the display choice is made (2018: after, see the test above)."""
+    cards = Cards(comp)
+    shown = cards.any("red", 5)
+    top = cards.any("blue", 1)[0]
+    state = StateBuilder(comp, 3, edition=E.EDITION_2000).display(*shown).deck_top(top) \
+        .turn(0).build()
+    act(state, comp, WITHDRAW)
+    assert state[E.S_PHASE] == E.PHASE_DISPLAY and state[E.S_PENDING] == 2
+    assert cards_at(state, E.LOC_HAND + 0) == [top]  # drawn before the choice
+    act(state, comp, take(shown[0]), take(shown[4]))
+    assert sorted(cards_at(state, E.LOC_HAND + 0)) == sorted([shown[0], shown[4], top])
+
+
+def test_2018_withdraw_first_draws_the_top_card_after_the_display(comp):
+    cards = Cards(comp)
+    shown = cards.any("red", 5)
+    top = cards.any("blue", 1)[0]
+    state = StateBuilder(comp, 3).display(*shown).deck_top(top).turn(0).build()
+    act(state, comp, WITHDRAW)
+    assert cards_at(state, E.LOC_HAND + 0) == []  # nothing drawn yet at the choice
+    act(state, comp, take(shown[0]), take(shown[4]))
+    assert top in cards_at(state, E.LOC_HAND + 0)
+
+
 def test_withdraw_after_playing_takes_two_only(comp):
     cards = Cards(comp)
     shown = cards.any("red", 5)
@@ -538,6 +565,27 @@ def test_deck_and_discards_exhausted_deal_what_there_is(comp):
     assert state[E.S_VISIT] == 1 and state[E.S_DISPLAY_N] == 0
     assert state[E.S_N_RESHUFFLES] == 0
     assert legal(state, comp)[0] == WITHDRAW
+    # ... and it is recorded: player 0 was owed one display card and the top card, players 1
+    # and 2 two and one display cards and one top card each; the next display got no card.
+    assert state[E.S_EXHAUSTED_VISIT] == 1
+    assert list(state[E.S_DISPLAY_MISSED:E.S_DISPLAY_MISSED + 3]) == [1, 2, 1]
+    assert list(state[E.S_DECK_MISSED:E.S_DECK_MISSED + 3]) == [1, 1, 1]
+    assert state[E.S_SHORT_DEALS] == 1 and state[E.S_DISPLAY_SHORT] == E.DISPLAY_SIZE[3]
+
+
+def test_shortages_reach_the_records(comp):
+    """Five-player games run the deck and the discard pile dry often (R3): the result and setup
+    records say how often, for whom, and from which visit."""
+    from tajsim.running.simulate import simulate
+
+    df = simulate(200, 5, "balanced", edition="2000", seed=4, workers=1, progress=False)
+    games = df.groupby("game_id").first()
+    hit = games["exhausted_visit"] > 0
+    assert 0 < hit.mean() < 1  # some games run dry, some do not
+    assert (games.loc[~hit, ["n_short_deals", "display_cards_short"]] == 0).all().all()
+    per_game = df.groupby("game_id")[["display_cards_missed", "deck_cards_missed"]].sum()
+    assert (per_game.sum(axis=1)[~hit.to_numpy()] == 0).all()
+    assert per_game.sum(axis=1)[hit.to_numpy()].gt(0).mean() > 0.9
 
 
 # ---------------------------------------------------------------------------------------------

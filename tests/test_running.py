@@ -33,12 +33,13 @@ def expected_columns() -> list[str]:
     cols = ["game_id", "seed", "edition", "n_players", "seat", "strategy", "score", "rank",
             "winner", *(f"pts_{p}" for p in E.PART_NAMES), *(f"goods_{g}" for g in E.GOOD_NAMES),
             "n_palaces", "n_province_tiles", "n_bonus_tiles", "n_prestige", "hand_end",
-            "setup_id"]
+            "display_cards_missed", "deck_cards_missed", "setup_id"]
     cols += [f"visit_{s}" for s in comps.province_slugs]
     cols += [f"bonus_{comps.city_slugs[c]}" for c in comps.bonus_cities]
     cols += [f"tile_won_v{k}" for k in range(1, 13)]
     cols += [f"chain_v{k}" for k in range(1, 13)]
-    cols += ["n_turns", "n_reshuffles", "n_protests"]
+    cols += ["n_turns", "n_reshuffles", "n_protests", "n_short_deals", "display_cards_short",
+             "exhausted_visit"]
     return cols
 
 
@@ -52,7 +53,9 @@ def test_schema_columns_and_dtypes(reference):
         "goods_rice": "int8", "n_palaces": "int16", "n_province_tiles": "int8",
         "n_bonus_tiles": "int8", "n_prestige": "int8", "hand_end": "int16", "setup_id": "int64",
         "visit_agra": "int8", "tile_won_v1": "bool", "chain_v12": "int8", "n_turns": "int16",
-        "n_reshuffles": "int8", "n_protests": "int8",
+        "n_reshuffles": "int8", "n_protests": "int8", "display_cards_missed": "int8",
+        "deck_cards_missed": "int8", "n_short_deals": "int8", "display_cards_short": "int8",
+        "exhausted_visit": "int8",
     }
     for col, dtype in dtypes.items():
         assert str(df[col].dtype) == dtype, col
@@ -329,7 +332,7 @@ def test_aggregates_merge_in_any_order_and_round_trip():
     features = a.setup_features()
     visit = features[features["feature"] == "visit_agra"]
     assert set(visit["value"]) == {"12"} and visit["n"].sum() == 270
-    assert len(a.game_stats()) == 6
+    assert len(a.game_stats()) == len(a.game_metrics) == 9  # 6 setup scalars + 3 derived
 
 
 def test_default_chunk_size_depends_only_on_games():

@@ -14,6 +14,13 @@ an optional ``as`` (the key of the result) and keyword arguments of the function
 (TOML has no null: ``seat = -1`` stands for ``seat = None``.) :func:`run_analyses` returns
 ``{key: DataFrame}``. Results are computed once per (name, arguments) in an
 :class:`AnalysisCache`: the report reuses what the run already computed.
+
+Every entry also takes two keys that any analysis understands:
+
+* ``subset = "<pandas query>"`` runs it on the rows that match (e.g. ``"exhausted_visit == 0"``:
+  only the Taj Mahal games in which the cards never ran out);
+* ``split = "<column>"`` runs it once per value of a column (or of a query: ``split =
+  "exhausted_visit > 0"``) and stacks the results with that column first.
 """
 
 from __future__ import annotations
@@ -157,18 +164,39 @@ class AnalysisCache:
         return (name, _freeze(kwargs))
 
     def get(self, name: str, **kwargs: Any) -> pd.DataFrame:
-        """Analysis ``name`` of the frame with these arguments (computed on first use)."""
+        """Analysis ``name`` of the frame with these arguments (computed on first use);
+        ``subset`` / ``split`` as in the module docstring."""
         if name not in self.available:
             raise UserError(f"unknown {self.spec.title} analysis {name!r}; expected one of "
                             f"{', '.join(self.available)}")
         key = self.key(name, kwargs)
         if key not in self._done:
-            self._done[key] = self._compute(name, dict(kwargs))
+            subset, split = kwargs.pop("subset", None), kwargs.pop("split", None)
+            frame = self.results if subset is None else _query(self.results, subset)
+            if split is None:
+                self._done[key] = self._compute(name, dict(kwargs), frame)
+            else:
+                self._done[key] = self._split(name, dict(kwargs), frame, split)
             self.computed += 1
         return self._done[key]
 
-    def _compute(self, name: str, kwargs: dict[str, Any]) -> pd.DataFrame:
-        results, spec = self.results, self.spec
+    def _split(self, name: str, kwargs: dict[str, Any], frame: pd.DataFrame,
+               split: str) -> pd.DataFrame:
+        if split in frame.columns:
+            labels = frame[split]
+        else:
+            labels = pd.Series(_query(frame, split, mask=True), index=frame.index, name=split)
+        parts = []
+        for value, part in frame.groupby(labels.to_numpy(), sort=True):
+            table = self._compute(name, dict(kwargs), part)
+            table.insert(0, split, value)
+            parts.append(table)
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+    def _compute(self, name: str, kwargs: dict[str, Any],
+                 results: pd.DataFrame | None = None) -> pd.DataFrame:
+        results = self.results if results is None else results
+        spec = self.spec
         missing = missing_columns(results, name, spec)
         if missing:
             raise UserError(f"analysis {name!r} needs columns {', '.join(missing)} that the "
@@ -193,6 +221,23 @@ class AnalysisCache:
         except TypeError as exc:
             raise UserError(f"analysis {name!r}: bad arguments {kwargs!r} ({exc})") from None
         return func(results, **kwargs)
+
+
+def _query(frame: pd.DataFrame, text: Any, mask: bool = False) -> Any:
+    """Rows of ``frame`` matching the pandas query ``text`` (or the boolean mask); a bad query
+    is a one-line ``UserError``."""
+    if not isinstance(text, str) or not text.strip():
+        raise UserError(f"subset/split {text!r} is not a query; expected e.g. "
+                        "\"exhausted_visit == 0\" or a column name")
+    try:
+        hit = frame.eval(text)
+    except Exception as exc:  # noqa: BLE001 - any pandas parse or name error is bad input
+        raise UserError(f"subset/split {text!r} cannot be evaluated on the results ({exc}); "
+                        "expected a pandas query over their columns") from None
+    if not pd.api.types.is_bool_dtype(getattr(hit, "dtype", None)):
+        raise UserError(f"subset/split {text!r} is not true or false for each row; expected "
+                        "a comparison such as \"exhausted_visit == 0\"")
+    return hit.to_numpy() if mask else frame[hit.to_numpy()]
 
 
 def run_analyses(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from tajsim.analysis.robustness import Finding, fmt_estimate, tiered_order
-from tajsim.games.tajmahal.analyses import commodities, connections
+from tajsim.games.tajmahal.analyses import commodities, connections, shortage
 from tajsim.games.tajmahal.analyses.commodities import goods_value
 from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 
@@ -30,6 +30,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "chain_points_by_visit": connections.chain_points_by_visit,
     "chain_points_by_province": connections.chain_points_by_province,
     "province_order_effects": connections.province_order_effects,
+    "card_shortage": shortage.card_shortage,
 }
 
 _GAME = ("game_id", "n_players", "seat")
@@ -48,6 +49,8 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "chain_points_by_visit": ("n_players", *_CHAINS),
     "chain_points_by_province": (*_CHAINS, "visit_*"),
     "province_order_effects": ("game_id", "setup_id", "pts_connection", "visit_*"),
+    "card_shortage": (*_GAME, "exhausted_visit", "n_short_deals", "display_cards_missed",
+                      "deck_cards_missed"),
 }
 
 

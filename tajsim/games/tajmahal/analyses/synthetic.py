@@ -418,4 +418,15 @@ def _assemble(
         n_reshuffles=np.repeat(rng.integers(0, 3, G), P).astype(np.int8),
         n_protests=np.repeat(rng.integers(0, 2, G) * (P == 2), P).astype(np.int8),
     )
+    # Card shortages (R3): about a third of 5-player games run dry in the last visits.
+    exhausted = (rng.random(G) < (0.3 if P == 5 else 0.0)) * rng.integers(10, 13, G)
+    short = (exhausted > 0) & (rng.random(G) < 0.8)
+    missed = (np.repeat(exhausted > 0, P) * rng.integers(0, 3, flat)).astype(np.int8)
+    cols.update(
+        display_cards_missed=missed,
+        deck_cards_missed=(missed > 1).astype(np.int8),
+        n_short_deals=np.repeat(short, P).astype(np.int8),
+        display_cards_short=np.repeat(short * 2, P).astype(np.int8),
+        exhausted_visit=np.repeat(exhausted, P).astype(np.int8),
+    )
     return pd.DataFrame(cols)

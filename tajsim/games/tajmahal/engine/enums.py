@@ -260,7 +260,13 @@ N_MASK_LOCS = 2 * MAX_PLAYERS + 4
 MASK_PUBLIC = N_MASK_LOCS  # not a location: the cards with S_CARD_PUBLIC == 1
 N_MASK_BLOCKS = N_MASK_LOCS + 1
 S_LOC_MASK = S_BONUS_START + MAX_CITIES  # [N_MASK_BLOCKS * N_MASK_WORDS]
-STATE_SIZE = S_LOC_MASK + N_MASK_BLOCKS * N_MASK_WORDS
+# Card shortages (R3: with the deck and the discard pile both empty, players get what is left).
+S_SHORT_DEALS = S_LOC_MASK + N_MASK_BLOCKS * N_MASK_WORDS  # visits whose display was dealt short
+S_DISPLAY_SHORT = S_SHORT_DEALS + 1  # display cards not dealt, over the game
+S_EXHAUSTED_VISIT = S_SHORT_DEALS + 2  # first visit (1..12) a draw found no card; 0 never
+S_DISPLAY_MISSED = S_SHORT_DEALS + 3  # [P] display cards a player was owed but not given
+S_DECK_MISSED = S_DISPLAY_MISSED + MAX_PLAYERS  # [P] deck draws a player was owed but not given
+STATE_SIZE = S_DECK_MISSED + MAX_PLAYERS
 
 # ---------------------------------------------------------------------------
 # Per-game result record written by the batch kernels (one row per player).
@@ -288,6 +294,10 @@ RESULT_DTYPE = np.dtype(
         ("n_bonus_tiles", np.int8),
         ("n_prestige", np.int8),
         ("hand_end", np.int16),
+        # Cards the player was owed but not given because the deck and the discard pile were
+        # both empty (R3): display cards to take, and deck draws.
+        ("display_cards_missed", np.int8),
+        ("deck_cards_missed", np.int8),
     ]
 )
 # Per-game setup record (one row per game): what the analysis layer groups by.
@@ -298,6 +308,11 @@ SETUP_DTYPE = np.dtype(
         ("n_turns", np.int16),
         ("n_reshuffles", np.int8),
         ("n_protests", np.int8),
+        # Card shortages (R3): visits whose display was dealt short, the display cards not
+        # dealt, and the first visit (1..12) in which a draw found no card (0: never).
+        ("n_short_deals", np.int8),
+        ("display_cards_short", np.int8),
+        ("exhausted_visit", np.int8),
         # province_order[k] = province visited at visit k
         ("province_order", np.int8, (N_PROVINCES,)),
         # bonus_at[c] = Bonus kind lying on city c at the start, -1 none

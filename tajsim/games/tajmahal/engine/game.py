@@ -141,6 +141,126 @@ class Game(BaseGame):
     def describe_action(self, player: int, action: int) -> str:
         return f"  V{self.visit:02d} P{player} [{self.phase}] {self.action_label(action)}"
 
+    def events(self, before: np.ndarray, action: int) -> list[str]:
+        """Everything ``action`` set off besides itself, read from the state change, in the
+        order the rules resolve it: majorities won; palaces' bonus tiles, province tiles, goods
+        and points; the row discarded; display cards taken without a choice; deck draws (a
+        replay shows hidden cards: it is the referee's view), reshuffles and cards not received
+        (R3); 2-player unrest and protests; the end of the visit (advisor pairs turned into
+        prestige cards, leftovers discarded, an unclaimed province tile leaving play); the next
+        display and a short deal; the final scoring."""
+        s, b = self.state, before
+        n = self.n_players
+        who = [f"P{p}" for p in range(n)]
+        moves = self._card_moves(b, s, action)
+        court: list[str] = []
+        won = [E.SYMBOL_NAMES[sym] for sym in range(E.N_SYMBOLS)
+               if b[E.S_SEAT + sym] == E.SEAT_PRESENT and s[E.S_SEAT + sym] == E.SEAT_EMPTY]
+        if won:
+            court.append(f"{who[int(b[E.S_CUR])]} wins the majority in {', '.join(won)}")
+        tiles: list[str] = []
+        for c in range(self.components.n_cities):
+            taker = int(s[E.S_BONUS_TAKER + c])
+            if taker >= 0 and b[E.S_BONUS_TAKER + c] < 0:
+                kind = E.BONUS_NAMES[int(b[E.S_BONUS_AT + c])]
+                tiles.append(f"{who[taker]} takes the {kind} bonus tile of "
+                             f"{self.city_label(c)}")
+        leaves: list[str] = []
+        for t in range(E.N_PROVINCES):
+            if s[E.S_TILE_OWNER + t] != b[E.S_TILE_OWNER + t]:
+                owner = int(s[E.S_TILE_OWNER + t])
+                goods = [E.GOOD_NAMES[g] for g in range(E.N_GOODS)
+                         for _ in range(int(self.comp[E.C_TILE_GOODS + t * E.N_GOODS + g]))]
+                if owner >= 0:
+                    tiles.append(f"{who[owner]} takes province tile {t + 1} "
+                                 f"({', '.join(goods)})")
+                else:
+                    leaves.append(f"nobody claimed province tile {t + 1}: it leaves play")
+        points = []
+        for p in range(n):
+            base = E.S_SCORE + p * E.N_PARTS
+            gains = [f"+{int(s[base + k] - b[base + k])} {name}"
+                     for k, name in enumerate(E.PART_NAMES) if s[base + k] != b[base + k]]
+            if gains:
+                points.append(f"{who[p]} scores {', '.join(gains)} (total {self.score(p)})")
+        missed = []
+        for p in range(n):
+            miss_d = int(s[E.S_DISPLAY_MISSED + p] - b[E.S_DISPLAY_MISSED + p])
+            miss_k = int(s[E.S_DECK_MISSED + p] - b[E.S_DECK_MISSED + p])
+            if miss_d:
+                missed.append(f"{who[p]} is owed {miss_d} more display card(s) but the display "
+                              "is empty (R3)")
+            if miss_k:
+                missed.append(f"{who[p]} gets no card from the deck: the deck and the discard "
+                              "pile are empty (R3)")
+        unrest = moves["unrest"]
+        if s[E.S_N_PROTESTS] > b[E.S_N_PROTESTS]:
+            aside = [E.SYMBOL_NAMES[sym] for sym in range(E.N_SYMBOLS)
+                     if b[E.S_SEAT + sym] == E.SEAT_PRESENT and s[E.S_SEAT + sym] == E.SEAT_ASIDE]
+            unrest.insert(1 if unrest else 0, "protest (a second card of that colour): "
+                          + (f"{', '.join(aside)} set aside for this visit" if aside
+                             else "nothing set aside") + "; unrest is discarded")
+        draws = moves["draws"]
+        if s[E.S_N_RESHUFFLES] > b[E.S_N_RESHUFFLES]:
+            draws.insert(0, "the deck ran out: the discard pile is shuffled into a new deck")
+        end = moves["end"] + leaves
+        if s[E.S_VISIT] > b[E.S_VISIT]:
+            end.append(f"visit {int(b[E.S_VISIT]) + 1} ends")
+        deal = moves["deal"]
+        if s[E.S_SHORT_DEALS] > b[E.S_SHORT_DEALS]:
+            deal.append(f"the deck and the discard pile are empty: the display gets "
+                        f"{int(s[E.S_DISPLAY_N])} of {E.DISPLAY_SIZE[n]} cards (R3)")
+        over = []
+        if s[E.S_PHASE] == E.PHASE_GAME_OVER and b[E.S_PHASE] != E.PHASE_GAME_OVER:
+            over.append(f"the game is over: final scores {self.scores()}, winners "
+                        f"{', '.join(who[p] for p in self.winners())}")
+        return [*court, *tiles, *points, *moves["row"], *moves["take"], *draws, *missed,
+                *unrest, *end, *deal, *moves["other"], *over]
+
+    def _card_moves(self, b: np.ndarray, s: np.ndarray, action: int) -> dict[str, list[str]]:
+        """The card moves of one step that the action itself does not say, by kind."""
+        loc_b = b[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
+        loc_s = s[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
+        taken = action - E.ACTION_TAKE if E.ACTION_TAKE <= action < E.N_ACTIONS else -1
+        groups: dict[tuple[int, int], list[int]] = {}
+        for card in np.flatnonzero(loc_b != loc_s):
+            key = (int(loc_b[card]), int(loc_s[card]))
+            if int(card) == taken or (E.LOC_HAND <= key[0] < E.LOC_ROW and key[1] >= E.LOC_ROW):
+                continue  # the action itself: a card taken, or cards played to the row
+            groups.setdefault(key, []).append(int(card))
+        out: dict[str, list[str]] = {k: [] for k in ("row", "take", "draws", "unrest", "end",
+                                                     "deal", "other")}
+        for (src, dst), cards in sorted(groups.items()):
+            text = self._cards_text(sorted(cards))
+            holder = dst - E.LOC_HAND if E.LOC_HAND <= dst < E.LOC_ROW else -1
+            if src in (E.LOC_DECK, E.LOC_DISCARD) and holder >= 0:
+                out["draws"].append(f"P{holder} draws {text}")
+            elif src == E.LOC_DISPLAY and holder >= 0:
+                out["take"].append(f"P{holder} takes {text} from the display (no choice left)")
+            elif dst == E.LOC_DISPLAY:
+                out["deal"].append(f"display dealt for the next visit: {text}")
+            elif dst == E.LOC_UNREST:
+                out["unrest"].append(f"unrest: {text} drawn")
+            elif src in (E.LOC_DECK, E.LOC_DISCARD) and dst == E.LOC_DISCARD:
+                out["unrest"].append(f"unrest: {text} drawn")
+            elif src >= E.LOC_ROW and holder >= 0:
+                out["row"].append(f"P{holder} takes back {text} from the row")
+            elif src >= E.LOC_ROW and dst == E.LOC_DISCARD:
+                out["row"].append(f"P{src - E.LOC_ROW}'s row is discarded: {text}")
+            elif holder >= 0 and all(c >= E.FIRST_PRESTIGE for c in cards):
+                origin = "the supply" if src == E.LOC_SUPPLY else f"P{src - E.LOC_HAND}"
+                out["end"].append(f"P{holder} turns an advisor pair into {text} (from {origin})")
+            elif src == E.LOC_UNREST and dst == E.LOC_DISCARD:
+                out["unrest" if s[E.S_N_PROTESTS] > b[E.S_N_PROTESTS] else "end"].append(
+                    f"unrest cards discarded: {text}")
+            elif src == E.LOC_DISPLAY and dst == E.LOC_DISCARD:
+                out["end"].append(f"display leftovers discarded: {text}")
+            elif src == E.LOC_DISCARD and dst == E.LOC_DECK:
+                continue  # the reshuffle, said once
+            else:
+                out["other"].append(f"{text}: location {src} -> {dst}")
+        return out
+
     def final_summary(self) -> list[str]:
         return [f"Province order: {', '.join(self.province_order())}"]
 

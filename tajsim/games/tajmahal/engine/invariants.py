@@ -58,6 +58,9 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
       each player are the ``S_BONUS_HELD`` counts;
     * province tiles: tiles of past visits are claimed or out of play, future tiles are on the
       board; the current tile is on the board or claimed this visit;
+    * card shortages (R3): no deck draw is counted as missed, no display as dealt short, before
+      a draw first found the deck and the discard pile empty; counts are never negative and a
+      short deal misses at least one card;
     * game over: ranks and winners are consistent with the scores.
     """
     w = where
@@ -252,6 +255,23 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         _require(nb.score_of(state, p) == parts.sum(), "score_of != sum of parts", w)
 
     # --- end of game ---------------------------------------------------------------------
+    missed = np.concatenate([state[E.S_DISPLAY_MISSED:E.S_DISPLAY_MISSED + E.MAX_PLAYERS],
+                             state[E.S_DECK_MISSED:E.S_DECK_MISSED + E.MAX_PLAYERS]])
+    short_deals, short_cards = int(state[E.S_SHORT_DEALS]), int(state[E.S_DISPLAY_SHORT])
+    _require((missed >= 0).all() and short_deals >= 0, "negative shortage counter", w)
+    _require(short_deals <= short_cards, "a short deal with no card missing", w)
+    if state[E.S_EXHAUSTED_VISIT] == 0:
+        # (A display can hold fewer cards than a withdrawal takes only after a short deal in a
+        # real game; built test states may set one up directly, so that is not required here.)
+        deck_missed = missed[E.MAX_PLAYERS:]
+        _require(not deck_missed.any() and short_cards == 0,
+                 "deck cards counted as missed although no draw found the deck and discards "
+                 "empty", w)
+    else:
+        _require(1 <= state[E.S_EXHAUSTED_VISIT] <= visit + 1, "exhaustion visit out of range",
+                 w)
+    _require(not missed[n:E.MAX_PLAYERS].any() and not missed[E.MAX_PLAYERS + n:].any(),
+             "missed cards of an empty seat", w)
     if over:
         scores = np.array([nb.score_of(state, p) for p in range(n)])
         hands = state[E.S_HAND_N:E.S_HAND_N + n]

@@ -45,6 +45,7 @@ from tajsim.games.tajmahal.engine.enums import (
     C_TILE_GOODS,
     COLOURLESS,
     DISPLAY_SIZE,
+    EDITION_2000,
     EDITION_2018,
     FIRST_PRESTIGE,
     FIRST_WHITE,
@@ -105,10 +106,14 @@ from tajsim.games.tajmahal.engine.enums import (
     S_CUR,
     S_DECK,
     S_DECK_LEN,
+    S_DECK_MISSED,
     S_DECK_TOP,
     S_DISCARD_N,
+    S_DISPLAY_MISSED,
     S_DISPLAY_N,
+    S_DISPLAY_SHORT,
     S_EDITION,
+    S_EXHAUSTED_VISIT,
     S_FIRST,
     S_GOODS,
     S_HAND_N,
@@ -132,6 +137,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_SCORE,
     S_SEAT,
     S_SETUP_SEED,
+    S_SHORT_DEALS,
     S_STEP,
     S_TILE_OWNER,
     S_TOKEN_SUPPLY,
@@ -323,6 +329,8 @@ def draw_card(state):
     """
     if state[S_DECK_TOP] >= state[S_DECK_LEN]:
         if state[S_DISCARD_N] == 0:
+            if state[S_EXHAUSTED_VISIT] == 0:
+                state[S_EXHAUSTED_VISIT] = state[S_VISIT] + 1
             return -1
         k = 0
         for w in range(N_MASK_WORDS):  # ascending card order
@@ -345,10 +353,13 @@ def draw_card(state):
 
 @njit(cache=True)
 def draw_to_hand(state, p):
-    """Draw the top card into ``p``'s hand (hidden from the others). Returns the card or -1."""
+    """Draw the top card into ``p``'s hand (hidden from the others). Returns the card, or -1
+    (counted as a card ``p`` was owed but did not get) when the deck and discards are empty."""
     card = draw_card(state)
     if card >= 0:
         move_card(state, card, LOC_HAND + p, 0)
+    else:
+        state[S_DECK_MISSED + p] += 1
     return card
 
 
@@ -446,10 +457,12 @@ def prepare_visit(state, comp):
     state[S_SEAT + SEAT_CROWN] = SEAT_PRESENT
     state[S_SEAT + SEAT_PROVINCE] = SEAT_PRESENT
     state[S_CROWN_CITY] = -1
-    for _ in range(DISPLAY_SIZE[n]):
+    for k in range(DISPLAY_SIZE[n]):
         card = draw_card(state)
-        if card < 0:
-            break  # deck and discards exhausted: deal what there is (R3)
+        if card < 0:  # deck and discards exhausted: deal what there is (R3), and count it
+            state[S_SHORT_DEALS] += 1
+            state[S_DISPLAY_SHORT] += DISPLAY_SIZE[n] - k
+            break
         move_card(state, card, LOC_DISPLAY, 1)
     for p in range(n):
         state[S_WITHDRAWN + p] = 0
@@ -857,6 +870,10 @@ def after_crown(state, comp, p):
             last = False
     state[S_PENDING] = 1 if last else 2
     state[S_PHASE] = PHASE_DISPLAY
+    if state[S_WD_PLAYED] == 0 and state[S_EDITION] == EDITION_2000:
+        # 2000: "If you withdrew before playing any cards, draw the topmost [card] from the
+        # deck. Take 2 cards of your choice from the face-up supply" - the draw comes first.
+        draw_to_hand(state, p)
     return STEP_CONTINUE_DISPLAY
 
 
@@ -867,10 +884,14 @@ def continue_display(state, comp, p):
     if state[S_PENDING] > 0 and state[S_DISPLAY_N] > state[S_PENDING]:
         return STEP_DONE  # a real choice: wait for PHASE_DISPLAY actions
     if state[S_PENDING] > 0:
+        if state[S_DISPLAY_N] < state[S_PENDING]:  # the display ran short (R3)
+            state[S_DISPLAY_MISSED + p] += state[S_PENDING] - state[S_DISPLAY_N]
         move_all(state, MASK_DISPLAY, LOC_HAND + p)
     state[S_PENDING] = 0
-    if state[S_WD_PLAYED] == 0:
-        draw_to_hand(state, p)  # withdrew without playing: also the top card (R13)
+    if state[S_WD_PLAYED] == 0 and state[S_EDITION] == EDITION_2018:
+        # 2018: "take two cards from the display and draw the top card of the deck" (R13);
+        # 2000 drew it before the display (after_crown).
+        draw_to_hand(state, p)
     return STEP_END_TURN
 
 

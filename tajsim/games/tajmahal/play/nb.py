@@ -25,6 +25,10 @@ from tajsim.games.tajmahal.engine.enums import (
     S_BONUS_START,
     S_CONN_BY_VISIT,
     S_CUR,
+    S_DECK_MISSED,
+    S_DISPLAY_MISSED,
+    S_DISPLAY_SHORT,
+    S_EXHAUSTED_VISIT,
     S_GOODS,
     S_HAND_N,
     S_N_PROTESTS,
@@ -33,6 +37,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_PRESTIGE_GAINS,
     S_RANK,
     S_SCORE,
+    S_SHORT_DEALS,
     S_TILE_OWNER,
     S_TURNS,
     S_WINNER,
@@ -128,12 +133,17 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
         r["n_bonus_tiles"] = bonus
         r["n_prestige"] = state[S_PRESTIGE_GAINS + p]
         r["hand_end"] = state[S_HAND_N + p]
+        r["display_cards_missed"] = state[S_DISPLAY_MISSED + p]
+        r["deck_cards_missed"] = state[S_DECK_MISSED + p]
     s = setups[g]
     s["game_id"] = game_id
     s["setup_id"] = setup_id
     s["n_turns"] = state[S_TURNS]
     s["n_reshuffles"] = state[S_N_RESHUFFLES]
     s["n_protests"] = state[S_N_PROTESTS]
+    s["n_short_deals"] = state[S_SHORT_DEALS]
+    s["display_cards_short"] = state[S_DISPLAY_SHORT]
+    s["exhausted_visit"] = state[S_EXHAUSTED_VISIT]
     for v in range(N_VISITS):
         s["province_order"][v] = province_of_visit(state, v)
         s["tile_owner"][v] = state[S_TILE_OWNER + v] if state[S_TILE_OWNER + v] >= 0 else -1

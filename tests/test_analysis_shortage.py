@@ -1,0 +1,53 @@
+"""Card shortages (R3) as an analysis, and the subset/split keys every analysis entry takes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tajsim.analysis.registry import run_analyses
+from tajsim.errors import UserError
+from tajsim.games.tajmahal.analyses.shortage import card_shortage
+from tajsim.running.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def five() -> pd.DataFrame:
+    return simulate(240, 5, "balanced", seed=21, workers=1, progress=False)
+
+
+def test_card_shortage_counts_games_and_missed_cards(five):
+    table = card_shortage(five)
+    assert len(table) == 1
+    row = table.iloc[0]
+    games = five.groupby("game_id").first()
+    assert row["n"] == len(games) == 240
+    assert row["exhausted"] == int((games["exhausted_visit"] > 0).sum()) > 0
+    assert row["ci_low"] <= row["rate"] <= row["ci_high"]
+    missed = (five["display_cards_missed"] + five["deck_cards_missed"]).mean()
+    assert row["missed_per_player"] == pytest.approx(missed)
+    assert row["n_player_games"] == len(five)
+
+
+def test_subset_and_split_work_on_any_analysis(five):
+    out = run_analyses(five, [
+        {"name": "win_rates_by_seat", "as": "clean", "subset": "exhausted_visit == 0"},
+        {"name": "win_rates_by_seat", "as": "by_shortage", "split": "exhausted_visit > 0"},
+    ], "tajmahal")
+    clean_games = int((five.groupby("game_id")["exhausted_visit"].first() == 0).sum())
+    assert (out["clean"]["n"] == clean_games).all()
+    split = out["by_shortage"]
+    assert list(split.columns[:1]) == ["exhausted_visit > 0"]
+    assert set(split["exhausted_visit > 0"]) == {False, True}
+    assert split.groupby("exhausted_visit > 0")["n"].first().sum() == 240
+    np.testing.assert_allclose(
+        split[~split["exhausted_visit > 0"]]["win_rate"].to_numpy(),
+        out["clean"]["win_rate"].to_numpy())
+
+
+@pytest.mark.parametrize("bad", ["no_such_column > 0", "exhausted_visit", "((", ""])
+def test_a_bad_subset_is_one_line(five, bad):
+    with pytest.raises(UserError) as info:
+        run_analyses(five, [{"name": "win_rates_by_seat", "subset": bad}], "tajmahal")
+    assert "\n" not in str(info.value)
