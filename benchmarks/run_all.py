@@ -21,7 +21,7 @@ from pathlib import Path
 
 import common
 
-SCRIPTS = ("compile", "throughput", "profile", "nojit", "ismcts", "memory", "dask")
+SCRIPTS = ("compile", "throughput", "scaling", "profile", "nojit", "ismcts", "memory", "dask")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -335,33 +335,19 @@ def test_aggregates_merge_in_any_order_and_round_trip():
     assert len(a.game_stats()) == len(a.game_metrics) == 9  # 6 setup scalars + 3 derived
 
 
-def test_default_chunk_size_depends_only_on_games():
-    assert default_chunk_size(10) == 250
-    assert default_chunk_size(100_000) == 3150
-    assert default_chunk_size(10**8) == 10_000
-
-
-# -- bad input ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(strategies="nope"), "unknown Taj Mahal strategy 'nope'; expected one of: random"),
-    (dict(players=6), "player count 6"),
-    (dict(players=2, edition="2000"), "expected 3 to 5"),
-    (dict(edition="1999"), "unknown edition"),
-    (dict(strategies="random,random,random", rotate=False), "fixed seats"),
-    (dict(strategies="random,greedy,random,greedy,random"), "at most 4"),
-    (dict(games=0), "game count 0"),
-    (dict(seed=-1), "seed -1"),
-    (dict(workers=0), "worker count 0"),
-    (dict(chunk_size=0), "chunk size 0"),
-    (dict(components=("nowhere.toml", None)), "board file 'nowhere.toml' not found"),
-    (dict(strategies="balanced:nonsense=1"), "no parameter 'nonsense'"),
-])
-def test_bad_input_is_one_line(kwargs, match):
-    args = dict(games=10, players=4, strategies="random")
-    args.update(kwargs)
-    with pytest.raises(UserError, match=match) as info:
-        simulate(**args)
-    assert "\n" not in str(info.value)
+def test_default_chunk_size_depends_on_games_and_cost_only():
+    """Chunks: at least TARGET_CHUNKS of them, each 0.05-2 s of one core, at most 10,000 games;
+    a pure function of the games and the expected cost of a game (never of the workers)."""
+    assert default_chunk_size(10) == 10
+    assert default_chunk_size(100_000, 50e-6) == 1563  # 64 chunks of cheap games
+    assert default_chunk_size(10**8, 50e-6) == 10_000
+    assert default_chunk_size(1000, 50e-6) == 1000  # 0.05 s in all: one chunk
+    assert default_chunk_size(320, 1.0) == 2  # a second a game: 2-second chunks
+    searching = RunConfig.make(games=320, players=4, strategies="ismcts")
+    assert searching.n_chunks >= 64  # every core of a 16-core machine busy, the bar moving
+    cheap = RunConfig.make(games=320, players=4, strategies="random")
+    assert cheap.n_chunks == 1
+    assert RunConfig.make(games=100_000, players=4, strategies="greedy").n_chunks == 64
 
 
 def test_alternative_components_run():

@@ -245,6 +245,9 @@ class GameSpec:
         What one action may change (scores never fall, ...).
     options : tuple of RuleOption
         The game's rule options (see :class:`RuleOption`).
+    seat_cost_us : float
+        Microseconds of one core per seat of a game with ``random`` in every seat (measured,
+        roughly): with the strategies' relative costs the runner sizes its chunks by it.
     tuning : TuningSpace, optional
         The weights ``tajsim tune`` may change.
     board_picture : str, optional
@@ -285,6 +288,7 @@ class GameSpec:
     check_legal: Callable[..., None] | None = None
     check_step: Callable[..., None] | None = None
     options: tuple[RuleOption, ...] = ()
+    seat_cost_us: float = 10.0
     tuning: TuningSpace | None = None
     board_picture: str = ""
     golden_dir: Path | None = None

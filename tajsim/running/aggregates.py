@@ -20,9 +20,13 @@ name                shape                        meaning
 ``n``               [S, P]                       player-games of strategy s in seat p
 ``sum``/``sumsq``   [S, P, M]                    sums / sums of squares of each metric
 ``game_sum``/...sq  [GM]                         per-game metrics
-``feature<f>_n``    [V_f, P]                     player-games: feature f had value v
-``feature<f>_sum``  [V_f, P, K]                  ... sums (and ``_sumsq``) of ``SETUP_METRICS``
+``feature_n``       [R, P]                       player-games: a setup feature had a value
+``feature_sum``/sq  [R, P, K]                    ... sums of ``SETUP_METRICS``
 ==================  ===========================  ============================================
+
+Row ``offset[f] + v`` of the feature arrays is value ``v`` of setup feature ``f`` (R = the sum
+of the features' value counts). A chunk is added in one compiled pass that releases the GIL
+(:func:`tajsim.running.kernels.accumulate_nb`).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import pandas as pd
 
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
-from tajsim.running.kernels import group_sum_nb
+from tajsim.running.kernels import accumulate_nb
 
 WIN_SHARE_SCALE = 60  # lcm(1..5): 1/k of a win is a whole number of 60ths
 SETUP_METRICS = ("win", "win_share", "score")
@@ -78,17 +82,9 @@ class Aggregates:
     def empty(cls, spec: GameSpec, labels, players, meta: dict[str, Any]) -> Aggregates:
         S, P = len(labels), int(players)
         metrics, gmetrics = metrics_of(spec), game_metrics_of(spec)
-        M, K = len(metrics), len(SETUP_METRICS)
+        M = len(metrics)
         features = tuple((f.name, tuple(f.labels)) for f in spec.setup_features(meta, None))
-        shapes: dict[str, tuple[int, ...]] = {
-            "games": (), "n": (S, P), "sum": (S, P, M), "sumsq": (S, P, M),
-            "game_sum": (len(gmetrics),), "game_sumsq": (len(gmetrics),),
-        }
-        for f, (_, values) in enumerate(features):
-            V = len(values)
-            shapes[f"feature{f}_n"] = (V, P)
-            shapes[f"feature{f}_sum"] = (V, P, K)
-            shapes[f"feature{f}_sumsq"] = (V, P, K)
+        shapes = _shapes(S, P, M, len(gmetrics), features)
         return cls(spec.name, tuple(labels), P, metrics, gmetrics, spec.score_parts, features,
                    {k: np.zeros(shape, np.int64) for k, shape in shapes.items()})
 
@@ -121,30 +117,22 @@ class Aggregates:
         values[:, 2] = score.reshape(-1)
         for j, name in enumerate(agg.metrics[3:], start=3):
             values[:, j] = results[name]
-        cell = strat * P + seat
-        a["games"] += G
-        a["n"] += np.bincount(cell, minlength=S * P).reshape(S, P)
-        a["sum"] += _group_sum(cell, values, S * P).reshape(S, P, -1)
-        a["sumsq"] += _group_sum(cell, values * values, S * P).reshape(S, P, -1)
-        # per game
         sorted_scores = np.sort(score, axis=1)
         margin = sorted_scores[:, -1] - sorted_scores[:, -2] if P > 1 else np.zeros(G, np.int64)
         gvals = np.stack([*(setups[m].astype(np.int64) for m in spec.game_metrics), n_win,
                           sorted_scores[:, -1], margin], axis=1)
-        a["game_sum"] += gvals.sum(axis=0)
-        a["game_sumsq"] += (gvals * gvals).sum(axis=0)
-        # setup features, by value and seat
-        svals = values[:, :len(SETUP_METRICS)]
-        per_game = np.arange(G).repeat(P)
         feats = spec.setup_features(task["components"]["meta"], setups)
+        rows = np.full((G, len(feats)), -1, np.int64)
+        offset = 0
         for f, feat in enumerate(feats):
-            V = len(feat.labels)
-            code = np.asarray(feat.codes, np.int64)[per_game]
-            ok = code >= 0
-            fcell = code[ok] * P + seat[ok]
-            a[f"feature{f}_n"] += np.bincount(fcell, minlength=V * P).reshape(V, P)
-            a[f"feature{f}_sum"] += _group_sum(fcell, svals[ok], V * P).reshape(V, P, -1)
-            a[f"feature{f}_sumsq"] += _group_sum(fcell, svals[ok] ** 2, V * P).reshape(V, P, -1)
+            code = np.asarray(feat.codes, np.int64)
+            rows[:, f] = np.where(code >= 0, code + offset, -1)
+            offset += len(feat.labels)
+        a["games"] += G
+        accumulate_nb(strat * P + seat, seat, values, P, rows, gvals,
+                      a["n"].reshape(-1), a["sum"].reshape(S * P, -1),
+                      a["sumsq"].reshape(S * P, -1), a["game_sum"], a["game_sumsq"],
+                      a["feature_n"], a["feature_sum"], a["feature_sumsq"])
         return agg
 
     # -- merging ---------------------------------------------------------------------------
@@ -205,13 +193,8 @@ class Aggregates:
         agg = cls(str(meta["game"]), tuple(meta["labels"]), int(meta["players"]),
                   tuple(meta["metrics"]), tuple(meta["game_metrics"]), tuple(meta["parts"]),
                   tuple((str(n), tuple(v)) for n, v in meta["features"]), arrays)
-        S, P, M = len(agg.labels), agg.players, len(agg.metrics)
-        shapes = {"games": (), "n": (S, P), "sum": (S, P, M), "sumsq": (S, P, M),
-                  "game_sum": (len(agg.game_metrics),), "game_sumsq": (len(agg.game_metrics),)}
-        for f, (_, values) in enumerate(agg.features):
-            shapes[f"feature{f}_n"] = (len(values), P)
-            shapes[f"feature{f}_sum"] = shapes[f"feature{f}_sumsq"] = (len(values), P,
-                                                                       len(SETUP_METRICS))
+        shapes = _shapes(len(agg.labels), agg.players, len(agg.metrics),
+                         len(agg.game_metrics), agg.features)
         for key, shape in shapes.items():
             if key not in arrays or arrays[key].shape != shape or arrays[key].dtype != np.int64:
                 raise ValueError(f"aggregates file: array {key!r} is missing or misshapen")
@@ -264,12 +247,14 @@ class Aggregates:
         """
         a = self.arrays
         frames = []
-        for f, (name, values) in enumerate(self.features):
-            for v, label in enumerate(values):
+        row = 0
+        for name, values in self.features:
+            for label in values:
                 for p in range(self.players):
-                    if a[f"feature{f}_n"][v, p]:
-                        frames.append((name, label, p, a[f"feature{f}_n"][v, p],
-                                       a[f"feature{f}_sum"][v, p], a[f"feature{f}_sumsq"][v, p]))
+                    if a["feature_n"][row, p]:
+                        frames.append((name, label, p, a["feature_n"][row, p],
+                                       a["feature_sum"][row, p], a["feature_sumsq"][row, p]))
+                row += 1
         if not frames:
             return pd.DataFrame()
         feature, value, seat, n, sums, sumsqs = zip(*frames)
@@ -288,16 +273,14 @@ class Aggregates:
         })
 
 
-def _group_sum(cell: np.ndarray, values: np.ndarray, n_cells: int) -> np.ndarray:
-    """Sum of ``values`` rows (int64[N, k]) by ``cell``: int64[n_cells, k].
-
-    A compiled loop (exact in int64, and it releases the GIL so worker threads keep playing);
-    ``np.add.at`` took about as long as playing the games of a ``random`` chunk.
-    """
-    out = np.zeros((n_cells, values.shape[1]), np.int64)
-    group_sum_nb(np.ascontiguousarray(cell, np.int64), np.ascontiguousarray(values, np.int64),
-                 out)
-    return out
+def _shapes(S: int, P: int, M: int, GM: int,
+            features: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[int, ...]]:
+    """The shape of every aggregate array (see the module docstring)."""
+    R = sum(len(values) for _, values in features)
+    K = len(SETUP_METRICS)
+    return {"games": (), "n": (S, P), "sum": (S, P, M), "sumsq": (S, P, M),
+            "game_sum": (GM,), "game_sumsq": (GM,), "feature_n": (R, P),
+            "feature_sum": (R, P, K), "feature_sumsq": (R, P, K)}
 
 
 def wilson_interval(successes, n, confidence: float = 0.95):

@@ -18,7 +18,7 @@ from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.config import code_fingerprint, lineup_codes
-from tajsim.running.records import results_frame, to_parquet
+from tajsim.running.records import results_table, to_parquet
 
 
 @dataclass
@@ -116,6 +116,6 @@ def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
     aggregates = Aggregates.from_records(task, results, setups, lineups)
     records = None
     if task["records"]:
-        records = to_parquet(results_frame(task, results, setups, lineups))
+        records = to_parquet(results_table(task, results, setups, lineups))
     return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
                        aggregates=aggregates)

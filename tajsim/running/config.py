@@ -32,17 +32,35 @@ from tajsim.games.registry import get_game
 #: (lexicographic), each played in all ``players`` rotations.
 SEATINGS = ("fixed", "rotate", "round-robin")
 
-#: Default games per chunk: between these bounds, about ``1/32`` of the run (depends only on the
-#: number of games, never on the workers, so the chunk files are the same whatever runs them).
-MIN_CHUNK = 250
+#: Default chunks: at least ``TARGET_CHUNKS`` of them (so that every core of a large machine gets
+#: several and none waits long for the last), each between ``MIN_CHUNK_SECONDS`` and
+#: ``MAX_CHUNK_SECONDS`` of one core (a chunk's rows and files cost a few milliseconds; the
+#: progress bar moves at least that often) and at most ``MAX_CHUNK`` games. The size is a pure
+#: function of the run's settings (games and the expected cost of a game), never of the workers,
+#: so the chunk files are the same whatever runs them.
+TARGET_CHUNKS = 64
+MIN_CHUNK_SECONDS = 0.05
+MAX_CHUNK_SECONDS = 2.0
 MAX_CHUNK = 10_000
 MAX_SEED = 2**63 - 1
 
 
-def default_chunk_size(games: int) -> int:
-    """Games per chunk for a run of ``games`` games (multiple of 50, 250..10000)."""
-    target = math.ceil(games / 32 / 50) * 50
-    return int(min(MAX_CHUNK, max(MIN_CHUNK, target)))
+def default_chunk_size(games: int, game_seconds: float = 50e-6) -> int:
+    """Games per chunk for a run of ``games`` games that cost about ``game_seconds`` of one core
+    each (see ``TARGET_CHUNKS``)."""
+    games = max(1, int(games))
+    small = max(1, int(MIN_CHUNK_SECONDS / game_seconds))
+    large = max(1, int(MAX_CHUNK_SECONDS / game_seconds))
+    size = min(max(math.ceil(games / TARGET_CHUNKS), small), large, MAX_CHUNK)
+    return int(min(size, games))
+
+
+def expected_game_seconds(spec: GameSpec, players: int, strategies: Sequence[Any]) -> float:
+    """Expected seconds of one core per game: the game's cost per seat of a ``random`` game
+    times the players, times the mean relative cost of the seats' strategies (``strategies``:
+    (StrategySpec, params) per seat)."""
+    relative = [strategy.relative_cost(params) for strategy, params in strategies]
+    return spec.seat_cost_us * 1e-6 * players * (sum(relative) / max(1, len(relative)))
 
 
 def resolve_seating(rotate: bool | str, n_strategies: int, players: int) -> str:
@@ -270,8 +288,9 @@ class RunConfig:
         seed = _int_value(seed, "seed", low=0, high=MAX_SEED)
         texts = split_strategies(strategies)
         seating = resolve_seating(rotate, len(texts), players)
-        chunk = default_chunk_size(games) if chunk_size is None else _int_value(
-            chunk_size, "chunk size", low=1)
+        parsed = [spec.strategies.parse(t) for t in texts]
+        chunk = default_chunk_size(games, expected_game_seconds(spec, players, parsed)) \
+            if chunk_size is None else _int_value(chunk_size, "chunk size", low=1)
         gps = _int_value(games_per_setup, "games per setup", low=1)
         labels: list[str] = []
         for t in texts:

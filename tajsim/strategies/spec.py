@@ -9,6 +9,7 @@ the ``float64[n_params]`` vector that the kernels receive.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -40,6 +41,12 @@ class StrategySpec:
         the docs group by them.
     n_params : int
         Length of the parameter vector the kernels receive.
+    cost : float
+        What a game costs with this strategy in every seat, relative to ``random`` (1.0): the
+        runner sizes its chunks by it. Measured, roughly (``tajsim bench``).
+    cost_param : str
+        A parameter the cost grows with in proportion (e.g. a search's ``iterations``): the
+        cost is then ``cost`` per unit of that parameter.
     """
 
     name: str
@@ -49,6 +56,8 @@ class StrategySpec:
     param_names: tuple[str, ...] = ()
     tags: tuple[str, ...] = field(default_factory=tuple)
     n_params: int = 32
+    cost: float = 1.0
+    cost_param: str = ""
 
     def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """float64[n_params] parameters, defaults updated by ``overrides`` (by name)."""
@@ -62,6 +71,13 @@ class StrategySpec:
                 )
             vec[self.param_names.index(key)] = float(value)
         return vec
+
+    def relative_cost(self, params: np.ndarray | None = None) -> float:
+        """The cost of a game with this strategy in every seat, relative to ``random``."""
+        if not self.cost_param:
+            return float(self.cost)
+        vec = self.param_vector() if params is None else params
+        return float(self.cost) * max(1.0, float(vec[self.param_names.index(self.cost_param)]))
 
     def named_params(self) -> dict[str, float]:
         """Default parameters by name (only the named slots)."""
@@ -99,8 +115,7 @@ class StrategyRegistry:
         if spec.name in self._specs and not replace:
             raise ValueError(f"strategy {spec.name!r} registered twice")
         if spec.n_params != self.n_params:
-            spec = StrategySpec(spec.name, spec.strategy_id, spec.description, spec.params,
-                                spec.param_names, spec.tags, self.n_params)
+            spec = dataclasses.replace(spec, n_params=self.n_params)
         if len(spec.params) > self.n_params:
             raise ValueError(f"strategy {spec.name!r} has {len(spec.params)} parameters; "
                              f"the kernels take {self.n_params}")
