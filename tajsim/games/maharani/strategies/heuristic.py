@@ -238,7 +238,6 @@ def place_value(state, comp, p, action, wt):
     qmask = comp[C_QUARTER_MASK + q]
     done = ((state[S_SCORED] | state[S_PENDING]) >> q) & 1
     completes = done == 0 and ((state[S_FILLED] | bit) & qmask) == qmask
-    extra = -1
     if arrow == seat_side(comp, state[S_N_PLAYERS], p):
         opts = options_for(state, comp, p, s, colour)
         best = NEG_INF
@@ -251,7 +250,6 @@ def place_value(state, comp, p, action, wt):
                 v += completion_value(state, comp, p, q, new_colour_of(state, p, option), wt)
             if v > best:
                 best = v
-                extra = new_colour_of(state, p, option)
         if best > NEG_INF:
             value += best
         elif completes:

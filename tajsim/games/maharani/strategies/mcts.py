@@ -48,7 +48,6 @@ from tajsim.games.maharani.engine.enums import (
     PHASE_GAME_OVER,
     S_ARTISAN_MASK,
     S_BAG,
-    S_BAG_N,
     S_CUR,
     S_FILLED,
     S_N_PLAYERS,
