@@ -178,10 +178,10 @@ class Game(BaseGame):
         return f"P{p} ({E.DIR_NAMES[side]})"
 
     def artisan_name(self, a: int) -> str:
-        owner = int(nb.colour_owner(self.n_players, a))
+        """"artisan" (3-4 players) or "red artisan" (2 players: the seat's two colours)."""
         if self.n_players == 2:
-            return f"P{owner}'s {E.ARTISAN_COLOUR_NAMES[a]} artisan"
-        return f"P{owner}'s artisan"
+            return f"{E.ARTISAN_COLOUR_NAMES[a]} artisan"
+        return "artisan"
 
     def space_name(self, s: int) -> str:
         c = self.components
@@ -297,11 +297,11 @@ class Game(BaseGame):
                        and int(after[E.S_SPACE_ARTISAN + x]) == -1]
                 name = self.artisan_name(a1)
                 if src:
-                    out.append(f"the arrow points at P{p}: {name} moves from "
+                    out.append(f"the arrow points at P{p}: P{p} moves its {name} from "
                                f"{self.space_name(src[0])} onto {self.space_name(s)}")
                 else:
                     left = int(after[E.S_RESERVE + a1])
-                    out.append(f"the arrow points at P{p}: a new {name} goes on "
+                    out.append(f"the arrow points at P{p}: P{p} puts a new {name} on "
                                f"{self.space_name(s)} ({left} left in reserve)")
                 moved = True
         if moved:
