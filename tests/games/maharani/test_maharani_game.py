@@ -52,7 +52,8 @@ def test_same_game_as_the_batch_runner():
     ids = np.array([4], np.int64)
     play_batch_nb(game.comp, 3, 0, 9, ids, ids, np.array([[0, 1, 2]], np.int64),
                   np.array([s.strategy_id for s, _ in parsed], np.int64),
-                  np.stack([p for _, p in parsed]), res, setups)
+                  np.stack([p for _, p in parsed]), res, setups,
+                  *REGISTRY.kernel_switches([s.strategy_id for s, _ in parsed]))
     assert res["score"].tolist() == game.scores()
     assert res["rank"].tolist() == game.ranks()
 

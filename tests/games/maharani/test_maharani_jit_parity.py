@@ -41,7 +41,8 @@ def play(comp, n, rules, seed, game_id, name):
     actions = np.full(400, -1, np.int64)
     legal = np.empty(E.N_ACTIONS, np.int64)
     k = play_out_nb(comp, state, np.full(n, spec.strategy_id, np.int64),
-                    np.tile(params, (n, 1)), prng, legal, actions)
+                    np.tile(params, (n, 1)), prng, legal, actions,
+                    *REGISTRY.kernel_switches([spec.strategy_id]))
     return state, actions[:k]
 
 

@@ -61,7 +61,7 @@ def play(n, rules, seed, game_id, sid=0):
     start_game_nb(MCOMP, n, rules, seed, game_id, game_id, state, prng)
     actions = np.full(400, -1, np.int64)
     k = play_out_nb(MCOMP, state, np.full(n, sid, np.int64), np.zeros((n, 32)), prng,
-                    np.empty(E.N_ACTIONS, np.int64), actions)
+                    np.empty(E.N_ACTIONS, np.int64), actions, *REGISTRY.kernel_switches([sid]))
     return state, actions[:k]
 
 
@@ -104,7 +104,8 @@ def test_records_score_is_the_sum_of_its_parts(n, seed):
     spec, params = REGISTRY.parse("balanced")
     lineup_ids = np.array([0, spec.strategy_id], np.int64)
     lineup_params = np.stack([np.zeros(32), params])
-    play_batch_nb(MCOMP, n, 0, seed, ids, ids, lineups, lineup_ids, lineup_params, res, setups)
+    play_batch_nb(MCOMP, n, 0, seed, ids, ids, lineups, lineup_ids, lineup_params, res, setups,
+                  *REGISTRY.kernel_switches(lineup_ids))
     parts = sum(res[f"pts_{p}"].astype(int) for p in E.PART_NAMES)
     assert np.array_equal(parts, res["score"])
     assert np.all(res["pts_second"] == -2 * res["second_tiles"])
@@ -136,10 +137,11 @@ def test_parallel_batches_equal_the_serial_batch():
         setups = np.zeros(G, E.SETUP_DTYPE)
         if blocks is None:
             play_batch_nb(MCOMP, n, 0, 11, ids, ids, lineups, lineup_ids, lineup_params, res,
-                          setups)
+                          setups, *REGISTRY.kernel_switches(lineup_ids))
         else:
             play_batch_parallel_nb(MCOMP, n, 0, 11, ids, ids, lineups, lineup_ids,
-                                   lineup_params, res, setups, blocks)
+                                   lineup_params, res, setups, blocks,
+                                   *REGISTRY.kernel_switches(lineup_ids))
         out.append((res.tobytes(), setups.tobytes()))
     assert all(o == out[0] for o in out)
 

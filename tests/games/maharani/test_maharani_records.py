@@ -27,7 +27,7 @@ def batch():
     res = np.zeros(G * n, E.RESULT_DTYPE)
     setups = np.zeros(G, E.SETUP_DTYPE)
     play_batch_nb(MCOMP, n, 0, 8, ids, ids, np.zeros((G, n), np.int64), np.zeros(1, np.int64),
-                  np.zeros((1, 32)), res, setups)
+                  np.zeros((1, 32)), res, setups, None, None)
     return n, res, setups
 
 

@@ -51,7 +51,7 @@ def decision_states(n_players: int, seed: int, n_states: int):
                 out.append((state.copy(), prng.copy(), p, legal[:k].copy()))
             sid = spec.strategy_id if rng.random() < 0.7 else 0
             a = legal[0] if k == 1 else choose_action_nb(sid, state, MCOMP, p, params, prng,
-                                                         legal, k)
+                                                         legal, k, None, True)
             nb.apply_action_nb(state, MCOMP, a)
             step += 1
         game += 1
@@ -149,7 +149,7 @@ def test_greedy_takes_the_most_gold_of_each_decision():
                 gain -= 2
             gains[a] = gain
         a = choose_action_nb(spec.strategy_id, state, MCOMP, player, params, prng.copy(),
-                             legal, len(legal))
+                             legal, len(legal), None, True)
         assert gains[int(a)] == max(gains.values())
         checked += 1
     assert checked >= 20
@@ -165,7 +165,7 @@ def test_presets_play_visibly_differently():
     setups = np.zeros(G, E.SETUP_DTYPE)
     play_batch_nb(MCOMP, n, 0, 3, ids, ids, lineups,
                   np.array([s.strategy_id for s, _ in parsed], np.int64),
-                  np.stack([p for _, p in parsed]), res, setups)
+                  np.stack([p for _, p in parsed]), res, setups, None, True)
     label = lineups.reshape(-1)
 
     def mean(field, k):
@@ -200,7 +200,7 @@ def test_kernel_switches_and_missing_family():
     with pytest.raises(ValueError, match="compiled with search=None"):
         play_batch_nb(MCOMP, 2, 0, 1, ids, ids, np.zeros((1, 2), np.int64),
                       np.array([3], np.int64), np.zeros((1, 32)), np.zeros(2, E.RESULT_DTYPE),
-                      np.zeros(1, E.SETUP_DTYPE))
+                      np.zeros(1, E.SETUP_DTYPE), None, True)
 
 
 def test_registry_names_params_and_errors(tmp_path):

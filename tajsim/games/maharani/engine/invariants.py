@@ -418,6 +418,7 @@ def check_kernel_game(comp: np.ndarray, n_players: int, rules: int, seed: int, g
     and the group gold of an artisan equal breadth-first flood fills; tiles laid only on empty
     spaces. Returns the final state."""
     from tajsim.games.maharani.play.nb import start_game_nb
+    from tajsim.games.maharani.strategies.ids import kernel_switches
     from tajsim.games.maharani.strategies.nb import choose_action_nb
 
     params = np.zeros(32) if params is None else params
@@ -425,6 +426,7 @@ def check_kernel_game(comp: np.ndarray, n_players: int, rules: int, seed: int, g
     prng = np.zeros(P, np.int64)
     start_game_nb(comp, n_players, rules, seed, game_id, game_id, state, prng)
     legal = np.empty(E.N_ACTIONS, np.int64)
+    switches = kernel_switches([strategy_id])
     step = 0
     check_state(state, comp, f"game {game_id} seed {seed} setup")
     while state[E.S_PHASE] != E.PHASE_GAME_OVER:
@@ -434,7 +436,7 @@ def check_kernel_game(comp: np.ndarray, n_players: int, rules: int, seed: int, g
         check_legal_list(state, comp, legal[:k], where)
         p = int(state[E.S_CUR])
         action = int(legal[0]) if k == 1 else int(choose_action_nb(
-            strategy_id, state, comp, p, params, prng, legal, k))
+            strategy_id, state, comp, p, params, prng, legal, k, *switches))
         _require(action in legal[:k].tolist(), f"strategy chose illegal action {action}", where)
         before = state.copy()
         nb.apply_action_nb(state, comp, action)
