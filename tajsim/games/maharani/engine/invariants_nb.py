@@ -422,7 +422,6 @@ def expected_legal_nb(state, comp, out):
     phase = state[S_PHASE]
     if phase == PHASE_GAME_OVER:
         return 0
-    n = state[S_N_PLAYERS]
     p = state[S_CUR]
     k = 0
     if phase == PHASE_ARTISAN:
