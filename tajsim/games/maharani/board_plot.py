@@ -54,8 +54,9 @@ def _frame(ax: Any, components: Components, n_players: int | None) -> None:
     from matplotlib.patches import Rectangle
 
     half = E.GRID / 2
-    ax.plot([half, half], [0, E.GRID], color="black", lw=2.5)
-    ax.plot([0, E.GRID], [half, half], color="black", lw=2.5)
+    for a, b in ((0, half - 1), (half + 1, E.GRID)):  # quarter borders, not across the turntable
+        ax.plot([half, half], [a, b], color="black", lw=2.5)
+        ax.plot([a, b], [half, half], color="black", lw=2.5)
     ax.add_patch(Rectangle((half - 1, half - 1), 2, 2, fill=True, color="#d9cfb8", zorder=0))
     ax.text(half, half, "turntable", ha="center", va="center", fontsize=8)
     for q in range(E.N_QUARTERS):
