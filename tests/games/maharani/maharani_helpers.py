@@ -152,6 +152,7 @@ class Builder:
         st[E.S_TILE_SPACE + t] = s
         st[E.S_SPACE_GOLD + s] = 1
         st[E.S_SCORE + by * E.N_PARTS + E.PART_ZONES] += 1
+        st[E.S_ZONE_BY_COLOUR + by * E.N_COLOURS + int(self.c.tile_colour[t])] += 1
         st[E.S_TILES_PLACED + by] += 1
         if artisan is not None:
             owner = artisan // 2 if self.n == 2 else artisan

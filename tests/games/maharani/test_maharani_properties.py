@@ -109,6 +109,8 @@ def test_records_score_is_the_sum_of_its_parts(n, seed):
     parts = sum(res[f"pts_{p}"].astype(int) for p in E.PART_NAMES)
     assert np.array_equal(parts, res["score"])
     assert np.all(res["pts_second"] == -2 * res["second_tiles"])
+    by_colour = sum(res[f"zones_c{c}"].astype(int) for c in range(1, 7))
+    assert np.array_equal(by_colour, res["pts_zones"])
     quarters = sum(res[f"gold_q{q}"].astype(int) for q in range(1, 5))
     assert np.array_equal(quarters, res["pts_quarters"])
     assert np.all(setups["end_reason"] == E.END_COMPLETE)

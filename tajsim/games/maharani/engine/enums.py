@@ -205,7 +205,8 @@ LOC_SLOT = 4  # + k: on turntable place k
 #
 #   scalars 0..31 | S_SLOT[4] | S_OPENING[4] | S_COLOUR_MASK[6] | S_ARTISAN_MASK[4]
 #   | S_RESERVE[4] | S_MARKER[P*4] | S_SCORE[P*4] | per-seat counters [P] each
-#   | S_Q_ARTISANS[4*P] | S_Q_GOLD[4*P] | S_Q_COMPLETED_BY[4] | S_Q_SCORED_TURN[4]
+#   | S_Q_ARTISANS[4*P] | S_Q_GOLD[4*P] | S_ZONE_BY_COLOUR[P*6] | S_Q_COMPLETED_BY[4]
+#   | S_Q_SCORED_TURN[4]
 #   | per-space blocks [MAX_SPACES] each | S_TILE_LOC[MAX_TILES] | S_TILE_SPACE[MAX_TILES]
 #   | S_BAG[MAX_TILES]
 # ---------------------------------------------------------------------------
@@ -250,7 +251,8 @@ S_RANK = S_BEST_ZONE + MAX_PLAYERS  # [P] final rank (1 = best, ties share), 0 w
 S_WINNER = S_RANK + MAX_PLAYERS  # [P] 1 for every (tied) winner
 S_Q_ARTISANS = S_WINNER + MAX_PLAYERS  # [N_QUARTERS * P] seat's artisans at quarter q's scoring
 S_Q_GOLD = S_Q_ARTISANS + N_QUARTERS * MAX_PLAYERS  # [N_QUARTERS * P] gold from that scoring
-S_Q_COMPLETED_BY = S_Q_GOLD + N_QUARTERS * MAX_PLAYERS  # [N_QUARTERS] seat, -1 never completed
+S_ZONE_BY_COLOUR = S_Q_GOLD + N_QUARTERS * MAX_PLAYERS  # [P * N_COLOURS] zone gold by tile colour
+S_Q_COMPLETED_BY = S_ZONE_BY_COLOUR + MAX_PLAYERS * N_COLOURS  # [N_QUARTERS] seat, -1 never
 S_Q_SCORED_TURN = S_Q_COMPLETED_BY + N_QUARTERS  # [N_QUARTERS] turn of the scoring, -1
 S_SPACE_TILE = S_Q_SCORED_TURN + N_QUARTERS  # [MAX_SPACES] tile on space, -1 empty
 S_SPACE_ARROW = S_SPACE_TILE + MAX_SPACES  # [MAX_SPACES] arrow direction of that tile, -1
@@ -295,6 +297,13 @@ RESULT_DTYPE = np.dtype(
         ("gold_q2", np.int16),
         ("gold_q3", np.int16),
         ("gold_q4", np.int16),
+        # zone gold the seat made with tiles of colour k (components' colour order, 1-based)
+        ("zones_c1", np.int16),
+        ("zones_c2", np.int16),
+        ("zones_c3", np.int16),
+        ("zones_c4", np.int16),
+        ("zones_c5", np.int16),
+        ("zones_c6", np.int16),
     ]
 )
 # Per-game setup record (one row per game).

@@ -271,6 +271,10 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         _require(st[E.S_TILES_PLACED + p] == laid, f"seat {p}: {st[E.S_TILES_PLACED + p]} "
                  f"tiles counted, {laid} on the board", w)
         _require(zones >= laid, f"seat {p}: zone gold {zones} < tiles laid {laid}", w)
+        by_colour = st[E.S_ZONE_BY_COLOUR + p * E.N_COLOURS:E.S_ZONE_BY_COLOUR
+                       + (p + 1) * E.N_COLOURS]
+        _require(sum(by_colour) == zones and min(by_colour) >= 0,
+                 f"seat {p}: zone gold by colour {by_colour} does not add up to {zones}", w)
         _require(groups >= st[E.S_ARTISANS_NEW + p] + st[E.S_ARTISANS_MOVED + p],
                  f"seat {p}: group gold {groups} < artisans placed and moved", w)
         recorded = sum(st[E.S_Q_GOLD + q * P + p] for q in range(E.N_QUARTERS))

@@ -108,6 +108,7 @@ from tajsim.games.maharani.engine.enums import (
     S_TILES_PLACED,
     S_TILES_THIS_TURN,
     S_WINNER,
+    S_ZONE_BY_COLOUR,
     SECOND_TILE_COST,
     STATE_SIZE,
 )
@@ -358,6 +359,13 @@ def check_state_nb(state, comp, scratch):
             if state[S_SPACE_BY + s] == p:
                 laid += 1
         if state[S_TILES_PLACED + p] != laid or zones < laid:
+            return 12
+        by_colour = 0
+        for c in range(N_COLOURS):
+            if state[S_ZONE_BY_COLOUR + p * N_COLOURS + c] < 0:
+                return 12
+            by_colour += state[S_ZONE_BY_COLOUR + p * N_COLOURS + c]
+        if by_colour != zones:
             return 12
         if groups < state[S_ARTISANS_NEW + p] + state[S_ARTISANS_MOVED + p]:
             return 12

@@ -126,6 +126,7 @@ from tajsim.games.maharani.engine.enums import (
     S_TILES_THIS_TURN,
     S_TURN,
     S_WINNER,
+    S_ZONE_BY_COLOUR,
     SECOND_TILE_COST,
     STALL_ROUNDS,
     STATE_SIZE,
@@ -516,6 +517,7 @@ def lay_tile(state, comp, p, action):
     state[S_COLOUR_MASK + colour] |= bit
     zone = popcount(flood(comp, bit, state[S_COLOUR_MASK + colour]))
     state[S_SCORE + p * N_PARTS + PART_ZONES] += zone
+    state[S_ZONE_BY_COLOUR + p * N_COLOURS + colour] += zone
     state[S_SPACE_GOLD + s] += zone
     if zone > state[S_BEST_ZONE + p]:
         state[S_BEST_ZONE + p] = zone

@@ -18,6 +18,7 @@ from tajsim.games.maharani.engine.enums import (
     MAX_PLAYERS,
     MAX_SPACES,
     N_ACTIONS,
+    N_COLOURS,
     N_PARTS,
     N_QUARTERS,
     N_SLOTS,
@@ -51,6 +52,7 @@ from tajsim.games.maharani.engine.enums import (
     S_TILES_PLACED,
     S_TURN,
     S_WINNER,
+    S_ZONE_BY_COLOUR,
     STATE_SIZE,
 )
 from tajsim.games.maharani.engine.nb import (
@@ -149,6 +151,12 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
         r["gold_q2"] = state[S_Q_GOLD + 1 * P + p]
         r["gold_q3"] = state[S_Q_GOLD + 2 * P + p]
         r["gold_q4"] = state[S_Q_GOLD + 3 * P + p]
+        r["zones_c1"] = state[S_ZONE_BY_COLOUR + p * N_COLOURS + 0]
+        r["zones_c2"] = state[S_ZONE_BY_COLOUR + p * N_COLOURS + 1]
+        r["zones_c3"] = state[S_ZONE_BY_COLOUR + p * N_COLOURS + 2]
+        r["zones_c4"] = state[S_ZONE_BY_COLOUR + p * N_COLOURS + 3]
+        r["zones_c5"] = state[S_ZONE_BY_COLOUR + p * N_COLOURS + 4]
+        r["zones_c6"] = state[S_ZONE_BY_COLOUR + p * N_COLOURS + 5]
     s = setups[g]
     s["game_id"] = game_id
     s["setup_id"] = setup_id
