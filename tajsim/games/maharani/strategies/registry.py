@@ -41,8 +41,8 @@ MCTS_DEFAULTS = {
     "iterations": 300.0,
     "exploration": 0.7,
     "rollout": float(STRATEGY_HEURISTIC),
-    "horizon": 4.0,
-    "width": 8.0,
+    "horizon": 8.0,
+    "width": 6.0,
     "margin": 10.0,
     "artisan_value": 0.5,
 }
