@@ -17,8 +17,7 @@ import numpy as np
 # ---------------------------------------------------------------------------
 # Editions, rule options and player counts
 # ---------------------------------------------------------------------------
-EDITION_QUEEN_2012 = 0
-EDITION_NAMES = ("2012",)  # Queen Games, 2012 (the French rules text)
+EDITION_NAMES = ("2012",)  # Queen Games, 2012 (the French rules text); edition index 0
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 # Rule options: bits of the rules code above the edition index (GameSpec.rules_code).

@@ -248,11 +248,6 @@ def decode_place(action):
     return slot, rem // N_DIRS, rem % N_DIRS
 
 
-@njit(cache=True)
-def place_action(slot, space, arrow):
-    return (slot * MAX_SPACES + space) * N_DIRS + arrow
-
-
 # ---------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------
@@ -404,35 +399,22 @@ def legal_actions_nb(state, comp, legal):
 
 
 # ---------------------------------------------------------------------------
-# Gold helpers (also used by the strategies)
+# Artisan options
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def zone_if_laid(state, comp, s, colour):
-    """Gold for laying a tile of ``colour`` on empty space ``s``: the size of the zone it makes
-    (1 alone; R7)."""
-    bit = np.int64(1) << s
-    return popcount(flood(comp, bit, state[S_COLOUR_MASK + colour] | bit))
-
-
-@njit(cache=True)
-def group_if_placed(state, comp, s, a, src):
-    """Gold for artisan colour ``a`` arriving on space ``s`` (from space ``src``, -1 for a new
-    artisan): the size of its group there (1 alone; R8)."""
-    bit = np.int64(1) << s
-    mask = state[S_ARTISAN_MASK + a] | bit
-    if src >= 0:
-        mask &= ~(np.int64(1) << src)
-    return popcount(flood(comp, bit, mask))
-
-
-@njit(cache=True)
-def artisan_options(state, comp, p, s):
-    """Mask of the ART_* options of seat ``p`` for the tile just laid on space ``s`` whose arrow
-    points at it (R8, R8b). 0: no artisan (the reserve is empty)."""
-    n = state[S_N_PLAYERS]
+def other_same_colour(state, comp, s, colour):
+    """Mask of the other tiles of ``colour`` in space ``s``'s quarter."""
     q = comp[C_SPACE_QUARTER + s]
-    colour = tile_colour_at(state, comp, s)
-    others = comp[C_QUARTER_MASK + q] & state[S_COLOUR_MASK + colour] & ~(np.int64(1) << s)
+    return comp[C_QUARTER_MASK + q] & state[S_COLOUR_MASK + colour] & ~(np.int64(1) << s)
+
+
+@njit(cache=True)
+def artisan_options_for(state, comp, p, s, colour):
+    """Mask of the ART_* options of seat ``p`` for a tile of ``colour`` on space ``s`` whose
+    arrow points at it (R8, R8b); the tile may be laid already or about to be. 0: no artisan
+    (the reserve is empty)."""
+    n = state[S_N_PLAYERS]
+    others = other_same_colour(state, comp, s, colour)
     a = colour_a(n, p)
     has_a = (state[S_ARTISAN_MASK + a] & others) != 0
     if n != 2:
@@ -453,13 +435,17 @@ def artisan_options(state, comp, p, s):
 
 
 @njit(cache=True)
+def artisan_options(state, comp, p, s):
+    """``artisan_options_for`` the tile laid on space ``s``."""
+    return artisan_options_for(state, comp, p, s, tile_colour_at(state, comp, s))
+
+
+@njit(cache=True)
 def artisan_source(state, comp, s, a):
     """Space of artisan colour ``a`` on another tile of the colour of space ``s``'s tile in its
     quarter (the one a move takes), -1 none."""
-    q = comp[C_SPACE_QUARTER + s]
-    colour = tile_colour_at(state, comp, s)
-    others = comp[C_QUARTER_MASK + q] & state[S_COLOUR_MASK + colour] & ~(np.int64(1) << s)
-    there = state[S_ARTISAN_MASK + a] & others
+    there = state[S_ARTISAN_MASK + a] & other_same_colour(state, comp, s,
+                                                          tile_colour_at(state, comp, s))
     if there == 0:
         return -1
     return bit_index(there & -there)
@@ -702,12 +688,6 @@ def end_turn(state, comp):
     state[S_FACING] = seat_side(comp, n, nxt)
     state[S_PHASE] = PHASE_FIRST
     state[S_TURN] += 1
-
-
-@njit(cache=True)
-def n_colour_tiles(state, colour):
-    """Tiles of ``colour`` on the board."""
-    return popcount(state[S_COLOUR_MASK + colour])
 
 
 @njit(cache=True)

@@ -69,10 +69,12 @@ from tajsim.games.maharani.engine.enums import (
 )
 from tajsim.games.maharani.engine.nb import (
     QUARTER_GOLD_TABLE,
+    artisan_options_for,
     bit_index,
     colour_a,
     decode_place,
     flood,
+    other_same_colour,
     popcount,
     seat_side,
     slot_quarter,
@@ -117,37 +119,6 @@ def weights_of(params, greedy):
     return (fixed(params[0]), fixed(params[1]), fixed(params[2]), fixed(params[3]),
             fixed(params[4]), fixed(params[5]), fixed(params[6]), fixed(params[7]),
             fixed(params[8]), fixed(params[9]), fixed(params[10]))
-
-
-@njit(cache=True)
-def other_same_colour(state, comp, s, colour):
-    """Mask of the other tiles of ``colour`` in space ``s``'s quarter."""
-    q = comp[C_SPACE_QUARTER + s]
-    return comp[C_QUARTER_MASK + q] & state[S_COLOUR_MASK + colour] & ~(np.int64(1) << s)
-
-
-@njit(cache=True)
-def options_for(state, comp, p, s, colour):
-    """``engine.nb.artisan_options`` for a tile of ``colour`` about to go on empty space ``s``."""
-    n = state[S_N_PLAYERS]
-    others = other_same_colour(state, comp, s, colour)
-    a = colour_a(n, p)
-    has_a = (state[S_ARTISAN_MASK + a] & others) != 0
-    if n != 2:
-        if has_a:
-            return 1 << ART_MOVE_A
-        return 1 if state[S_RESERVE + a] > 0 else 0
-    b = a + 1
-    has_b = (state[S_ARTISAN_MASK + b] & others) != 0
-    new_a = 1 if state[S_RESERVE + a] > 0 else 0
-    new_b = (1 << ART_NEW_B) if state[S_RESERVE + b] > 0 else 0
-    if has_a and has_b:
-        return (1 << ART_MOVE_A) | (1 << ART_MOVE_B)
-    if has_a:
-        return (1 << ART_MOVE_A) | new_b
-    if has_b:
-        return (1 << ART_MOVE_B) | new_a
-    return new_a | new_b
 
 
 @njit(cache=True)
@@ -239,7 +210,7 @@ def place_value(state, comp, p, action, wt):
     done = ((state[S_SCORED] | state[S_PENDING]) >> q) & 1
     completes = done == 0 and ((state[S_FILLED] | bit) & qmask) == qmask
     if arrow == seat_side(comp, state[S_N_PLAYERS], p):
-        opts = options_for(state, comp, p, s, colour)
+        opts = artisan_options_for(state, comp, p, s, colour)
         best = NEG_INF
         while opts != 0:
             low = opts & -opts
