@@ -15,6 +15,7 @@ Where things are:
 * ``strategies/``: ``random``, ``greedy``, the parametric heuristic and its presets, determinised
   MCTS over the hidden bag; ``registry.REGISTRY``; ``view.PlayerView``;
 * ``play/``: the batch kernels (``nb``) and the results-frame helpers (``records``);
+* ``analyses``: the game's own analyses (``ANALYSES``, ``REQUIRED_COLUMNS``);
 * ``board_plot``: pictures of the palace; ``spec.SPEC``: the :class:`GameSpec` of the game.
 """
 
