@@ -1,0 +1,110 @@
+"""The :class:`GameSpec` of Maharani: everything the generic layers know about the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tajsim.engine.spec import GameKernels, GameSpec, RuleOption
+from tajsim.games.maharani import SOURCE_FOLDERS
+from tajsim.games.maharani.engine import enums as E
+from tajsim.games.maharani.engine.components import API
+from tajsim.games.maharani.engine.game import Game, MaharaniRecord
+from tajsim.games.maharani.engine.invariants import check_state, redraw_hidden
+from tajsim.games.maharani.engine.nb import apply_action_nb, legal_actions_nb
+from tajsim.games.maharani.play.nb import (
+    play_batch_nb,
+    play_batch_parallel_nb,
+    play_out_nb,
+    start_game_nb,
+    write_records_nb,
+)
+from tajsim.games.maharani.play.records import (
+    frame_columns,
+    setup_feature_columns,
+    setup_features,
+)
+from tajsim.games.maharani.strategies.ids import N_PARAMS
+from tajsim.games.maharani.strategies.nb import choose_action_nb
+from tajsim.games.maharani.strategies.registry import REGISTRY
+from tajsim.games.maharani.strategies.view import view
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+
+
+def current_player(state: np.ndarray) -> int:
+    """Seat to move, -1 when the game is over."""
+    return int(state[E.S_CUR])
+
+
+def phase_of(state: np.ndarray) -> int:
+    """Decision phase (index into ``PHASE_NAMES``)."""
+    return int(state[E.S_PHASE])
+
+
+OPTIONS = (
+    RuleOption(
+        name="free_refresh", bit=8, default=False,
+        description="refreshing is legal even with every action marker face up (a pass); the "
+                    "default needs a face-down marker (R9b). Games stop after 8 rounds without "
+                    "a tile laid (R12c)"),
+    RuleOption(
+        name="target_marker", bit=9, default=False,
+        description="laying a tile in another quarter turns the marker of the quarter it goes "
+                    "INTO (a German review's reading); the default turns the marker of the "
+                    "quarter the tile came from, as the French text says (R6)"),
+)
+assert all(1 << o.bit == {"free_refresh": E.OPT_FREE_REFRESH,
+                          "target_marker": E.OPT_TARGET_MARKER}[o.name] for o in OPTIONS)
+
+SPEC = GameSpec(
+    name="maharani",
+    title="Maharani",
+    editions=E.EDITION_NAMES,
+    players={E.EDITION_NAMES[0]: (E.MIN_PLAYERS, E.MAX_PLAYERS)},
+    max_players=E.MAX_PLAYERS,
+    state_size=E.STATE_SIZE,
+    comp_size=E.COMP_SIZE,
+    n_actions=E.N_ACTIONS,
+    n_params=N_PARAMS,
+    kernels=GameKernels(
+        start_game=start_game_nb,
+        legal_actions=legal_actions_nb,
+        apply_action=apply_action_nb,
+        choose_action=choose_action_nb,
+        play_out=play_out_nb,
+        write_records=write_records_nb,
+        play_batch=play_batch_nb,
+        play_batch_parallel=play_batch_parallel_nb,
+    ),
+    result_dtype=E.RESULT_DTYPE,
+    setup_dtype=E.SETUP_DTYPE,
+    score_parts=E.PART_NAMES,
+    phase_names=E.PHASE_NAMES,
+    components=API,
+    strategies=REGISTRY,
+    game_class=Game,
+    record_class=MaharaniRecord,
+    frame_columns=frame_columns,
+    setup_features=setup_features,
+    setup_feature_columns=setup_feature_columns,
+    current_player=current_player,
+    phase_of=phase_of,
+    check_state=check_state,
+    redraw_hidden=redraw_hidden,
+    view=view,
+    source_folders=tuple(HERE / name for name in SOURCE_FOLDERS),
+    analyses_module="tajsim.games.maharani.analyses",
+    report_module="tajsim.games.maharani.report",
+    golden_dir=ROOT / "tests" / "games" / "maharani" / "golden",
+    description=("Wolfgang Panning's Maharani (Queen Games 2012): mosaic tiles from a turntable "
+                 "into four palace quarters; gold for zones, artisan groups and quarter "
+                 "scorings"),
+    options=OPTIONS,
+    extras={"rules_doc": "docs/games/maharani/rules.md",
+            "components_doc": "docs/games/maharani/components.md",
+            "strategies_doc": "docs/games/maharani/strategies.md"},
+)
+SPEC.check_layout()

@@ -1,0 +1,309 @@
+"""The parametric heuristic family and ``greedy``: one compiled policy, behaviour set by weights.
+
+Every decision scores each legal action with a weight vector and takes the best (ties broken
+with the seat's policy stream). Weights arrive as ``float64`` parameters and are turned into
+fixed-point integers (thousandths) once per decision; every value below is an integer in
+thousandths of a gold piece, so a GPU takes exactly the same decisions.
+
+Value of laying a tile (place, space, arrow):
+
+* ``zone`` x the zone gold the tile makes (R7);
+* with the arrow at the player, the best artisan option (R8): ``group`` x the group gold; for a
+  new artisan also ``artisan`` x the quarter-table step it adds (4, 2, 3, 4, 5, 6 for the 1st..6th
+  artisan of a colour), plus ``soon`` x that step x the share of the quarter filled, minus
+  ``reserve`` x (empty spaces left in the quarter) / (artisans left in reserve + 1): an artisan
+  is locked in its quarter until it is scored;
+* completing a quarter: ``complete`` x the player's gold at its scoring minus ``deny`` x the best
+  opponent's gold there;
+* ``marker`` per action marker turned face down; 2 gold + ``second`` for a second tile;
+* ``feed``: minus ``feed`` x (zone size + 1) when the zone made has an empty neighbour and another
+  tile of its colour waits on the turntable (the next player can extend it).
+
+Refreshing is worth ``refresh`` x the face-down markers; stopping is worth 0.
+
+``greedy`` is the same kernel with fixed weights counting gold won this turn only (zone, group,
+the scoring of a quarter completed this turn, the 2 gold of a second tile): it maximises the gold
+of each decision. The presets (``presets.toml``) are weight vectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tajsim.engine.rng import below
+from tajsim.games.maharani.engine.enums import (
+    ACTION_ARTISAN,
+    ACTION_REFRESH,
+    ACTION_STOP,
+    ART_MOVE_A,
+    ART_MOVE_B,
+    ART_NEW_B,
+    C_ALL_SPACES,
+    C_NEIGH_MASK,
+    C_QUARTER_MASK,
+    C_QUARTER_SIZE,
+    C_SPACE_QUARTER,
+    C_TILE_COLOUR,
+    MAX_SCORED_ARTISANS,
+    N_PLACE_ACTIONS,
+    N_QUARTERS,
+    N_SLOTS,
+    PHASE_ARTISAN,
+    PHASE_SECOND,
+    S_ARTISAN_MASK,
+    S_ARTISAN_OPTS,
+    S_COLOUR_MASK,
+    S_FACING,
+    S_FILLED,
+    S_LAST_SPACE,
+    S_MARKER,
+    S_N_PLAYERS,
+    S_PENDING,
+    S_PHASE,
+    S_RESERVE,
+    S_SCORED,
+    S_SLOT,
+    S_SPACE_TILE,
+    SECOND_TILE_COST,
+)
+from tajsim.games.maharani.engine.nb import (
+    QUARTER_GOLD_TABLE,
+    artisan_options_for,
+    bit_index,
+    colour_a,
+    decode_place,
+    flood,
+    other_same_colour,
+    popcount,
+    seat_side,
+    slot_quarter,
+)
+
+# Weight slots (names in ``WEIGHT_NAMES``; documented in docs/games/maharani/strategies.md).
+W_ZONE = 0
+W_GROUP = 1
+W_ARTISAN = 2
+W_SOON = 3
+W_RESERVE = 4
+W_COMPLETE = 5
+W_DENY = 6
+W_MARKER = 7
+W_REFRESH = 8
+W_SECOND = 9
+W_FEED = 10
+WEIGHT_NAMES = ("zone", "group", "artisan", "soon", "reserve", "complete", "deny", "marker",
+                "refresh", "second", "feed")
+N_USED_WEIGHTS = len(WEIGHT_NAMES)
+# greedy: gold won by this decision, nothing else (documentation; the kernel uses GREEDY_W).
+GREEDY_WEIGHTS = {"zone": 1.0, "group": 1.0, "artisan": 0.0, "soon": 0.0, "reserve": 0.0,
+                  "complete": 1.0, "deny": 0.0, "marker": 0.0, "refresh": 0.0, "second": 0.0,
+                  "feed": 0.0}
+GREEDY_W = tuple(int(round(GREEDY_WEIGHTS[k] * 1000)) for k in WEIGHT_NAMES)
+NEG_INF = -(1 << 60)
+
+
+@njit(cache=True)
+def fixed(x):
+    """A weight in thousandths, rounded half away from zero (an exact IEEE operation)."""
+    if x >= 0:
+        return np.int64(np.floor(x * 1000.0 + 0.5))
+    return -np.int64(np.floor(-x * 1000.0 + 0.5))
+
+
+@njit(cache=True)
+def weights_of(params, greedy):
+    """The 11 weights as a tuple of int64 thousandths."""
+    if greedy:
+        return GREEDY_W
+    return (fixed(params[0]), fixed(params[1]), fixed(params[2]), fixed(params[3]),
+            fixed(params[4]), fixed(params[5]), fixed(params[6]), fixed(params[7]),
+            fixed(params[8]), fixed(params[9]), fixed(params[10]))
+
+
+@njit(cache=True)
+def option_value(state, comp, p, s, colour, option, completes, wt):
+    """Value (thousandths) of artisan ``option`` on space ``s`` (tile of ``colour``), without
+    the quarter scoring when the tile completes the quarter (see ``completion_value``)."""
+    n = state[S_N_PLAYERS]
+    a = colour_a(n, p)
+    if option == ART_NEW_B or option == ART_MOVE_B:
+        a += 1
+    bit = np.int64(1) << s
+    mask = state[S_ARTISAN_MASK + a] | bit
+    moving = option == ART_MOVE_A or option == ART_MOVE_B
+    if moving:
+        there = state[S_ARTISAN_MASK + a] & other_same_colour(state, comp, s, colour)
+        mask &= ~there
+    value = wt[W_GROUP] * popcount(flood(comp, bit, mask))
+    if moving or completes:
+        return value
+    q = comp[C_SPACE_QUARTER + s]
+    qmask = comp[C_QUARTER_MASK + q]
+    count = popcount(state[S_ARTISAN_MASK + a] & qmask) + 1
+    if count > MAX_SCORED_ARTISANS:
+        count = MAX_SCORED_ARTISANS
+    step = QUARTER_GOLD_TABLE[count] - QUARTER_GOLD_TABLE[count - 1]
+    size = comp[C_QUARTER_SIZE + q]
+    filled = popcount((state[S_FILLED] | bit) & qmask)
+    value += wt[W_ARTISAN] * step + wt[W_SOON] * step * filled // size
+    value -= wt[W_RESERVE] * (size - filled) // (state[S_RESERVE + a])  # reserve >= 1 here
+    return value
+
+
+@njit(cache=True)
+def quarter_gold_of(state, comp, p, q, extra_colour):
+    """Gold seat ``p`` would get if quarter ``q`` were scored now, with one more artisan of
+    colour ``extra_colour`` (-1 none)."""
+    n = state[S_N_PLAYERS]
+    qmask = comp[C_QUARTER_MASK + q]
+    a = colour_a(n, p)
+    k = 2 if n == 2 else 1
+    gold = 0
+    for j in range(k):
+        count = popcount(state[S_ARTISAN_MASK + a + j] & qmask)
+        if a + j == extra_colour:
+            count += 1
+        gold += QUARTER_GOLD_TABLE[min(count, MAX_SCORED_ARTISANS)]
+    return gold
+
+
+@njit(cache=True)
+def completion_value(state, comp, p, q, extra_colour, wt):
+    """``complete`` x the player's scoring gold - ``deny`` x the best opponent's."""
+    n = state[S_N_PLAYERS]
+    mine = quarter_gold_of(state, comp, p, q, extra_colour)
+    best_other = 0
+    for o in range(n):
+        if o != p:
+            g = quarter_gold_of(state, comp, o, q, -1)
+            if g > best_other:
+                best_other = g
+    return wt[W_COMPLETE] * mine - wt[W_DENY] * best_other
+
+
+@njit(cache=True)
+def new_colour_of(state, p, option):
+    """Artisan colour a new-artisan option adds (-1 for a move)."""
+    if option == ART_MOVE_A or option == ART_MOVE_B:
+        return -1
+    a = colour_a(state[S_N_PLAYERS], p)
+    return a + 1 if option == ART_NEW_B else a
+
+
+@njit(cache=True)
+def place_value(state, comp, p, action, wt):
+    """Value (thousandths) of place action ``action`` for seat ``p`` (see the module doc)."""
+    slot, s, arrow = decode_place(action)
+    t = state[S_SLOT + slot]
+    colour = comp[C_TILE_COLOUR + t]
+    q = comp[C_SPACE_QUARTER + s]
+    bit = np.int64(1) << s
+    zone_mask = flood(comp, bit, state[S_COLOUR_MASK + colour] | bit)
+    zone = popcount(zone_mask)
+    value = wt[W_ZONE] * zone
+    if q != slot_quarter(comp, state[S_FACING], slot):
+        value -= wt[W_MARKER]
+    if state[S_PHASE] == PHASE_SECOND:
+        value -= SECOND_TILE_COST * 1000 + wt[W_SECOND]
+    qmask = comp[C_QUARTER_MASK + q]
+    done = ((state[S_SCORED] | state[S_PENDING]) >> q) & 1
+    completes = done == 0 and ((state[S_FILLED] | bit) & qmask) == qmask
+    if arrow == seat_side(comp, state[S_N_PLAYERS], p):
+        opts = artisan_options_for(state, comp, p, s, colour)
+        best = NEG_INF
+        while opts != 0:
+            low = opts & -opts
+            opts ^= low
+            option = bit_index(low)
+            v = option_value(state, comp, p, s, colour, option, completes, wt)
+            if completes:
+                v += completion_value(state, comp, p, q, new_colour_of(state, p, option), wt)
+            if v > best:
+                best = v
+        if best > NEG_INF:
+            value += best
+        elif completes:
+            value += completion_value(state, comp, p, q, -1, wt)
+    elif completes:
+        value += completion_value(state, comp, p, q, -1, wt)
+    if wt[W_FEED] != 0:
+        waiting = False
+        for k in range(N_SLOTS):
+            other = state[S_SLOT + k]
+            if k != slot and other >= 0 and comp[C_TILE_COLOUR + other] == colour:
+                waiting = True
+        if waiting:
+            around = 0
+            zm = zone_mask
+            while zm != 0:
+                low = zm & -zm
+                zm ^= low
+                around |= comp[C_NEIGH_MASK + bit_index(low)]
+            empty = comp[C_ALL_SPACES] & ~(state[S_FILLED] | bit)
+            if around & empty != 0:
+                value -= wt[W_FEED] * (zone + 1)
+    return value
+
+
+@njit(cache=True)
+def artisan_choice_value(state, comp, p, option, wt):
+    """Value of a 2-player artisan option for the tile just laid (PHASE_ARTISAN); the tile is on
+    the board already, which ``option_value`` allows for."""
+    s = state[S_LAST_SPACE]
+    colour = comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
+    q = comp[C_SPACE_QUARTER + s]
+    completes = ((state[S_PENDING] >> q) & 1) == 1
+    value = option_value(state, comp, p, s, colour, option, completes, wt)
+    if completes:
+        value += completion_value(state, comp, p, q, new_colour_of(state, p, option), wt)
+    return value
+
+
+@njit(cache=True)
+def action_value(state, comp, p, action, wt):
+    """Value (thousandths of gold) of any legal ``action`` for seat ``p`` (module doc)."""
+    if action < N_PLACE_ACTIONS:
+        return place_value(state, comp, p, action, wt)
+    if action == ACTION_REFRESH:
+        down = 0
+        for q in range(N_QUARTERS):
+            down += 1 - state[S_MARKER + p * N_QUARTERS + q]
+        return wt[W_REFRESH] * down
+    if action == ACTION_STOP:
+        return 0
+    option = action - ACTION_ARTISAN
+    if state[S_PHASE] == PHASE_ARTISAN and (state[S_ARTISAN_OPTS] >> option) & 1:
+        return artisan_choice_value(state, comp, p, option, wt)
+    return NEG_INF
+
+
+@njit(cache=True)
+def weighted_policy_nb(state, comp, player, params, prng, legal, n_legal, greedy):
+    """Best of ``legal[:n_legal]`` by the weighted value (module doc); ties broken uniformly
+    with ``prng[player]``.
+
+    Parameters
+    ----------
+    state : int64[STATE_SIZE]; comp : int64[COMP_SIZE]
+    params : float64[N_PARAMS], weights in the first slots (``WEIGHT_NAMES``); ignored when
+        ``greedy``
+    prng : int64[MAX_PLAYERS]; legal : int64[>= n_legal]
+    greedy : bool, use the fixed greedy weights
+    """
+    wt = weights_of(params, greedy)
+    best = legal[0]
+    best_value = NEG_INF
+    ties = 0
+    for i in range(n_legal):
+        action = legal[i]
+        v = action_value(state, comp, player, action, wt)
+        if v > best_value:
+            best_value = v
+            best = action
+            ties = 1
+        elif v == best_value:
+            ties += 1
+            if below(prng, player, ties) == 0:
+                best = action
+    return best

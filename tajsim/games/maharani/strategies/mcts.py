@@ -1,0 +1,400 @@
+"""Determinised Monte Carlo tree search over the hidden bag (single-observer ISMCTS).
+
+The bag order is the only hidden information of Maharani, and it is hidden from every seat.
+Each iteration:
+
+1. **Determinise.** Copy the state and redraw the bag: the tiles in the bag, collected in tile-id
+   order from the public tile locations (so the result depends only on what the seat may see),
+   are shuffled with the seat's own policy stream ``prng[player]``.
+2. **Select / expand.** Walk the tree from the root. At each decision the candidate actions are
+   the ``width`` best legal actions by the heuristic value of the rollout weights (all when
+   ``width`` is 0); candidates that are already children compete by UCB1 with availability
+   counts, the first untried candidate (drawn with ``prng[player]``) is expanded. Children are
+   keyed by (seat to move, action), so the opponents' decisions are in the tree too, each
+   maximising its own reward. Decisions with one legal action take no node.
+3. **Roll out** with a fast compiled policy (``rollout``: 0 random, 1 greedy, 2 the heuristic
+   with the weights in ``params[N_WEIGHTS:]``) for ``horizon`` turns (< 0: to the end), then
+   evaluate each seat: gold, plus ``artisan_value`` x (what its artisans would earn if each
+   unscored quarter were scored now x the share of the quarter filled).
+4. **Back up** an integer reward in 0..1000 for every seat: 500 + 500 x (seat's value - best
+   other value) / ``margin`` clipped to [-1, 1]; at the true end of the game half of it is the
+   win (1000 shared among the winners).
+
+The chosen action is the most visited root child (ties: the better total reward, then the
+first). Every quantity compared is an integer (fixed-point UCB: an integer natural logarithm
+and an integer square root), so a GPU takes the same decisions.
+
+The tree lives in a caller-provided ``int64`` workspace (``WORK_SIZE``; ``new_workspace()``),
+so the policy allocates nothing per decision; the batch kernels allocate one per batch. The
+tree holds at most ``MAX_NODES`` nodes: beyond that, iterations roll out from the frontier.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
+from tajsim.games.maharani.engine.enums import (
+    C_N_TILES,
+    C_QUARTER_MASK,
+    C_QUARTER_SIZE,
+    LOC_BAG,
+    MAX_PLAYERS,
+    MAX_SCORED_ARTISANS,
+    N_ACTIONS,
+    N_ARTISAN_COLOURS,
+    N_QUARTERS,
+    PHASE_GAME_OVER,
+    S_ARTISAN_MASK,
+    S_BAG,
+    S_CUR,
+    S_FILLED,
+    S_N_PLAYERS,
+    S_PHASE,
+    S_RNG,
+    S_SCORED,
+    S_TILE_LOC,
+    S_TURN,
+    S_WINNER,
+    STATE_SIZE,
+)
+from tajsim.games.maharani.engine.nb import (
+    QUARTER_GOLD_TABLE,
+    apply_action_nb,
+    colour_owner,
+    legal_actions_nb,
+    popcount,
+    score_of,
+)
+from tajsim.games.maharani.strategies.heuristic import (
+    NEG_INF,
+    action_value,
+    weights_of,
+)
+from tajsim.games.maharani.strategies.ids import N_WEIGHTS
+from tajsim.games.maharani.strategies.rollout import choose_simple_nb
+
+P = MAX_PLAYERS
+
+# Parameter slots (names in ``MCTS_PARAM_NAMES``).
+I_ITERATIONS = 0
+I_EXPLORATION = 1
+I_ROLLOUT = 2  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
+I_HORIZON = 3  # turns rolled out before evaluating; < 0: to the end of the game
+I_WIDTH = 4  # candidate actions per decision (best by the heuristic); 0: every legal action
+I_MARGIN = 5  # gold margin at which the reward saturates
+I_ARTISAN_VALUE = 6  # weight of the artisans' pending quarter gold at a truncated evaluation
+MCTS_PARAM_NAMES = ("iterations", "exploration", "rollout", "horizon", "width", "margin",
+                    "artisan_value")
+SALT_ROLLOUT = 0xD37E
+
+# Workspace layout (int64 slots).
+MAX_NODES = 1 << 15
+MAX_PATH = 512
+W_STAMP = 0
+W_DET = 8
+W_LEGAL = W_DET + STATE_SIZE
+W_VALUES = W_LEGAL + N_ACTIONS
+W_CAND = W_VALUES + N_ACTIONS
+W_MARK = W_CAND + N_ACTIONS
+W_HAS = W_MARK + P * N_ACTIONS
+W_REP = W_HAS + P * N_ACTIONS
+W_PATH = W_REP + P * N_ACTIONS
+W_RPRNG = W_PATH + MAX_PATH
+W_VALS = W_RPRNG + P
+W_REWARDS = W_VALS + P
+W_KEY = W_REWARDS + P
+W_MOVER = W_KEY + MAX_NODES
+W_CHILD = W_MOVER + MAX_NODES
+W_SIBLING = W_CHILD + MAX_NODES
+W_VISITS = W_SIBLING + MAX_NODES
+W_AVAIL = W_VISITS + MAX_NODES
+W_REWARD = W_AVAIL + MAX_NODES
+WORK_SIZE = W_REWARD + MAX_NODES
+LN2_Q16 = 45426  # ln(2) * 2**16
+
+
+def new_workspace() -> np.ndarray:
+    """A zeroed MCTS workspace: int64[WORK_SIZE] (one per thread; reusable across decisions)."""
+    return np.zeros(WORK_SIZE, np.int64)
+
+
+# ---------------------------------------------------------------------------
+# Integer arithmetic
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def ln_q16(x):
+    """Natural logarithm of an integer x >= 1 as a Q16 fixed-point integer (log2 by repeated
+    squaring, times ln 2)."""
+    ip = 0
+    v = x
+    while v >= 2:
+        v >>= 1
+        ip += 1
+    y = (x << 16) >> ip  # mantissa in [1, 2), Q16
+    frac = 0
+    for i in range(1, 17):
+        y = (y * y) >> 16
+        if y >= (2 << 16):
+            y >>= 1
+            frac |= 1 << (16 - i)
+    return (((ip << 16) | frac) * LN2_Q16) >> 16
+
+
+@njit(cache=True)
+def isqrt(n):
+    """floor(sqrt(n)) of an integer n >= 0 (Newton's method on integers)."""
+    if n < 2:
+        return n
+    x = n
+    y = (x + 1) // 2
+    while y < x:
+        x = y
+        y = (x + n // x) // 2
+    return x
+
+
+# ---------------------------------------------------------------------------
+# Determinisation and evaluation
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def determinise(state, comp, player, prng, det):
+    """Write into ``det`` a copy of ``state`` with the bag redrawn from ``player``'s view: the
+    bag's tiles in tile-id order (public: every tile not on the board, the turntable or out of
+    play), shuffled with ``prng[player]``; the chance stream reseeded from it too."""
+    for i in range(STATE_SIZE):
+        det[i] = state[i]
+    k = 0
+    for t in range(comp[C_N_TILES]):
+        if state[S_TILE_LOC + t] == LOC_BAG:
+            det[S_BAG + k] = t
+            k += 1
+    shuffle_slice(det, S_BAG, S_BAG + k, prng, player)
+    det[S_RNG] = np.int64(next_u64(prng, player))
+
+
+@njit(cache=True)
+def evaluate(det, comp, n, final, artisan_value, values):
+    """Per-seat value in thousandths of gold: the gold, plus at a truncated evaluation
+    ``artisan_value`` (thousandths) x the quarter gold of its artisans x the share filled."""
+    for q in range(n):
+        values[q] = score_of(det, q) * 1000
+    if final:
+        return
+    for quarter in range(N_QUARTERS):
+        if (det[S_SCORED] >> quarter) & 1:
+            continue
+        qmask = comp[C_QUARTER_MASK + quarter]
+        filled = popcount(det[S_FILLED] & qmask)
+        size = comp[C_QUARTER_SIZE + quarter]
+        for a in range(N_ARTISAN_COLOURS):
+            count = popcount(det[S_ARTISAN_MASK + a] & qmask)
+            if count > 0:
+                gold = QUARTER_GOLD_TABLE[min(count, MAX_SCORED_ARTISANS)]
+                values[colour_owner(n, a)] += artisan_value * gold * filled // size
+
+
+@njit(cache=True)
+def rewards_from(det, comp, n, final, margin, artisan_value, values, rewards):
+    """Rewards 0..1000 per seat (module doc, step 4)."""
+    evaluate(det, comp, n, final, artisan_value, values)
+    n_win = 0
+    if final:
+        for q in range(n):
+            n_win += det[S_WINNER + q]
+    for q in range(n):
+        best_other = NEG_INF
+        for o in range(n):
+            if o != q and values[o] > best_other:
+                best_other = values[o]
+        diff = values[q] - best_other
+        if diff > margin:
+            diff = margin
+        elif diff < -margin:
+            diff = -margin
+        r = 500 + 500 * diff // margin
+        if final and n_win > 0:
+            r = (r + (1000 // n_win if det[S_WINNER + q] == 1 else 0)) // 2
+        rewards[q] = r
+
+
+@njit(cache=True)
+def candidates(det, comp, mover, wt, work, n_leg, width):
+    """The candidate actions of a decision into work[W_CAND:]: the ``width`` best legal actions
+    (work[W_LEGAL:]) by the heuristic value (ties: the earlier action), or all of them."""
+    if width <= 0 or n_leg <= width:
+        for i in range(n_leg):
+            work[W_CAND + i] = work[W_LEGAL + i]
+        return n_leg
+    for i in range(n_leg):
+        work[W_VALUES + i] = action_value(det, comp, mover, work[W_LEGAL + i], wt)
+    for j in range(width):
+        best = -1
+        best_value = NEG_INF - 1
+        for i in range(n_leg):
+            if work[W_VALUES + i] > best_value:
+                best_value = work[W_VALUES + i]
+                best = i
+        work[W_CAND + j] = work[W_LEGAL + best]
+        work[W_VALUES + best] = NEG_INF - 2  # taken
+    return width
+
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
+    """Run the search (module doc) and return the chosen action of ``legal_root[:n_root]``.
+
+    Parameters
+    ----------
+    state : int64[STATE_SIZE] (not modified); comp : int64[COMP_SIZE]
+    params : float64[N_PARAMS]: settings in ``MCTS_PARAM_NAMES`` order, rollout weights from
+        ``N_WEIGHTS`` on
+    prng : int64[MAX_PLAYERS]; only ``prng[player]`` advances
+    work : int64[WORK_SIZE] scratch (``new_workspace``)
+    """
+    n = state[S_N_PLAYERS]
+    iterations = max(1, int(params[I_ITERATIONS]))
+    c_explore = int(np.floor(params[I_EXPLORATION] * 1000.0 + 0.5))
+    rollout_id = int(params[I_ROLLOUT])
+    horizon = int(params[I_HORIZON])
+    width = int(params[I_WIDTH])
+    margin = max(1, int(np.floor(params[I_MARGIN] * 1000.0 + 0.5)))
+    artisan_value = int(np.floor(params[I_ARTISAN_VALUE] * 1000.0 + 0.5))
+    rparams = params[N_WEIGHTS:]
+    wt = weights_of(rparams, False)
+    stop_turn = state[S_TURN] + horizon if horizon >= 0 else 1 << 40
+    det = work[W_DET:W_DET + STATE_SIZE]
+    legal = work[W_LEGAL:W_LEGAL + N_ACTIONS]
+    values = work[W_VALS:W_VALS + P]
+    rewards = work[W_REWARDS:W_REWARDS + P]
+    rprng = work[W_RPRNG:W_RPRNG + P]
+    base_seed = np.int64(next_u64(prng, player))
+    for q in range(P):
+        rprng[q] = derive_seed(base_seed, q, SALT_ROLLOUT)
+    stamp = work[W_STAMP]
+    # the root
+    work[W_KEY] = -1
+    work[W_MOVER] = player
+    work[W_CHILD] = -1
+    work[W_SIBLING] = -1
+    work[W_VISITS] = 0
+    work[W_AVAIL] = 0
+    work[W_REWARD] = 0
+    n_nodes = 1
+    for _it in range(iterations):
+        determinise(state, comp, player, prng, det)
+        node = 0
+        path_len = 0
+        in_tree = True
+        while det[S_PHASE] != PHASE_GAME_OVER and det[S_TURN] < stop_turn:
+            n_leg = legal_actions_nb(det, comp, legal)
+            if n_leg == 1:
+                apply_action_nb(det, comp, legal[0])
+                continue
+            mover = det[S_CUR]
+            if not in_tree:
+                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                                          n_leg)
+                apply_action_nb(det, comp, action)
+                continue
+            n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
+            stamp += 1
+            base = mover * N_ACTIONS
+            for i in range(n_cand):
+                a = work[W_CAND + i]
+                work[W_MARK + base + a] = stamp
+                work[W_REP + base + a] = a
+            best = -1
+            best_ucb = NEG_INF
+            child = work[W_CHILD + node]
+            while child >= 0:
+                key = work[W_KEY + child]
+                if work[W_MARK + key] == stamp:
+                    work[W_HAS + key] = stamp
+                    work[W_AVAIL + child] += 1
+                    v = max(work[W_VISITS + child], 1)
+                    mean = work[W_REWARD + child] // v
+                    explore = c_explore * isqrt((ln_q16(work[W_AVAIL + child]) << 16) // v) >> 16
+                    ucb = mean + explore
+                    if ucb > best_ucb:
+                        best_ucb = ucb
+                        best = child
+                child = work[W_SIBLING + child]
+            n_untried = 0
+            for i in range(n_cand):
+                if work[W_HAS + base + work[W_CAND + i]] != stamp:
+                    n_untried += 1
+            if n_untried > 0 and n_nodes < MAX_NODES:
+                pick = below(prng, player, n_untried)
+                chosen = -1
+                for i in range(n_cand):
+                    key = base + work[W_CAND + i]
+                    if work[W_HAS + key] != stamp:
+                        if pick == 0:
+                            chosen = key
+                            break
+                        pick -= 1
+                new = n_nodes
+                n_nodes += 1
+                work[W_KEY + new] = chosen
+                work[W_MOVER + new] = mover
+                work[W_CHILD + new] = -1
+                work[W_VISITS + new] = 0
+                work[W_AVAIL + new] = 1
+                work[W_REWARD + new] = 0
+                work[W_SIBLING + new] = work[W_CHILD + node]
+                work[W_CHILD + node] = new
+                apply_action_nb(det, comp, work[W_REP + chosen])
+                if path_len < MAX_PATH:
+                    work[W_PATH + path_len] = new
+                    path_len += 1
+                node = new
+                in_tree = False
+            elif best >= 0:
+                apply_action_nb(det, comp, work[W_REP + work[W_KEY + best]])
+                if path_len < MAX_PATH:
+                    work[W_PATH + path_len] = best
+                    path_len += 1
+                node = best
+            else:  # tree full: finish with the rollout policy
+                in_tree = False
+                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                                          n_leg)
+                apply_action_nb(det, comp, action)
+        final = det[S_PHASE] == PHASE_GAME_OVER
+        rewards_from(det, comp, n, final, margin, artisan_value, values, rewards)
+        for j in range(path_len):
+            nd = work[W_PATH + j]
+            work[W_VISITS + nd] += 1
+            work[W_REWARD + nd] += rewards[work[W_MOVER + nd]]
+    work[W_STAMP] = stamp
+    best_action = legal_root[0]
+    best_visits = -1
+    best_total = -1
+    for i in range(n_root):
+        key = player * N_ACTIONS + legal_root[i]
+        visits = 0
+        total = 0
+        child = work[W_CHILD]
+        while child >= 0:
+            if work[W_KEY + child] == key:
+                visits = work[W_VISITS + child]
+                total = work[W_REWARD + child]
+                break
+            child = work[W_SIBLING + child]
+        if visits > best_visits or (visits == best_visits and total > best_total):
+            best_visits = visits
+            best_total = total
+            best_action = legal_root[i]
+    return best_action
+
+
+@njit(cache=True)
+def mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, work):
+    """Determinised MCTS (module doc); ``params`` slots in ``MCTS_PARAM_NAMES``; ``work`` is
+    the int64[WORK_SIZE] workspace."""
+    return mcts_search(state, comp, player, params, prng, legal, n_legal, work)

@@ -1,0 +1,66 @@
+"""Compiled policies and the dispatcher that selects one by integer id.
+
+Every policy has the signature ``policy(state, comp, player, params, prng, legal, n_legal) ->
+action`` (MCTS takes its workspace too) and may read only what ``player`` may see: the whole
+state except the bag order (``S_BAG``), the chance stream ``S_RNG`` and the seeds
+(``S_SETUP_SEED``, ``S_PLAY_SEED``). Which tiles are in the bag is public (every tile not on the
+board, the turntable or out of play); their order is hidden from every seat.
+
+* ``state``: int64[STATE_SIZE]; ``comp``: int64[COMP_SIZE];
+* ``params``: float64[N_PARAMS], the strategy's parameters;
+* ``prng``: int64[MAX_PLAYERS], the per-seat policy streams (a policy advances only its own);
+* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``.
+
+Strategies are selected by id inside compiled code: passing jitted functions as arguments would
+defeat numba's cache.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from tajsim.games.maharani.strategies.heuristic import weighted_policy_nb
+from tajsim.games.maharani.strategies.ids import (
+    N_PARAMS,
+    N_STRATEGY_IDS,
+    N_WEIGHTS,
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_MCTS,
+    STRATEGY_RANDOM,
+    kernel_switches,
+)
+from tajsim.games.maharani.strategies.mcts import mcts_policy_nb
+from tajsim.games.maharani.strategies.rollout import choose_simple_nb, random_policy_nb
+
+__all__ = [
+    "N_PARAMS",
+    "N_STRATEGY_IDS",
+    "N_WEIGHTS",
+    "STRATEGY_GREEDY",
+    "STRATEGY_HEURISTIC",
+    "STRATEGY_MCTS",
+    "STRATEGY_RANDOM",
+    "choose_action_nb",
+    "kernel_switches",
+    "mcts_policy_nb",
+    "random_policy_nb",
+    "weighted_policy_nb",
+]
+
+
+@njit(cache=True)
+def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                     search=None, heuristics=True):
+    """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
+
+    ``search`` is None (a dispatcher compiled without MCTS) or the MCTS workspace,
+    int64[WORK_SIZE] (``kernel_switches`` makes one); ``heuristics=None`` compiles without the
+    heuristic family. The caller must not pass the ids of a family switched off (they play
+    ``legal[0]``).
+    """
+    if search is not None:
+        if strategy_id == STRATEGY_MCTS:
+            return mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, search)
+    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                            heuristics)

@@ -1,0 +1,129 @@
+"""The registered Maharani strategies: ``REGISTRY`` (a :class:`StrategyRegistry`).
+
+* ``random``: uniform over the legal actions;
+* ``greedy``: the most gold from each decision (zone, group, a quarter completed this turn,
+  the 2 gold of a second tile);
+* the heuristic presets of ``presets.toml`` (``balanced``, ``zones``, ``artisans``,
+  ``thrifty``, and ``tuned`` when present): one compiled kernel, different weights;
+* ``mcts``: determinised Monte Carlo tree search over the hidden bag, heuristic rollouts.
+
+``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the ``float64[N_PARAMS]``
+vector the kernels receive.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from tajsim.errors import UserError
+from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.maharani.strategies.ids import (
+    N_PARAMS,
+    N_WEIGHTS,
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_MCTS,
+    STRATEGY_RANDOM,
+    kernel_switches,
+)
+from tajsim.games.maharani.strategies.mcts import MCTS_PARAM_NAMES
+from tajsim.strategies.spec import StrategyRegistry, StrategySpec
+
+__all__ = ["MCTS_DEFAULTS", "PRESETS_FILE", "REGISTRY", "load_presets"]
+
+PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+#: Rollout weights of mcts: the ``tuned`` preset when it exists, else ``balanced``.
+MCTS_ROLLOUT_PRESETS = ("tuned", "balanced")
+MCTS_DEFAULTS = {
+    "iterations": 300.0,
+    "exploration": 0.7,
+    "rollout": float(STRATEGY_HEURISTIC),
+    "horizon": 8.0,
+    "width": 6.0,
+    "margin": 10.0,
+    "artisan_value": 0.5,
+}
+ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
+
+
+def load_presets(path: str | Path | None = None) -> dict[str, dict]:
+    """Preset tables by name: ``{"description": str, "weights": float64[len(WEIGHT_NAMES)]}``.
+
+    Missing weights take the ``balanced`` value; unknown keys are a one-line ``UserError``.
+    """
+    file = Path(path) if path is not None else PRESETS_FILE
+    try:
+        data = tomllib.loads(file.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"cannot read heuristic presets {file}: {exc}") from None
+    tables = data.get("presets", {})
+    if "balanced" not in tables:
+        raise UserError(f"{file}: [presets.balanced] is required (defaults for the others)")
+    base = _weights_of("balanced", tables["balanced"], None, file)
+    return {name: {"description": str(table.get("description", name)),
+                   "weights": _weights_of(name, table, base, file)}
+            for name, table in tables.items()}
+
+
+def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path) -> np.ndarray:
+    weights = np.zeros(len(WEIGHT_NAMES)) if base is None else base.copy()
+    for key, value in table.items():
+        if key in ("description", "source"):
+            continue
+        if key not in WEIGHT_NAMES:
+            raise UserError(f"{file}: preset {name!r} has unknown weight {key!r}; expected one "
+                            f"of: {', '.join(WEIGHT_NAMES)}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise UserError(f"{file}: preset {name!r} weight {key} = {value!r}; expected a "
+                            "number")
+        weights[WEIGHT_NAMES.index(key)] = float(value)
+    if base is None:
+        missing = [k for k in WEIGHT_NAMES if k not in table]
+        if missing:
+            raise UserError(f"{file}: [presets.balanced] misses weights {', '.join(missing)}")
+    return weights
+
+
+def heuristic_spec(name: str, weights: np.ndarray, description: str) -> StrategySpec:
+    return StrategySpec(name=name, strategy_id=STRATEGY_HEURISTIC,
+                        description=f"heuristic preset: {description}",
+                        params=tuple(float(x) for x in weights), param_names=WEIGHT_NAMES,
+                        tags=("heuristic", "preset"), n_params=N_PARAMS)
+
+
+def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpec:
+    params = [MCTS_DEFAULTS[k] for k in MCTS_PARAM_NAMES]
+    params += [0.0] * (N_WEIGHTS - len(params))
+    params += [float(x) for x in rollout_weights]
+    names = MCTS_PARAM_NAMES + tuple(f"_unused{i}" for i in range(len(MCTS_PARAM_NAMES),
+                                                                  N_WEIGHTS))
+    return StrategySpec(
+        name="mcts", strategy_id=STRATEGY_MCTS,
+        description=("determinised MCTS over the hidden bag; heuristic rollouts "
+                     f"({rollout_preset} weights, r_* parameters)"),
+        params=tuple(params), param_names=names + ROLLOUT_WEIGHT_NAMES, tags=("search",),
+        n_params=N_PARAMS)
+
+
+def build_registry(presets_path: str | Path | None = None) -> StrategyRegistry:
+    """A registry with every strategy (presets read from ``presets_path``)."""
+    reg = StrategyRegistry("Maharani", N_PARAMS, kernel_switches)
+    reg.register(StrategySpec("random", STRATEGY_RANDOM,
+                              "uniform over the legal actions (tile, space and arrow each count)",
+                              tags=("baseline",), n_params=N_PARAMS))
+    reg.register(StrategySpec("greedy", STRATEGY_GREEDY,
+                              "the most gold from each decision: zone, group, a quarter "
+                              "completed this turn, minus 2 for a second tile",
+                              tags=("baseline",), n_params=N_PARAMS))
+    presets = load_presets(presets_path)
+    for name, preset in presets.items():
+        reg.register(heuristic_spec(name, preset["weights"], preset["description"]))
+    rollout = next(name for name in MCTS_ROLLOUT_PRESETS if name in presets)
+    reg.register(mcts_spec(presets[rollout]["weights"], rollout))
+    return reg
+
+
+REGISTRY = build_registry()

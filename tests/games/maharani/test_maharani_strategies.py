@@ -1,0 +1,234 @@
+"""Every registered strategy: only legal actions, no change to the state or to another seat's
+stream, the same decision when what it cannot see (the bag order, the chance stream, the seeds)
+is redrawn; the presets play visibly differently; greedy maximises the gold of each decision;
+MCTS beats random."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from maharani_helpers import MCOMP
+
+from tajsim.errors import UserError
+from tajsim.games.maharani.engine import enums as E
+from tajsim.games.maharani.engine import nb
+from tajsim.games.maharani.engine.invariants import redraw_hidden
+from tajsim.games.maharani.play.nb import play_batch_nb, start_game_nb
+from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.maharani.strategies.mcts import (
+    WORK_SIZE,
+    determinise,
+    isqrt,
+    ln_q16,
+    new_workspace,
+)
+from tajsim.games.maharani.strategies.nb import choose_action_nb
+from tajsim.games.maharani.strategies.registry import REGISTRY, load_presets
+from tajsim.games.maharani.strategies.view import PlayerView, decode_action
+
+STRATEGIES = [name for name in REGISTRY.names() if name != "mcts"] + [
+    "mcts:iterations=30:horizon=2", "mcts:iterations=20:horizon=-1:rollout=1:width=0"]
+
+
+def decision_states(n_players: int, seed: int, n_states: int):
+    """(state, prng, player, legal) at decisions with a choice, from mixed random/heuristic
+    games."""
+    rng = np.random.default_rng(seed)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    spec, params = REGISTRY.parse("balanced")
+    out = []
+    game = 0
+    while len(out) < n_states:
+        state = np.zeros(E.STATE_SIZE, np.int64)
+        prng = np.zeros(E.MAX_PLAYERS, np.int64)
+        start_game_nb(MCOMP, n_players, 0, seed, game, game, state, prng)
+        stops = set(rng.integers(0, 70, size=4).tolist())
+        step = 0
+        while state[E.S_PHASE] != E.PHASE_GAME_OVER and len(out) < n_states:
+            k = nb.legal_actions_nb(state, MCOMP, legal)
+            p = int(state[E.S_CUR])
+            if k > 1 and step in stops:
+                out.append((state.copy(), prng.copy(), p, legal[:k].copy()))
+            sid = spec.strategy_id if rng.random() < 0.7 else 0
+            a = legal[0] if k == 1 else choose_action_nb(sid, state, MCOMP, p, params, prng,
+                                                         legal, k, None, True)
+            nb.apply_action_nb(state, MCOMP, a)
+            step += 1
+        game += 1
+    return out
+
+
+@pytest.fixture(scope="module")
+def work():
+    return new_workspace()
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_strategies_choose_legal_actions_and_touch_nothing_else(work, n_players):
+    states = decision_states(n_players, seed=3 + n_players, n_states=8)
+    for name in STRATEGIES:
+        spec, params = REGISTRY.parse(name)
+        for state, prng, player, legal in states:
+            st, pr, lg = state.copy(), prng.copy(), legal.copy()
+            a = choose_action_nb(spec.strategy_id, st, MCOMP, player, params, pr, lg, len(lg),
+                                 work, True)
+            assert a in legal.tolist(), name
+            assert np.array_equal(st, state), f"{name} changed the state"
+            assert np.array_equal(lg, legal), f"{name} changed the legal list"
+            others = [q for q in range(E.MAX_PLAYERS) if q != player]
+            assert np.array_equal(pr[others], prng[others]), f"{name} used another seat's stream"
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_decisions_ignore_what_the_seat_cannot_see(work, n_players):
+    rng = np.random.default_rng(40 + n_players)
+    states = decision_states(n_players, seed=17 + n_players, n_states=8)
+    changed = 0
+    for state, prng, player, legal in states:
+        other = redraw_hidden(state, MCOMP, player, rng)
+        changed += int(not np.array_equal(other, state))
+        assert PlayerView.from_state(state, MCOMP, player) == PlayerView.from_state(
+            other, MCOMP, player)
+        for name in STRATEGIES:
+            spec, params = REGISTRY.parse(name)
+            a1 = choose_action_nb(spec.strategy_id, state.copy(), MCOMP, player, params,
+                                  prng.copy(), legal.copy(), len(legal), work, True)
+            a2 = choose_action_nb(spec.strategy_id, other.copy(), MCOMP, player, params,
+                                  prng.copy(), legal.copy(), len(legal), work, True)
+            assert a1 == a2, f"{name} changed its decision when the hidden bag order changed"
+    assert changed == len(states)
+
+
+def test_redraw_keeps_the_visible_state():
+    rng = np.random.default_rng(1)
+    for state, _, player, _ in decision_states(3, seed=9, n_states=5):
+        other = redraw_hidden(state, MCOMP, player, rng)
+        n = int(state[E.S_BAG_N])
+        assert sorted(other[E.S_BAG:E.S_BAG + n]) == sorted(state[E.S_BAG:E.S_BAG + n])
+        hidden = np.zeros(E.STATE_SIZE, bool)
+        hidden[E.S_BAG:E.S_BAG + n] = True
+        hidden[[E.S_RNG, E.S_SETUP_SEED, E.S_PLAY_SEED]] = True
+        assert np.array_equal(state[~hidden], other[~hidden])
+
+
+def test_determinisation_depends_only_on_the_view():
+    rng = np.random.default_rng(5)
+    for state, prng, player, _ in decision_states(4, seed=13, n_states=4):
+        other = redraw_hidden(state, MCOMP, player, rng)
+        a, b = np.empty_like(state), np.empty_like(state)
+        p1, p2 = prng.copy(), prng.copy()
+        determinise(state, MCOMP, player, p1, a)
+        determinise(other, MCOMP, player, p2, b)
+        assert np.array_equal(a[E.S_BAG:E.S_BAG + 64], b[E.S_BAG:E.S_BAG + 64])
+        assert a[E.S_RNG] == b[E.S_RNG]
+
+
+def test_greedy_takes_the_most_gold_of_each_decision():
+    spec, params = REGISTRY.parse("greedy")
+    checked = 0
+    for state, prng, player, legal in decision_states(3, seed=21, n_states=30):
+        if state[E.S_PHASE] == E.PHASE_ARTISAN:
+            continue
+        gains = {}
+        for a in legal.tolist():
+            if a >= E.N_PLACE_ACTIONS:
+                gains[a] = 0
+                continue
+            mid = state.copy()
+            nb.lay_tile(mid, MCOMP, player, a)
+            gain = sum(int(mid[E.S_SCORE + player * 4 + k]) - int(state[E.S_SCORE + player * 4
+                                                                          + k])
+                       for k in (E.PART_ZONES, E.PART_GROUPS))
+            newly = int(mid[E.S_PENDING]) & ~int(state[E.S_PENDING])
+            for q in range(4):
+                if newly >> q & 1:
+                    qmask = int(MCOMP[E.C_QUARTER_MASK + q])
+                    count = bin(int(mid[E.S_ARTISAN_MASK + player]) & qmask).count("1")
+                    gain += E.QUARTER_GOLD[count]
+            if state[E.S_PHASE] == E.PHASE_SECOND:
+                gain -= 2
+            gains[a] = gain
+        a = choose_action_nb(spec.strategy_id, state, MCOMP, player, params, prng.copy(),
+                             legal, len(legal), None, True)
+        assert gains[int(a)] == max(gains.values())
+        checked += 1
+    assert checked >= 20
+
+
+def test_presets_play_visibly_differently():
+    n, G = 4, 240
+    names = ["balanced", "zones", "artisans", "thrifty"]
+    parsed = [REGISTRY.parse(x) for x in names]
+    ids = np.arange(G, dtype=np.int64)
+    lineups = np.array([[(g + p) % 4 for p in range(n)] for g in range(G)], np.int64)
+    res = np.zeros(G * n, E.RESULT_DTYPE)
+    setups = np.zeros(G, E.SETUP_DTYPE)
+    play_batch_nb(MCOMP, n, 0, 3, ids, ids, lineups,
+                  np.array([s.strategy_id for s, _ in parsed], np.int64),
+                  np.stack([p for _, p in parsed]), res, setups, None, True)
+    label = lineups.reshape(-1)
+
+    def mean(field, k):
+        return float(res[field][label == k].astype(float).mean())
+
+    assert mean("marker_turns", 3) < 0.6 * min(mean("marker_turns", k) for k in (0, 1, 2))
+    assert mean("artisans_placed", 2) > 1.2 * mean("artisans_placed", 1)
+    zone_share = [mean("pts_zones", k) / max(mean("score", k), 1) for k in range(4)]
+    assert zone_share[1] > zone_share[2]
+
+
+def test_mcts_beats_random():
+    n, G = 2, 12
+    spec, params = REGISTRY.parse("mcts:iterations=60:horizon=3")
+    ids = np.arange(G, dtype=np.int64)
+    lineups = np.array([[(g + p) % 2 for p in range(n)] for g in range(G)], np.int64)
+    res = np.zeros(G * n, E.RESULT_DTYPE)
+    setups = np.zeros(G, E.SETUP_DTYPE)
+    play_batch_nb(MCOMP, n, 0, 5, ids, ids, lineups, np.array([0, spec.strategy_id], np.int64),
+                  np.stack([np.zeros(32), params]), res, setups,
+                  *REGISTRY.kernel_switches([0, spec.strategy_id]))
+    mcts = lineups.reshape(-1) == 1
+    assert res["winner"][mcts].mean() >= 0.9
+
+
+def test_kernel_switches_and_missing_family():
+    search, heur = REGISTRY.kernel_switches([0])
+    assert search is None and heur is None
+    search, heur = REGISTRY.kernel_switches([3])
+    assert search.shape == (WORK_SIZE,) and heur is True
+    ids = np.zeros(1, np.int64)
+    with pytest.raises(ValueError, match="compiled with search=None"):
+        play_batch_nb(MCOMP, 2, 0, 1, ids, ids, np.zeros((1, 2), np.int64),
+                      np.array([3], np.int64), np.zeros((1, 32)), np.zeros(2, E.RESULT_DTYPE),
+                      np.zeros(1, E.SETUP_DTYPE), None, True)
+
+
+def test_registry_names_params_and_errors(tmp_path):
+    assert {"random", "greedy", "balanced", "zones", "artisans", "thrifty", "mcts"} <= set(
+        REGISTRY.names())
+    spec, params = REGISTRY.parse("zones:marker=2.5")
+    assert params[WEIGHT_NAMES.index("marker")] == 2.5 and params.shape == (32,)
+    with pytest.raises(UserError, match="unknown Maharani strategy 'nope'"):
+        REGISTRY.parse("nope")
+    with pytest.raises(UserError, match="has no parameter 'speed'"):
+        REGISTRY.parse("balanced:speed=2")
+    bad = tmp_path / "presets.toml"
+    bad.write_text('[presets.balanced]\nzone = 1\n[presets.x]\nzoom = 2\n')
+    with pytest.raises(UserError) as info:
+        load_presets(bad)
+    assert "\n" not in str(info.value)
+
+
+def test_integer_search_arithmetic():
+    for x in (1, 2, 3, 10, 1000, 65537):
+        assert abs(ln_q16(x) / 65536 - np.log(x)) < 1e-3
+    for n in (0, 1, 2, 15, 16, 17, 10**9):
+        assert isqrt(n) == int(np.floor(np.sqrt(n)))
+
+
+def test_decode_action_round_trip():
+    assert decode_action((2 * E.MAX_SPACES + 17) * 4 + 3) == ("place", 2, 17, 3)
+    assert decode_action(E.ACTION_REFRESH) == ("refresh",)
+    assert decode_action(E.ACTION_ARTISAN + 3) == ("artisan", 3)
+    with pytest.raises(ValueError):
+        decode_action(E.N_ACTIONS)
