@@ -8,8 +8,9 @@ Usage (from the repository root)::
 A transcript (like OpenSpiel's ``integration_tests/playthroughs``) is one whole game, with the
 ``random`` strategy in every seat or the compiled policies side by side, which pins their
 decisions too: before each action the state (``str(game)``), the legal actions (numbers) and
-the chosen action with its label; at the end the final state, scores (returns), score parts,
-ranks and winners. The conformance suite (``tests/test_conformance.py``) replays every file of
+the chosen action with its label, then the referee's events of that action (``Game.events``,
+lines starting ``  * ``); at the end the final state, scores (returns), score parts, ranks and
+winners. The conformance suite (``tests/test_conformance.py``) replays every file of
 every registered game and diffs it; :data:`GOLDEN` lists the games played into them.
 
 The files change whenever a game's rules kernels, its strategies, the seed derivation, the text
@@ -26,7 +27,8 @@ from pathlib import Path
 GOLDEN_ROOT = Path(__file__).resolve().parent / "golden"
 REGENERATE = "PYTHONPATH=. python tests/make_golden.py"
 
-# game -> name -> (players, edition, master seed, game id, strategies: one per seat)
+# game -> name -> (players, edition, master seed, game id, strategies: one per seat[, rule
+# options switched on])
 GOLDEN: dict[str, dict[str, tuple]] = {
     "tajmahal": {
         "2p_2018": (2, "2018", 1, 0, ("random",) * 2),
@@ -34,6 +36,15 @@ GOLDEN: dict[str, dict[str, tuple]] = {
         "5p_2000": (5, "2000", 3, 7, ("random",) * 5),
         "4p_2018_strategies": (4, "2018", 4, 3, ("greedy", "balanced", "ismcts:iterations=60",
                                                  "network")),
+    },
+    "maharani": {
+        "2p_random": (2, "2012", 1, 0, ("random",) * 2),
+        "3p_random": (3, "2012", 2, 4, ("random",) * 3),
+        "4p_random": (4, "2012", 3, 7, ("random",) * 4),
+        "4p_strategies": (4, "2012", 4, 2, ("greedy", "balanced", "mcts:iterations=40",
+                                            "thrifty")),
+        "2p_strategies_target_marker": (2, "2012", 5, 1, ("artisans", "zones"),
+                                        {"target_marker": True}),
     },
 }
 
@@ -43,7 +54,7 @@ def golden_path(game: str, name: str) -> Path:
 
 
 def transcript(game: str, n_players: int, edition: str, seed: int, game_id: int,
-               strategies: tuple[str, ...]) -> str:
+               strategies: tuple[str, ...], options: dict[str, bool] | None = None) -> str:
     """The transcript text of one game (deterministic)."""
     from tajsim.games.registry import get_game
     from tajsim.play.mixed import play_game
@@ -52,14 +63,23 @@ def transcript(game: str, n_players: int, edition: str, seed: int, game_id: int,
     shown = "random" if set(strategies) == {"random"} else ",".join(strategies)
     lines = [
         f"# tajsim golden playthrough: players={n_players} edition={edition} seed={seed} "
-        f"game_id={game_id} strategies={shown}",
+        f"game_id={game_id} strategies={shown}"
+        + (f" options={','.join(sorted(options))}" if options else ""),
         f"# regenerate: {REGENERATE}",
     ]
-    lines += spec.game_class(n_players, edition, seed=seed, game_id=game_id).transcript_header()
+    lines += spec.game_class(n_players, edition, seed=seed, game_id=game_id,
+                             options=options).transcript_header()
     step = 0
+    pending: list = []
+
+    def events(played):
+        if pending:
+            before, action = pending.pop()
+            lines.extend(f"  * {e}" for e in played.events(before, action, played.state))
 
     def on_action(played, player, action):
         nonlocal step
+        events(played)
         legal = played.legal_actions()
         lines.append("")
         lines.append(f"## step {step}")
@@ -67,10 +87,12 @@ def transcript(game: str, n_players: int, edition: str, seed: int, game_id: int,
         lines.append(f"legal ({len(legal)}): {' '.join(map(str, legal))}")
         forced = " (only legal action)" if len(legal) == 1 else ""
         lines.append(f"-> P{player}: {action} {played.action_label(action)}{forced}")
+        pending.append((played.state.copy(), action))
         step += 1
 
     played = play_game(list(strategies), edition, seed=seed, game_id=game_id,
-                       on_action=on_action, game=game)
+                       on_action=on_action, game=game, options=options)
+    events(played)
     lines.append("")
     lines.append("## final")
     lines.append(str(played))

@@ -41,6 +41,9 @@ def test_the_tree_keeps_every_contract():
     # the runner naming a game instead of asking the registry
     ("tajsim/running/chunk.py", "import tajsim.games.tajmahal.engine.enums",
      "only through the registry"),
+    # one game's analyses borrowing another game's code
+    ("tajsim/games/maharani/analyses/__init__.py",
+     "import tajsim.games.tajmahal.analyses.commodities", "independent of each other"),
 ])
 def test_an_upward_import_breaks_a_contract(tmp_path, module, line, broken):
     copy = tmp_path / "tree"

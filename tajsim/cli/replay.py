@@ -13,6 +13,7 @@ from tajsim.cli.options import (
     strategies_option,
     verbosity_options,
 )
+from tajsim.cli.simulate import option_option, parse_options
 from tajsim.engine.base_game import BaseGame, GameRecord
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
@@ -37,7 +38,7 @@ class _Printer:
     def flush(self) -> None:
         if self.pending is not None:
             game, action, before = self.pending
-            for line in game.events(before, action):
+            for line in game.replay_events(before, action, game.state):
                 click.echo(f"      {line}")
             self.pending = None
 
@@ -57,15 +58,17 @@ class _Printer:
               help="Board file (TOML) instead of the shipped one.")
 @click.option("--components", "components_file", type=click.Path(dir_okay=False), default=None,
               help="Component file (TOML) instead of the shipped one.")
+@option_option
 @click.option("--record", "record_in", type=click.Path(dir_okay=False), default=None,
               help="Replay a saved game record (JSON) instead of playing.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (setup + actions) as JSON.")
 @verbosity_options
 def command(game, players, seed, game_id, setup_id, edition, strategies, board,
-            components_file, record_in, save, quiet, verbose) -> None:
+            components_file, rule_options, record_in, save, quiet, verbose) -> None:
     """Play one game and print every decision and every event, with the state at each
-    checkpoint (Taj Mahal: the start of each visit)."""
+    checkpoint (Taj Mahal: the start of each visit; Maharani: each turn, and the palace at
+    each quarter scoring)."""
     spec = get_game(game)
     printer = _Printer()
     if record_in:
@@ -97,7 +100,7 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
             else None
         played = play_game(names, edition=edition, seed=seed, game_id=game_id,
                            setup_id=setup_id, components=comps, on_action=printer.before,
-                           game=spec)
+                           game=spec, options=parse_options(rule_options))
         printer.flush()
     click.echo("")
     click.echo(str(played))

@@ -31,7 +31,8 @@ class GameRecord:
     """Everything needed to replay a game: its configuration and its action history.
 
     ``strategies`` is informative (who played); replaying uses only the actions. ``board`` and
-    ``components`` are the paths of custom component files (None: the shipped ones).
+    ``components`` are the paths of custom component files (None: the shipped ones); ``options``
+    the game's rule options switched on.
     """
 
     n_players: int
@@ -44,6 +45,7 @@ class GameRecord:
     strategies: list[str] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     game: str = "tajmahal"
+    options: dict[str, bool] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -71,6 +73,11 @@ class GameRecord:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise UserError(f"not a tajsim game record: {key!r} is {value!r}; expected a "
                                 "whole number >= 0")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping) or not all(
+                isinstance(v, bool) for v in options.values()):
+            raise UserError(f"not a tajsim game record: 'options' is {options!r:.60}; expected "
+                            "a table of option = true/false")
         return cls(**data)
 
     @classmethod
@@ -102,6 +109,7 @@ class BaseGame:
     editions : tuple of str (first = default)
     players : mapping of edition to (min, max) players
     state_size, n_actions, max_players : int
+    option_bits : mapping of rule option name to its bit in the rules code (``1 << bit``)
     """
 
     game_name: ClassVar[str] = ""
@@ -111,9 +119,12 @@ class BaseGame:
     state_size: ClassVar[int] = 0
     n_actions: ClassVar[int] = 0
     max_players: ClassVar[int] = 0
+    option_bits: ClassVar[Mapping[str, int]] = {}
 
     def __init__(self, n_players: int, edition: str | int | None = None, seed: int = 0,
-                 game_id: int = 0, setup_id: int | None = None, components: Any = None) -> None:
+                 game_id: int = 0, setup_id: int | None = None, components: Any = None,
+                 options: Mapping[str, bool] | None = None) -> None:
+        self.options = self.check_options(options)
         self.edition = self.parse_edition(edition)
         self.n_players = self.check_players(n_players, self.edition)
         for name, value in (("seed", seed), ("game id", game_id), ("setup id", setup_id)):
@@ -155,9 +166,31 @@ class BaseGame:
                             f"{low} to {high}")
         return int(n_players)
 
+    @classmethod
+    def check_options(cls, options: Mapping[str, bool] | None) -> dict[str, bool]:
+        """The rule options switched on, checked (one-line ``UserError`` for a bad one)."""
+        out = {}
+        for key, value in (options or {}).items():
+            if key not in cls.option_bits:
+                raise UserError(f"unknown rule option {key!r} of {cls.title}; expected one of: "
+                                f"{', '.join(cls.option_bits) or '(none)'}")
+            if not isinstance(value, bool):
+                raise UserError(f"rule option {key} = {value!r}; expected true or false")
+            if value:
+                out[key] = True
+        return out
+
     @property
     def edition_index(self) -> int:
         return self.editions.index(self.edition)
+
+    @property
+    def rules(self) -> int:
+        """The rules code the kernels receive: the edition's index plus the options' bits."""
+        code = self.edition_index
+        for key in self.options:
+            code |= 1 << self.option_bits[key]
+        return code
 
     # -- hooks ----------------------------------------------------------------------------
     @classmethod
@@ -200,10 +233,16 @@ class BaseGame:
         """One line for ``player`` taking ``action`` now."""
         return f"  P{player} {self.action_label(action)}"
 
-    def events(self, before: np.ndarray, action: int) -> list[str]:
-        """What happened when ``action`` took the state from ``before`` to ``self.state``
-        besides the action itself (draws, scorings, automatic moves...), one line each."""
+    def events(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]:
+        """What happened when ``action`` took the state from ``before`` to ``after`` (the
+        current state) besides the action itself (draws, scorings, automatic moves...), one
+        line each."""
         return []
+
+    def replay_events(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]:
+        """What ``tajsim replay`` prints after an action: :meth:`events`, and whatever else a
+        game shows at that moment (Maharani: the palace, when a quarter was scored)."""
+        return self.events(before, action, after)
 
     def final_summary(self) -> list[str]:
         """Lines printed after the final state."""
@@ -275,6 +314,7 @@ class BaseGame:
             n_players=self.n_players, edition=self.edition, seed=self.seed, game_id=self.game_id,
             setup_id=self.setup_id, board=board, components=parts,
             strategies=list(self.strategies), actions=list(self.actions), game=self.game_name,
+            options=dict(self.options),
         )
 
     @classmethod
@@ -286,7 +326,7 @@ class BaseGame:
         comps = cls.load_components(record.board, record.components) \
             if (record.board or record.components) else None
         game = cls(record.n_players, record.edition, record.seed, record.game_id,
-                   record.setup_id, comps)
+                   record.setup_id, comps, record.options)
         game.strategies = list(record.strategies)
         for i, action in enumerate(record.actions[:upto]):
             try:

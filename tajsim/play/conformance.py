@@ -17,7 +17,7 @@ parametrises them over the registry: a new game or strategy is covered without a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,8 +44,10 @@ def _require(cond: Any, what: str, where: str = "") -> None:
         raise AssertionError(f"{where}: {what}" if where else what)
 
 
-def _rules(spec: GameSpec, edition: str | int | None) -> int:
-    return spec.rules_code(None if edition is None else spec.editions[spec.edition_index(edition)])
+def _rules(spec: GameSpec, edition: str | int | None,
+           options: Mapping[str, bool] | None = None) -> int:
+    return spec.rules_code(
+        None if edition is None else spec.editions[spec.edition_index(edition)], options)
 
 
 def _comp(spec: GameSpec, comp: np.ndarray | None) -> np.ndarray:
@@ -57,8 +59,10 @@ def _comp(spec: GameSpec, comp: np.ndarray | None) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 def kernel_game_actions(spec: GameSpec, n_players: int, edition: str | int | None = None,
                         seed: int = 0, game_id: int = 0, strategy: str = "random",
-                        comp: np.ndarray | None = None):
-    """Play one game with the game's ``play_out`` kernel (``strategy`` in every seat).
+                        comp: np.ndarray | None = None,
+                        options: Mapping[str, bool] | None = None):
+    """Play one game with the game's ``play_out`` kernel (``strategy`` in every seat; the
+    game's rule ``options`` by name).
 
     Returns ``(start_state, start_prng, final_state, actions)``.
     """
@@ -67,7 +71,8 @@ def kernel_game_actions(spec: GameSpec, n_players: int, edition: str | int | Non
     k = spec.kernels
     state = np.zeros(spec.state_size, np.int64)
     prng = np.zeros(spec.max_players, np.int64)
-    k.start_game(comp, n_players, _rules(spec, edition), seed, game_id, game_id, state, prng)
+    k.start_game(comp, n_players, _rules(spec, edition, options), seed, game_id, game_id, state,
+                 prng)
     start, start_prng = state.copy(), prng.copy()
     actions = np.zeros(MAX_STEPS, np.int64)
     legal = np.empty(spec.n_actions, np.int64)
@@ -81,9 +86,10 @@ def kernel_game_actions(spec: GameSpec, n_players: int, edition: str | int | Non
 
 def check_kernel_game(spec: GameSpec, n_players: int, edition: str | int | None = None,
                       seed: int = 0, game_id: int = 0, strategy: str = "random",
-                      comp: np.ndarray | None = None, check_legal: bool = True):
-    """Play one game with ``play_out``, then replay its actions one by one through
-    ``apply_action`` and check, before and after every action: the game's invariants
+                      comp: np.ndarray | None = None, check_legal: bool = True,
+                      options: Mapping[str, bool] | None = None):
+    """Play one game with ``play_out`` (rule ``options`` by name), then replay its actions one
+    by one through ``apply_action`` and check, before and after every action: the game's invariants
     (``spec.check_state``), its legal list (``spec.check_legal``: against an independent
     reference), that the action is legal, what the step may change (``spec.check_step``); and
     finally that the replay ends in exactly ``play_out``'s final state.
@@ -92,7 +98,7 @@ def check_kernel_game(spec: GameSpec, n_players: int, edition: str | int | None 
     """
     comp = _comp(spec, comp)
     start, _, final, actions = kernel_game_actions(spec, n_players, edition, seed, game_id,
-                                                   strategy, comp)
+                                                   strategy, comp, options)
     k = spec.kernels
     state = start.copy()
     legal = np.empty(spec.n_actions, np.int64)

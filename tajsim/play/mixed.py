@@ -6,7 +6,7 @@ game id, setup id); the kernels decide, this loop only asks the seats.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,15 +47,18 @@ def _seat_label(kind: str, obj: Any) -> str:
 def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = None,
                     seed: int = 0, game_id: int = 0, setup_id: int | None = None,
                     components: Any = None, _resolved: list | None = None,
-                    on_action: Callable[[BaseGame, int, int], None] | None = None) -> BaseGame:
+                    on_action: Callable[[BaseGame, int, int], None] | None = None,
+                    options: Mapping[str, bool] | None = None) -> BaseGame:
     """Play one game of ``spec`` where each seat is a compiled strategy name, ``py:path`` or a
     policy object; returns the finished game (``spec.game_class``).
 
     ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
     action is applied. A decision with a single legal action does not ask the seat.
+    ``options`` switches the game's rule options (``GameSpec.options``) by name.
     """
     resolved = _resolved if _resolved is not None else [resolve_seat(spec, s) for s in seats]
-    game = spec.game_class(len(resolved), edition, seed, game_id, setup_id, components)
+    game = spec.game_class(len(resolved), edition, seed, game_id, setup_id, components,
+                           options)
     game.strategies = [_seat_label(k, o) for k, o in resolved]
     for p, (kind, obj) in enumerate(resolved):
         if kind == "py":
@@ -95,7 +98,8 @@ def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = 
 def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int = 0,
               game_id: int = 0, setup_id: int | None = None, components: Any = None,
               on_action: Callable[[BaseGame, int, int], None] | None = None,
-              game: str | GameSpec | None = None) -> BaseGame:
+              game: str | GameSpec | None = None,
+              options: Mapping[str, bool] | None = None) -> BaseGame:
     """Play a whole game of ``game`` (default Taj Mahal), one strategy per seat: a registered
     name (with optional ``:key=value`` parameters), ``py:path/to/file.py`` or a policy object.
 
@@ -103,7 +107,7 @@ def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int =
     """
     spec = get_game(game)
     played = play_mixed_game(spec, list(strategies), edition, seed, game_id, setup_id,
-                             components, on_action=on_action)
+                             components, on_action=on_action, options=options)
     played.strategies = [s if isinstance(s, str) else f"py:{s.name}" for s in strategies]
     return played
 
@@ -115,7 +119,8 @@ def replay_record(record: GameRecord, upto: int | None = None) -> BaseGame:
 
 def play_python_games(spec: GameSpec, seats: Sequence[Any], n_games: int, seed: int = 0,
                       edition: str | None = None, first_game: int = 0, rotate: bool = True,
-                      components: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      components: Any = None, options: Mapping[str, bool] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``n_games`` mixed games (seat list rotated by the game index when ``rotate``) and
     return ``(results, setups, lineups)``: the game's result / setup records as the batch
     runner writes them (``strategy_id`` is the compiled id, -1 for Python seats) and
@@ -130,7 +135,7 @@ def play_python_games(spec: GameSpec, seats: Sequence[Any], n_games: int, seed: 
         order = [(s + (g if rotate else 0)) % n for s in range(n)]
         lineups[i] = order
         game = play_mixed_game(spec, [None] * n, edition, seed, g, None, components,
-                               _resolved=[resolved[j] for j in order])
+                               _resolved=[resolved[j] for j in order], options=options)
         seat_ids = np.array(
             [resolved[j][1][0].strategy_id if resolved[j][0] == "nb" else -1 for j in order],
             np.int64,

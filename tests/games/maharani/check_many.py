@@ -10,9 +10,10 @@ strategy: the same games as the batch runner's) go through the compiled checks o
 ``engine.invariants_nb`` after every action: every invariant of ``check_state``, the legal list
 against a loop reference, zone and group gold against flood fills, gold never falling but for a
 second tile. The first ``--python-sample`` games of each count are also checked step by step by
-the pure-Python reference (``invariants.check_kernel_game``: ``check_state``, ``expected_legal``,
-breadth-first flood fills), which the compiled twin is tested against. Prints the games checked,
-the violations by invariant, and the time; exits 1 on any violation.
+the pure-Python reference (``tajsim.play.conformance.check_kernel_game`` with the spec's
+``check_state``, ``check_legal`` = ``expected_legal``, ``check_step``: breadth-first flood
+fills), which the compiled twin is tested against. Prints the games checked, the violations by
+invariant, and the time; exits 1 on any violation.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ import numpy as np
 
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine.components import default_components
-from tajsim.games.maharani.engine.invariants import check_kernel_game
 from tajsim.games.maharani.engine.invariants_nb import INVARIANT_NAMES, check_games_nb
+from tajsim.games.registry import get_game
+from tajsim.play.conformance import check_kernel_game
 
 RULES = {"default": 0, "target_marker": E.OPT_TARGET_MARKER, "free_refresh": E.OPT_FREE_REFRESH}
+SPEC = get_game("maharani")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         py_bad = 0
         for g in range(min(args.python_sample, args.games)):
             try:
-                check_kernel_game(comp, n, rules, args.seed, g)
+                options = {args.rules: True} if rules else None
+                check_kernel_game(SPEC, n, None, args.seed, g, "random", comp, options=options)
             except AssertionError as exc:
                 py_bad += 1
                 print(f"    python reference: {exc}")

@@ -270,12 +270,14 @@ def test_alternatives_are_valid_and_seeded(seed):
 
 
 def test_alternatives_differ_and_play():
-    from tajsim.games.maharani.engine.invariants import check_kernel_game
+    from tajsim.games.registry import get_game
+    from tajsim.play.conformance import check_kernel_game
 
     digests = {alternative_components(s).digest() for s in range(6)}
     assert len(digests) == 6
     for s in range(3):
-        check_kernel_game(alternative_components(s).packed(), 3, 0, seed=s, game_id=s)
+        check_kernel_game(get_game("maharani"), 3, seed=s, game_id=s,
+                          comp=alternative_components(s).packed())
 
 
 def test_alternative_flags_and_bad_seed():

@@ -10,7 +10,13 @@ from maharani_helpers import Builder, fitting_arrow, place
 from tajsim.engine.base_game import IllegalActionError
 from tajsim.errors import UserError
 from tajsim.games.maharani.engine import enums as E
-from tajsim.games.maharani.engine.game import Game, MaharaniRecord, play_game, rules_code
+from tajsim.games.maharani.engine.game import Game, MaharaniRecord
+from tajsim.games.registry import get_game
+from tajsim.play.mixed import play_game as play_any_game
+
+
+def play_game(strategies, **kwargs):
+    return play_any_game(strategies, game="maharani", **kwargs)
 
 
 @pytest.mark.parametrize("bad", [1, 5, 0, "3", 2.0, True])
@@ -27,7 +33,8 @@ def test_edition_and_option_errors():
         Game(3, "1999")
     with pytest.raises(UserError, match="unknown rule option 'speedy'"):
         Game(3, options={"speedy": True})
-    assert rules_code(None, {"free_refresh": True, "target_marker": True}) == 768
+    assert get_game("maharani").rules_code(None, {"free_refresh": True,
+                                                "target_marker": True}) == 768
 
 
 def test_illegal_action_and_game_over():
@@ -68,7 +75,7 @@ def test_record_json_round_trip_with_options():
     with pytest.raises(UserError, match="record action 1 of 1"):
         Game.replay(MaharaniRecord(n_players=2, seed=3, actions=[E.ACTION_STOP]))
     with pytest.raises(UserError, match="unknown rule option"):
-        MaharaniRecord.from_json('{"n_players": 2, "options": {"zzz": true}}')
+        Game.replay(MaharaniRecord.from_json('{"n_players": 2, "options": {"zzz": true}}'))
 
 
 def test_action_labels():

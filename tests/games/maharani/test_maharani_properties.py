@@ -1,11 +1,13 @@
 """Properties of whole games (hypothesis over seeds, player counts and rule options).
 
-Each example plays a game through the kernels and checks at every step (``check_kernel_game``):
-every invariant of ``check_state`` (tiles conserved, masks, artisans conserved, gold parts), the
-kernel's legal list equal to the independent ``expected_legal``, the zone gold of each tile and
-the group gold of each artisan equal to breadth-first flood fills done independently, gold never
-falling except the 2 gold of a second tile. Whole-game properties: the score is the sum of its
-parts in the records, the same seed gives the same game, and a record replays exactly.
+Each example plays a game through the kernels and checks at every step
+(``tajsim.play.conformance.check_kernel_game`` with the spec's ``check_state``, ``check_legal``
+and ``check_step``): every invariant of ``check_state`` (tiles conserved, masks, artisans
+conserved, gold parts), the kernel's legal list equal to the independent ``expected_legal``, the
+zone gold of each tile and the group gold of each artisan equal to breadth-first flood fills
+done independently, gold never falling except the 2 gold of a second tile. Whole-game
+properties: the score is the sum of its parts in the records, the same seed gives the same
+game, and a record replays exactly.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from maharani_helpers import MCOMP
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine.game import Game, MaharaniRecord
 from tajsim.games.maharani.engine.invariants import (
-    check_kernel_game,
     check_state,
     groups_by_flood_fill,
     zones_by_flood_fill,
@@ -31,6 +32,10 @@ from tajsim.games.maharani.play.nb import (
     write_records_nb,
 )
 from tajsim.games.maharani.strategies.registry import REGISTRY
+from tajsim.games.registry import get_game
+from tajsim.play.conformance import check_kernel_game
+
+SPEC = get_game("maharani")
 
 RULES = [0, E.OPT_TARGET_MARKER, E.OPT_FREE_REFRESH, E.OPT_TARGET_MARKER | E.OPT_FREE_REFRESH]
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
@@ -43,7 +48,8 @@ fast = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 @fast
 @given(n=players, rules=rules, seed=seeds, game_id=game_ids)
 def test_random_games_keep_every_invariant(n, rules, seed, game_id):
-    state = check_kernel_game(MCOMP, n, rules, seed, game_id)
+    options = {o.name: bool(rules >> o.bit & 1) for o in SPEC.options}
+    state, _ = check_kernel_game(SPEC, n, None, seed, game_id, "random", MCOMP, options=options)
     assert state[E.S_END_REASON] == E.END_COMPLETE
 
 
@@ -51,8 +57,7 @@ def test_random_games_keep_every_invariant(n, rules, seed, game_id):
 @given(n=players, seed=seeds, game_id=game_ids, name=st.sampled_from(
     ["greedy", "balanced", "zones", "artisans", "thrifty"]))
 def test_heuristic_games_keep_every_invariant(n, seed, game_id, name):
-    spec, params = REGISTRY.parse(name)
-    check_kernel_game(MCOMP, n, 0, seed, game_id, spec.strategy_id, params)
+    check_kernel_game(SPEC, n, None, seed, game_id, name, MCOMP)
 
 
 def play(n, rules, seed, game_id, sid=0):

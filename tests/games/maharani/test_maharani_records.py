@@ -9,7 +9,6 @@ from maharani_helpers import MCOMP, MCOMPONENTS
 
 from tajsim.engine.spec import RESULT_LEAD, SETUP_LEAD
 from tajsim.errors import UserError
-from tajsim.games.maharani import board_plot
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.play.nb import play_batch_nb
 from tajsim.games.maharani.play.records import (
@@ -17,6 +16,7 @@ from tajsim.games.maharani.play.records import (
     setup_feature_columns,
     setup_features,
 )
+from tajsim.games.maharani.report import board_plot
 from tajsim.games.maharani.spec import SPEC
 
 
@@ -46,7 +46,7 @@ def test_spec_is_complete():
     assert all(p.exists() for p in SPEC.source_folders)
     assert SPEC.golden_dir.exists()
     assert SPEC.components.default().digest() == MCOMPONENTS.digest()
-    assert SPEC.components.validate_file(MCOMPONENTS.board_path) == []
+    assert SPEC.components.validate(MCOMPONENTS.board_path, MCOMPONENTS.components_path) == []
     state = np.zeros(E.STATE_SIZE, np.int64)
     SPEC.kernels.start_game(MCOMP, 2, 0, 1, 0, 0, state, np.zeros(4, np.int64))
     assert SPEC.current_player(state) == 0 and SPEC.phase_of(state) == E.PHASE_FIRST
@@ -72,19 +72,20 @@ def test_frame_columns(batch):
 
 def test_setup_features(batch):
     n, res, setups = batch
-    feats = setup_features(MCOMPONENTS.frame_meta(), setups, n)
+    feats = setup_features(MCOMPONENTS.frame_meta(), setups)
     assert [f.name for f in feats] == ["opening_central", "opening_pair"]
+    assert [f.codes for f in setup_features(MCOMPONENTS.frame_meta(), None)] == [None, None]
     for f in feats:
-        assert f.codes.shape == (setups.shape[0], n)
+        assert f.codes.shape == (setups.shape[0],)
         assert f.codes.min() >= 0 and f.codes.max() < len(f.labels)
     assert setup_feature_columns(["score", "opening_pair", "x"]) == ["opening_pair"]
 
 
 def test_pictures(batch, tmp_path):
-    from tajsim.games.maharani.engine.game import play_game
+    from tajsim.play.mixed import play_game
 
     _, _, setups = batch
-    game = play_game(["balanced", "random"], seed=2)
+    game = play_game(["balanced", "random"], seed=2, game="maharani")
     fig = board_plot.draw_palace(MCOMPONENTS, game.state, title="final")
     fig.savefig(tmp_path / "final.png")
     fig = board_plot.gold_heatmap(MCOMPONENTS, setups)

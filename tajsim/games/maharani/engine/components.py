@@ -50,7 +50,6 @@ from tajsim.errors import UserError
 from tajsim.games.maharani.engine import enums as E
 
 __all__ = [
-    "API",
     "BOARD_PROVENANCE_KEYS",
     "DEFAULT_BOARD",
     "DEFAULT_TILES",
@@ -1062,21 +1061,3 @@ def _random_turntable(base: Components, rng: np.random.Generator) -> np.ndarray:
         for k in range(4):
             out[side, k] = clockwise[(start + side + sense * k) % 4]
     return out
-
-
-class _ComponentsAPI:
-    """The component-set API of the game spec: ``default()``, ``load(board, components)``,
-    ``alternative(seed, base)``, ``validate_file(path)``."""
-
-    default = staticmethod(default_components)
-    alternative = staticmethod(alternative_components)
-    validate_file = staticmethod(validate_file)
-    validate_files = staticmethod(validate_files)
-
-    @staticmethod
-    def load(board: str | Path | None = None, components: str | Path | None = None
-             ) -> Components:
-        return load_components(board, components)
-
-
-API = _ComponentsAPI()

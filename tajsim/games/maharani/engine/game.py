@@ -9,14 +9,13 @@ replay shows what the kernels did, not what the display code believes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from tajsim.engine.base_game import BaseGame, GameRecord, IllegalActionError
-from tajsim.errors import UserError
+from tajsim.engine.base_game import BaseGame, GameRecord
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb
 from tajsim.games.maharani.engine.components import (
@@ -26,48 +25,19 @@ from tajsim.games.maharani.engine.components import (
     pattern_text,
 )
 
-__all__ = ["OPTION_BITS", "Game", "MaharaniRecord", "play_game", "rules_code"]
+__all__ = ["OPTION_BITS", "Game", "MaharaniRecord"]
 
 #: Rule options (``GameSpec.options``) by name -> bit of the rules code.
 OPTION_BITS = {"free_refresh": E.OPT_FREE_REFRESH, "target_marker": E.OPT_TARGET_MARKER}
 COLOUR_LETTERS_FALLBACK = "ABCDEF"
 
 
-def rules_code(edition: str | int | None = None,
-               options: Mapping[str, bool] | None = None) -> int:
-    """The rules code the kernels receive: edition index + option bits (``GameSpec.rules_code``
-    without the spec)."""
-    if edition not in (None, 0, "0", *E.EDITION_NAMES):
-        raise UserError(f"unknown edition {edition!r} of Maharani; expected one of: "
-                        f"{', '.join(E.EDITION_NAMES)}")
-    code = 0
-    for key, value in (options or {}).items():
-        if key not in OPTION_BITS:
-            raise UserError(f"unknown rule option {key!r} of Maharani; expected one of: "
-                            f"{', '.join(OPTION_BITS)}")
-        if not isinstance(value, bool):
-            raise UserError(f"rule option {key} = {value!r}; expected true or false")
-        if value:
-            code |= OPTION_BITS[key]
-    return code
-
-
 @dataclass
 class MaharaniRecord(GameRecord):
-    """A :class:`GameRecord` with the rule options switched on (``options``)."""
+    """A :class:`GameRecord` of Maharani (``game`` defaults to ``"maharani"``)."""
 
-    options: dict[str, bool] = field(default_factory=dict)
     game: str = "maharani"
 
-    @classmethod
-    def from_dict(cls, data: Any) -> MaharaniRecord:
-        if isinstance(data, Mapping) and "options" in data:
-            options = data["options"]
-            if not isinstance(options, Mapping):
-                raise UserError(f"not a tajsim game record: 'options' is {options!r:.60}; "
-                                "expected a table of option = true/false")
-            rules_code(None, dict(options))  # one-line error for a bad option
-        return super().from_dict(data)  # type: ignore[return-value]
 
 
 class Game(BaseGame):
@@ -97,14 +67,8 @@ class Game(BaseGame):
     state_size: ClassVar[int] = E.STATE_SIZE
     n_actions: ClassVar[int] = E.N_ACTIONS
     max_players: ClassVar[int] = E.MAX_PLAYERS
-
-    def __init__(self, n_players: int, edition: str | int | None = None, seed: int = 0,
-                 game_id: int = 0, setup_id: int | None = None,
-                 components: Components | None = None,
-                 options: Mapping[str, bool] | None = None) -> None:
-        self.options = {k: bool(v) for k, v in (options or {}).items() if v}
-        self.rules = rules_code(None, self.options)
-        super().__init__(n_players, edition, seed, game_id, setup_id, components)
+    option_bits: ClassVar[Mapping[str, int]] = {
+        name: mask.bit_length() - 1 for name, mask in OPTION_BITS.items()}
 
     # -- BaseGame hooks -------------------------------------------------------------------
     @classmethod
@@ -116,10 +80,8 @@ class Game(BaseGame):
         return load_components(board, components)
 
     def _start(self) -> None:
-        from tajsim.games.maharani.play.nb import start_game_nb  # play depends on engine
-
-        start_game_nb(self.comp, self.n_players, self.edition_index + self.rules, self.seed,
-                      self.game_id, self.setup_id, self.state, self.prng)
+        nb.start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
+                      self.setup_id, self.state, self.prng)
 
     def _legal(self, out: np.ndarray) -> int:
         return int(nb.legal_actions_nb(self.state, self.comp, out))
@@ -151,26 +113,27 @@ class Game(BaseGame):
 
     # -- records --------------------------------------------------------------------------
     def record(self) -> MaharaniRecord:
-        base = super().record()
-        return MaharaniRecord(**{**base.__dict__, "options": dict(self.options)})
+        return MaharaniRecord(**super().record().__dict__)
 
-    @classmethod
-    def replay(cls, record: GameRecord, upto: int | None = None) -> Game:
-        """The game of ``record`` with its first ``upto`` (default: all) actions applied."""
-        if record.game != cls.game_name:
-            raise UserError(f"the record is a game of {record.game!r}, not {cls.game_name!r}")
-        comps = cls.load_components(record.board, record.components) \
-            if (record.board or record.components) else None
-        game = cls(record.n_players, record.edition, record.seed, record.game_id,
-                   record.setup_id, comps, getattr(record, "options", None))
-        game.strategies = list(record.strategies)
-        for i, action in enumerate(record.actions[:upto]):
-            try:
-                game.apply(action)
-            except IllegalActionError as exc:
-                raise UserError(f"record action {i + 1} of {len(record.actions)}: {exc}") \
-                    from None
-        return game
+    def replay_checkpoint(self) -> str | None:
+        """At the start of each turn: the turn, the seat and the turntable; before the first
+        turn also the empty palace (the replay draws it again at every quarter scoring)."""
+        s = self.state
+        if int(s[E.S_PHASE]) != E.PHASE_FIRST or int(s[E.S_TILES_THIS_TURN]) != 0:
+            return None
+        head = (f"Turn {int(s[E.S_TURN]) + 1}: {self.seat_name(self.current_player)} | "
+                + self.turntable_text())
+        return (self.palace_text() + "\n" + head) if not self.actions else head
+
+    def describe_action(self, player: int, action: int) -> str:
+        return f"  P{player} [{self.phase}] {self.action_label(action)}"
+
+    def replay_events(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]:
+        """The events, and the palace drawn as text when a quarter was scored."""
+        lines = self.events(before, action, after)
+        if self.quarters_scored(before, after):
+            lines += self.palace_text(after).splitlines()
+        return lines
 
     # -- names ----------------------------------------------------------------------------
     def seat_name(self, p: int) -> str:
@@ -455,36 +418,3 @@ class Game(BaseGame):
         if self.is_over:
             lines.append(f"Ranks: {self.ranks()}  winners: {self.winners()}")
         return "\n".join(lines)
-
-
-def play_game(strategies: Sequence[str], seed: int = 0, game_id: int = 0,
-              setup_id: int | None = None, components: Components | None = None,
-              options: Mapping[str, bool] | None = None, on_action: Any = None) -> Game:
-    """Play a whole game step by step with one registered strategy per seat (``name`` or
-    ``name:key=value``), the same game the batch runner plays for (seed, game_id, setup_id).
-
-    ``on_action(game, player, action)`` (optional) is called before each action is applied. A
-    decision with a single legal action does not ask the strategy.
-    """
-    from tajsim.games.maharani.strategies.nb import choose_action_nb
-    from tajsim.games.maharani.strategies.registry import REGISTRY
-
-    parsed = [REGISTRY.parse(name) for name in strategies]
-    ids = [spec.strategy_id for spec, _ in parsed]
-    switches = REGISTRY.kernel_switches(ids)
-    game = Game(len(strategies), None, seed, game_id, setup_id, components, options)
-    game.strategies = [str(name) for name in strategies]
-    buf = np.empty(E.N_ACTIONS, np.int64)
-    while not game.is_over:
-        n = nb.legal_actions_nb(game.state, game.comp, buf)
-        p = game.current_player
-        if n == 1:
-            action = int(buf[0])
-        else:
-            spec, params = parsed[p]
-            action = int(choose_action_nb(spec.strategy_id, game.state, game.comp, p, params,
-                                          game.prng, buf, n, *switches))
-        if on_action is not None:
-            on_action(game, p, action)
-        game.apply(action)
-    return game

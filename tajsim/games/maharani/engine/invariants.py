@@ -7,7 +7,9 @@
 * :func:`redraw_hidden`: a copy of a state with everything a seat cannot see redrawn.
 * :func:`zones_by_flood_fill` / :func:`groups_by_flood_fill`: breadth-first flood fills over the
   grid, independent of the kernels' bit-mask fills (the property tests compare them).
-* :func:`check_kernel_game`: one game through the kernels with all of the above at every step.
+* :func:`check_step`: what one action may change (gold, the space, flood-filled zone and group
+  gold); the conformance suite (``tajsim.play.conformance.check_kernel_game``) runs all of these
+  at every step of a game.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from tajsim.games.maharani.engine import nb
 from tajsim.games.maharani.engine.components import rotate_pattern
 
 __all__ = [
-    "check_kernel_game",
     "check_legal_list",
     "check_state",
+    "check_step",
     "expected_legal",
     "groups_by_flood_fill",
     "hidden_slots",
@@ -413,45 +415,11 @@ def redraw_hidden(state: np.ndarray, comp: np.ndarray, player: int,
     return out
 
 
-def check_kernel_game(comp: np.ndarray, n_players: int, rules: int, seed: int, game_id: int = 0,
-                      strategy_id: int = 0, params: np.ndarray | None = None,
-                      flood_check: bool = True) -> np.ndarray:
-    """Play one game with compiled strategy ``strategy_id`` at every seat, checking at every
-    step: ``check_state``; the legal list against ``expected_legal``; each seat's gold never
-    falls except by the 2 gold of a second tile at the end of its turn; the zone gold of a tile
-    and the group gold of an artisan equal breadth-first flood fills; tiles laid only on empty
-    spaces. Returns the final state."""
-    from tajsim.games.maharani.play.nb import start_game_nb
-    from tajsim.games.maharani.strategies.ids import kernel_switches
-    from tajsim.games.maharani.strategies.nb import choose_action_nb
-
-    params = np.zeros(32) if params is None else params
-    state = np.zeros(E.STATE_SIZE, np.int64)
-    prng = np.zeros(P, np.int64)
-    start_game_nb(comp, n_players, rules, seed, game_id, game_id, state, prng)
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    switches = kernel_switches([strategy_id])
-    step = 0
-    check_state(state, comp, f"game {game_id} seed {seed} setup")
-    while state[E.S_PHASE] != E.PHASE_GAME_OVER:
-        where = f"game {game_id} seed {seed} players {n_players} step {step}"
-        k = nb.legal_actions_nb(state, comp, legal)
-        _require(k >= 1, "no legal action while the game is on", where)
-        check_legal_list(state, comp, legal[:k], where)
-        p = int(state[E.S_CUR])
-        action = int(legal[0]) if k == 1 else int(choose_action_nb(
-            strategy_id, state, comp, p, params, prng, legal, k, *switches))
-        _require(action in legal[:k].tolist(), f"strategy chose illegal action {action}", where)
-        before = state.copy()
-        nb.apply_action_nb(state, comp, action)
-        check_state(state, comp, where)
-        _check_step(before, state, comp, action, where, flood_check)
-        step += 1
-    return state
-
-
-def _check_step(before: np.ndarray, after: np.ndarray, comp: np.ndarray, action: int,
-                where: str, flood_check: bool) -> None:
+def check_step(before: np.ndarray, action: int, after: np.ndarray, comp: np.ndarray,
+               where: str = "", flood_check: bool = True) -> None:
+    """What one action may change (``GameSpec.check_step``): no seat loses gold except the
+    mover's 2 gold for a second tile; a tile goes on an empty space; the zone gold of the tile
+    and the group gold of an artisan equal breadth-first flood fills (``flood_check``)."""
     n = int(before[E.S_N_PLAYERS])
     p = int(before[E.S_CUR])
     for o in range(n):

@@ -119,8 +119,8 @@ from tajsim.games.maharani.engine.nb import (
     lay_tile,
     legal_actions_nb,
     score_of,
+    start_game_nb,
 )
-from tajsim.games.maharani.play.nb import start_game_nb
 
 P = MAX_PLAYERS
 KNOWN_OPTIONS = OPT_FREE_REFRESH | OPT_TARGET_MARKER

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tajsim.engine.rng import shuffle_slice
+from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed, shuffle_slice
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
     ACTION_REFRESH,
@@ -708,3 +708,26 @@ def rebuild_masks_nb(state, comp):
             a = state[S_SPACE_ARTISAN + s]
             if a >= 0:
                 state[S_ARTISAN_MASK + a] |= bit
+
+
+@njit(cache=True)
+def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
+    """Set up game ``game_id`` in ``state`` (int64[STATE_SIZE]) and seed the seats' policy
+    streams in ``prng`` (int64[MAX_PLAYERS]). ``edition`` is the rules code."""
+    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
+    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
+    init_state_nb(comp, n_players, edition, setup_seed, play_seed, state)
+    for p in range(MAX_PLAYERS):
+        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+
+
+@njit(cache=True)
+def current_player_nb(state):
+    """Seat to decide, -1 when the game is over."""
+    return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
+
+
+@njit(cache=True)
+def phase_nb(state):
+    """The decision phase (``PHASE_*``)."""
+    return state[S_PHASE]

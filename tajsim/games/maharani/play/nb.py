@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed
 from tajsim.games.maharani.engine.enums import (
     MAX_PLAYERS,
     MAX_SPACES,
@@ -57,9 +56,9 @@ from tajsim.games.maharani.engine.enums import (
 )
 from tajsim.games.maharani.engine.nb import (
     apply_action_nb,
-    init_state_nb,
     legal_actions_nb,
     score_of,
+    start_game_nb,
 )
 from tajsim.games.maharani.strategies.ids import (
     STRATEGY_GREEDY,
@@ -69,17 +68,6 @@ from tajsim.games.maharani.strategies.ids import (
 from tajsim.games.maharani.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS
-
-
-@njit(cache=True)
-def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
-    """Set up game ``game_id`` in ``state`` (int64[STATE_SIZE]) and seed the seats' policy
-    streams in ``prng`` (int64[MAX_PLAYERS]). ``edition`` is the rules code."""
-    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
-    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
-    init_state_nb(comp, n_players, edition, setup_seed, play_seed, state)
-    for p in range(P):
-        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
 
 
 @njit(cache=True)

@@ -76,15 +76,14 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarr
     return cols
 
 
-def setup_features(meta: Mapping[str, Any], setups: np.ndarray, n_players: int
-                   ) -> list[SetupFeature]:
-    """The setup features win rates are grouped by (the same value for every seat of a game;
-    the analyses cross them with the seat)."""
-    central, pair = _opening(meta, setups)
-    ones = np.ones((1, int(n_players)), np.int64)
+def setup_features(meta: Mapping[str, Any], setups: np.ndarray | None) -> list[SetupFeature]:
+    """The setup features win rates are grouped by (``GameSpec.setup_features``): the central
+    tiles among the four opening tiles, and whether a colour repeats among them; codes are
+    int64[G], one per game (None when ``setups`` is None: the layout only)."""
+    central, pair = (None, None) if setups is None else _opening(meta, setups)
     return [
-        SetupFeature("opening_central", central[:, None] * ones, OPENING_CENTRAL_LABELS),
-        SetupFeature("opening_pair", pair[:, None] * ones, OPENING_PAIR_LABELS),
+        SetupFeature("opening_central", central, OPENING_CENTRAL_LABELS),
+        SetupFeature("opening_pair", pair, OPENING_PAIR_LABELS),
     ]
 
 

@@ -49,8 +49,8 @@ class Game(BaseGame):
 
     def __init__(self, n_players: int = 4, edition: str | int = "2018", seed: int = 0,
                  game_id: int = 0, setup_id: int | None = None,
-                 components: Components | None = None) -> None:
-        super().__init__(n_players, edition, seed, game_id, setup_id, components)
+                 components: Components | None = None, options: dict | None = None) -> None:
+        super().__init__(n_players, edition, seed, game_id, setup_id, components, options)
 
     # -- hooks ----------------------------------------------------------------------------
     @classmethod
@@ -62,7 +62,7 @@ class Game(BaseGame):
         return load_components(board, components)
 
     def _start(self) -> None:
-        nb.start_game_nb(self.comp, self.n_players, self.edition_index, self.seed, self.game_id,
+        nb.start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
                          self.setup_id, self.state, self.prng)
 
     def _legal(self, out: np.ndarray) -> int:
@@ -141,7 +141,7 @@ class Game(BaseGame):
     def describe_action(self, player: int, action: int) -> str:
         return f"  V{self.visit:02d} P{player} [{self.phase}] {self.action_label(action)}"
 
-    def events(self, before: np.ndarray, action: int) -> list[str]:
+    def events(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]:
         """Everything ``action`` set off besides itself, read from the state change, in the
         order the rules resolve it: majorities won; palaces' bonus tiles, province tiles, goods
         and points; the row discarded; display cards taken without a choice; deck draws (a
@@ -149,7 +149,7 @@ class Game(BaseGame):
         (R3); 2-player unrest and protests; the end of the visit (advisor pairs turned into
         prestige cards, leftovers discarded, an unclaimed province tile leaving play); the next
         display and a short deal; the final scoring."""
-        s, b = self.state, before
+        s, b = after, before
         n = self.n_players
         who = [f"P{p}" for p in range(n)]
         moves = self._card_moves(b, s, action)
