@@ -88,6 +88,27 @@ def test_wilson_interval_is_statsmodels_proportion_confint(counts, confidence):
         assert np.isnan(lo).all() and np.isnan(hi).all()
 
 
+def test_runner_summary_intervals_are_the_libraries():
+    # The summary is built from int64 sums (wins in 60ths); its intervals are statsmodels'
+    # Wilson interval and the normal interval of the mean score.
+    rng = np.random.default_rng(115)
+    scores = [rng.normal(60, 12, n).round() for n in (150, 400, 1)]
+    shares = [rng.choice([0, 20, 30, 60], s.size) for s in scores]  # 60ths of a win
+    rows = [("strategy", f"s{i}", -1, s.size,
+             np.array([float((w == 60).sum()), float(w.sum()), s.sum()]),
+             np.array([float((w == 60).sum()), float((w**2).sum()), (s**2).sum()]))
+            for i, (s, w) in enumerate(zip(scores, shares))]
+    table = aggregates._summary_frame(rows, 0.95, ("win", "win_share", "score"), ())
+    for i, (s, w) in enumerate(zip(scores, shares)):
+        wins = w.sum() / aggregates.WIN_SHARE_SCALE
+        ref = proportion_confint(wins, s.size, alpha=0.05, method="wilson")
+        assert tuple(table.loc[i, ["win_ci_low", "win_ci_high"]]) == pytest.approx(ref, rel=1e-12)
+        if s.size > 1:
+            ref = DescrStatsW(s).zconfint_mean(alpha=0.05)
+            assert tuple(table.loc[i, ["score_ci_low", "score_ci_high"]]) == pytest.approx(
+                ref, rel=1e-12)
+
+
 def test_newcombe_difference_is_statsmodels_newcomb(counts):
     x, n = counts
     x2, n2 = x[::-1].copy(), n[::-1].copy()

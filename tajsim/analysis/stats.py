@@ -144,7 +144,8 @@ def two_proportion_test(
     at a null difference of 0 the score test's restricted estimate is the pooled proportion, so
     it is the pooled z-test (``proportions_ztest``; ``z**2`` is the Pearson chi-square of the
     2 x 2 table), vectorised over pairs. When the pooled proportion is 0 or 1 (no variation:
-    nothing to test) ``z`` is 0 and ``p_value`` 1.
+    nothing to test) ``z`` is 0 and ``p_value`` 1; an empty sample (``n1`` or ``n2`` 0) gives
+    NaN, which the multiple-comparison corrections leave out.
 
     Returns
     -------
