@@ -159,7 +159,7 @@ def two_proportion_test(
         test = test_proportions_2indep(x1, n1, x2, n2, value=0.0, method="score",
                                        compare="diff", correction=False, return_results=True)
         pooled = (x1 + x2) / (n1 + n2)
-        p1, p2 = x1 / n1, x2 / n2
+        p1, p2 = np.where(n1 > 0, x1 / n1, np.nan), np.where(n2 > 0, x2 / n2, np.nan)
     varies = (pooled > 0) & (pooled < 1)
     z = np.where(varies, np.asarray(test.statistic, dtype=np.float64), 0.0)
     p_value = np.where(varies, np.asarray(test.pvalue, dtype=np.float64), 1.0)
