@@ -10,13 +10,17 @@ B" means ``rank_A < rank_B``; a shared rank counts one half.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 from scipy.special import expit
+from statsmodels.discrete.discrete_model import Logit
+from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
 from tajsim.analysis.frames import game_index, validate_games
-from tajsim.analysis.stats import cluster_robust_covariance, normal_quantile, wilson_interval
+from tajsim.analysis.stats import normal_quantile, wilson_interval
 from tajsim.analysis.winrates import seat_lineup_balance
 
 __all__ = [
@@ -111,12 +115,17 @@ def bradley_terry(
     confidence: float = 0.95,
     max_iter: int = 100,
 ) -> pd.DataFrame:
-    """Bradley-Terry strengths from all pairwise finishing orders, fitted with Newton's method.
+    """Bradley-Terry strengths from all pairwise finishing orders: a logistic regression on the
+    pairwise outcomes (statsmodels ``Logit``, Newton's method) with a covariance clustered by
+    game (``cov_type="cluster"``).
 
     Model: ``P(A above B) = expit(theta_A - theta_B)``, with a tie counted as half a win each
-    way. A multiplayer game contributes every pair of its seats with different strategies; those
-    pairs are not independent, so the likelihood is a composite likelihood and the standard
-    errors are sandwich (cluster-robust by game) errors. Strengths are centred to mean 0.
+    way (a fractional outcome, which ``Logit`` fits as a quasi-likelihood). Each unordered pair of
+    seats with different strategies is one row, its design ``+1`` for A and ``-1`` for B with the
+    first strategy's column left out (``theta_0 = 0``). A multiplayer game contributes every such
+    pair; those pairs are not independent, so the likelihood is a composite likelihood and the
+    standard errors are the sandwich clustered by game (statsmodels' CR1). Strengths are centred
+    to mean 0 (their covariance is carried through the centring).
 
     Returns
     -------
@@ -143,22 +152,10 @@ def bradley_terry(
     D = np.zeros((a.size, K))
     D[np.arange(a.size), a] += 1.0
     D[np.arange(a.size), b] -= 1.0
-    X = D[:, 1:]
-    beta = np.zeros(K - 1)
-    for _ in range(max_iter):
-        p = expit(X @ beta)
-        grad = X.T @ (y - p)
-        hess = (X * (p * (1 - p))[:, None]).T @ X
-        step = np.linalg.solve(hess + 1e-9 * np.eye(K - 1), grad)
-        beta += step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    p = expit(X @ beta)
-    hess = (X * (p * (1 - p))[:, None]).T @ X
-    vcov_free = cluster_robust_covariance(np.linalg.pinv(hess), X * (y - p)[:, None], game)
-    theta = np.r_[0.0, beta]
+    fit = _fit_pairwise_logit(y, D[:, 1:], game, max_iter)
+    theta = np.r_[0.0, fit.params]
     vcov = np.zeros((K, K))
-    vcov[1:, 1:] = vcov_free
+    vcov[1:, 1:] = fit.cov_params()
     centre = np.eye(K) - 1.0 / K
     theta_c = centre @ theta
     se = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
@@ -182,6 +179,19 @@ def bradley_terry(
     out = out.sort_values("strength", ascending=False, kind="stable").reset_index(drop=True)
     out["rank"] = np.arange(1, K + 1, dtype=np.int64)
     return out
+
+
+def _fit_pairwise_logit(y: np.ndarray, X: np.ndarray, game: np.ndarray, max_iter: int):
+    """statsmodels ``Logit(y, X)`` by Newton's method with the covariance clustered by game.
+
+    A strategy that finished above (or below) everyone it met has no finite strength: Newton's
+    method then stops at a large value after ``max_iter`` steps, as any fit would; statsmodels'
+    warnings about it are not repeated for every report."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PerfectSeparationWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return Logit(y, X).fit(method="newton", maxiter=max_iter, disp=False,
+                               cov_type="cluster", cov_kwds={"groups": game})
 
 
 def openskill_ratings(

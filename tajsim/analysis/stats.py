@@ -17,6 +17,15 @@ to 1, so the expected win rate of a seat or strategy under "everyone equal" is e
 is); win values of a game then sum to ``k`` and the equal-players baseline is ``E[k] / n_players``,
 slightly above ``1 / n_players``. Wilson intervals accept fractional success counts (the usual
 approximation; ties are rare in Taj Mahal after the tie-break).
+
+Where the numbers come from
+---------------------------
+The intervals, tests and corrections are the libraries' (statsmodels, ``scipy.stats``), wrapped
+only to keep this module's conventions (array broadcasting, ``n == 0`` gives NaN, NaN p-values
+stay NaN): see each function's docstring and docs/analysis.md ("Where the statistics come
+from"). :func:`icc_oneway` and :func:`fisher_z_interval` are ours (no library has the
+unbalanced one-way ICC with its F interval, or the Fisher interval from ``r`` and ``n`` alone);
+tests/test_stats_sources.py checks them against statsmodels and scipy on the same data.
 """
 
 from __future__ import annotations
@@ -26,6 +35,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    test_proportions_2indep,
+)
+from statsmodels.stats.sandwich_covariance import cov_cluster, cov_white_simple
 
 __all__ = [
     "benjamini_hochberg",
@@ -57,7 +73,8 @@ def normal_quantile(confidence: float = 0.95) -> float:
 def wilson_interval(
     successes: float | np.ndarray, n: float | np.ndarray, confidence: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a binomial proportion.
+    """Wilson score interval for a binomial proportion: statsmodels'
+    ``proportion_confint(successes, n, alpha=1 - confidence, method="wilson")``.
 
     Parameters
     ----------
@@ -72,19 +89,17 @@ def wilson_interval(
     -------
     (low, high) : tuple of ndarray of float64, shape (m,) (0-d for scalar input)
     """
-    z = normal_quantile(confidence)
+    normal_quantile(confidence)  # checks the level
     x = np.asarray(successes, dtype=np.float64)
     n_arr = np.asarray(n, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = x / n_arr
-        denom = 1.0 + z * z / n_arr
-        centre = (p + z * z / (2.0 * n_arr)) / denom
-        half = z * np.sqrt(p * (1.0 - p) / n_arr + z * z / (4.0 * n_arr * n_arr)) / denom
-    # The interval always contains p (guards rounding at p = 0 or 1).
-    low = np.clip(np.fmin(centre - half, p), 0.0, 1.0)
-    high = np.clip(np.fmax(centre + half, p), 0.0, 1.0)
-    low = np.where(n_arr > 0, low, np.nan)
-    high = np.where(n_arr > 0, high, np.nan)
+    has_trials = n_arr > 0
+    # n == 0 -> NaN below; 0 of 1 in its place spares the library a 0/0.
+    safe_x, safe_n = np.where(has_trials, x, 0.0), np.where(has_trials, n_arr, 1.0)
+    low, high = proportion_confint(safe_x, safe_n, alpha=1.0 - confidence, method="wilson")
+    p = safe_x / safe_n
+    # The interval contains p also where rounding puts a bound a hair past it (p = 0 or 1).
+    low = np.where(has_trials, np.fmin(low, p), np.nan)
+    high = np.where(has_trials, np.fmax(high, p), np.nan)
     return low, high
 
 
@@ -95,25 +110,25 @@ def newcombe_difference(
     n2: float | np.ndarray,
     confidence: float = 0.95,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Difference of two independent proportions ``p1 - p2`` with Newcombe's hybrid score interval.
+    """Difference of two independent proportions ``p1 - p2`` with Newcombe's hybrid score interval:
+    statsmodels' ``confint_proportions_2indep(..., compare="diff", method="newcomb")``.
 
     Newcombe (1998), method 10: combines the two Wilson intervals; good coverage for small or
-    extreme proportions, unlike the Wald interval.
+    extreme proportions, unlike the Wald interval. ``n1 == 0`` or ``n2 == 0`` gives NaN.
 
     Returns
     -------
     (difference, low, high) : tuple of ndarray of float64
     """
+    normal_quantile(confidence)
     x1, n1, x2, n2 = (np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p1 = x1 / n1
-        p2 = x2 / n2
-    l1, u1 = wilson_interval(x1, n1, confidence)
-    l2, u2 = wilson_interval(x2, n2, confidence)
-    diff = p1 - p2
-    low = diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    high = diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return diff, low, high
+    ok = (n1 > 0) & (n2 > 0)
+    x1_safe, x2_safe = np.where(ok, x1, 0.0), np.where(ok, x2, 0.0)
+    n1_safe, n2_safe = np.where(ok, n1, 1.0), np.where(ok, n2, 1.0)
+    low, high = confint_proportions_2indep(x1_safe, n1_safe, x2_safe, n2_safe, compare="diff",
+                                           method="newcomb", alpha=1.0 - confidence)
+    diff = np.where(ok, x1_safe / n1_safe - x2_safe / n2_safe, np.nan)
+    return diff, np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
 def two_proportion_test(
@@ -125,6 +140,13 @@ def two_proportion_test(
 ) -> pd.DataFrame:
     """Pooled two-sided z-test of ``p1 == p2`` with the Newcombe interval of ``p1 - p2``.
 
+    The test is statsmodels' ``test_proportions_2indep(..., method="score", correction=False)``:
+    at a null difference of 0 the score test's restricted estimate is the pooled proportion, so
+    it is the pooled z-test (``proportions_ztest``; ``z**2`` is the Pearson chi-square of the
+    2 x 2 table), vectorised over pairs. When the pooled proportion is 0 or 1 (no variation:
+    nothing to test) ``z`` is 0 and ``p_value`` 1; an empty sample (``n1`` or ``n2`` 0) gives
+    NaN, which the multiple-comparison corrections leave out.
+
     Returns
     -------
     pandas.DataFrame
@@ -134,22 +156,26 @@ def two_proportion_test(
     x1, n1, x2, n2 = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (x1, n1, x2, n2))
     diff, low, high = newcombe_difference(x1, n1, x2, n2, confidence)
     with np.errstate(invalid="ignore", divide="ignore"):
+        test = test_proportions_2indep(x1, n1, x2, n2, value=0.0, method="score",
+                                       compare="diff", correction=False, return_results=True)
         pooled = (x1 + x2) / (n1 + n2)
-        se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
-        z = np.where(se > 0, diff / se, 0.0)
-    p_value = 2.0 * sps.norm.sf(np.abs(z))
+        p1, p2 = np.where(n1 > 0, x1 / n1, np.nan), np.where(n2 > 0, x2 / n2, np.nan)
+    varies = (pooled > 0) & (pooled < 1)
+    z = np.where(varies, np.asarray(test.statistic, dtype=np.float64), 0.0)
+    p_value = np.where(varies, np.asarray(test.pvalue, dtype=np.float64), 1.0)
+    both = (n1 > 0) & (n2 > 0)
     return pd.DataFrame(
         {
             "n": n1 + n2,
             "n1": n1,
             "n2": n2,
-            "p1": x1 / n1,
-            "p2": x2 / n2,
+            "p1": p1,
+            "p2": p2,
             "difference": diff,
             "ci_low": low,
             "ci_high": high,
-            "z": z,
-            "p_value": p_value,
+            "z": np.where(both, z, np.nan),
+            "p_value": np.where(both, p_value, np.nan),
         }
     )
 
@@ -197,7 +223,8 @@ def proportion_table(
 
 
 def chi_square_equal_shares(counts: np.ndarray) -> tuple[float, int, float, float]:
-    """Chi-square goodness-of-fit of counts against equal expected shares.
+    """Chi-square goodness-of-fit of counts against equal expected shares:
+    ``scipy.stats.chisquare``.
 
     Parameters
     ----------
@@ -215,12 +242,11 @@ def chi_square_equal_shares(counts: np.ndarray) -> tuple[float, int, float, floa
     total = counts.sum()
     if k < 2 or total <= 0:
         return float("nan"), max(k - 1, 0), float("nan"), float("nan")
-    expected = np.full(k, total / k)
-    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    test = sps.chisquare(counts)
+    chi2 = float(test.statistic)
     dof = k - 1
-    p_value = float(sps.chi2.sf(chi2, dof))
     cramers_v = float(np.sqrt(chi2 / (total * dof)))
-    return chi2, dof, p_value, cramers_v
+    return chi2, dof, float(test.pvalue), cramers_v
 
 
 # ---------------------------------------------------------------------------
@@ -229,7 +255,8 @@ def chi_square_equal_shares(counts: np.ndarray) -> tuple[float, int, float, floa
 def mean_ci(
     values: np.ndarray | pd.Series, confidence: float = 0.95, method: str = "t"
 ) -> tuple[float, float, float, int, float]:
-    """Mean with a t (default) or normal interval.
+    """Mean with a t (default) or normal interval (``scipy.stats.t.interval`` /
+    ``scipy.stats.norm.interval`` around the mean with its standard error).
 
     Parameters
     ----------
@@ -251,17 +278,30 @@ def mean_ci(
     if n < 2:
         return mean, float("nan"), float("nan"), n, float("nan")
     sd = float(arr.std(ddof=1))
-    crit = _critical(confidence, n - 1, method)
-    half = crit * sd / np.sqrt(n)
-    return mean, mean - half, mean + half, n, sd
+    low, high = _mean_interval(mean, sd, n, confidence, method)
+    return mean, float(low), float(high), n, sd
 
 
-def _critical(confidence: float, dof: float | np.ndarray, method: str) -> np.ndarray | float:
+def _mean_interval(mean, sd, n, confidence: float, method: str):
+    """(low, high) of a mean from its ``sd`` and ``n`` (arrays broadcast; ``n < 2`` gives NaN):
+    scipy's t (``n - 1`` df) or normal interval with scale ``sd / sqrt(n)``."""
+    normal_quantile(confidence)
+    n = np.asarray(n, dtype=np.float64)
+    loc = np.asarray(mean, dtype=np.float64)
+    enough = n > 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.asarray(sd, dtype=np.float64) / np.sqrt(n)
+    spread = enough & (scale > 0)
+    # scipy wants a positive scale: a zero sd is a zero-width interval, set below.
+    scale_ok, df_ok = np.where(spread, scale, 1.0), np.where(spread, n - 1.0, 1.0)
     if method == "t":
-        return sps.t.ppf(0.5 + confidence / 2.0, dof)
-    if method == "normal":
-        return normal_quantile(confidence)
-    raise ValueError(f"method {method!r} is not 't' or 'normal'")
+        low, high = sps.t.interval(confidence, df_ok, loc=loc, scale=scale_ok)
+    elif method == "normal":
+        low, high = sps.norm.interval(confidence, loc=loc, scale=scale_ok)
+    else:
+        raise ValueError(f"method {method!r} is not 't' or 'normal'")
+    flat = np.where(enough & (scale == 0), loc, np.nan)
+    return np.where(spread, low, flat), np.where(spread, high, flat)
 
 
 def summarize_mean(
@@ -273,7 +313,8 @@ def summarize_mean(
     method: str = "t",
     quantiles: Sequence[float] = (),
 ) -> pd.DataFrame:
-    """Group means of one numeric column with t (or normal) intervals.
+    """Group means of one numeric column with t (or normal) intervals (scipy, as
+    :func:`mean_ci`, vectorised over the groups).
 
     Returns
     -------
@@ -292,12 +333,10 @@ def summarize_mean(
     if not by:
         out = out.drop(columns=["_all"])
     out["n"] = out["n"].astype(np.int64)
-    n = out["n"].to_numpy(dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        crit = np.where(n > 1, _critical(confidence, np.maximum(n - 1, 1), method), np.nan)
-        half = crit * out["sd"].to_numpy() / np.sqrt(n)
-    out["ci_low"] = out["mean"] - half
-    out["ci_high"] = out["mean"] + half
+    low, high = _mean_interval(out["mean"].to_numpy(), out["sd"].to_numpy(),
+                               out["n"].to_numpy(), confidence, method)
+    out["ci_low"] = low
+    out["ci_high"] = high
     ordered = by + ["n", "mean", "sd", "ci_low", "ci_high"] + [
         f"q{round(q * 100):d}" for q in quantiles
     ]
@@ -307,12 +346,14 @@ def summarize_mean(
 def difference_of_means(
     a: np.ndarray, b: np.ndarray, confidence: float = 0.95
 ) -> tuple[float, float, float, float]:
-    """Welch difference ``mean(a) - mean(b)``.
+    """Welch difference ``mean(a) - mean(b)``: ``scipy.stats.ttest_ind(a, b, equal_var=False)``
+    and its ``confidence_interval``.
 
     Returns
     -------
     (difference, ci_low, ci_high, p_value) : tuple of float
-        ``nan`` when either sample has fewer than 2 values.
+        ``nan`` when either sample has fewer than 2 values. Two samples without variation give a
+        zero-width interval and p-value 0 (different means) or NaN (equal means).
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
@@ -321,20 +362,21 @@ def difference_of_means(
     if a.size < 2 or b.size < 2:
         diff = float(a.mean() - b.mean()) if a.size and b.size else float("nan")
         return diff, float("nan"), float("nan"), float("nan")
-    va = a.var(ddof=1) / a.size
-    vb = b.var(ddof=1) / b.size
     diff = float(a.mean() - b.mean())
-    se = np.sqrt(va + vb)
-    if se == 0:
+    if a.var(ddof=1) == 0 and b.var(ddof=1) == 0:
         return diff, diff, diff, float("nan") if diff == 0 else 0.0
-    dof = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
-    crit = sps.t.ppf(0.5 + confidence / 2.0, dof)
-    p_value = float(2.0 * sps.t.sf(abs(diff) / se, dof))
-    return diff, float(diff - crit * se), float(diff + crit * se), p_value
+    test = sps.ttest_ind(a, b, equal_var=False)
+    low, high = test.confidence_interval(confidence)
+    return diff, float(low), float(high), float(test.pvalue)
 
 
 def fisher_z_interval(r: float, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Interval and two-sided p-value for a Pearson correlation via Fisher's z.
+    """Interval and two-sided p-value for a Pearson correlation from ``r`` and ``n`` alone.
+
+    Ours, because scipy offers both only with the data (``scipy.stats.pearsonr(x, y)`` and its
+    ``confidence_interval()``, which the analyses use when they have the data): Fisher's z
+    interval ``tanh(atanh(r) -/+ z / sqrt(n - 3))`` and the exact t-test of zero correlation;
+    tests/test_stats_sources.py checks both against ``pearsonr`` on the same data.
 
     Returns
     -------
@@ -346,7 +388,6 @@ def fisher_z_interval(r: float, n: int, confidence: float = 0.95) -> tuple[float
     z = np.arctanh(r_c)
     se = 1.0 / np.sqrt(n - 3)
     crit = normal_quantile(confidence)
-    # Exact t-test of zero correlation for the p-value.
     t = r_c * np.sqrt((n - 2) / (1.0 - r_c * r_c))
     p_value = float(2.0 * sps.t.sf(abs(t), n - 2))
     return float(np.tanh(z - crit * se)), float(np.tanh(z + crit * se)), p_value
@@ -356,7 +397,8 @@ def fisher_z_interval(r: float, n: int, confidence: float = 0.95) -> tuple[float
 # Multiple comparisons
 # ---------------------------------------------------------------------------
 def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm step-down adjusted p-values (family-wise error control).
+    """Holm step-down adjusted p-values (family-wise error control): statsmodels'
+    ``multipletests(p, method="holm")``.
 
     Parameters
     ----------
@@ -368,15 +410,12 @@ def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     ndarray of float64, shape (m,)
         Reject hypothesis i at level alpha iff ``adjusted[i] <= alpha``.
     """
-    def step_down(sorted_p: np.ndarray) -> np.ndarray:
-        m = sorted_p.size
-        return np.maximum.accumulate((m - np.arange(m)) * sorted_p)
-
-    return _adjust_sorted(p_values, step_down)
+    return _adjust(p_values, "holm")
 
 
 def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (q-values; false-discovery-rate control).
+    """Benjamini-Hochberg adjusted p-values (q-values; false-discovery-rate control):
+    statsmodels' ``multipletests(p, method="fdr_bh")``.
 
     Parameters
     ----------
@@ -388,27 +427,17 @@ def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     ndarray of float64, shape (m,)
         Reject hypothesis i at FDR q iff ``adjusted[i] <= q``.
     """
-    def step_up(sorted_p: np.ndarray) -> np.ndarray:
-        m = sorted_p.size
-        scaled = sorted_p * m / np.arange(1, m + 1)
-        return np.minimum.accumulate(scaled[::-1])[::-1]
-
-    return _adjust_sorted(p_values, step_up)
+    return _adjust(p_values, "fdr_bh")
 
 
-def _adjust_sorted(p_values, adjust) -> np.ndarray:
-    """Apply ``adjust`` (sorted non-NaN p-values -> adjusted, same order) and put the results
-    back in the input order, capped at 1; NaNs stay NaN and do not count towards ``m``."""
+def _adjust(p_values, method: str) -> np.ndarray:
+    """``multipletests`` over the non-NaN p-values (statsmodels has no NaN policy); NaNs stay
+    NaN in place and do not count towards ``m``."""
     p = np.asarray(p_values, dtype=np.float64)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
-    if not ok.any():
-        return out
-    pv = p[ok]
-    order = np.argsort(pv, kind="stable")
-    adjusted = np.empty(pv.size)
-    adjusted[order] = np.minimum(adjust(pv[order]), 1.0)
-    out[ok] = adjusted
+    if ok.any():
+        out[ok] = multipletests(p[ok], method=method)[1]
     return out
 
 
@@ -423,6 +452,11 @@ def icc_oneway(
     Uses the unbalanced-design ANOVA estimator with ``n0 = (N - sum(n_i^2) / N) / (a - 1)`` and the
     F-based interval of Shrout & Fleiss (1979) with ``n0`` as the group size (exact for balanced
     normal data, approximate otherwise, e.g. for a 0/1 outcome).
+
+    Ours: statsmodels and scipy have the one-way ANOVA but not this ICC with its interval, and an
+    OLS on group dummies would not scale to thousands of setups. tests/test_stats_sources.py
+    checks the F-test against ``scipy.stats.f_oneway`` and the variance components against
+    statsmodels' ``MixedLM`` (REML, which equals the ANOVA estimator on balanced data).
 
     Parameters
     ----------
@@ -489,7 +523,13 @@ def icc_oneway(
 def cluster_robust_covariance(
     bread_inverse: np.ndarray, scores: np.ndarray, clusters: np.ndarray | None
 ) -> np.ndarray:
-    """Sandwich covariance ``B^-1 M B^-1`` with score sums per cluster (CR1 small-sample factor).
+    """Sandwich covariance ``B^-1 M B^-1`` with score sums per cluster: statsmodels'
+    ``sandwich_covariance.cov_cluster((scores, bread_inverse), clusters)`` (CR1, the
+    small-sample factor ``G / (G - 1) * (N - 1) / (N - k)`` of Stata's ``vce(cluster)`` and of
+    statsmodels' ``cov_type="cluster"`` fits), or ``cov_white_simple`` (HC1, ``N / (N - k)``)
+    without clusters. For a fit statsmodels can do itself, ask the fit for
+    ``cov_type="cluster"`` instead; this is for estimators it does not have (the conditional
+    logit with fractional outcomes).
 
     Parameters
     ----------
@@ -504,17 +544,12 @@ def cluster_robust_covariance(
     -------
     ndarray of float64, shape (k, k)
     """
-    N, k = scores.shape
+    scores = np.asarray(scores, dtype=np.float64)
+    bread_inverse = np.asarray(bread_inverse, dtype=np.float64)
     if clusters is None:
-        summed = scores
-        g = N
-    else:
-        codes, _ = pd.factorize(pd.Series(clusters), sort=False)
-        g = int(codes.max()) + 1 if codes.size else 0
-        summed = np.zeros((g, k))
-        np.add.at(summed, codes, scores)
-    meat = summed.T @ summed
-    factor = g / (g - 1) if g > 1 else 1.0
-    if clusters is None:
-        factor = N / max(N - k, 1)
-    return factor * bread_inverse @ meat @ bread_inverse
+        return cov_white_simple((scores, bread_inverse), use_correction=True)
+    codes, _ = pd.factorize(pd.Series(np.asarray(clusters)), sort=False)
+    n_clusters = int(codes.max()) + 1 if codes.size else 0
+    if n_clusters < 2:  # the CR1 factor needs two clusters; one gives the plain sandwich
+        return cov_cluster((scores, bread_inverse), codes.astype(np.int64), use_correction=False)
+    return cov_cluster((scores, bread_inverse), codes.astype(np.int64), use_correction=True)

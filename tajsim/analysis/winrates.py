@@ -418,7 +418,14 @@ def seat_advantage_test(
 def _standardised_seat_rates(seat: np.ndarray, view: np.ndarray, win: np.ndarray,
                              game: np.ndarray, P: int) -> dict:
     """Seat win rates standardised over the line-ups seen in every seat, with their covariance
-    clustered by game (CR1). Returns ``rates`` (P,), ``cov`` (P, P) and ``n_games`` used."""
+    clustered by game. Returns ``rates`` (P,), ``cov`` (P, P) and ``n_games`` used.
+
+    This is a least-squares fit of the win values on one dummy per (seat, line-up) cell (the
+    cell means) followed by the weighted sums ``rates = L @ means``, with statsmodels' CR1
+    cluster covariance (``G / (G - 1) * (N - 1) / (N - k)``, ``k`` cells). It stays ours,
+    computed from cell sums, because the dummy matrix (rows x cells, thousands of cells for a
+    tournament's line-ups) would not fit in memory; tests/test_stats_sources.py checks it
+    against ``OLS(...).fit(cov_type="cluster")`` on the same data."""
     n_view = int(view.max()) + 1
     cell = seat * n_view + view
     n_cell = np.bincount(cell, minlength=P * n_view).reshape(P, n_view).astype(np.float64)
@@ -433,16 +440,22 @@ def _standardised_seat_rates(seat: np.ndarray, view: np.ndarray, win: np.ndarray
     rates = (mean_cell * weight[None, :]).sum(axis=1)
     used = support[view]
     s, v, g = seat[used], view[used], game[used]
+    # Each row's score of the cell-means fit (bread 1/n_cell) mapped through L.
     influence = weight[v] / n_cell[s, v] * (win[used] - mean_cell[s, v])
     games, g_code = np.unique(g, return_inverse=True)
     scores = np.zeros((games.size, P))
     np.add.at(scores, (g_code, s), influence)
+    n_rows, n_cells = int(used.sum()), P * int(support.sum())
     factor = games.size / (games.size - 1) if games.size > 1 else 1.0
+    if n_rows > n_cells:
+        factor *= (n_rows - 1) / (n_rows - n_cells)
     return {"rates": rates, "cov": factor * scores.T @ scores, "n_games": int(games.size)}
 
 
 def _equal_rates_wald(rates: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
-    """Wald test that all entries of ``rates`` are equal: (chi2, p) with ``len - 1`` df."""
+    """Wald test that all entries of ``rates`` are equal: (chi2, p) with ``len - 1`` df (what
+    statsmodels' ``wald_test(R, use_f=False, scalar=True)`` gives for the contrasts ``R``;
+    checked against it in tests/test_stats_sources.py)."""
     P = rates.size
     if P < 2 or not (np.isfinite(rates).all() and np.isfinite(cov).all()):
         return float("nan"), float("nan")

@@ -8,8 +8,10 @@ any game that declares a :class:`~tajsim.engine.spec.TuningSpace`.
   (``margin_weight`` x points). Within a generation every candidate plays the *same* games
   (common random numbers: same game seeds and field, only the candidate differs), so
   differences between candidates are not drowned by deal luck; each generation draws new games.
-* **Optimiser.** CMA-ES (a small numpy implementation of the standard (mu/mu_w, lambda)-CMA-ES,
-  Hansen 2016) over the weights, in units of ``STEP`` with box bounds per weight; or scipy's
+* **Optimiser.** CMA-ES from pycma (``cma.CMAEvolutionStrategy``, Hansen's reference
+  implementation: ask/tell, box bounds by its ``BoundTransform``, its default population
+  settings and step-size adaptation) over the weights, in units of ``STEP``; its normal draws
+  come from a numpy Generator seeded from the user's seed, so a run is reproducible. Or scipy's
   differential evolution (``method="de"``) with the same objective on fixed games.
 * **Held-out evaluation.** The best candidate (the final CMA-ES mean, or DE's best) plays the
   preset it started from head to head (2 seats each, seats rotated) on game ids never used
@@ -20,12 +22,12 @@ any game that declares a :class:`~tajsim.engine.spec.TuningSpace`.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cma
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
@@ -116,8 +118,31 @@ def evaluate_weights(
 
 
 # ---------------------------------------------------------------------------
-# CMA-ES (numpy)
+# CMA-ES (pycma)
 # ---------------------------------------------------------------------------
+def cma_options(popsize: int, rng: np.random.Generator, lower: np.ndarray,
+                upper: np.ndarray) -> dict:
+    """pycma options for :func:`cma_es`: the box, the population, normal draws from ``rng``
+    (pycma then leaves numpy's global generator alone: ``seed`` NaN), no console output or
+    files, and none of pycma's stopping rules (the generations are the budget; a noisy
+    objective can look flat, which would otherwise stop it early)."""
+    return {
+        "bounds": [np.asarray(lower, np.float64).tolist(), np.asarray(upper, np.float64).tolist()],
+        "popsize": max(4, int(popsize)),
+        "randn": lambda *shape: rng.standard_normal(shape),
+        "seed": np.nan,
+        "verbose": -9,
+        "verb_disp": 0,
+        "verb_log": 0,
+        "maxiter": np.inf,
+        "tolfun": 0,
+        "tolfunhist": 0,
+        "tolflatfitness": np.inf,
+        "tolx": 0,
+        "tolstagnation": np.inf,
+    }
+
+
 def cma_es(
     objective: Callable[[np.ndarray, int], np.ndarray],
     x0: np.ndarray,
@@ -129,61 +154,30 @@ def cma_es(
     upper: np.ndarray,
     log: Callable[[dict], None] | None = None,
 ) -> tuple[np.ndarray, list[dict]]:
-    """Maximise ``objective(X, generation) -> values`` (X: popsize x dim, clipped to the box)
-    with the standard (mu/mu_w, lambda)-CMA-ES; returns the final mean and the history."""
-    dim = len(x0)
-    lam = max(4, int(popsize))
-    mu = lam // 2
-    w = np.log(mu + 0.5) - np.log(np.arange(1, mu + 1))
-    w /= w.sum()
-    mueff = 1.0 / np.sum(w**2)
-    cc = (4 + mueff / dim) / (dim + 4 + 2 * mueff / dim)
-    cs = (mueff + 2) / (dim + mueff + 5)
-    c1 = 2 / ((dim + 1.3) ** 2 + mueff)
-    cmu = min(1 - c1, 2 * (mueff - 2 + 1 / mueff) / ((dim + 2) ** 2 + mueff))
-    damps = 1 + 2 * max(0.0, math.sqrt((mueff - 1) / (dim + 1)) - 1) + cs
-    chi_n = math.sqrt(dim) * (1 - 1 / (4 * dim) + 1 / (21 * dim**2))
-    mean = np.clip(np.asarray(x0, np.float64), lower, upper)
-    sigma = float(sigma0)
-    pc = np.zeros(dim)
-    ps = np.zeros(dim)
-    C = np.eye(dim)
+    """Maximise ``objective(X, generation) -> values`` (X: popsize x dim, inside the box) with
+    pycma's ``CMAEvolutionStrategy`` for ``generations`` ask/tell rounds; returns the final mean
+    (pycma's ``result.xfavorite``, inside the box) and the history.
+
+    Every candidate of a generation is evaluated in one call with the generation's number, so
+    the objective can give them the same games (common random numbers)."""
+    x0 = np.clip(np.asarray(x0, np.float64), lower, upper)
+    es = cma.CMAEvolutionStrategy(x0, float(sigma0), cma_options(popsize, rng, lower, upper))
     history = []
     for gen in range(generations):
-        eigval, B = np.linalg.eigh(C)
-        D = np.sqrt(np.maximum(eigval, 1e-20))
-        z = rng.standard_normal((lam, dim))
-        y = (z * D) @ B.T
-        X = mean + sigma * y
-        Xc = np.clip(X, lower, upper)
-        values = np.asarray(objective(Xc, gen), np.float64)
-        order = np.argsort(-values)
-        # Selected steps, recomputed from the clipped points (keeps the search in the box).
-        ysel = (Xc[order[:mu]] - mean) / sigma
-        old = mean
-        mean = np.clip(old + sigma * (w @ ysel), lower, upper)
-        ymean = (mean - old) / sigma
-        inv_sqrt_c = B @ np.diag(1 / D) @ B.T
-        ps = (1 - cs) * ps + math.sqrt(cs * (2 - cs) * mueff) * (inv_sqrt_c @ ymean)
-        hsig = (np.linalg.norm(ps) / math.sqrt(1 - (1 - cs) ** (2 * (gen + 1))) / chi_n
-                < 1.4 + 2 / (dim + 1))
-        pc = (1 - cc) * pc + hsig * math.sqrt(cc * (2 - cc) * mueff) * ymean
-        rank_mu = (ysel.T * w) @ ysel
-        C = ((1 - c1 - cmu) * C + c1 * (np.outer(pc, pc) + (1 - hsig) * cc * (2 - cc) * C)
-             + cmu * rank_mu)
-        C = (C + C.T) / 2
-        sigma *= math.exp((cs / damps) * (np.linalg.norm(ps) / chi_n - 1))
+        candidates = es.ask()
+        values = np.asarray(objective(np.array(candidates), gen), np.float64)
+        es.tell(candidates, (-values).tolist())  # pycma minimises
         entry_ = {
             "generation": gen,
-            "best": float(values[order[0]]),
+            "best": float(values.max()),
             "median": float(np.median(values)),
-            "sigma": sigma,
-            "mean": mean.copy(),
+            "sigma": float(es.sigma),
+            "mean": np.array(es.result.xfavorite, np.float64),
         }
         history.append(entry_)
         if log is not None:
             log(entry_)
-    return mean, history
+    return np.array(es.result.xfavorite, np.float64), history
 
 
 # ---------------------------------------------------------------------------

@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
+from statsmodels.stats.proportion import proportion_confint
 
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
@@ -284,26 +286,19 @@ def _shapes(S: int, P: int, M: int, GM: int,
 
 
 def wilson_interval(successes, n, confidence: float = 0.95):
-    """Wilson score interval for ``successes`` out of ``n`` (fractional successes allowed)."""
-    from statistics import NormalDist
-
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    """Wilson score interval for ``successes`` out of ``n`` (fractional successes allowed):
+    statsmodels' ``proportion_confint(method="wilson")``; ``n == 0`` gives NaN. (The analysis
+    layer's ``tajsim.analysis.stats.wilson_interval`` is the same; the runner cannot import it.)"""
     n = np.asarray(n, np.float64)
-    safe = np.maximum(n, 1)
-    p = np.asarray(successes, np.float64) / safe
-    denom = 1 + z * z / safe
-    centre = (p + z * z / (2 * safe)) / denom
-    half = z * np.sqrt(p * (1 - p) / safe + z * z / (4 * safe * safe)) / denom
-    low = np.where(n > 0, centre - half, np.nan)
-    high = np.where(n > 0, centre + half, np.nan)
-    return np.clip(low, 0, 1), np.clip(high, 0, 1)
+    has_trials = n > 0
+    safe_x = np.where(has_trials, np.asarray(successes, np.float64), 0.0)
+    low, high = proportion_confint(safe_x, np.where(has_trials, n, 1.0), alpha=1 - confidence,
+                                   method="wilson")
+    return np.where(has_trials, low, np.nan), np.where(has_trials, high, np.nan)
 
 
 def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
                    parts: tuple[str, ...]) -> pd.DataFrame:
-    from statistics import NormalDist
-
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     group, strategy, seat, n, sums, sumsqs = zip(*rows)
     n = np.asarray(n, np.float64)
     sums = np.asarray(sums, np.float64)
@@ -315,14 +310,17 @@ def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
     mean = sums / safe[:, None]
     var = np.maximum(sumsqs / safe[:, None] - mean**2, 0) * (safe / np.maximum(n - 1, 1))[:, None]
     sd = np.sqrt(var)
-    half = z * sd[:, idx["score"]] / np.sqrt(safe)
+    # Normal interval of the mean score, mean +/- z * sd / sqrt(n) with z = scipy's quantile
+    # (scipy's norm.interval itself would turn a zero sd into NaN).
+    score = mean[:, idx["score"]]
+    half = sps.norm.ppf(0.5 + confidence / 2) * sd[:, idx["score"]] / np.sqrt(safe)
     frame = pd.DataFrame({
         "group": group, "strategy": strategy, "seat": np.asarray(seat, np.int64),
         "n": n.astype(np.int64),
         "win_rate": wins / safe, "win_ci_low": low, "win_ci_high": high,
         "wins": sums[:, idx["win"]].astype(np.int64),
-        "score": mean[:, idx["score"]], "score_ci_low": mean[:, idx["score"]] - half,
-        "score_ci_high": mean[:, idx["score"]] + half, "score_sd": sd[:, idx["score"]],
+        "score": score, "score_ci_low": score - half, "score_ci_high": score + half,
+        "score_sd": sd[:, idx["score"]],
     })
     for part in parts:
         frame[f"pts_{part}"] = mean[:, idx[f"pts_{part}"]]

@@ -8,14 +8,17 @@ Two models of "winning" on player-game covariates are offered:
     players only with their opponents of the same game (game-level conditions cancel; covariates
     constant within a game, like ``n_players``, are not identified and are dropped). Fitted by
     Newton-Raphson on the exact log-likelihood; standard errors from the Hessian (``cov="model"``)
-    or the sandwich with one cluster per game (``cov="robust"``, default). Shared wins enter as
-    fractional outcomes (``1/k`` each). ``coef`` is a log-odds-ratio per unit; the change in win
-    probability is the average marginal effect ``mean_i(b * p_i * (1 - p_i))`` with a
-    delta-method interval.
+    or the sandwich with one cluster per game (``cov="robust"``, default; statsmodels'
+    ``cov_cluster``, CR1). Shared wins enter as fractional outcomes (``1/k`` each). ``coef`` is a
+    log-odds-ratio per unit; the change in win probability is the average marginal effect
+    ``mean_i(b * p_i * (1 - p_i))`` with a delta-method interval.
+    The fit is ours: statsmodels' ``ConditionalLogit`` takes only 0/1 outcomes (no shared wins)
+    and loops over the games in Python; tests/test_stats_sources.py checks ours against it on
+    tie-free data (coefficients, covariances).
 ``model="lpm"``
-    Linear probability model ``win ~ 1 + x`` by least squares, with cluster-robust (CR1, one
-    cluster per game) standard errors; ``coef`` is directly the change in win probability per
-    unit (player-count dummies are added when several player counts are pooled).
+    Linear probability model ``win ~ 1 + x``: statsmodels ``OLS`` with
+    ``cov_type="cluster"`` (CR1, one cluster per game); ``coef`` is directly the change in win
+    probability per unit (player-count dummies are added when several player counts are pooled).
 
 Controls: ``seat`` and ``strategy`` dummies by default (reference: seat 0 and the first
 strategy), so a good's value is not confounded with who tends to collect it.
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
+from statsmodels.regression.linear_model import OLS
 
 from tajsim.analysis.frames import game_index, win_value
 from tajsim.analysis.stats import (
@@ -169,18 +173,16 @@ def conditional_logit(
 def linear_probability(
     X: np.ndarray, y: np.ndarray, game: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """OLS of ``y`` on ``X`` (X must include the intercept) with CR1 standard errors by game.
+    """OLS of ``y`` on ``X`` (X must include the intercept) with CR1 standard errors by game:
+    statsmodels ``OLS(y, X).fit(cov_type="cluster", cov_kwds={"groups": game})``.
 
     Returns
     -------
     dict
         ``coef`` (k,), ``cov`` (k, k).
     """
-    xtx_inv = np.linalg.pinv(X.T @ X)
-    coef = xtx_inv @ (X.T @ y)
-    resid = y - X @ coef
-    vcov = cluster_robust_covariance(xtx_inv, X * resid[:, None], game)
-    return {"coef": coef, "cov": vcov}
+    fit = OLS(y, X).fit(cov_type="cluster", cov_kwds={"groups": np.asarray(game)})
+    return {"coef": np.asarray(fit.params), "cov": np.asarray(fit.cov_params())}
 
 
 def _varies_within_games(X: np.ndarray, game: np.ndarray) -> np.ndarray:

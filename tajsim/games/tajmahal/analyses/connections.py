@@ -13,10 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from tajsim.analysis.composition import score_composition, score_part_histogram
 from tajsim.analysis.frames import setup_key_columns
-from tajsim.analysis.stats import benjamini_hochberg, fisher_z_interval, summarize_mean
+from tajsim.analysis.stats import benjamini_hochberg, summarize_mean
 from tajsim.games.tajmahal.engine.enums import N_VISITS
 
 __all__ = [
@@ -170,9 +171,10 @@ def province_order_effects(
     played on it, so games sharing a setup are not counted as independent. Features: the visit
     number of each province (``visit_<province>``) and, when ``province_adjacency`` is given,
     ``consecutive_adjacent`` = how many of the 11 consecutive visit pairs go to neighbouring
-    provinces. For each feature: Pearson correlation with a Fisher-z interval and a t-test
-    p-value, the least-squares slope (outcome points per unit of feature), and Benjamini-Hochberg
-    q-values across features.
+    provinces. For each feature: Pearson correlation with its Fisher-z interval and exact p-value
+    (``scipy.stats.pearsonr`` and its ``confidence_interval``), the least-squares slope
+    (``scipy.stats.linregress``: outcome points per unit of feature), and Benjamini-Hochberg
+    q-values across features (statsmodels ``multipletests``).
 
     Parameters
     ----------
@@ -212,12 +214,15 @@ def province_order_effects(
     n = int(y.size)
     rows = []
     for name, x in features.items():
-        if n < 3 or np.std(x) == 0 or np.std(y) == 0:
-            r = slope = np.nan
-        else:
-            r = float(np.corrcoef(x, y)[0, 1])
-            slope = float(np.polyfit(x, y, 1)[0])
-        low, high, p = fisher_z_interval(r, n, confidence)
+        r = slope = low = high = p = np.nan
+        if n >= 3 and np.std(x) > 0 and np.std(y) > 0:
+            test = sps.pearsonr(x, y)
+            r, p = float(test.statistic), float(test.pvalue)
+            slope = float(sps.linregress(x, y).slope)
+            if n >= 4:  # Fisher's z needs n - 3 > 0
+                low, high = (float(v) for v in test.confidence_interval(confidence))
+            else:
+                p = np.nan
         rows.append({"feature": name, "n": n, "n_games": int(per_setup["n_games"].sum()),
                      "correlation": r, "ci_low": low, "ci_high": high, "slope": slope,
                      "p_value": p})
