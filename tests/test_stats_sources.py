@@ -43,6 +43,7 @@ from tajsim.analysis.stats import (
     summarize_mean,
     two_proportion_test,
     wilson_interval,
+    within_group_ols,
 )
 from tajsim.analysis.winrates import (
     _equal_rates_wald,
@@ -433,3 +434,25 @@ def test_cma_es_is_pycma_ask_tell_with_common_games():
         np.testing.assert_array_equal(history[gen]["mean"], es.result.xfavorite)
         assert history[gen]["sigma"] == es.sigma
     np.testing.assert_allclose(mean, [1.0, -2.0, 0.5, 2.5], atol=0.02)
+
+
+def test_within_group_ols_equals_the_regression_with_one_dummy_per_game():
+    rng = np.random.default_rng(11)
+    games, seats = 60, 4
+    f = pd.DataFrame({"game_id": np.repeat(np.arange(games), seats),
+                      "seat": np.tile(np.arange(seats), games)})
+    f["x"] = rng.normal(size=len(f))
+    f["z"] = rng.poisson(2, size=len(f)).astype(float)
+    f["y"] = (0.5 * f["x"] - 0.2 * f["z"] + rng.normal(size=len(f))
+              + np.repeat(rng.normal(size=games), seats))
+    ours = within_group_ols(f, "y", ["x", "z"], ["seat"]).set_index("term")
+    dummies = pd.get_dummies(f["game_id"], dtype=float).to_numpy()
+    seat = pd.get_dummies(f["seat"], dtype=float).to_numpy()[:, 1:]
+    X = np.column_stack([f["x"], f["z"], seat, dummies])
+    fit = OLS(f["y"].to_numpy(), X).fit(cov_type="cluster",
+                                        cov_kwds={"groups": f["game_id"].to_numpy()})
+    np.testing.assert_allclose(ours["coef"].to_numpy(), fit.params[:2], rtol=1e-9)
+    np.testing.assert_allclose(ours["se"].to_numpy(), fit.bse[:2], rtol=1e-9)
+    assert (ours["n"] == len(f)).all() and (ours["n_games"] == games).all()
+    # a term constant within every game has no within-game estimate
+    assert np.isnan(within_group_ols(f.assign(c=1.0), "y", ["c"]).loc[0, "coef"])

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from maharani_helpers import MCOMP, MCOMPONENTS
 
+from tajsim.analysis.stats import within_group_ols
 from tajsim.games.maharani.analyses import (
     ANALYSES,
     REQUIRED_COLUMNS,
@@ -17,7 +18,6 @@ from tajsim.games.maharani.analyses import (
     quarter_completion,
     second_tile_value,
 )
-from tajsim.games.maharani.analyses.stats import mean_interval, wilson, within_game_ols
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.play.nb import play_batch_nb
 from tajsim.games.maharani.play.records import frame_columns
@@ -68,12 +68,6 @@ def frame():
     return synthetic()
 
 
-def test_stats_helpers():
-    m, lo, hi, n = mean_interval(np.array([1.0, 2.0, 3.0, 4.0]))
-    assert m == 2.5 and lo < 2.5 < hi and n == 4
-    lo, hi = wilson(50, 100)
-    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-9
-    assert np.isnan(wilson(0, 0)[0])
 
 
 def test_gold_by_source_recovers_planted_means(frame):
@@ -101,7 +95,7 @@ def test_marker_and_refresh_costs_recovered(frame):
 
 def test_within_game_ols_drops_game_constant_terms(frame):
     f = frame.assign(const=1.0)
-    t = within_game_ols(f, "score", ["const"])
+    t = within_group_ols(f, "score", ["const"])
     assert np.isnan(t.loc[0, "coef"])
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.games.maharani.analyses.stats import mean_interval, wilson, within_game_ols
+from tajsim.analysis.stats import mean_ci, wilson_interval, within_group_ols
 from tajsim.games.maharani.engine.enums import N_COLOURS, N_QUARTERS, PART_NAMES, QUARTER_GOLD
 
 __all__ = [
@@ -52,6 +52,11 @@ def _groups(results: pd.DataFrame, by: Sequence[str] | None):
             for k, g in results.groupby(by, observed=True, sort=True)], by
 
 
+def _wilson(successes: float, n: int, confidence: float) -> tuple[float, float]:
+    low, high = wilson_interval(successes, n, confidence)
+    return float(low), float(high)
+
+
 def _win_share(results: pd.DataFrame) -> np.ndarray:
     """1/k for each of k tied winners of a game, else 0."""
     win = results["winner"].astype(float).to_numpy()
@@ -68,7 +73,7 @@ def gold_by_source(results: pd.DataFrame, by: Sequence[str] | None = ("strategy"
     for key, g in groups:
         total = float(g["score"].mean()) if len(g) else float("nan")
         for col in (*PART_COLUMNS, "score"):
-            m, lo, hi, n = mean_interval(g[col].to_numpy(), confidence)
+            m, lo, hi, n, _ = mean_ci(g[col].to_numpy(), confidence)
             rows.append({**dict(zip(keys, key)), "source": col.removeprefix("pts_"), "n": n,
                          "mean": m, "low": lo, "high": hi,
                          "share_of_score": m / total if total else float("nan")})
@@ -84,7 +89,7 @@ def second_tile_value(results: pd.DataFrame, controls: Sequence[str] = DEFAULT_C
     frame = results.assign(win=_win_share(results))
     out = []
     for outcome in ("score", "win"):
-        t = within_game_ols(frame, outcome, ["second_tiles"], controls, confidence=confidence)
+        t = within_group_ols(frame, outcome, ["second_tiles"], controls, confidence=confidence)
         out.append(t.assign(outcome=outcome))
     return pd.concat(out, ignore_index=True)[["outcome", "term", "coef", "se", "low", "high",
                                               "n", "n_games"]]
@@ -98,7 +103,7 @@ def marker_and_refresh_cost(results: pd.DataFrame, controls: Sequence[str] = DEF
     frame = results.assign(win=_win_share(results))
     out = []
     for outcome in ("score", "win"):
-        t = within_game_ols(frame, outcome, ["marker_turns", "refresh_turns"], controls,
+        t = within_group_ols(frame, outcome, ["marker_turns", "refresh_turns"], controls,
                             confidence=confidence)
         out.append(t.assign(outcome=outcome))
     return pd.concat(out, ignore_index=True)[["outcome", "term", "coef", "se", "low", "high",
@@ -115,7 +120,7 @@ def quarter_artisans(results: pd.DataFrame, confidence: float = 0.95) -> pd.Data
     for q in range(1, N_QUARTERS + 1):
         art, gold = f"artisans_q{q}", f"gold_q{q}"
         for k, g in frame.groupby(art, sort=True):
-            m, lo, hi, n = mean_interval(g[gold].to_numpy(), confidence)
+            m, lo, hi, n, _ = mean_ci(g[gold].to_numpy(), confidence)
             table = QUARTER_GOLD[min(int(k), 6)]
             rows.append({"quarter": q, "kind": "artisans", "level": str(int(k)), "n": n,
                          "mean_gold": m, "low": lo, "high": hi, "table_gold": table,
@@ -127,8 +132,8 @@ def quarter_artisans(results: pd.DataFrame, confidence: float = 0.95) -> pd.Data
                           np.where(n_best > 1, "tied top", "top"))
         for level in ("top", "tied top", "below"):
             g = frame[status == level]
-            lo, hi = wilson(float(g["win"].sum()), len(g), confidence)
-            m, glo, ghi, n = mean_interval(g[gold].to_numpy(), confidence)
+            lo, hi = _wilson(float(g["win"].sum()), len(g), confidence)
+            m, glo, ghi, n, _ = mean_ci(g[gold].to_numpy(), confidence)
             rows.append({"quarter": q, "kind": "most artisans", "level": level, "n": n,
                          "mean_gold": m, "low": glo, "high": ghi, "table_gold": np.nan,
                          "win_share": float(g["win"].mean()) if len(g) else np.nan,
@@ -150,7 +155,7 @@ def quarter_completion(results: pd.DataFrame, by: Sequence[str] | None = ("strat
     for key, g in groups:
         for q in range(1, N_QUARTERS + 1):
             col = g[f"completed_q{q}"].astype(float)
-            lo, hi = wilson(float(col.sum()), len(col), confidence)
+            lo, hi = _wilson(float(col.sum()), len(col), confidence)
             rows.append({**dict(zip(keys, key)), "kind": "rate", "quarter": q, "n": len(col),
                          "estimate": float(col.mean()), "low": lo, "high": hi})
     n_players = frame.groupby("game_id")["seat"].transform("count")
@@ -161,11 +166,11 @@ def quarter_completion(results: pd.DataFrame, by: Sequence[str] | None = ("strat
         mine = sub[sub[f"completed_q{q}"].astype(bool)].set_index("game_id")["score"]
         others = sub[~sub[f"completed_q{q}"].astype(bool)].groupby("game_id")["score"].mean()
         diff = (mine - others.reindex(mine.index)).to_numpy()
-        m, lo, hi, n = mean_interval(diff, confidence)
+        m, lo, hi, n, _ = mean_ci(diff, confidence)
         rows.append({"kind": "payoff: score minus others", "quarter": q, "n": n, "estimate": m,
                      "low": lo, "high": hi})
         w = frame.loc[done, "win"]
-        wlo, whi = wilson(float(w.sum()), len(w), confidence)
+        wlo, whi = _wilson(float(w.sum()), len(w), confidence)
         rows.append({"kind": "payoff: win share", "quarter": q, "n": len(w),
                      "estimate": float(w.mean()) if len(w) else np.nan, "low": wlo,
                      "high": whi, "parity": float((1.0 / n_players[done]).mean())
@@ -184,10 +189,10 @@ def colour_zone_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = No
                                                     range(1, N_COLOURS + 1)]))
     cols = [f"zones_c{k}" for k in range(1, N_COLOURS + 1)]
     frame = results.assign(win=_win_share(results))
-    reg = within_game_ols(frame, "win", cols, controls, confidence=confidence).set_index("term")
+    reg = within_group_ols(frame, "win", cols, controls, confidence=confidence).set_index("term")
     rows = []
     for k, col in enumerate(cols):
-        m, lo, hi, n = mean_interval(frame[col].to_numpy(), confidence)
+        m, lo, hi, n, _ = mean_ci(frame[col].to_numpy(), confidence)
         r = reg.loc[col]
         rows.append({"colour": names[k], "column": col, "n": n, "mean_zone_gold": m,
                      "low": lo, "high": hi, "win_per_gold": r["coef"], "win_low": r["low"],
