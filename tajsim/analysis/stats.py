@@ -596,7 +596,8 @@ def within_group_ols(frame: pd.DataFrame, outcome: str, terms: Sequence[str],
     -------
     DataFrame
         One row per term: ``term``, ``coef``, ``se``, ``low``, ``high``, ``n`` (rows),
-        ``n_games`` (groups). A term constant within every group has NaN estimates.
+        ``n_games`` (groups). A term constant within every group, or a combination of the
+        terms before it, has NaN estimates; controls that repeat other columns are dropped.
     """
     cols = [np.asarray(frame[t], float) for t in terms]
     names = list(terms)
@@ -613,9 +614,15 @@ def within_group_ols(frame: pd.DataFrame, outcome: str, terms: Sequence[str],
     G = len(uniques)
     Xd = _demean(X, codes, G)
     yd = _demean(y, codes, G)
-    keep = np.abs(Xd).sum(axis=0) > 1e-12  # drop regressors constant within every group
-    Xd = Xd[:, keep]
-    names = [nm for nm, k in zip(names, keep) if k]
+    # Keep a column only if it adds to the rank of those before it: a regressor constant within
+    # every group, or a control that repeats others (seat = strategy in a fixed line-up), drops
+    # out instead of making the fit singular; the terms come first, so they are kept first.
+    kept: list[int] = []
+    for j in range(Xd.shape[1]):
+        if np.linalg.matrix_rank(Xd[:, kept + [j]]) == len(kept) + 1:
+            kept.append(j)
+    Xd = Xd[:, kept]
+    names = [names[j] for j in kept]
     n, k = Xd.shape
     nan_row = {"coef": np.nan, "se": np.nan, "low": np.nan, "high": np.nan, "n": n,
                "n_games": G}

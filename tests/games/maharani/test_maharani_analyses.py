@@ -7,16 +7,17 @@ import pandas as pd
 import pytest
 from maharani_helpers import MCOMP, MCOMPONENTS
 
+from tajsim.analysis.registry import missing_columns
 from tajsim.analysis.stats import within_group_ols
 from tajsim.games.maharani.analyses import (
     ANALYSES,
-    REQUIRED_COLUMNS,
     colour_zone_value,
     gold_by_source,
     marker_and_refresh_cost,
     quarter_artisans,
     quarter_completion,
     second_tile_value,
+    space_gold,
 )
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.play.nb import play_batch_nb
@@ -142,8 +143,22 @@ def test_analyses_run_on_real_games():
     for key, value in frame_columns(MCOMPONENTS.frame_meta(), res, setups).items():
         frame[key] = value
     for name, fn in ANALYSES.items():
-        assert set(REQUIRED_COLUMNS[name]) <= set(frame.columns), name
+        assert missing_columns(frame, name, "maharani") == [], name
         out = fn(frame)
         assert len(out) > 0 and "n" in out.columns, name
     t = gold_by_source(frame)
     assert set(t["strategy"]) == set(names)
+
+
+def test_space_gold_is_one_value_per_game_and_space():
+    rows = []
+    for g in range(3):
+        for seat in range(2):
+            rows.append({"game_id": g, "seat": seat, "space_gold_00": g,
+                         "space_gold_01": 2 * g + 1})
+    t = space_gold(pd.DataFrame(rows), {"space_ids": ["L01", "L02"], "space_quarter": [0, 0],
+                                        "quarter_names": ["Lion"]})
+    assert t["space"].tolist() == ["L01", "L02"] and t["quarter"].tolist() == ["Lion", "Lion"]
+    assert t["n"].tolist() == [3, 3]  # games, not rows
+    assert t["mean_gold"].tolist() == [1.0, 3.0]
+    assert (t["low"] < t["mean_gold"]).all() and (t["mean_gold"] < t["high"]).all()

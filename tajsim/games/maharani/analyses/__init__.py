@@ -10,7 +10,8 @@ returning a DataFrame with its sample size ``n`` and 95% intervals.
 * :func:`quarter_artisans`: artisans placed in a quarter against the gold its scoring paid,
   and the win rate of the seat with the most artisans there;
 * :func:`quarter_completion`: who completes quarters, and whether completing pays;
-* :func:`colour_zone_value`: the zone gold of each tile colour and what it is worth in wins.
+* :func:`colour_zone_value`: the zone gold of each tile colour and what it is worth in wins;
+* :func:`space_gold`: where gold is made, space by space (the palace heat map).
 
 The within-game comparisons are associations between a seat's own choices and its result
 (strategies choose them), not causal effects; ``docs/games/maharani/strategies.md`` says how to
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis.frames import game_index, win_value
 from tajsim.analysis.stats import mean_ci, wilson_interval, within_group_ols
 from tajsim.games.maharani.engine.enums import N_COLOURS, N_QUARTERS, PART_NAMES, QUARTER_GOLD
 
@@ -38,6 +40,7 @@ __all__ = [
     "quarter_artisans",
     "quarter_completion",
     "second_tile_value",
+    "space_gold",
 ]
 
 PART_COLUMNS = tuple(f"pts_{p}" for p in PART_NAMES)
@@ -57,11 +60,10 @@ def _wilson(successes: float, n: int, confidence: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _win_share(results: pd.DataFrame) -> np.ndarray:
-    """1/k for each of k tied winners of a game, else 0."""
-    win = results["winner"].astype(float).to_numpy()
-    k = results.groupby("game_id")["winner"].transform("sum").to_numpy().astype(float)
-    return np.where(win > 0, 1.0 / np.maximum(k, 1.0), 0.0)
+def _framed(results: pd.DataFrame) -> pd.DataFrame:
+    """``results`` with ``win`` (1/k for each of k tied winners, else 0) and ``_game`` (one
+    number per game, whatever the run: ``run_id`` and ``seed`` are part of the key)."""
+    return results.assign(win=win_value(results).to_numpy(), _game=game_index(results))
 
 
 def gold_by_source(results: pd.DataFrame, by: Sequence[str] | None = ("strategy",),
@@ -86,10 +88,11 @@ def second_tile_value(results: pd.DataFrame, controls: Sequence[str] = DEFAULT_C
     compared among the players of one game (game fixed effects, seat and strategy dummies,
     cluster-robust intervals). The 2 gold paid are in the score already: ``coef`` on
     ``score`` is the net value. One row per outcome (``score``, ``win``)."""
-    frame = results.assign(win=_win_share(results))
+    frame = _framed(results)
     out = []
     for outcome in ("score", "win"):
-        t = within_group_ols(frame, outcome, ["second_tiles"], controls, confidence=confidence)
+        t = within_group_ols(frame, outcome, ["second_tiles"], controls, group="_game",
+                             confidence=confidence)
         out.append(t.assign(outcome=outcome))
     return pd.concat(out, ignore_index=True)[["outcome", "term", "coef", "se", "low", "high",
                                               "n", "n_games"]]
@@ -100,11 +103,11 @@ def marker_and_refresh_cost(results: pd.DataFrame, controls: Sequence[str] = DEF
     """Gold and win share that go with one more action marker turned face down
     (``marker_turns``) and one more refresh turn (``refresh_turns``), both in one within-game
     regression (game fixed effects, seat and strategy dummies, cluster-robust intervals)."""
-    frame = results.assign(win=_win_share(results))
+    frame = _framed(results)
     out = []
     for outcome in ("score", "win"):
         t = within_group_ols(frame, outcome, ["marker_turns", "refresh_turns"], controls,
-                            confidence=confidence)
+                             group="_game", confidence=confidence)
         out.append(t.assign(outcome=outcome))
     return pd.concat(out, ignore_index=True)[["outcome", "term", "coef", "se", "low", "high",
                                               "n", "n_games"]]
@@ -115,7 +118,7 @@ def quarter_artisans(results: pd.DataFrame, confidence: float = 0.95) -> pd.Data
     gold from that scoring (t interval), the table's value (3-4 players: the gold; 2 players
     sums two colours), and the win share of seats with the strictly most artisans there
     ("top"), tied for the most ("tied top") or fewer ("below"), with Wilson intervals."""
-    frame = results.assign(win=_win_share(results))
+    frame = _framed(results)
     rows = []
     for q in range(1, N_QUARTERS + 1):
         art, gold = f"artisans_q{q}", f"gold_q{q}"
@@ -126,8 +129,8 @@ def quarter_artisans(results: pd.DataFrame, confidence: float = 0.95) -> pd.Data
                          "mean_gold": m, "low": lo, "high": hi, "table_gold": table,
                          "win_share": float(g["win"].mean()), "win_low": np.nan,
                          "win_high": np.nan})
-        best = frame.groupby("game_id")[art].transform("max")
-        n_best = frame.assign(_b=frame[art] == best).groupby("game_id")["_b"].transform("sum")
+        best = frame.groupby("_game")[art].transform("max")
+        n_best = frame.assign(_b=frame[art] == best).groupby("_game")["_b"].transform("sum")
         status = np.where(frame[art] < best, "below",
                           np.where(n_best > 1, "tied top", "top"))
         for level in ("top", "tied top", "below"):
@@ -149,7 +152,7 @@ def quarter_completion(results: pd.DataFrame, by: Sequence[str] | None = ("strat
     filled the quarter's last space (Wilson interval). ``kind = "payoff"``: per quarter, the
     completing seat's score minus the mean score of the others in its game (t interval over
     games), and the completing seat's win share (Wilson), with its parity (mean 1/n)."""
-    frame = results.assign(win=_win_share(results))
+    frame = _framed(results)
     rows = []
     groups, keys = _groups(frame, by)
     for key, g in groups:
@@ -158,13 +161,13 @@ def quarter_completion(results: pd.DataFrame, by: Sequence[str] | None = ("strat
             lo, hi = _wilson(float(col.sum()), len(col), confidence)
             rows.append({**dict(zip(keys, key)), "kind": "rate", "quarter": q, "n": len(col),
                          "estimate": float(col.mean()), "low": lo, "high": hi})
-    n_players = frame.groupby("game_id")["seat"].transform("count")
+    n_players = frame.groupby("_game")["seat"].transform("count")
     for q in range(1, N_QUARTERS + 1):
         done = frame[f"completed_q{q}"].astype(bool)
-        games = frame.loc[done, "game_id"]
-        sub = frame[frame["game_id"].isin(games)]
-        mine = sub[sub[f"completed_q{q}"].astype(bool)].set_index("game_id")["score"]
-        others = sub[~sub[f"completed_q{q}"].astype(bool)].groupby("game_id")["score"].mean()
+        games = frame.loc[done, "_game"]
+        sub = frame[frame["_game"].isin(games)]
+        mine = sub[sub[f"completed_q{q}"].astype(bool)].set_index("_game")["score"]
+        others = sub[~sub[f"completed_q{q}"].astype(bool)].groupby("_game")["score"].mean()
         diff = (mine - others.reindex(mine.index)).to_numpy()
         m, lo, hi, n, _ = mean_ci(diff, confidence)
         rows.append({"kind": "payoff: score minus others", "quarter": q, "n": n, "estimate": m,
@@ -188,8 +191,9 @@ def colour_zone_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = No
     names = list((meta or {}).get("colour_names", [f"colour {k}" for k in
                                                     range(1, N_COLOURS + 1)]))
     cols = [f"zones_c{k}" for k in range(1, N_COLOURS + 1)]
-    frame = results.assign(win=_win_share(results))
-    reg = within_group_ols(frame, "win", cols, controls, confidence=confidence).set_index("term")
+    frame = _framed(results)
+    reg = within_group_ols(frame, "win", cols, controls, group="_game",
+                             confidence=confidence).set_index("term")
     rows = []
     for k, col in enumerate(cols):
         m, lo, hi, n, _ = mean_ci(frame[col].to_numpy(), confidence)
@@ -200,6 +204,27 @@ def colour_zone_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = No
     return pd.DataFrame(rows)
 
 
+def space_gold(results: pd.DataFrame, meta: Mapping[str, Any] | None = None,
+               confidence: float = 0.95) -> pd.DataFrame:
+    """Where the gold is made: per space of the palace, the mean zone + group gold earned by
+    laying the tile there, over games (one value per game: the ``space_gold_*`` columns repeat
+    on each seat's row), with a t interval. ``meta`` (``Components.frame_meta()``) names the
+    spaces and their quarters; rows follow the board file's space order."""
+    cols = sorted(c for c in results.columns if str(c).startswith("space_gold_"))
+    one_per_game = results.loc[~pd.Series(game_index(results)).duplicated().to_numpy(), cols]
+    meta = meta or {}
+    ids = list(meta.get("space_ids", [c.removeprefix("space_gold_") for c in cols]))
+    quarters = list(meta.get("quarter_names", []))
+    space_quarter = list(meta.get("space_quarter", []))
+    rows = []
+    for k, col in enumerate(cols):
+        m, lo, hi, n, _ = mean_ci(one_per_game[col].to_numpy(dtype=float), confidence)
+        quarter = (quarters[space_quarter[k]] if k < len(space_quarter) and quarters else "")
+        rows.append({"space": ids[k] if k < len(ids) else col, "quarter": quarter, "n": n,
+                     "mean_gold": m, "low": lo, "high": hi})
+    return pd.DataFrame(rows)
+
+
 ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "gold_by_source": gold_by_source,
     "second_tile_value": second_tile_value,
@@ -207,6 +232,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "quarter_artisans": quarter_artisans,
     "quarter_completion": quarter_completion,
     "colour_zone_value": colour_zone_value,
+    "space_gold": space_gold,
 }
 
 REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -218,4 +244,5 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "quarter_completion": ("game_id", "seat", "score", "winner",
                            *(f"completed_q{q}" for q in range(1, 5))),
     "colour_zone_value": ("game_id", "winner", *(f"zones_c{k}" for k in range(1, 7))),
+    "space_gold": ("game_id", "space_gold_*"),
 }

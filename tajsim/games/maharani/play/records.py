@@ -50,7 +50,10 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarr
     * ``bag_seed`` (int64): the seed of the game's bag order;
     * ``n_turns``, ``n_refreshes`` (int16): turns and refresh turns of the game (all seats);
     * ``end_reason`` (category): complete / stuck / stalled;
-    * ``completed_q1`` .. ``completed_q4`` (bool): this seat filled quarter k's last space.
+    * ``completed_q1`` .. ``completed_q4`` (bool): this seat filled quarter k's last space;
+    * ``space_gold_00`` .. ``space_gold_55`` (int16, one per space of the board): the zone and
+      group gold made by laying the tile on space k (the game's, the same on each seat's row;
+      spaces in the order of the board file, ``meta["space_ids"]``): where the gold is made.
     """
     G = setups.shape[0]
     if G == 0:
@@ -73,7 +76,15 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarr
     completed_by = setups["completed_by"].astype(np.int64)[per_game]  # [rows, 4]
     for q in range(E.N_QUARTERS):
         cols[f"completed_q{q + 1}"] = completed_by[:, q] == seats
+    space_gold = setups["space_gold"].astype(np.int16)[per_game]  # [rows, MAX_SPACES]
+    for k in range(len(meta["space_ids"])):
+        cols[space_gold_column(k)] = space_gold[:, k]
     return cols
+
+
+def space_gold_column(space: int) -> str:
+    """The results-frame column of the gold made on space ``space`` (index)."""
+    return f"space_gold_{space:02d}"
 
 
 def setup_features(meta: Mapping[str, Any], setups: np.ndarray | None) -> list[SetupFeature]:
