@@ -144,6 +144,10 @@ def test_bad_scheduler_is_one_line_without_a_hang(tmp_path, address):
     (["ladder", "--random-games", "-5"], "'--random-games': -5 is not in the range x>=1"),
     (["ladder", "--output", "nodir/l.md"], "the folder 'nodir' does not exist"),
     (["ladder", "--output", "/proc/tajsim-l.md"], "cannot be written"),
+    (["report", str(ROOT / "experiments"), "--out", "/proc/tajsim-report"],
+     "--out '/proc/tajsim-report' cannot be written"),
+    (["run", str(ROOT / "experiments" / "default.toml"), "--out", "/proc/tajsim-run"],
+     "cannot create the output directory '/proc/tajsim-run'"),
 ])
 def test_bad_value_is_refused_before_any_game(args, needle, monkeypatch):
     """Each of these is refused before a game is played: playing would fail the test."""
@@ -232,8 +236,12 @@ def test_numpy_warnings_do_not_leak_into_run_and_report(tmp_path):
     res = invoke("report", str(run), "--out", str(tmp_path / "rep"))
     assert res.exit_code == 0, res.output
     assert "RuntimeWarning" not in res.output and "warning" not in res.stderr
+    # -v shows them, one line each with where they came from, never numpy's source echo
     verbose = invoke("report", str(run), "--out", str(tmp_path / "rep"), "-v")
-    assert verbose.exit_code == 0 and "RuntimeWarning" not in verbose.output
+    assert verbose.exit_code == 0
+    numeric = [line for line in verbose.stderr.splitlines() if "RuntimeWarning" in line]
+    assert all(line.startswith("  RuntimeWarning: ") and line.endswith(")") for line in numeric)
+    assert "se[keep]" not in verbose.output and "np.sqrt" not in verbose.output
     exp = tmp_path / "exp.toml"
     exp.write_text("[simulate]\ngames = 2\nplayers = 2\nstrategies = ['greedy', 'random']\n")
     res = invoke("run", str(exp), "--out", str(tmp_path / "exp"))

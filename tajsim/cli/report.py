@@ -72,6 +72,18 @@ def _read_runs(folder: Path, runs: list[Path]) -> pd.DataFrame:
     return frame
 
 
+def _written_by_tajsim(folder: Path) -> bool:
+    """Whether ``folder`` is a run directory ``tajsim simulate`` wrote (its chunks are then
+    verified), not a folder of Parquet files with a hand-made ``manifest.json`` for the
+    captions."""
+    if (folder / "aggregates").is_dir():
+        return True
+    try:
+        return "code" in json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError, TypeError):
+        return True  # unreadable: load_results says so in one line
+
+
 def read_results(path: str | Path) -> pd.DataFrame:
     """Read a results frame from a run directory, a folder of run directories, a Parquet file,
     a directory of Parquet files, or a CSV file.
@@ -95,7 +107,8 @@ def read_results(path: str | Path) -> pd.DataFrame:
     try:
         if p.is_dir():
             runs = sorted({m.parent for m in p.rglob("manifest.json")
-                           if not any(part.startswith(".") for part in m.parts)})
+                           if not any(part.startswith(".") for part in m.parts)
+                           and _written_by_tajsim(m.parent)})
             if runs:
                 frame = _read_runs(p, runs)
             else:
@@ -208,6 +221,16 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
                         f"of {', '.join(valid)}")
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError(f"--out {str(out_dir)!r} is a file; expected a directory")
+    if not results.exists():
+        read_results(results)  # its one-line error, before anything is created
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = out_dir / ".tajsim-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UserError(f"--out {str(out_dir)!r} cannot be written ({exc.strerror or exc}); "
+                        "expected a folder you can write to") from None
     with catch_warnings() as caught:
         try:
             frame = read_results(results)
@@ -225,14 +248,6 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
     if title is None:
         name = config.get("name") or (results.name if results.is_dir() else results.stem)
         title = f"tajsim report: {name}"
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        probe = out_dir / ".tajsim-probe"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise UserError(f"--out {str(out_dir)!r} cannot be written ({exc.strerror or exc}); "
-                        "expected a folder you can write to") from None
     with catch_warnings() as caught:
         path = build_report(frame, out_dir, title=title, config=config,
                             sections=list(sections) or None, game=spec)

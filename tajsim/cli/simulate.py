@@ -59,14 +59,14 @@ def option_option(func):
 
 def echo_warnings(caught, echo: Echo | None = None) -> None:
     """Print the warnings caught while a command ran, one line each: the library's own
-    (``UserWarning``: a bad chunk played again, an incomplete run...) always, numpy's numeric
-    ones (a statistic of too few games) only with ``--verbose``."""
+    (``UserWarning``: a bad chunk played again, an incomplete run...) always, the others
+    (numpy's ``RuntimeWarning`` for a statistic of too few games...) only with ``--verbose``."""
     for w in caught:
         if issubclass(w.category, UserWarning):
             click.echo(f"warning: {w.message}", err=True)
         elif echo is not None and echo.verbose:
             where = f" ({Path(w.filename).name}:{w.lineno})" if w.filename else ""
-            click.echo(f"  numpy: {w.message}{where}", err=True)
+            click.echo(f"  {w.category.__name__}: {w.message}{where}", err=True)
 
 
 @contextmanager
