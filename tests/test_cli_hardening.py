@@ -325,3 +325,17 @@ def test_the_documented_way_to_read_a_run_directory():
     for doc in ("README.md", "docs/results-schema.md", "docs/running.md"):
         text = (ROOT / doc).read_text()
         assert "tajsim.load_results(" in text, doc
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["replay", "-p", "2", "-s", "greedy", "--seed", "3"],
+     "Taj Mahal, 2 players, strategies greedy,greedy, seed 3, game 0, setup 0"),
+    (["tune", "--generations", "1", "--popsize", "4", "--games", "8", "--heldout", "8",
+      "--field", "greedy"], "validated: tune balanced (16 weights) against greedy"),
+    (["board", "validate", str(ROOT / "tajsim" / "games" / "tajmahal" / "engine" / "data" /
+                                "board.toml")], "read as a Taj Mahal board file"),
+])
+def test_verbose_says_more_on_the_other_commands(args, needle):
+    plain, verbose = invoke(*args), invoke(*args, "-v")
+    assert plain.exit_code == verbose.exit_code == 0, verbose.output
+    assert needle in verbose.stderr and needle not in plain.output
