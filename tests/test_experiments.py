@@ -108,7 +108,10 @@ def write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize("text,needle", [
     ("[simulate]\ngames = 10\nplayerz = 4\n", "simulate.playerz"),
     ("[simulate]\ngames = 'ten'\n", "simulate.games: 'ten', expected a value of type int"),
-    ("[simulate]\nplayers = 4\n", "expected a 'games' setting"),
+    # no [[runs]] written: the message names [simulate], not a runs[0] the user never wrote
+    ("[simulate]\nplayers = 4\n", "no 'games' setting; expected games = N in [simulate]"),
+    ("[simulate]\nplayers = 4\n[[runs]]\nname = 'a'\n",
+     "runs[0]: {'players': 4}, expected a 'games' setting"),
     ("[simulate\ngames = 10\n", "not valid TOML"),
     ("colour = 'red'\n[simulate]\ngames = 10\n", "colour"),
     ("analyses = ['no_such_analysis']\n[simulate]\ngames = 10\n", "no_such_analysis"),

@@ -7,8 +7,11 @@ import sys
 import click
 
 from tajsim.cli.options import (
+    Echo,
+    check_workers,
     edition_option,
     game_option,
+    given,
     players_option,
     seed_option,
     strategies_option,
@@ -27,9 +30,9 @@ from tajsim.cli.options import (
               help="Target length of one single-core timed run when --games is not given.")
 @click.option("--workers", "-w", type=int, default=None,
               help="Cores for the all-core runs (default: all).")
-@click.option("--repeat", type=int, default=3, show_default=True,
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
               help="Timed runs per mode; the best is shown.")
-@click.option("--warmup", type=int, default=1, show_default=True,
+@click.option("--warmup", type=click.IntRange(min=0), default=1, show_default=True,
               help="Untimed runs before the timed ones (compilation is always excluded).")
 @seed_option()
 @click.option("--check", is_flag=True,
@@ -65,25 +68,36 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
     from tajsim.running.executors import available_cores
     from tajsim.running.machine import describe_machine
 
-    if repeat < 1 or warmup < 0:
-        raise UserError("--repeat must be at least 1 and --warmup at least 0")
+    echo = Echo(quiet, verbose)
     if games is not None and games < 1:
-        raise UserError(f"game count {games} is not allowed; expected 1 or more")
-    threads = workers or available_cores()
-    if threads < 1:
-        raise UserError(f"worker count {threads} is not allowed; expected 1 or more")
-    click.echo(describe_machine())
+        raise UserError(f"--games {games} is not allowed; expected 1 or more")
+    if games is not None and given("seconds"):
+        raise UserError("--games and --seconds both given; expected one (--seconds sizes the "
+                        "runs when --games is not given)")
+    if not seconds > 0:
+        raise UserError(f"--seconds {seconds:g} is not allowed; expected a time > 0")
+    threads = check_workers(workers) or available_cores()
+    echo.say(describe_machine())
     probe = make_batch(min(games or 20, 20), players, strategies, edition, seed, game=game)
-    click.echo("compiling / loading the kernels ...", err=True)
+    echo.detail(f"validated: {probe.spec.title}, {players} players, "
+                f"{','.join(probe.config.strategies)}, seed {seed}; {threads} core"
+                f"{'s' if threads != 1 else ''}, best of {repeat} after {warmup} warm-up")
+    if not quiet:
+        click.echo("compiling / loading the kernels ...", err=True)
     per_game = estimate_game_seconds(probe, probe.games)
     if games is None:
         games = max(10, min(1_000_000, int(seconds / max(per_game, 1e-9))))
         games = max(games, 16 * threads if threads > 1 else games)
+        echo.detail(f"{1e6 * per_game:.1f} µs per game measured: {games:,} games make about "
+                    f"{seconds:g} s on one core")
     batch = make_batch(games, players, strategies, edition, seed, game=game)
     modes = ("serial", "prange", "threads") if threads > 1 else ("serial",)
-    click.echo(f"{batch.spec.title}, {players} players, {','.join(batch.config.strategies)} "
-               f"({batch.config.seating} seats): {games:,} games per run, best of {repeat}")
+    echo.say(f"{batch.spec.title}, {players} players, {','.join(batch.config.strategies)} "
+             f"({batch.config.seating} seats): {games:,} games per run, best of {repeat}")
     timings = time_modes(batch, threads, modes, repeat, warmup)
+    for mode, t in timings.items():
+        echo.detail(f"{mode}: runs of " + ", ".join(f"{w:.3f}" for w in t.wall)
+                    + f" s wall (spread {t.spread():.0%})")
     one = timings["serial"]
     for mode, t in timings.items():
         n = 1 if mode == "serial" else threads
@@ -94,15 +108,15 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
                 f"CPU {cpu:>12,.0f} games/s")
         if n > 1:
             line += f"  scaling {rate / (n * one.rate('wall')):.2f}"
-        click.echo(line)
+        echo.say(line)
     if profile:
         prof = profile_batch(batch.slice(0, min(games, max(20, games // 4))), repeat, warmup)
         total = prof["us_per_game"]
-        click.echo(f"where a game's {total:.1f} µs go (one core, CPU time):")
+        echo.say(f"where a game's {total:.1f} µs go (one core, CPU time):")
         for part, us in prof["parts_us"].items():
-            click.echo(f"  {part:<16} {us:9.1f} µs  {us / total:6.1%}")
+            echo.say(f"  {part:<16} {us:9.1f} µs  {us / total:6.1%}")
         pg = prof["per_game"]
-        click.echo(f"  {pg['actions']:.0f} actions per game, {pg['policy_decisions']:.0f} "
+        echo.say(f"  {pg['actions']:.0f} actions per game, {pg['policy_decisions']:.0f} "
                    "asked the policy")
     if check:
         small = make_batch(min(games, 200), players, strategies, edition, seed, game=game)
@@ -111,5 +125,5 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
             for p in problems:
                 click.echo(f"check FAILED: {p}", err=True)
             sys.exit(1)
-        click.echo(f"check passed: {small.games} games, direct kernel call == simulate(), "
+        echo.say(f"check passed: {small.games} games, direct kernel call == simulate(), "
                    f"1 core == {threads} cores")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tajsim.cli.options import game_option
+from tajsim.cli.options import Echo, game_option, verbosity_options
 from tajsim.engine.component_files import ComponentError, read_toml
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
@@ -41,11 +41,14 @@ def command() -> None:
 @click.option("--labels", type=click.Choice(["fortress", "all", "none"]), default=None,
               help="Which names to write (Taj Mahal: city names; default: the game's).")
 @click.option("--dpi", type=click.IntRange(min=30, max=600), default=120, show_default=True)
+@verbosity_options
 def show(game: str, board: Path | None, components: Path | None, out: Path,
-         alternative: int | None, labels: str | None, dpi: int) -> None:
+         alternative: int | None, labels: str | None, dpi: int, quiet: bool,
+         verbose: bool) -> None:
     """Draw the board to a picture."""
     import matplotlib.pyplot as plt
 
+    echo = Echo(quiet, verbose)
     spec = get_game(game)
     if not spec.board_picture:
         raise UserError(f"{spec.title} has no board picture; expected a game with one")
@@ -83,7 +86,8 @@ def show(game: str, board: Path | None, components: Path | None, out: Path,
         raise UserError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
     finally:
         plt.close(fig)
-    click.echo(f"{out}: {_summary(comps)}")
+    echo.detail(f"{spec.title} components: {comps.describe()}; {dpi} dpi")
+    echo.say(f"{out}: {_summary(comps)}")
 
 
 @command.command("validate")
@@ -95,13 +99,15 @@ def show(game: str, board: Path | None, components: Path | None, out: Path,
 @click.option("--other", type=_FILE, default=None,
               help="The other file of the pair, for the cross-file checks; default the "
                    "built-in one.")
+@verbosity_options
 @click.pass_context
 def validate(ctx: click.Context, game: str, file: Path, kind: str | None,
-             other: Path | None) -> None:
+             other: Path | None, quiet: bool, verbose: bool) -> None:
     """Check a component FILE of a game against every documented constraint.
 
     Prints "OK: ..." or one line per problem (file, key, bad value, expected) and exits 2.
     """
+    echo = Echo(quiet, verbose)
     spec = get_game(game)
     kinds = spec.components.file_kinds
     if kind is not None and kind not in kinds:
@@ -125,6 +131,9 @@ def validate(ctx: click.Context, game: str, file: Path, kind: str | None,
     files[kinds.index(kind)] = file
     if other is not None and len(kinds) > 1:
         files[1 - kinds.index(kind) if len(kinds) == 2 else 0] = other
+    echo.detail(f"{file} read as a {spec.title} {kind} file, checked with "
+                + ", ".join(f"{k}: {f if f is not None else 'built-in'}"
+                            for k, f in zip(kinds, files)))
     problems = spec.components.validate(*files)
     if problems:
         for line in problems:
@@ -134,5 +143,5 @@ def validate(ctx: click.Context, game: str, file: Path, kind: str | None,
     comps = spec.components.load(*files)
     partner = "" if len(kinds) == 1 else (
         f" (with {other})" if other is not None else " (with the built-in other file)")
-    click.echo(f"OK: {file} is a valid {kind} file of {spec.title}{partner}: "
-               f"{_summary(comps)}")
+    echo.say(f"OK: {file} is a valid {kind} file of {spec.title}{partner}: "
+             f"{_summary(comps)}")

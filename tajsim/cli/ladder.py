@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import click
 
 from tajsim.cli.options import (
+    Echo,
+    check_writable_file,
     edition_option,
     game_option,
+    given,
     players_option,
     seed_option,
     strategies_option,
@@ -18,6 +23,7 @@ from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.reporting.ladder import (
     LadderConfig,
+    LadderData,
     default_search,
     fast_strategies,
     ladder_document,
@@ -60,16 +66,25 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
             search_threads, output, render_only, quiet, verbose) -> None:
     """Play the strength ladder and write its tables into OUTPUT (between the ladder markers);
     the numbers are also saved next to it as JSON (OUTPUT with a .json suffix)."""
+    echo = Echo(quiet, verbose)
     spec = get_game(game)
     output = Path(output) if output is not None else ladder_document(spec)
-    if not output.parent.is_dir():
-        raise UserError(f"--output {str(output)!r}: the folder {str(output.parent)!r} does not "
-                        "exist; expected a path in an existing folder")
-    say = (lambda _m: None) if quiet else click.echo
+    # Both files are written after every table has played: check them first.
+    check_writable_file(output, "--output")
     if render_only:
-        path = write_docs(load_json(render_only), output)
-        say(f"wrote {path}")
+        played = ("strategies", "search", "players", "edition", "seed", "random_games",
+                  "field_games", "h2h_games", "search_field_games", "search_h2h_games",
+                  "python_games", "threads", "search_threads")
+        clash = [name for name in played if given(name)]
+        if clash:
+            raise UserError(f"--{clash[0].replace('_', '-')} and --render-only both given; "
+                            "expected one (--render-only plays nothing: it rewrites OUTPUT "
+                            "from saved numbers)")
+        path = _write(write_docs, load_json(render_only), output, None)
+        echo.say(f"wrote {path}")
         return
+    check_writable_file(output.with_suffix(".json"), "--output (its .json beside it)")
+    echo.detail(f"the tables go to {output} and their numbers to {output.with_suffix('.json')}")
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
@@ -92,7 +107,27 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         search_h2h_games=search_h2h_games, python_games=python_games, threads=threads,
         search_threads=search_threads, command=" ".join(parts),
     )
-    data = run_ladder(cfg, log=say)  # validates the strategies before any game
-    save_json(data, output.with_suffix(".json"))
-    path = write_docs(data, output)
-    say(f"wrote {path} ({data.seconds:.0f} s)")
+    echo.detail(f"validated: {cfg.command}")
+    data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
+    saved = _write(save_json, data, output.with_suffix(".json"), data)
+    path = _write(write_docs, data, output, saved)
+    echo.say(f"wrote {path} ({data.seconds:.0f} s)")
+
+
+def _write(writer, data: Any, path: Path, saved: Path | None) -> Path:
+    """``writer(data, path)``; if the file cannot be written after all (a full disk, a file
+    made read-only meanwhile), the played numbers are kept in a temporary JSON file and the
+    error says how to render them."""
+    try:
+        return writer(data, path)
+    except OSError as exc:
+        keep = saved
+        if keep is None and isinstance(data, LadderData):
+            import tempfile
+
+            fd, name = tempfile.mkstemp(prefix="tajsim-ladder-", suffix=".json")
+            os.close(fd)
+            keep = save_json(data, name)
+        where = (f"; the measured numbers are kept in {keep}: render them with tajsim ladder "
+                 f"--render-only {keep} --output {path}") if keep is not None else ""
+        raise UserError(f"cannot write {path} ({exc.strerror or exc}){where}") from None

@@ -8,6 +8,7 @@ or group named ``command``; it is registered here. Errors that users can fix are
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -31,7 +32,8 @@ COMMAND_MODULES = (
 class TajsimGroup(click.Group):
     """Imports a command's module only when that command runs (a quick start: ``simulate``
     does not load matplotlib), and turns ``UserError`` into one clear line and exit status 2,
-    never a traceback."""
+    never a traceback. A closed output pipe (``tajsim replay | head -1``) is a normal end:
+    exit status 0, nothing printed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMAND_MODULES)
@@ -50,6 +52,19 @@ class TajsimGroup(click.Group):
         except click.UsageError as exc:  # a bad option value: one line too, not click's usage
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(2)
+        except BrokenPipeError:
+            _quiet_stdout()
+            sys.exit(0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's final flush into the closed pipe does not
+    print an error of its own."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (e.g. under a test runner)
+        pass
 
 
 @click.group(cls=TajsimGroup)

@@ -3,12 +3,15 @@
 ``--game/-g`` (default: Taj Mahal), ``--players/-p``, ``--strategies/-s``, ``--edition/-e``,
 ``--games/-n``, ``--seed`` (no short flag: ``-s`` is always ``--strategies``), ``--workers/-w``,
 ``--out/-o``, ``--quiet/-q`` and ``--verbose/-v``. Values are checked by the library (one-line
-``UserError``), not by click, so the messages name the game's own ranges.
+``UserError``), not by click, so the messages name the game's own ranges. ``Echo`` prints by
+``-q``/``-v``; ``given``, ``check_workers`` and ``check_writable_file`` are the checks several
+commands make before any work.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -56,3 +59,84 @@ def verbosity_options(func: F) -> F:
     func = click.option("--quiet", "-q", is_flag=True,
                         help="Print nothing but errors.")(func)
     return func
+
+
+class Echo:
+    """What a command prints, by ``--quiet`` / ``--verbose``: ``say`` the normal lines (nothing
+    with ``-q``), ``detail`` the ``-v`` lines (each step, with timings; to stderr, so the
+    output stays a command's result). ``-q`` with ``-v`` is refused: they contradict."""
+
+    def __init__(self, quiet: bool = False, verbose: bool = False, err: bool = False) -> None:
+        if quiet and verbose:
+            from tajsim.errors import UserError
+
+            raise UserError("--quiet and --verbose both given; expected at most one")
+        self.quiet = quiet
+        self.verbose = verbose
+        self._err = err
+
+    def say(self, message: str) -> None:
+        if not self.quiet:
+            click.echo(message, err=self._err)
+
+    def detail(self, message: str) -> None:
+        if self.verbose:
+            click.echo(f"  {message}", err=True)
+
+    @property
+    def log(self) -> Callable[[str], None] | None:
+        """``detail`` for library functions that take a ``log`` callback (None unless -v)."""
+        return self.detail if self.verbose else None
+
+
+def given(name: str) -> bool:
+    """Whether option ``name`` (the parameter name) was given on the command line or through
+    the environment, not left at its default."""
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source(name)
+    return source in (click.core.ParameterSource.COMMANDLINE,
+                      click.core.ParameterSource.ENVIRONMENT)
+
+
+def check_workers(workers: int | None, option: str = "--workers") -> int | None:
+    """``workers`` if it is None (all cores) or 1 .. the cores this process may use."""
+    from tajsim.errors import UserError
+    from tajsim.running.executors import available_cores
+
+    if workers is None:
+        return None
+    cores = available_cores()
+    if workers < 1 or workers > cores:
+        raise UserError(f"{option} {workers} is not allowed; expected 1 to {cores} (the cores "
+                        "this machine lets tajsim use)")
+    return workers
+
+
+def check_writable_file(path: str | Path, option: str) -> Path:
+    """Refuse, before any work, a file that could not be written at the end: a missing or
+    unwritable folder, a directory, a read-only file. Creates nothing (a probe file is
+    removed at once)."""
+    import os
+    import tempfile
+
+    from tajsim.errors import UserError
+
+    file = Path(path)
+    folder = file.parent if str(file.parent) else Path(".")
+    if file.is_dir():
+        raise UserError(f"{option} {str(file)!r} is a directory; expected a file name")
+    if not folder.is_dir():
+        raise UserError(f"{option} {str(file)!r}: the folder {str(folder)!r} does not exist; "
+                        "expected a path in an existing folder")
+    try:
+        if file.exists():
+            with open(file, "r+b"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(prefix=".tajsim-probe-", dir=folder)
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as exc:
+        raise UserError(f"{option} {str(file)!r} cannot be written ({exc.strerror or exc}); "
+                        "expected a file in a folder you can write to") from None
+    return file

@@ -6,8 +6,11 @@ from __future__ import annotations
 import click
 
 from tajsim.cli.options import (
+    Echo,
+    check_writable_file,
     edition_option,
     game_option,
+    given,
     players_option,
     seed_option,
     strategies_option,
@@ -69,23 +72,43 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
     """Play one game and print every decision and every event, with the state at each
     checkpoint (Taj Mahal: the start of each visit; Maharani: each turn, and the palace at
     each quarter scoring)."""
+    echo = Echo(quiet, verbose)
+    if save:
+        check_writable_file(save, "--save")
     spec = get_game(game)
-    printer = _Printer()
     if record_in:
+        # A record holds its own game, players, seed, setup and components: an option that
+        # would change them cannot apply, so it is refused rather than ignored.
+        options = ("game", "players", "seed", "game_id", "setup_id", "edition", "strategies",
+                   "board", "components_file", "rule_options")
+        clash = [name for name in options if given(name)]
+        if clash:
+            flag = "--" + {"components_file": "components", "rule_options": "option"}.get(
+                clash[0], clash[0].replace("_", "-"))
+            raise UserError(f"{flag} and --record both given; expected one (a record replays "
+                            "its own game, players, seed and setup)")
         record = GameRecord.load(record_in)
         spec = get_game(record.game)
-        shadow = spec.game_class.replay(record, upto=0)  # same board and components
-        for i, action in enumerate(record.actions):
-            if shadow.is_over:
-                raise UserError(f"record action {i + 1} of {len(record.actions)}: the game is "
-                                "already over")
-            printer.before(shadow, shadow.current_player, action)
-            shadow.apply(action)
-        printer.flush()
-        played = shadow
-        if not played.is_over:
-            raise UserError(f"record {record_in!r} ends after {len(record.actions)} actions, "
-                            "before the game is over; expected a whole game's record")
+        # The whole record is checked before anything is printed: every action legal, the
+        # game over exactly at its last action.
+        whole = spec.game_class.replay(record)
+        if not whole.is_over:
+            what = "no actions" if not record.actions else f"{len(record.actions)} actions"
+            raise UserError(f"record {record_in!r} has {what} and ends before the game is "
+                            "over; expected a whole game's record")
+        echo.detail(f"record {record_in}: {spec.title}, {record.n_players} players, seed "
+                    f"{record.seed}, game {record.game_id}, setup {whole.setup_id}, "
+                    f"{len(record.actions)} actions, every one legal")
+        if quiet:
+            played = whole
+        else:
+            printer = _Printer()
+            shadow = spec.game_class.replay(record, upto=0)  # same board and components
+            for action in record.actions:
+                printer.before(shadow, shadow.current_player, action)
+                shadow.apply(action)
+            printer.flush()
+            played = shadow
     else:
         names = [s for s in strategies.split(",") if s.strip()]
         if len(names) == 1:
@@ -98,14 +121,25 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
             )
         comps = spec.components.load(board, components_file) if (board or components_file) \
             else None
+        echo.detail(f"{spec.title}, {players} players, strategies {','.join(names)}, seed "
+                    f"{seed}, game {game_id}, setup {game_id if setup_id is None else setup_id}"
+                    f", components: {'shipped' if comps is None else comps.describe()}")
+        printer = _Printer() if not quiet else None
         played = play_game(names, edition=edition, seed=seed, game_id=game_id,
-                           setup_id=setup_id, components=comps, on_action=printer.before,
-                           game=spec, options=parse_options(rule_options))
-        printer.flush()
-    click.echo("")
-    click.echo(str(played))
-    for line in played.final_summary():
-        click.echo(line)
+                           setup_id=setup_id, components=comps,
+                           on_action=printer.before if printer else None, game=spec,
+                           options=parse_options(rule_options))
+        if printer is not None:
+            printer.flush()
+    if not quiet:
+        click.echo("")
+        click.echo(str(played))
+        for line in played.final_summary():
+            click.echo(line)
     if save:
-        played.record().save(save)
-        click.echo(f"record written to {save}")
+        try:
+            played.record().save(save)
+        except OSError as exc:
+            raise UserError(f"--save {save!r} cannot be written ({exc.strerror or exc}); "
+                            "expected a file in a folder you can write to") from None
+        echo.say(f"record written to {save}")

@@ -1,9 +1,11 @@
 """``tajsim report RESULTS --out DIR``: the Markdown + HTML report of simulated games.
 
-RESULTS is a Parquet file, a directory of Parquet files (a run directory of ``tajsim simulate``:
-its ``chunks/*.parquet`` are found recursively, and its ``manifest.json`` supplies the run
-configuration for the captions), or a CSV file. Problems a user can fix (a missing or unreadable
-file, missing columns) are reported as one line.
+RESULTS is a Parquet file, a directory of Parquet files, a run directory of ``tajsim simulate``
+(read with ``load_results``: every chunk verified, only finished chunks; its ``manifest.json``
+supplies the run configuration for the captions), a folder holding run directories (an
+experiment's ``reports/NAME``), or a CSV file. Problems a user can fix (a missing or unreadable
+file, a corrupt chunk, missing columns) are reported as one line; an incomplete run is said in
+one line and in the report's overview.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import click
 import pandas as pd
 
-from tajsim.cli.options import verbosity_options
+from tajsim.cli.options import Echo, verbosity_options
 from tajsim.errors import UserError
 
 __all__ = ["command", "find_config", "read_results"]
@@ -37,14 +39,64 @@ def _normalise(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def _read_runs(folder: Path, runs: list[Path]) -> pd.DataFrame:
+    """The verified results of the run directories ``runs`` under ``folder`` (one frame; the
+    completeness of all of them in ``attrs["run_status"]``); loose Parquet files beside them
+    are read too."""
+    from tajsim.running.records import concat_results, read_parquet_files
+    from tajsim.running.store import load_results
+
+    frames, statuses = [], []
+    for run in runs:
+        frame = load_results(run)
+        statuses.append(frame.attrs.get("run_status", {}))
+        frames.append(frame)
+    inside = [r.resolve() for r in runs]
+    loose = sorted(f for f in folder.rglob("*.parquet") if not f.name.startswith(".")
+                   and not any(r in f.resolve().parents for r in inside))
+    if loose:
+        frames.append(read_parquet_files(loose))
+    frame = frames[0] if len(frames) == 1 else concat_results(frames)
+    if len(statuses) == 1:
+        frame.attrs["run_status"] = statuses[0]
+    elif statuses:
+        total = {key: sum(int(s.get(key, 0)) for s in statuses)
+                 for key in ("chunks", "chunks_finished", "games", "games_finished")}
+        complete = all(s.get("complete", True) for s in statuses)
+        word = "complete" if complete else "incomplete"
+        message = (f"{word} runs: {total['chunks_finished']} of {total['chunks']} chunks "
+                   f"({total['games_finished']:,} of {total['games']:,} games) in {len(runs)} "
+                   "runs")
+        frame.attrs["run_status"] = {"out": str(folder), **total, "complete": complete,
+                                     "message": message}
+    return frame
+
+
+def _written_by_tajsim(folder: Path) -> bool:
+    """Whether ``folder`` is a run directory ``tajsim simulate`` wrote (its chunks are then
+    verified), not a folder of Parquet files with a hand-made ``manifest.json`` for the
+    captions."""
+    if (folder / "aggregates").is_dir():
+        return True
+    try:
+        return "code" in json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError, TypeError):
+        return True  # unreadable: load_results says so in one line
+
+
 def read_results(path: str | Path) -> pd.DataFrame:
-    """Read a results frame from a Parquet file, a directory of Parquet files, or a CSV file.
+    """Read a results frame from a run directory, a folder of run directories, a Parquet file,
+    a directory of Parquet files, or a CSV file.
+
+    A run directory's chunks are verified and only its finished chunks read
+    (``tajsim.running.store.load_results``); ``frame.attrs["run_status"]`` then says how
+    complete it is, and an incomplete run gives one ``IncompleteRunWarning``.
 
     Raises
     ------
     UserError
-        The path does not exist, holds no Parquet file, cannot be read, or lacks the columns a
-        report needs.
+        The path does not exist, holds no Parquet file, cannot be read, holds a corrupt chunk,
+        or lacks the columns a report needs.
     """
     from tajsim.reporting.report import REQUIRED_COLUMNS
 
@@ -54,13 +106,19 @@ def read_results(path: str | Path) -> pd.DataFrame:
                         "directory of Parquet files or a CSV file")
     try:
         if p.is_dir():
-            files = sorted(f for f in p.rglob("*.parquet") if not f.name.startswith("."))
-            if not files:
-                raise UserError(f"RESULTS directory {str(p)!r} holds no .parquet file; expected "
-                                "the output directory of a run with records")
-            from tajsim.running.records import read_parquet_files
+            runs = sorted({m.parent for m in p.rglob("manifest.json")
+                           if not any(part.startswith(".") for part in m.parts)
+                           and _written_by_tajsim(m.parent)})
+            if runs:
+                frame = _read_runs(p, runs)
+            else:
+                files = sorted(f for f in p.rglob("*.parquet") if not f.name.startswith("."))
+                if not files:
+                    raise UserError(f"RESULTS directory {str(p)!r} holds no .parquet file; "
+                                    "expected the output directory of a run with records")
+                from tajsim.running.records import read_parquet_files
 
-            frame = read_parquet_files(files)
+                frame = read_parquet_files(files)
         elif p.suffix.lower() == ".csv":
             frame = pd.read_csv(p)
         else:
@@ -142,10 +200,12 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
             verbose: bool) -> None:
     """Write the Markdown + HTML report of RESULTS (a run directory, a Parquet file, a directory
     of Parquet files, or CSV) into --out."""
+    from tajsim.cli.simulate import catch_warnings, echo_warnings
     from tajsim.games.registry import get_game
     from tajsim.reporting.report import build_report
     from tajsim.reporting.sections import section_names
 
+    echo = Echo(quiet, verbose)
     if config_path is not None:
         if not config_path.is_file():
             raise UserError(f"--config {str(config_path)!r} does not exist; expected a JSON or "
@@ -159,13 +219,39 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
     if unknown:
         raise UserError(f"--section {unknown[0]!r} is unknown for {spec.title}; expected one "
                         f"of {', '.join(valid)}")
-    frame = read_results(results)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserError(f"--out {str(out_dir)!r} is a file; expected a directory")
+    if not results.exists():
+        read_results(results)  # its one-line error, before anything is created
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = out_dir / ".tajsim-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UserError(f"--out {str(out_dir)!r} cannot be written ({exc.strerror or exc}); "
+                        "expected a folder you can write to") from None
+    with catch_warnings() as caught:
+        try:
+            frame = read_results(results)
+        except UserError:
+            echo_warnings(caught, echo)
+            raise
+    echo_warnings(caught, echo)
+    status = frame.attrs.get("run_status")
+    echo.detail(f"read {frame['game_id'].nunique() if 'game_id' in frame else len(frame):,} "
+                f"games ({len(frame):,} rows) from {results}"
+                + (f": {status['message']}, every chunk verified" if status else ""))
+    echo.detail(f"game: {spec.title}; sections: {', '.join(sections) if sections else 'all'}"
+                + (f"; configuration from {config_path or 'beside the results'}" if config
+                   else ""))
     if title is None:
         name = config.get("name") or (results.name if results.is_dir() else results.stem)
         title = f"tajsim report: {name}"
-    if out_dir.exists() and not out_dir.is_dir():
-        raise UserError(f"--out {str(out_dir)!r} is a file; expected a directory")
-    path = build_report(frame, out_dir, title=title, config=config,
-                        sections=list(sections) or None, game=spec)
+    with catch_warnings() as caught:
+        path = build_report(frame, out_dir, title=title, config=config,
+                            sections=list(sections) or None, game=spec)
+    echo_warnings(caught, echo)
+    echo.detail(f"figures fig_*.png and tables table_*.csv in {out_dir}")
     if not quiet:
         click.echo(f"wrote {path} and {path.with_suffix('.html')}")

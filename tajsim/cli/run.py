@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 
 import click
 
-from tajsim.cli.simulate import echo_warnings, run_options
+from tajsim.cli.options import Echo, check_workers
+from tajsim.cli.simulate import catch_warnings, echo_warnings, run_options
+from tajsim.errors import UserError
 
 
 @click.command("run")
@@ -30,18 +31,25 @@ def command(experiment, out, scale, restart, scheduler, workers, quiet, verbose)
     """
     from tajsim.reporting.experiments import run_experiment
 
-    echo = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UserWarning)
+    echo = Echo(quiet, verbose)
+    progress_lines = Echo(quiet, verbose, err=True)  # "run NAME: N games" on stderr
+    workers = check_workers(workers)
+    if scheduler is not None and workers is not None:
+        raise UserError("--scheduler and --workers both given; expected one (with --scheduler "
+                        "the cluster's workers play)")
+    with catch_warnings() as caught:
         try:
             path = run_experiment(experiment, out, workers=workers, scheduler=scheduler,
-                                  progress=False if quiet else None, scale=scale, echo=echo,
-                                  restart=restart)
+                                  progress=False if quiet else None, scale=scale,
+                                  echo=progress_lines.say,
+                                  restart=restart, log=echo.log)
         except KeyboardInterrupt:
-            echo_warnings(caught)
+            echo_warnings(caught, echo)
             click.echo("interrupted: finished chunks are kept; run the same command again to "
                        "finish", err=True)
             sys.exit(130)
-    echo_warnings(caught)
-    if not quiet:
-        click.echo(f"report: {path}")
+        except UserError:
+            echo_warnings(caught, echo)
+            raise
+    echo_warnings(caught, echo)
+    echo.say(f"report: {path}")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from tajsim.cli.options import (
+    Echo,
+    check_workers,
     edition_option,
     game_option,
     players_option,
@@ -53,9 +57,25 @@ def option_option(func):
                              "docs/games/<game>/rules.md).")(func)
 
 
-def echo_warnings(caught) -> None:
+def echo_warnings(caught, echo: Echo | None = None) -> None:
+    """Print the warnings caught while a command ran, one line each: the library's own
+    (``UserWarning``: a bad chunk played again, an incomplete run...) always, the others
+    (numpy's ``RuntimeWarning`` for a statistic of too few games...) only with ``--verbose``."""
     for w in caught:
-        click.echo(f"warning: {w.message}", err=True)
+        if issubclass(w.category, UserWarning):
+            click.echo(f"warning: {w.message}", err=True)
+        elif echo is not None and echo.verbose:
+            where = f" ({Path(w.filename).name}:{w.lineno})" if w.filename else ""
+            click.echo(f"  {w.category.__name__}: {w.message}{where}", err=True)
+
+
+@contextmanager
+def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Record the warnings of a command's work (``echo_warnings`` prints them afterwards)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        warnings.simplefilter("always", RuntimeWarning)
+        yield caught
 
 
 @click.command("simulate")
@@ -102,15 +122,23 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
       tajsim simulate --game maharaja -n 10000 -p 4 -s greedy,random
     """
 
+    echo = Echo(quiet, verbose)
+    workers = check_workers(workers)
+    if scheduler is not None and (workers is not None or parallel is not None):
+        raise UserError(f"--scheduler and {'--workers' if workers is not None else '--parallel'}"
+                        " both given; expected one (with --scheduler the cluster's workers "
+                        "play)")
     seating = "round-robin" if round_robin else ("auto" if rotate is None else rotate)
+    if round_robin and rotate is not None:
+        raise UserError(f"--round-robin and {'--rotate' if rotate else '--fixed-seats'} both "
+                        "given; expected one seating")
     comps = None
     if board is not None or components is not None or alternative is not None:
         comps = {"board": None if board is None else str(board),
                  "components": None if components is None else str(components),
                  "alternative": alternative}
     records = not no_records and out is not None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UserWarning)
+    with catch_warnings() as caught:
         try:
             result = run_simulation(
                 games, players, strategies, edition, seed, game=game,
@@ -118,15 +146,18 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
                 records=records, chunk_size=chunk_size, rotate=seating,
                 games_per_setup=games_per_setup, components=comps, scheduler=scheduler,
                 progress=False if quiet else None, load_records=False, mode=parallel,
-                restart=restart,
+                restart=restart, log=echo.log,
             )
         except KeyboardInterrupt:
-            echo_warnings(caught)
+            echo_warnings(caught, echo)
             where = f" are kept in {out}; run the same command again to finish" if out else \
                 " are lost (no --out)"
             click.echo(f"interrupted: the finished chunks{where}", err=True)
             sys.exit(130)
-    echo_warnings(caught)
+        except UserError:
+            echo_warnings(caught, echo)
+            raise
+    echo_warnings(caught, echo)
     if quiet:
         return
     click.echo(result.summary_text())

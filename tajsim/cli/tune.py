@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from tajsim.cli.options import (
+    Echo,
+    check_writable_file,
     edition_option,
     game_option,
+    given,
     players_option,
     seed_option,
     verbosity_options,
 )
+from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.play.tuning import tune, write_preset
+
+_PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: The standard CMA-ES needs at least this many candidates per generation (it samples 4 when
+#: asked for fewer, so a smaller --popsize would silently be 4).
+CMAES_MIN_POPSIZE = 4
 
 
 @click.command("tune")
@@ -26,12 +37,13 @@ from tajsim.play.tuning import tune, write_preset
 @click.option("--method", type=click.Choice(["cmaes", "de"]), default="cmaes", show_default=True,
               help="CMA-ES or scipy's differential evolution.")
 @click.option("--generations", type=click.IntRange(min=1), default=25, show_default=True)
-@click.option("--popsize", type=click.IntRange(min=2), default=12, show_default=True,
-              help="Candidates per generation.")
+@click.option("--popsize", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Candidates per generation (CMA-ES: 4 or more; differential evolution: a "
+                   "multiple of the tuned weights, default one per weight).")
 @click.option("--games", type=click.IntRange(min=1), default=400, show_default=True,
               help="Games per candidate per generation (same games for every candidate).")
 @click.option("--heldout", type=click.IntRange(min=1), default=8000, show_default=True,
-              help="Fresh games for the held-out evaluation.")
+              help="Fresh games for the held-out evaluation (a multiple of the players).")
 @seed_option(1)
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="Python threads running game batches (the kernel releases the GIL).")
@@ -47,26 +59,69 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     evaluation uses game ids never seen during the search: the result against START head to
     head (half the seats each, seats rotated) and both against the field.
     """
+    echo = Echo(quiet, verbose)
     spec = get_game(game)
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
     names = [s.strip() for s in field_.split(",") if s.strip()]
+    if not names:
+        raise UserError(f"--field {field_!r} names no strategy; expected comma-separated "
+                        "registered strategies")
     for text in [start, *names]:
         spec.strategies.parse(text)  # every name is checked before any game
-    say = (lambda _m: None) if quiet else click.echo
+    if spec.tuning is None:
+        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
+    n_weights = len(spec.tuning.names)
+    # The held-out games rotate the seats over whole tables; the search needs a population
+    # its method really uses (no silent rounding of either).
+    if heldout < players or heldout % players:
+        raise UserError(f"--heldout {heldout} is not allowed; expected a multiple of the "
+                        f"{players} players (e.g. {max(players, heldout - heldout % players)})")
+    if method == "cmaes" and popsize < CMAES_MIN_POPSIZE:
+        raise UserError(f"--popsize {popsize} is not allowed with CMA-ES; expected at least "
+                        f"{CMAES_MIN_POPSIZE}")
+    if method == "de":
+        # scipy's population is a whole number of candidates per weight: the default is one
+        # per weight (what --popsize 12 gave before), a given size must be such a multiple.
+        if not given("popsize"):
+            popsize = n_weights
+        elif popsize < n_weights or popsize % n_weights:
+            raise UserError(f"--popsize {popsize} is not allowed with differential evolution; "
+                            f"expected a multiple of the {n_weights} tuned weights")
+    if write:
+        if not _PRESET_NAME.match(name):
+            raise UserError(f"--name {name!r} is not a preset name; expected letters, digits "
+                            "and '_', not starting with a digit")
+        if name in spec.strategies and \
+                spec.strategies.get(name).strategy_id != spec.tuning.strategy_id:
+            raise UserError(f"--name {name!r} is a {spec.title} strategy of another family; "
+                            "expected a new preset name or a preset of the tuned family")
+        check_writable_file(spec.tuning.presets_path(), "presets file")
+    elif given("name"):
+        raise UserError("--name without --write; expected --write to store the preset "
+                        "(or no --name)")
+    total = generations * popsize * games + 3 * heldout
+    echo.detail(f"validated: tune {start} ({n_weights} weights) against {','.join(names)}, "
+                f"{players} players, {spec.title} {ed}, {method}: {generations} generations x "
+                f"{popsize} candidates x {games} games + held out {heldout} x 3 = {total:,} "
+                f"games, {threads} thread{'s' if threads != 1 else ''}, seed {seed}")
     result = tune(start, names, game=spec, n_players=players, edition=spec.rules_code(ed),
                   generations=generations, popsize=popsize, games=games, heldout_games=heldout,
-                  seed=seed, method=method, threads=threads, log=say)
+                  seed=seed, method=method, threads=threads, log=echo.say)
     h = result.heldout
     lo, hi = h["head_to_head_ci"]
-    say(f"tuned weights: {result.weights_dict()}")
-    say(f"held out ({h['games']} games): tuned takes {h['head_to_head_share']:.3f} "
-        f"[{lo:.3f}, {hi:.3f}] of the wins against {start} (parity {h['parity']:.2f}); "
-        f"one seat against the field: tuned {h['field_win_tuned']:.3f}, {start} "
-        f"{h['field_win_start']:.3f}")
-    say(f"{result.seconds:.0f} s")
+    echo.say(f"tuned weights: {result.weights_dict()}")
+    echo.say(f"held out ({h['games']} games): tuned takes {h['head_to_head_share']:.3f} "
+             f"[{lo:.3f}, {hi:.3f}] of the wins against {start} (parity {h['parity']:.2f}); "
+             f"one seat against the field: tuned {h['field_win_tuned']:.3f}, {start} "
+             f"{h['field_win_start']:.3f}")
+    echo.say(f"{result.seconds:.0f} s")
     if write:
-        path = write_preset(result, name)
+        try:
+            path = write_preset(result, name)
+        except OSError as exc:
+            raise UserError(f"cannot write [presets.{name}] ({exc.strerror or exc}); the tuned "
+                            f"weights are {result.weights_dict()}") from None
         spec.tuning.reload()
-        say(f"wrote [presets.{name}] to {path}")
+        echo.say(f"wrote [presets.{name}] to {path}")

@@ -50,31 +50,49 @@ def run_experiment(
     scale: float = 1.0,
     echo: Callable[[str], None] | None = None,
     restart: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> Path:
     """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
 
     Returns the report path (``out/report.md``). Runs already finished (or partly finished) in
     ``out`` are resumed, not repeated; ``restart=True`` deletes them first and plays them again.
+    ``log`` receives the details ``--verbose`` prints. A file that cannot be written after the
+    games are played is a one-line ``UserError``: the runs are kept, and the same command
+    writes the report again without playing them.
     """
     say = echo or (lambda _msg: None)
+    detail = log or (lambda _msg: None)
     exp = load_experiment(path)
     check_names(exp)
     out_dir = Path(out) if out is not None else Path("reports") / exp.name
+    named = [str(a.get("name") if isinstance(a, dict) else a) for a in exp.analyses]
+    detail(f"validated {exp.path}: {len(exp.runs)} run{'s' if len(exp.runs) != 1 else ''}, "
+           f"{exp.total_games:,} games before --scale, analyses "
+           f"{', '.join(named) or 'none'}; output {out_dir}")
     data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
-                               progress=progress, scale=scale, echo=say, restart=restart)
-    data.summaries.to_csv(out_dir / "summary.csv", index=False)
-    (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
-    cache = AnalysisCache(data.results, exp.game)
-    if exp.analyses:
-        outputs = run_analyses(data.results, list(exp.analyses), exp.game, cache)
-        folder = out_dir / "analyses"
-        folder.mkdir(exist_ok=True)
-        for name, value in outputs.items():
-            _save_output(folder, str(name), value)
-    sections = list(exp.sections) if exp.sections is not None else None
-    return build_report(data.results, out_dir, title=exp.title, config=data.config,
-                        sections=sections, game=exp.game, cache=cache,
-                        board_components=data.components)
+                               progress=progress, scale=scale, echo=say, restart=restart,
+                               log=log)
+    try:
+        data.summaries.to_csv(out_dir / "summary.csv", index=False)
+        (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
+        cache = AnalysisCache(data.results, exp.game)
+        if exp.analyses:
+            outputs = run_analyses(data.results, list(exp.analyses), exp.game, cache)
+            folder = out_dir / "analyses"
+            folder.mkdir(exist_ok=True)
+            for name, value in outputs.items():
+                _save_output(folder, str(name), value)
+            detail(f"analyses: {len(outputs)} tables in {folder}")
+        sections = list(exp.sections) if exp.sections is not None else None
+        report = build_report(data.results, out_dir, title=exp.title, config=data.config,
+                              sections=sections, game=exp.game, cache=cache,
+                              board_components=data.components)
+    except OSError as exc:
+        raise UserError(f"cannot write into {str(out_dir)!r} ({exc.strerror or exc}); every "
+                        "run is kept in runs/: fix the folder and run the same command again "
+                        "(it plays nothing, only writes the report)") from None
+    detail(f"report: {report} and {report.with_suffix('.html')}, figures and tables beside it")
+    return report
 
 
 def _save_output(folder: Path, name: str, value: Any) -> None:

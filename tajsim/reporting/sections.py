@@ -47,6 +47,14 @@ def _section_overview(ctx: ReportContext) -> None:
     r = ctx.results
     games = n_games(r)
     ctx.heading(2, "Overview")
+    status = r.attrs.get("run_status") or {}
+    if status and not status.get("complete", True):
+        # Said first: every number below covers only the finished chunks, not the games the
+        # run configuration (shown below) asks for.
+        ctx.para(f"**{str(status.get('message', 'incomplete run')).capitalize()}.** Every "
+                 f"statistic in this report covers the {int(status.get('games_finished', 0)):,}"
+                 f" finished games only; run the command that wrote the run again to finish it, "
+                 "then write the report again.")
     ctx.para(describe_simulation(r, ctx.config))
     winners = r.groupby(game_index(r))["winner"].sum()
     facts = pd.DataFrame({

@@ -8,12 +8,14 @@ objects as chunks finish (in any order); the caller writes each one once.
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tajsim.errors import UserError
-from tajsim.running.chunk import ChunkResult, run_chunk
+from tajsim.running.chunk import ChunkResult, CodeMismatchError, run_chunk
 
 #: Local modes, each with ``workers`` cores busy:
 #:
@@ -26,6 +28,11 @@ from tajsim.running.chunk import ChunkResult, run_chunk
 #: The default is the one measured fastest (docs/running.md); ``$TAJSIM_PARALLEL`` overrides it.
 LOCAL_MODES = ("threads", "prange", "processes")
 DEFAULT_MODE = "threads"
+
+
+class ExecutorLostError(RuntimeError):
+    """The executor cannot go on (the Dask scheduler was lost); the chunks already yielded are
+    complete. The message says what was lost, in one line."""
 
 
 def available_cores() -> int:
@@ -124,7 +131,9 @@ class DaskExecutor:
 
     The task dict is scattered once to every worker; each chunk is one ``run_chunk`` task with
     ``retries`` (an exception is retried; a dead worker's tasks are rescheduled by Dask). At
-    most ``2 x worker threads + 2`` chunks are in flight, so memory stays bounded.
+    most ``2 x worker threads + 2`` chunks are in flight, so memory stays bounded. A scheduler
+    lost mid-run raises ``ExecutorLostError`` (one line) instead of Dask's own tracebacks, and
+    a worker running other tajsim code a ``UserError``.
     """
 
     def __init__(self, scheduler: Any, timeout: float = 5.0, retries: int = 2,
@@ -132,13 +141,21 @@ class DaskExecutor:
         self.retries = retries
         self._fault = fault
         self.client, self._own = connect(scheduler, timeout)
+        self.address = str(getattr(self.client.scheduler, "address", scheduler))
         self.workers = max(1, sum(self.client.nthreads().values()))
+        # Dask logs every failed reconnection with a traceback; the run says it in one line.
+        self._client_log = logging.getLogger("distributed.client")
+        self._client_level = self._client_log.level
+        self._client_log.setLevel(logging.CRITICAL)
 
     def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
         from distributed import as_completed
 
         client = self.client
-        [task_future] = client.scatter([task], broadcast=True, hash=False)
+        try:
+            [task_future] = client.scatter([task], broadcast=True, hash=False)
+        except Exception as exc:  # noqa: BLE001 - lost before the first chunk
+            raise self._lost(exc) from None
         todo = list(indices)
         limit = 2 * max(1, sum(client.nthreads().values())) + 2
         prefix = f"tajsim-{task['fingerprint']}-{os.getpid()}"
@@ -155,7 +172,14 @@ class DaskExecutor:
                              loop=client.loop)
         try:
             for fut in queue:
-                result = fut.result()
+                try:
+                    result = fut.result()
+                except CodeMismatchError as exc:
+                    raise UserError(str(exc)) from None
+                except Exception as exc:  # noqa: BLE001 - sorted below
+                    if self._is_lost(exc):
+                        raise self._lost(exc) from None
+                    raise
                 live.pop(fut.key, None)
                 fut.release()
                 if todo:
@@ -163,12 +187,66 @@ class DaskExecutor:
                 yield result
         finally:
             for fut in live.values():
-                fut.cancel()
-            task_future.release()
+                try:
+                    fut.cancel()
+                except Exception:  # noqa: BLE001, S110 - the scheduler may be gone
+                    pass
+            try:
+                task_future.release()
+            except Exception:  # noqa: BLE001, S110
+                pass
+
+    def _is_lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` means the scheduler is gone (not that a chunk failed)."""
+        from asyncio import CancelledError as AsyncCancelled
+        from concurrent.futures import CancelledError
+
+        from distributed.comm.core import CommClosedError
+
+        if isinstance(exc, (CancelledError, AsyncCancelled, CommClosedError)):
+            return True
+        return getattr(self.client, "status", "running") != "running"
+
+    def _lost(self, exc: BaseException) -> ExecutorLostError:
+        reason = getattr(exc, "reason", None) or (str(exc).splitlines()[0] if str(exc) else
+                                                   type(exc).__name__)
+        return ExecutorLostError(f"lost the Dask scheduler {self.address} ({reason})")
 
     def close(self) -> None:
-        if self._own:
-            self.client.close()
+        try:
+            if self._own:
+                self.client.close(timeout=2)
+        except Exception:  # noqa: BLE001, S110 - a lost scheduler cannot be told goodbye
+            pass
+        finally:
+            self._client_log.setLevel(self._client_level)
+
+
+def _check_address(address: str, timeout: float) -> None:
+    """Refuse a malformed address, an unknown scheme, or a TCP address nobody listens on,
+    before a ``Client`` is made (a failed ``Client`` hangs 10 s in its destructor)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    def refuse(reason: str) -> UserError:
+        return UserError(f"cannot reach the Dask scheduler {address!r} ({reason}); expected "
+                         "the address of a running `dask scheduler`, e.g. tcp://host:8786")
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise refuse(str(exc).splitlines()[0] if str(exc) else "malformed address") from None
+    if port is None:
+        raise refuse("no port number")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise refuse(exc.strerror or str(exc) or type(exc).__name__) from None
 
 
 def connect(scheduler: Any, timeout: float = 5.0):
@@ -184,6 +262,7 @@ def connect(scheduler: Any, timeout: float = 5.0):
     if isinstance(scheduler, Client):
         return scheduler, False
     address = str(scheduler)
+    _check_address(address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError, ...
@@ -195,15 +274,22 @@ def connect(scheduler: Any, timeout: float = 5.0):
     return client, True
 
 
+def check_workers(workers: Any) -> int | None:
+    """``workers`` if it is None (all cores) or a whole number >= 1; else a ``UserError``."""
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise UserError(f"worker count {workers!r} is not allowed; expected 1 or more")
+    return workers
+
+
 def make_executor(workers: int | None = None, scheduler: Any = None,
                   mode: str | None = None) -> Any:
     """The executor for ``workers`` local cores (default: all) or a Dask ``scheduler``."""
     if scheduler is not None:
         return DaskExecutor(scheduler)
+    workers = check_workers(workers)
     if workers is None:
         workers = available_cores()
-    elif isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise UserError(f"worker count {workers!r} is not allowed; expected 1 or more")
     mode = mode or os.environ.get("TAJSIM_PARALLEL", DEFAULT_MODE)
     if mode not in LOCAL_MODES:
         raise UserError(f"unknown parallel mode {mode!r}; expected one of: "

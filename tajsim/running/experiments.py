@@ -23,6 +23,7 @@ import pandas as pd
 from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.running.config import RunConfig, resolve_components
+from tajsim.running.executors import check_workers
 from tajsim.running.records import concat_results
 from tajsim.running.simulate import run_simulation
 from tajsim.running.store import RunStore, discard_run
@@ -162,7 +163,12 @@ def load_experiment(path: str | Path) -> Experiment:
             combo = dict(zip(keys, values))
             params = {**base, **settings, **combo}
             if "games" not in params:
-                raise _bad(path, where, params, "a 'games' setting (in [simulate] or the run)")
+                # Name the table the user wrote: [simulate] when there is no [[runs]] array.
+                if "runs" in doc:
+                    raise _bad(path, where, params,
+                               "a 'games' setting (in [simulate] or in this run)")
+                raise UserError(f"{path}: no 'games' setting; expected games = N in "
+                                "[simulate]")
             if params["games"] < 1:
                 raise _bad(path, f"{where}.games", params["games"], "at least 1 game")
             variant = params.pop("variant", None)
@@ -247,20 +253,27 @@ def simulate_experiment(
     scale: float = 1.0,
     echo: Callable[[str], None] | None = None,
     restart: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> ExperimentData:
     """Play (or resume) every run of ``exp`` into ``out_dir/runs/<run>/``.
 
     Runs already finished (or partly finished) in ``out_dir`` are resumed, not repeated;
     ``restart=True`` deletes them first and plays them again (needed after an update of the
-    engine, whose chunks cannot be mixed with the old ones).
+    engine, whose chunks cannot be mixed with the old ones). ``log`` receives the details
+    ``--verbose`` prints (see ``run_simulation``).
     """
     say = echo or (lambda _msg: None)
     if not scale > 0:
         raise UserError(f"scale {scale!r} is not allowed; expected a number > 0")
+    check_workers(workers)
     # Restarting replaces the stored runs, so only the settings are checked, not that the
     # directories hold these same runs.
     check_experiment(exp, None if restart else out_dir, scale)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create the output directory {str(out_dir)!r} "
+                        f"({exc.strerror or exc}); expected a folder you can write to") from None
     if restart:
         for run in exp.runs:
             if discard_run(out_dir / "runs" / run.name):
@@ -272,7 +285,7 @@ def simulate_experiment(
         say(f"run {run.name}: {kwargs['games']:,} games")
         result = run_simulation(
             **kwargs, workers=workers, scheduler=scheduler, progress=progress,
-            out=out_dir / "runs" / run.name, records=True,
+            out=out_dir / "runs" / run.name, records=True, log=log,
         )
         frames.append(result.records)
         summary = result.summary()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import sys
+import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +20,9 @@ import pandas as pd
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.config import RunConfig
-from tajsim.running.executors import make_executor
+from tajsim.running.executors import ExecutorLostError, make_executor
 from tajsim.running.records import read_parquet_files
-from tajsim.running.store import RunStore, discard_run
+from tajsim.running.store import RunStore, chunk_name, describe_bad_chunks, discard_run
 
 __all__ = ["RunResult", "run_simulation", "simulate"]
 
@@ -89,6 +91,7 @@ def run_simulation(
     mode: str | None = None,
     executor: Any = None,
     restart: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Run (or resume) a simulation; see :func:`simulate` for the arguments.
 
@@ -98,47 +101,97 @@ def run_simulation(
     faster one, or ``$TAJSIM_PARALLEL``). ``executor`` replaces the executor chosen from
     ``workers`` / ``scheduler`` / ``mode`` (an object of ``tajsim.running.executors``; it is
     closed at the end). ``restart=True`` deletes the run stored in ``out`` (after the
-    arguments are validated) and plays it again (``store.discard_run``).
+    arguments are validated) and plays it again (``store.discard_run``). ``log(message)``
+    receives the details ``--verbose`` prints: what was validated, what the run directory
+    held, each chunk with its timing, where the files go.
+
+    Stored chunks are verified before a run resumes; a bad one is played again, with one
+    ``UserWarning`` naming it. A lost Dask scheduler or a failed write is a one-line
+    ``UserError`` saying how many chunks are kept and how to resume.
     """
+    say = log or (lambda _m: None)
     config = RunConfig.make(
         games=games, players=players, strategies=strategies, edition=edition, seed=seed,
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
         records=records, components=components, game=game, options=options,
     )
+    say(f"validated: {config.game} {config.edition}, {config.players} players, "
+        f"strategies {','.join(config.strategies)} ({config.seating} seats), seed {config.seed}, "
+        f"{config.games:,} games in {config.n_chunks} chunk{'s' if config.n_chunks != 1 else ''}"
+        f" of {config.chunk_size:,}; components: {config.components.description}")
     if restart:
         if out is None:
             raise UserError("restart needs an output directory (--out): there is no stored "
                             "run to play again")
-        discard_run(out)
+        if discard_run(out):
+            say(f"{out}: the stored run was deleted (--restart)")
     task = config.task()
     if executor is None:
         executor = make_executor(workers, scheduler, mode)
+    say(f"workers: {_describe_executor(executor)}")
     store = RunStore(out) if out is not None else None
     in_memory: dict[int, bytes] = {}
+    stored = 0
     try:
         done = store.open(config) if store is not None else set()
+        if store is not None:
+            say(f"{out}: {len(done)} of {config.n_chunks} chunks finished and verified"
+                + (" (read-only folder: nothing to write)" if store.read_only else ""))
+            bad = store.scan_result.bad
+            if bad:
+                again = "it is" if len(bad) == 1 else "they are"
+                warnings.warn(f"{out}: {describe_bad_chunks(bad)}; {again} played again",
+                              UserWarning, stacklevel=2)
         todo = [k for k in range(config.n_chunks) if k not in done]
-        total = (store.read_aggregates(sorted(done)) if done else None) or \
+        total = (store.scan_result.aggregates if store is not None else None) or \
             Aggregates.from_task(task)
+        stored = len(done)
         bar = _progress_bar(progress, config.games, total.games)
+        start = last = time.perf_counter()
         try:
             for result in executor.run(task, todo):
                 if store is not None:
-                    store.write(result)
+                    try:
+                        store.write(result)
+                    except OSError as exc:
+                        raise UserError(
+                            f"cannot write {chunk_name(result.index)} to {str(out)!r} "
+                            f"({exc.strerror or exc}); the {stored} finished chunks are kept: "
+                            "make room or fix the folder, then run the same command again"
+                        ) from None
                 elif result.records is not None:
                     in_memory[result.index] = result.records
+                stored += 1
                 total.merge(result.aggregates)
                 bar.update(result.games)
+                now = time.perf_counter()
+                first, stop = config.chunk_games(result.index)
+                say(f"{chunk_name(result.index)}: games {first:,}-{stop - 1:,} stored after "
+                    f"{now - last:.2f} s ({stored}/{config.n_chunks} chunks, "
+                    f"{now - start:.1f} s in all)")
+                last = now
                 if on_chunk is not None:
                     on_chunk(result.index)
+        except ExecutorLostError as exc:
+            kept = (f"the {stored} finished chunks of {config.n_chunks} are kept in "
+                    f"{str(out)!r}; run the same command again to resume") if store is not None \
+                else "the finished chunks are lost (no --out to keep them in)"
+            raise UserError(f"{exc}; {kept}") from None
         finally:
             bar.close()
         if store is not None:
-            store.write_summary(total.summary())
+            try:
+                store.write_summary(total.summary())
+            except OSError as exc:
+                raise UserError(f"cannot write the summary to {str(out)!r} "
+                                f"({exc.strerror or exc}); every chunk is kept: fix the folder "
+                                "and run the same command again") from None
+            say(f"{out}: rows in chunks/, sums in aggregates/, summary.csv"
+                if config.records else f"{out}: sums in aggregates/, summary.csv")
         frame = None
         if records and load_records:
             if store is not None:
-                frame = store.read_records()
+                frame = store.read_records(range(config.n_chunks))
             else:
                 frame = read_parquet_files([io.BytesIO(in_memory[k]) for k in sorted(in_memory)])
         return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
@@ -147,6 +200,12 @@ def run_simulation(
         executor.close()
         if store is not None:
             store.close()
+
+
+def _describe_executor(executor: Any) -> str:
+    name = type(executor).__name__.replace("Executor", "").lower()
+    workers = getattr(executor, "workers", "?")
+    return f"{workers} ({name})"
 
 
 def _progress_bar(progress: bool | None, total: int, initial: int):
