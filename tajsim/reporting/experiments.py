@@ -17,6 +17,7 @@ import pandas as pd
 
 from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
 from tajsim.errors import UserError
+from tajsim.reporting.render import write_csv
 from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
@@ -62,7 +63,7 @@ def run_experiment(
     out_dir = Path(out) if out is not None else Path("reports") / exp.name
     data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
                                progress=progress, scale=scale, echo=say, restart=restart)
-    data.summaries.to_csv(out_dir / "summary.csv", index=False)
+    write_csv(data.summaries, out_dir / "summary.csv")
     (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
     cache = AnalysisCache(data.results, exp.game)
     if exp.analyses:
@@ -80,9 +81,9 @@ def run_experiment(
 def _save_output(folder: Path, name: str, value: Any) -> None:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     if isinstance(value, pd.DataFrame):
-        value.to_csv(folder / f"{safe}.csv", index=False)
+        write_csv(value, folder / f"{safe}.csv")
     elif isinstance(value, pd.Series):
-        value.to_frame().to_csv(folder / f"{safe}.csv")
+        write_csv(value.to_frame(), folder / f"{safe}.csv", index=True)
     elif isinstance(value, dict):
         for key, item in value.items():
             _save_output(folder, f"{safe}_{key}", item)

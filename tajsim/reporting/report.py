@@ -31,6 +31,7 @@ from tajsim.reporting.render import (
     markdown_table,
     render_html,
     render_markdown,
+    report_style,
 )
 from tajsim.reporting.sections import sections_for
 
@@ -105,10 +106,13 @@ def build_report(
     out.mkdir(parents=True, exist_ok=True)
     ctx = ReportContext(results=frame, out_dir=out, config=dict(config or {}),
                         components=board_components, spec=spec, cache=cache)
-    for name, (section, _) in available.items():
-        if name in chosen:
-            section(ctx)
+    with report_style():  # the same figures whatever the user's matplotlib style
+        for name, (section, _) in available.items():
+            if name in chosen:
+                section(ctx)
     md_path = out / "report.md"
-    md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8")
-    (out / "report.html").write_text(render_html(title, ctx.blocks, out), encoding="utf-8")
+    # newline="\n": the same bytes on every platform.
+    md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8", newline="\n")
+    (out / "report.html").write_text(render_html(title, ctx.blocks, out), encoding="utf-8",
+                                     newline="\n")
     return md_path
