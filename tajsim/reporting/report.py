@@ -9,6 +9,10 @@
   (strategies, players, edition, seed, number of games);
 * ``table_*.csv`` — the full analysis tables behind the report (the report shows excerpts).
 
+The figures are drawn for the HTML column (none wider, so none is shrunk and their text stays
+readable) and every file is byte-stable: CSV floats rounded to 6 significant digits, PNGs under
+one fixed style without version metadata, LF line ends (:mod:`tajsim.reporting.render`).
+
 Sections the data cannot support are skipped with one sentence saying why (e.g. setup balance
 when every game has its own setup; ratings with a single strategy). The analyses come from an
 :class:`~tajsim.analysis.registry.AnalysisCache`: pass the run's cache and nothing it already

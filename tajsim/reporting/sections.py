@@ -133,7 +133,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
         order = sorted(strength.index.astype(str), key=lambda s: (-strength[s], s))
         row_of = {name: len(order) - 1 - i for i, name in enumerate(order)}
         low, high = rate_limits(by_strategy["ci_high"], by_strategy["baseline"])
-        fig, axes = panel_grid(len(groups), panel_height=0.7 + 0.3 * len(order),
+        fig, axes = panel_grid(len(groups), panel_height=1.0 + 0.3 * len(order),
                                extra_height=0.3)
         for ax, (key, grp) in zip(axes, groups):
             y = np.array([row_of[str(s)] for s in grp["strategy"]])
