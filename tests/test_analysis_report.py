@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
+import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
+from tajsim.reporting import render
+from tajsim.reporting.render import (
+    MIN_TEXT_PX,
+    PAGE_WIDTH_PX,
+    format_cell,
+    round_significant,
+    signed,
+    write_csv,
+)
 from tajsim.reporting.report import build_report, markdown_table
 
 EXPECTED_FIGURES = {
@@ -20,18 +33,22 @@ EXPECTED_FIGURES = {
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
+#: The small run of these tests; the byte-stability test rebuilds it in another process.
+SMALL_RUN = dict(n_games=300, strategies=("alpha", "beta", "gamma", "delta", "eps"), n_setups=30,
+                 seat_effect=[0.3, 0, 0, 0], strategy_strength={"alpha": 0.5},
+                 good_value={"jewels": 0.3}, setup_effect_sd=0.3, tie_probability=0.02, seed=71)
+REPORT_ARGS = dict(title="Synthetic run", config={"name": "ci", "seed": 71})
+
+
 @pytest.fixture(scope="module")
 def small_run() -> pd.DataFrame:
-    return make_synthetic_results(
-        300, strategies=("alpha", "beta", "gamma", "delta", "eps"), n_setups=30,
-        seat_effect=[0.3, 0, 0, 0], strategy_strength={"alpha": 0.5}, good_value={"jewels": 0.3},
-        setup_effect_sd=0.3, tie_probability=0.02, seed=71)
+    return make_synthetic_results(**SMALL_RUN)
 
 
 @pytest.fixture(scope="module")
 def full_report(small_run, tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    path = build_report(small_run, out, title="Synthetic run", config={"name": "ci", "seed": 71})
+    path = build_report(small_run, out, **REPORT_ARGS)
     return out, path
 
 
@@ -148,6 +165,151 @@ def test_markdown_table_formatting():
     assert "a\\|b" in lines[2] and "1,200" in lines[2] and "1.0e-05" in lines[2]
     assert "0.123" in lines[2] and "yes" in lines[2]
     assert markdown_table(frame, max_rows=1).endswith("*1 more rows in the CSV file.*")
+
+
+# ---------------------------------------------------------------------------------------------
+# Byte-stable files
+# ---------------------------------------------------------------------------------------------
+_REBUILD = """
+import sys
+import matplotlib
+import matplotlib.pyplot as plt
+# A user's own style must not reach the shipped figures.
+plt.style.use("dark_background")
+matplotlib.rcParams["font.size"] = 19
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
+from tajsim.reporting.report import build_report
+args, report_args = {args!r}, {report_args!r}
+build_report(make_synthetic_results(**args), sys.argv[1], **report_args)
+"""
+
+
+def test_a_report_written_again_in_another_process_is_byte_identical(full_report, tmp_path):
+    out, _ = full_report
+    again = tmp_path / "again"
+    code = _REBUILD.format(args=SMALL_RUN, report_args=REPORT_ARGS)
+    done = subprocess.run([sys.executable, "-c", code, str(again)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    first = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in sorted(again.rglob("*"))
+              if p.is_file()}
+    assert sorted(first) == sorted(second)
+    assert len(first) >= 20  # report.md/.html, every figure and table
+    changed = [str(name) for name in first if first[name] != second[name]]
+    assert changed == []
+    # Nothing in a PNG names the library version or the date.
+    for name, data in first.items():
+        if name.suffix == ".png":
+            assert b"Matplotlib" not in data and b"Software" not in data, name
+
+
+def test_write_csv_rounds_floats_to_six_significant_digits(tmp_path):
+    frame = pd.DataFrame({
+        "name": ["a", "b", "c", "d"],
+        "n": np.array([4000, 12, 0, 7], dtype=np.int64),
+        "rate": [0.002559262197314957, 0.30000000000000004, -1e-19 * 0.0, float("nan")],
+        "p_value": [7.703173316263742e-02, 1.234567e-177, 1.0, 0.5],
+        "wins": [991.5, 1234567.0, 0.0, 2.0],
+        "excess": [-0.0, -0.0020000000000000018, 6.844236363138495, -12345.678],
+        "flag": [True, False, True, False],
+    })
+    write_csv(frame, tmp_path / "t.csv")
+    assert (tmp_path / "t.csv").read_bytes() == (
+        b"name,n,rate,p_value,wins,excess,flag\n"
+        b"a,4000,0.00255926,0.0770317,991.5,0.0,True\n"
+        b"b,12,0.3,1.23457e-177,1234567.0,-0.002,False\n"
+        b"c,0,0.0,1.0,0.0,6.84424,True\n"
+        b"d,7,,0.5,2.0,-12345.7,False\n")
+    # Differences in the last bits of a computation do not reach the file.
+    assert round_significant([6.844236363138495])[0] == round_significant([6.844236363138674])[0]
+    assert list(round_significant([-0.0, -1e-300])) == [0.0, -1e-300]
+
+
+def test_table_cells_never_show_a_signed_zero():
+    assert format_cell(-0.0001, "excess") == "0.000"
+    assert format_cell(-0.0, "ci_low") == "0.000"
+    assert format_cell(-0.0004, "x") == "0.000" and format_cell(-0.0006, "x") == "-0.001"
+    assert format_cell(991.5, "wins") == "991.5" and format_cell(1969.0, "wins") == "1,969"
+    assert format_cell(12.3333333, "wins") == "12.333"
+    assert signed(-0.04) == "0.0" and signed(0.04) == "0.0" and signed(-0.06) == "-0.1"
+    assert signed(1.26) == "+1.3"
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures for the page
+# ---------------------------------------------------------------------------------------------
+def _shown_sizes(html_text: str) -> list[tuple[int, float]]:
+    return [(int(w), float(t)) for w, t in re.findall(
+        r'<img [^>]*width="(\d+)"[^>]*data-min-text-px="([0-9.]+)"', html_text)]
+
+
+def test_every_figure_fits_the_column_with_readable_text(full_report):
+    out, _ = full_report
+    sizes = _shown_sizes((out / "report.html").read_text())
+    assert len(sizes) == len(EXPECTED_FIGURES)
+    for width, text_px in sizes:
+        # Not wider than the column, so shown at its own size: its text as drawn.
+        assert width <= PAGE_WIDTH_PX and text_px >= MIN_TEXT_PX
+
+
+@pytest.fixture(scope="module")
+def four_player_counts() -> pd.DataFrame:
+    return pd.concat([make_synthetic_results(120, n_players=p, seed=60 + p,
+                                             strategies=("alpha", "beta", "gamma", "delta"),
+                                             strategy_strength={"alpha": 0.8, "delta": -0.8})
+                      for p in (2, 3, 4, 5)], ignore_index=True)
+
+
+def _top_down(ax) -> list[str]:
+    """The y tick labels of ``ax`` from the top row down."""
+    ticks = sorted(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())),
+                   reverse=True)
+    return [label for _, label in ticks]
+
+
+def test_panels_per_player_count_share_axes_and_order(four_player_counts, tmp_path,
+                                                      monkeypatch):
+    drawn = {}
+    save = render.ReportContext.figure
+
+    def keep(self, fig, name, what, frame):
+        drawn[name] = [(ax.get_xlim(), ax.get_ylim(), _top_down(ax),
+                        ax.get_subplotspec().get_geometry()[:2], ax.lines) for ax in fig.axes]
+        save(self, fig, name, what, frame)
+
+    monkeypatch.setattr(render.ReportContext, "figure", keep)
+    build_report(four_player_counts, tmp_path, sections=["win_rates"])
+    panels = drawn["win_rate_by_strategy"]
+    assert len(panels) == 4
+    # Two columns, two rows: more rows rather than more columns.
+    assert {geometry for *_, geometry, _ in panels} == {(2, 2)}
+    xlims = {xlim for xlim, *_ in panels}
+    orders = {tuple(labels) for _, _, labels, *_ in panels}
+    assert len(xlims) == 1 and len(orders) == 1
+    (low, high), = xlims
+    assert low < 0 < high  # the axis includes 0, with room for a marker at 0
+    assert orders.pop()[0] == "alpha"  # the strongest on top
+    for xlim, ylim, _, _, lines in panels:
+        for line in lines:  # every marker inside the frame
+            x, y = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+            if line.get_marker() not in (None, "None", ""):
+                assert np.all((x > xlim[0]) & (x < xlim[1]) & (y > ylim[0]) & (y < ylim[1]))
+    seat_panels = drawn["win_rate_by_seat"]
+    assert len({ylim for _, ylim, *_ in seat_panels}) == 1 and seat_panels[0][1][0] == 0
+    html_text = (tmp_path / "report.html").read_text()
+    for width, text_px in _shown_sizes(html_text):
+        assert width <= PAGE_WIDTH_PX and text_px >= MIN_TEXT_PX
+    plt.close("all")
+
+
+def test_wide_tables_scroll_inside_the_column(full_report):
+    out, _ = full_report
+    html_text = (out / "report.html").read_text()
+    assert html_text.count("<table>") == html_text.count('<div class="table-scroll')
+    # The seat-advantage test table (24 columns) is marked wide: its first column stays.
+    assert '<div class="table-scroll wide">' in html_text
+    assert "A wide table: scroll it sideways." in html_text
 
 
 # ---------------------------------------------------------------------------------------------

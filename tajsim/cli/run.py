@@ -15,7 +15,8 @@ from tajsim.errors import UserError
 @click.command("run")
 @click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output directory (default: reports/<experiment name>).")
+              help="Output directory (default: reports/<experiment name>, or "
+                   "reports/<game>/<name> for a game other than Taj Mahal).")
 @click.option("--scale", type=float, default=1.0, show_default=True,
               help="Multiply every run's number of games (e.g. 0.1 for a quick look).")
 @click.option("--restart", is_flag=True,
@@ -23,7 +24,8 @@ from tajsim.errors import UserError
                    "tajsim: runs made by other engine code cannot be resumed).")
 @run_options
 def command(experiment, out, scale, restart, scheduler, workers, quiet, verbose) -> None:
-    """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/.
+    """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/
+    (reports/GAME/NAME/ for a game other than Taj Mahal).
 
     Each simulation is stored chunk by chunk under reports/NAME/runs/; running the same
     command again after an interruption finishes only what is missing (--restart plays

@@ -17,6 +17,8 @@ import pandas as pd
 
 from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
 from tajsim.errors import UserError
+from tajsim.games.registry import DEFAULT_GAME
+from tajsim.reporting.render import write_csv
 from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
@@ -64,7 +66,7 @@ def run_experiment(
     detail = log or (lambda _msg: None)
     exp = load_experiment(path)
     check_names(exp)
-    out_dir = Path(out) if out is not None else Path("reports") / exp.name
+    out_dir = Path(out) if out is not None else default_report_dir(exp)
     named = [str(a.get("name") if isinstance(a, dict) else a) for a in exp.analyses]
     detail(f"validated {exp.path}: {len(exp.runs)} run{'s' if len(exp.runs) != 1 else ''}, "
            f"{exp.total_games:,} games before --scale, analyses "
@@ -73,7 +75,7 @@ def run_experiment(
                                progress=progress, scale=scale, echo=say, restart=restart,
                                log=log)
     try:
-        data.summaries.to_csv(out_dir / "summary.csv", index=False)
+        write_csv(data.summaries, out_dir / "summary.csv")
         (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
         cache = AnalysisCache(data.results, exp.game)
         if exp.analyses:
@@ -95,12 +97,20 @@ def run_experiment(
     return report
 
 
+def default_report_dir(exp: Experiment) -> Path:
+    """``reports/<name>`` for Taj Mahal (the default game), ``reports/<game>/<name>`` for the
+    others."""
+    if exp.game == DEFAULT_GAME:
+        return Path("reports") / exp.name
+    return Path("reports") / exp.game / exp.name
+
+
 def _save_output(folder: Path, name: str, value: Any) -> None:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     if isinstance(value, pd.DataFrame):
-        value.to_csv(folder / f"{safe}.csv", index=False)
+        write_csv(value, folder / f"{safe}.csv")
     elif isinstance(value, pd.Series):
-        value.to_frame().to_csv(folder / f"{safe}.csv")
+        write_csv(value.to_frame(), folder / f"{safe}.csv", index=True)
     elif isinstance(value, dict):
         for key, item in value.items():
             _save_output(folder, f"{safe}_{key}", item)

@@ -9,6 +9,10 @@
   (strategies, players, edition, seed, number of games);
 * ``table_*.csv`` — the full analysis tables behind the report (the report shows excerpts).
 
+The figures are drawn for the HTML column (none wider, so none is shrunk and their text stays
+readable) and every file is byte-stable: CSV floats rounded to 6 significant digits, PNGs under
+one fixed style without version metadata, LF line ends (:mod:`tajsim.reporting.render`).
+
 Sections the data cannot support are skipped with one sentence saying why (e.g. setup balance
 when every game has its own setup; ratings with a single strategy). The analyses come from an
 :class:`~tajsim.analysis.registry.AnalysisCache`: pass the run's cache and nothing it already
@@ -31,6 +35,7 @@ from tajsim.reporting.render import (
     markdown_table,
     render_html,
     render_markdown,
+    report_style,
 )
 from tajsim.reporting.sections import sections_for
 
@@ -105,10 +110,13 @@ def build_report(
     out.mkdir(parents=True, exist_ok=True)
     ctx = ReportContext(results=frame, out_dir=out, config=dict(config or {}),
                         components=board_components, spec=spec, cache=cache)
-    for name, (section, _) in available.items():
-        if name in chosen:
-            section(ctx)
+    with report_style():  # the same figures whatever the user's matplotlib style
+        for name, (section, _) in available.items():
+            if name in chosen:
+                section(ctx)
     md_path = out / "report.md"
-    md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8")
-    (out / "report.html").write_text(render_html(title, ctx.blocks, out), encoding="utf-8")
+    # newline="\n": the same bytes on every platform.
+    md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8", newline="\n")
+    (out / "report.html").write_text(render_html(title, ctx.blocks, out), encoding="utf-8",
+                                     newline="\n")
     return md_path

@@ -16,6 +16,7 @@ from collections.abc import Callable
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from tajsim.analysis import ratings, robustness, setup_balance, winrates
 from tajsim.analysis.frames import game_index
@@ -23,6 +24,8 @@ from tajsim.analysis.registry import conclusions_for
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.reporting.render import (
+    BASELINE_COLOUR,
+    PAGE_WIDTH_IN,
     PART_COLOURS,
     ReportContext,
     describe_simulation,
@@ -30,10 +33,14 @@ from tajsim.reporting.render import (
     facet_groups,
     format_cell,
     group_label,
+    integer_axis,
     join_words,
     n_games,
+    panel_grid,
     pct,
+    rate_limits,
     setup_keys,
+    signed,
 )
 
 __all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "section_names", "sections_for"]
@@ -84,30 +91,38 @@ def _section_overview(ctx: ReportContext) -> None:
     )
 
 
+def _baseline_handle() -> Line2D:
+    return Line2D([], [], color=BASELINE_COLOUR, ls="--", lw=1.2,
+                  label="equal players (1 / number of players)")
+
+
 def _section_win_rates(ctx: ReportContext) -> None:
     r = ctx.results
     ctx.heading(2, "Win rates")
     facet = facet_groups(r)
     by_seat = ctx.analysis("win_rates", by=(*facet, "seat"))
     groups = list(by_seat.groupby(facet, sort=True))
-    fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups) + 0.8, 3.6),
-                             squeeze=False, layout="constrained")
-    for ax, (_key, grp) in zip(axes[0], groups):
+    games_in = {key: int(grp["n"].iloc[0]) for key, grp in groups}  # every game has a seat 0
+    # Every panel on the same scale from 0, rows of two: panels compare at a glance and the
+    # text keeps its size on the page.
+    _, high = rate_limits(by_seat["ci_high"], by_seat["baseline"])
+    fig, axes = panel_grid(len(groups), panel_height=2.7, extra_height=0.3)
+    for ax, (key, grp) in zip(axes, groups):
         seats = grp["seat"].to_numpy()
         rate = grp["win_rate"].to_numpy()
         err = error_bars(rate, grp["ci_low"], grp["ci_high"])
         ax.bar(seats, rate, color="#d9a441", edgecolor="#8c6d31", width=0.65)
         ax.errorbar(seats, rate, yerr=err, fmt="none", ecolor="#333", capsize=5, lw=1.3)
-        ax.axhline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2,
-                   label=f"equal seats (1/{int(grp['n_players'].iloc[0])})")
+        ax.axhline(grp["baseline"].iloc[0], color=BASELINE_COLOUR, ls="--", lw=1.2)
         ax.set_xticks(seats, [f"seat {s}" + (" (first)" if s == 0 else "") for s in seats])
         ax.set_ylabel("win rate")
-        ax.set_title(group_label(grp.iloc[0], facet) + f" — {int(grp['n'].iloc[0]):,} games")
-        ax.set_ylim(0, max(float(grp["ci_high"].max()) * 1.25, 0.05))
-        ax.legend(loc="lower right", fontsize=8)
+        ax.set_title(group_label(grp.iloc[0], facet) + f" — {games_in[key]:,} games")
+        ax.set_ylim(0, high)
+    # One legend for all panels, below them: it covers no bar.
+    fig.legend(handles=[_baseline_handle()], loc="outside lower center", frameon=False)
     ctx.figure(fig, "win_rate_by_seat",
-               "Win rate by seat (seat 0 plays first in the first visit), with 95% Wilson "
-               "intervals; dashed line: the rate if all seats were equal.", r)
+               f"Win rate by seat ({ctx.spec.extras.get('seat_note', 'seat 0 plays first')}), "
+               "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", r)
     ctx.table(by_seat, "Win rate by seat.", "win_rates_by_seat")
     balance = winrates.seat_lineup_balance(r, by=facet)
     confounded = balance[balance["confounded"]]
@@ -120,23 +135,30 @@ def _section_win_rates(ctx: ReportContext) -> None:
     if r["strategy"].nunique() > 1:
         by_strategy = ctx.analysis("win_rates", by=(*facet, "strategy"))
         groups = list(by_strategy.groupby(facet, sort=True))
-        n_strat = r["strategy"].nunique()
-        fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 0.8,
-                                                          1.0 + 0.42 * n_strat),
-                                 squeeze=False, layout="constrained")
-        for ax, (_key, grp) in zip(axes[0], groups):
-            grp = grp.sort_values("win_rate")
-            y = np.arange(len(grp))
+        # One strategy order for every panel (best on top, by the mean excess over equal
+        # players across the panels), one x scale from 0.
+        strength = by_strategy.groupby("strategy", observed=True)["excess"].mean()
+        order = sorted(strength.index.astype(str), key=lambda s: (-strength[s], s))
+        row_of = {name: len(order) - 1 - i for i, name in enumerate(order)}
+        low, high = rate_limits(by_strategy["ci_high"], by_strategy["baseline"])
+        fig, axes = panel_grid(len(groups), panel_height=1.0 + 0.3 * len(order),
+                               extra_height=0.3)
+        for ax, (key, grp) in zip(axes, groups):
+            y = np.array([row_of[str(s)] for s in grp["strategy"]])
             rate = grp["win_rate"].to_numpy()
             ax.errorbar(rate, y, xerr=error_bars(rate, grp["ci_low"], grp["ci_high"]),
-                        fmt="o", color="#4f7fa8", ecolor="#333", capsize=4)
-            ax.axvline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2)
-            ax.set_yticks(y, grp["strategy"].astype(str))
+                        fmt="o", color="#4f7fa8", ecolor="#333", capsize=4, clip_on=False)
+            ax.axvline(grp["baseline"].iloc[0], color=BASELINE_COLOUR, ls="--", lw=1.2)
+            ax.set_yticks(list(row_of.values()), list(row_of))
+            ax.set_ylim(-0.6, len(order) - 0.4)
+            ax.set_xlim(low, high)
             ax.set_xlabel("win rate")
-            ax.set_title(group_label(grp.iloc[0], facet))
+            ax.set_title(group_label(grp.iloc[0], facet) + f" — {games_in[key]:,} games")
+        fig.legend(handles=[_baseline_handle()], loc="outside lower center", frameon=False)
         ctx.figure(fig, "win_rate_by_strategy",
-                   "Win rate by strategy with 95% Wilson intervals; dashed line: the rate of "
-                   "equal players (1/n_players).", r)
+                   "Win rate by strategy with 95% Wilson intervals, strategies in the same "
+                   "order in every panel (strongest on average on top), x axis from 0; dashed "
+                   "line: the rate of equal players (1/n_players).", r)
         ctx.table(by_strategy.sort_values([*facet, "win_rate"], ascending=[True] * len(facet)
                                           + [False]),
                   "Win rate by strategy.", "win_rates_by_strategy")
@@ -155,9 +177,9 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
     )
     for row in test.itertuples():
         label = group_label(pd.Series(row._asdict()), facet)
-        raw = (f"unadjusted, the first seat's excess is {100 * row.raw_first_seat_excess:+.1f} "
-               f"points, 95% CI [{100 * row.raw_first_seat_excess_ci_low:+.1f}, "
-               f"{100 * row.raw_first_seat_excess_ci_high:+.1f}], over {row.n_games:,} games")
+        raw = (f"unadjusted, the first seat's excess is {signed(100 * row.raw_first_seat_excess)} "
+               f"points, 95% CI [{signed(100 * row.raw_first_seat_excess_ci_low)}, "
+               f"{signed(100 * row.raw_first_seat_excess_ci_high)}], over {row.n_games:,} games")
         if row.n == 0:
             ctx.para(f"**{label}**: the seat effect is not identified: no line-up occurs in "
                      f"every seat, so seat and line-up cannot be separated ({raw}; do not read "
@@ -167,9 +189,9 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
         ctx.para(
             f"**{label}**: the first seat wins {pct(row.first_seat_win_rate)} of "
             f"{row.n:,} games (equal seats: {pct(row.first_seat_win_rate - row.first_seat_excess)}"
-            f"; excess {100 * row.first_seat_excess:+.1f} points, 95% CI "
-            f"[{100 * row.ci_low:+.1f}, {100 * row.ci_high:+.1f}]). Test of equal seats within "
-            f"line-ups (Wald, clustered by game): χ² = {row.chi2:.1f} on {row.dof} df, "
+            f"; excess {signed(100 * row.first_seat_excess)} points, 95% CI "
+            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]). Test of equal seats "
+            f"within line-ups (Wald, clustered by game): χ² = {row.chi2:.1f} on {row.dof} df, "
             f"p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%); "
             f"Cramér's V = {row.cramers_v:.3f}. Best seat {row.best_seat}, "
             f"worst seat {row.worst_seat}."
@@ -196,10 +218,10 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
     if per_group.max() <= 4:
         rates = winrates.win_rates(lineups, by=[*facet, "lineup", "seat"])
         groups = list(rates.groupby(facet, sort=True))
-        fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups) + 0.8, 4.2),
-                                 squeeze=False, layout="constrained")
+        _, high = rate_limits(rates["ci_high"], rates["baseline"])
+        fig, axes = panel_grid(len(groups), panel_height=3.3)
         colours = ("#d9a441", "#4f7fa8", "#6b8e4e", "#b5524b")
-        for ax, (_key, grp) in zip(axes[0], groups):
+        for ax, (_key, grp) in zip(axes, groups):
             names = sorted(grp["lineup"].unique())
             width = 0.8 / len(names)
             for j, name in enumerate(names):
@@ -210,17 +232,19 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
                        label=f"{name} ({int(sub['n_games'].max()):,} games)")
                 ax.errorbar(x, rate, yerr=error_bars(rate, sub["ci_low"], sub["ci_high"]),
                             fmt="none", ecolor="#333", capsize=3, lw=1.1)
-            ax.axhline(grp["baseline"].iloc[0], color="#b5524b", ls="--", lw=1.2)
+            ax.axhline(grp["baseline"].iloc[0], color=BASELINE_COLOUR, ls="--", lw=1.2)
             seats = np.sort(grp["seat"].unique())
             ax.set_xticks(seats, [f"seat {s}" for s in seats])
             ax.set_ylabel("win rate")
             ax.set_title(group_label(grp.iloc[0], facet))
-            ax.set_ylim(0, max(float(grp["ci_high"].max()) * 1.15, 0.05))
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), fontsize=7,
+            ax.set_ylim(0, high)
+            # Below the axes: a legend inside would cover bars.
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize=8,
                       frameon=False)
         ctx.figure(fig, "seat_win_rate_by_lineup",
                    "Win rate by seat within each line-up (strategies at the table), with 95% "
-                   "Wilson intervals; dashed line: the rate if all seats were equal.", lineups)
+                   "Wilson intervals, all panels on one scale from 0; dashed line: the rate if "
+                   "all seats were equal.", lineups)
     cols = [*facet, "lineup", "n", "n_games", "confounded", "first_seat_win_rate",
             "first_seat_excess", "ci_low", "ci_high", "chi2", "dof", "p_value", "best_seat",
             "worst_seat"]
@@ -246,7 +270,8 @@ def _section_composition(ctx: ReportContext) -> None:
     wide.insert(0, "n", counts.reindex(wide.index).to_numpy())
     wide = wide.reset_index()
     labels = [group_label(row, by) for _, row in wide.iterrows()]
-    fig, ax = plt.subplots(figsize=(8.5, 1.8 + 0.45 * len(wide)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(min(8.5, PAGE_WIDTH_IN), 1.8 + 0.45 * len(wide)),
+                           layout="constrained")
     left = np.zeros(len(wide))
     y = np.arange(len(wide))[::-1]
     for part, colour in zip(parts, PART_COLOURS):
@@ -254,22 +279,20 @@ def _section_composition(ctx: ReportContext) -> None:
         ax.barh(y, values, left=left, color=colour, edgecolor="white", label=part, height=0.7)
         for yi, li, v in zip(y, left, values):
             if v >= 3:
-                ax.text(li + v / 2, yi, f"{v:.1f}", ha="center", va="center", fontsize=7.5,
+                ax.text(li + v / 2, yi, f"{v:.1f}", ha="center", va="center", fontsize=8,
                         color="white")
         left += values
     ax.set_yticks(y, labels)
     ax.set_xlabel("mean points per player-game")
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=min(6, len(parts)),
-               fontsize=8, frameon=False)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center",
+               ncol=min(6, len(parts)), frameon=False)
     ax.set_title("Score parts (mean points)")
     ctx.figure(fig, "score_parts",
                "Mean points per player-game from each score part, stacked (the bar length is "
                "the mean score).", r)
     ctx.table(wide, "Mean points per player-game by score part (intervals and quantiles in "
               "the CSV).", "score_composition", full=table)
-    hist = ctx.analysis("score_part_histogram", by=tuple(by))
-    hist.to_csv(ctx.out_dir / "table_score_part_histogram.csv", index=False)
-    ctx.files.append(ctx.out_dir / "table_score_part_histogram.csv")
+    ctx.csv(ctx.analysis("score_part_histogram", by=tuple(by)), "table_score_part_histogram")
     ctx.para("The full distribution of each part (points → frequency) is in "
              "`table_score_part_histogram.csv`.")
 
@@ -296,15 +319,16 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     ctx.table(share, "Share of win variance due to the setup, by seat.", "setup_variance_share")
     imbalance = ctx.analysis("setup_imbalance")
     if not imbalance.empty:
-        fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+        fig, ax = plt.subplots(figsize=(7.5, 4.0), layout="constrained")
         ax.hist(imbalance["spread"], bins=min(40, max(10, len(imbalance) // 5)),
                 color="#d9a441", edgecolor="#8c6d31")
         null = float(np.average(imbalance["null_spread"], weights=imbalance["n"]))
-        ax.axvline(null, color="#b5524b", ls="--",
-                   label=f"expected with equal seats ({null:.2f})")
+        ax.axvline(null, color=BASELINE_COLOUR, ls="--",
+                   label=f"expected by chance with equal seats ({null:.2f})")
         ax.set_xlabel("seat win-rate spread in a setup (best seat − worst seat)")
         ax.set_ylabel("setups")
-        ax.legend(fontsize=8)
+        integer_axis(ax.yaxis)  # counts of setups
+        fig.legend(loc="outside lower center", frameon=False)
         ctx.figure(fig, "setup_imbalance",
                    f"Distribution of setup imbalance over {len(imbalance):,} setups: the spread "
                    "between the best and the worst seat's win rate in each setup; dashed: the "
@@ -321,7 +345,8 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     if not features.empty:
         n_sig = int(features["significant"].sum())
         ctx.para(f"Setup features tested against seat 0's win rate: {len(features)} "
-                 f"(province visit numbers and bonus tiles by city), one observation per setup; "
+                 f"({ctx.spec.extras.get('setup_features_text', 'the features of the setup')})"
+                 ", one observation per setup; "
                  f"{n_sig} significant at a 5% false discovery rate (Benjamini-Hochberg).")
         ctx.table(features.head(10), "Setup features with the smallest p-values.",
                   "setup_feature_tests", full=features)
@@ -341,22 +366,22 @@ def _section_ratings(ctx: ReportContext) -> None:
     h2h = ctx.analysis("head_to_head")
     order = list(bt["strategy"])  # strongest first
     matrix = ratings.head_to_head_matrix(h2h).reindex(index=order, columns=order)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 1.3 + 0.45 * len(os_table)),
+    fig, axes = plt.subplots(1, 2, figsize=(PAGE_WIDTH_IN, 1.3 + 0.4 * len(os_table)),
                              layout="constrained")
     o = os_table.iloc[::-1]
     axes[0].errorbar(o["mu"], np.arange(len(o)),
                      xerr=error_bars(o["mu"], o["ci_low"], o["ci_high"]), fmt="o",
-                     color="#4f7fa8", ecolor="#333", capsize=4)
+                     color="#4f7fa8", ecolor="#333", capsize=4, clip_on=False)
     axes[0].set_yticks(np.arange(len(o)), o["strategy"])
     axes[0].set_xlabel("openskill μ (Plackett-Luce), ±1.96σ")
     axes[0].set_title("openskill rating ladder")
     b = bt.iloc[::-1]
     axes[1].errorbar(b["strength"], np.arange(len(b)),
                      xerr=error_bars(b["strength"], b["ci_low"], b["ci_high"]), fmt="s",
-                     color="#b5524b", ecolor="#333", capsize=4)
+                     color="#b5524b", ecolor="#333", capsize=4, clip_on=False)
     axes[1].axvline(0, color="#999", lw=1)
     axes[1].set_yticks(np.arange(len(b)), b["strategy"])
-    axes[1].set_xlabel("Bradley-Terry strength (log-odds vs the average), 95% CI")
+    axes[1].set_xlabel("Bradley-Terry strength (log-odds vs average), 95% CI")
     axes[1].set_title("Bradley-Terry cross-check")
     ctx.figure(fig, "rating_ladder",
                "Rating ladder: openskill Plackett-Luce ratings (updated game by game, seats as "
@@ -364,7 +389,8 @@ def _section_ratings(ctx: ReportContext) -> None:
                ") and Bradley-Terry strengths from all pairwise finishing orders "
                "(sandwich intervals clustered by game).", r)
     k = len(matrix)
-    fig, ax = plt.subplots(figsize=(1.6 + 0.75 * k, 1.2 + 0.65 * k), layout="constrained")
+    fig, ax = plt.subplots(figsize=(min(PAGE_WIDTH_IN, 1.6 + 0.75 * k), 1.2 + 0.65 * k),
+                           layout="constrained")
     values = matrix.to_numpy()
     spread = float(np.nanmax(np.abs(values - 0.5))) if np.isfinite(values).any() else 0.5
     spread = min(0.5, max(0.1, math.ceil(spread * 20) / 20))
@@ -375,7 +401,7 @@ def _section_ratings(ctx: ReportContext) -> None:
         for j in range(k):
             v = matrix.iat[i, j]
             if np.isfinite(v):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8.5,
                         color="white" if abs(v - 0.5) > 0.6 * spread else "black")
     ax.set_xlabel("strategy B")
     ax.set_ylabel("strategy A")
@@ -394,8 +420,7 @@ def _section_ratings(ctx: ReportContext) -> None:
     elif not rotation.empty and rotation["confounded"].any():
         ctx.para("Caution: each strategy sat in each seat about equally often, but the seats "
                  "saw different line-ups (see `table_seat_rotation.csv`).")
-    rotation.to_csv(ctx.out_dir / "table_seat_rotation.csv", index=False)
-    ctx.files.append(ctx.out_dir / "table_seat_rotation.csv")
+    ctx.csv(rotation, "table_seat_rotation")
 
 
 def _section_robustness(ctx: ReportContext) -> None:

@@ -123,8 +123,12 @@ SPEC = GameSpec(
     options=OPTIONS,
     check_legal=check_legal_list,
     check_step=check_step,
+    board_picture="tajsim.games.maharani.report.board_plot:draw_palace",
     seat_cost_us=6.7,  # random: about 37,000 4-player games/s on one core
     extras={"rules_doc": "docs/games/maharani/rules.md",
+            "seat_note": "seat 0 plays the first turn",
+            "setup_features_text": "central tiles and a repeated colour among the four "
+                                   "opening tiles",
             "components_doc": "docs/games/maharani/components.md",
             "strategies_doc": "docs/games/maharani/strategies.md"},
 )

@@ -104,6 +104,8 @@ SPEC = GameSpec(
     tuning=TUNING,
     board_picture="tajsim.games.tajmahal.report.board_plot:plot_board",
     extras={
+        "seat_note": "seat 0 plays first in the first visit",
+        "setup_features_text": "province visit numbers and bonus tiles by city",
         # The strength ladder: where it is written, the result fields it shows beside the
         # score parts, the head-to-head pairs its summary states, the example plug-in.
         "ladder_document": "docs/strategies.md",

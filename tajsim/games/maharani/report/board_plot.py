@@ -6,8 +6,8 @@
 * :func:`gold_heatmap`: where gold is made: the mean zone + group gold earned by laying a tile on
   each space, over the setup records of many games (``SETUP_DTYPE["space_gold"]``).
 
-``tajsim board show --game maharani`` (wired by the lead) draws :func:`draw_palace` of the
-components.
+``tajsim board show --game maharani`` draws :func:`draw_palace` of the components (the spec's
+``board_picture``); the report's palace section draws a final board and the heat map.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def _frame(ax: Any, components: Components, n_players: int | None) -> None:
                 va="center", fontsize=9, weight="bold")
     if n_players:
         sides = components.seat_sides[n_players]
-        where = {E.DIR.N: (half, -0.05, "center"), E.DIR.S: (half, E.GRID + 0.05, "center"),
-                 E.DIR.W: (-0.05, half, "right"), E.DIR.E: (E.GRID + 0.05, half, "left")}
+        where = {E.DIR.N: (half, -0.35, "center"), E.DIR.S: (half, E.GRID + 0.35, "center"),
+                 E.DIR.W: (-0.1, half, "right"), E.DIR.E: (E.GRID + 0.1, half, "left")}
         for p, side in enumerate(sides):
             x, y, ha = where[side]
             ax.text(x, y, f"P{p}", ha=ha, va="center", fontsize=11, weight="bold",
@@ -116,7 +116,7 @@ def draw_palace(components: Components, state: np.ndarray | None = None, ax: Any
                                     edgecolor="black", zorder=5))
         else:
             ax.text(c + 0.5, r + 0.82, components.space_ids[s], ha="center", va="center",
-                    fontsize=6, color="#7a6a55")
+                    fontsize=7.5, color="#7a6a55")
     _frame(ax, components, n_players)
     if title:
         ax.set_title(title)

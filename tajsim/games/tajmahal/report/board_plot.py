@@ -29,6 +29,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.component_files import default_components
@@ -154,15 +155,24 @@ def _territories(
 
 
 def _label_points(c: Components, label: np.ndarray, clearance: np.ndarray, px: np.ndarray,
-                  py: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+                  py: np.ndarray, sizes: np.ndarray, obstacles: np.ndarray | None = None,
+                  sx: float = 1.0) -> np.ndarray:
     """Where to write each province's name: float64, shape (12, 2).
 
     ``sizes`` (float64, shape (12, 2)) is the width and height of each name in map units. The
     chosen point keeps the whole name box inside the territory if possible, away from roads and
-    cities, and near the middle of the province's cities.
+    cities, and near the middle of the province's cities. ``obstacles`` (float64, shape
+    (m, 2), map units) are points the name must not cover at all (cities and their names): a
+    name may cross a road, but not hide a city.
     """
     from scipy.ndimage import minimum_filter
+    from scipy.spatial import cKDTree
 
+    blocked = np.full(px.shape, np.inf)
+    if obstacles is not None and len(obstacles):
+        tree = cKDTree(np.asarray(obstacles, dtype=np.float64) * (sx, 1.0))
+        blocked = tree.query(np.column_stack([px.ravel() * sx, py.ravel()]))[0].reshape(
+            px.shape)
     out = np.zeros((c.n_provinces, 2))
     for p in range(c.n_provinces):
         mask = label == p
@@ -170,8 +180,10 @@ def _label_points(c: Components, label: np.ndarray, clearance: np.ndarray, px: n
         h = max(int(sizes[p, 1] / _STEP) | 1, 1)
         inside = minimum_filter(mask.astype(np.uint8), size=(h, w), mode="constant") > 0
         clear = minimum_filter(clearance, size=(h, w), mode="nearest")
+        free = minimum_filter(blocked, size=(h, w), mode="nearest")
         centre = c.city_xy[c.province_cities(p)].mean(0)
-        score = 3.0 * np.minimum(clear, 0.3) - 0.08 * np.hypot(px - centre[0], py - centre[1])
+        score = (3.0 * np.minimum(clear, 0.3) + 10.0 * np.minimum(free, 0.2)
+                 - 0.08 * np.hypot(px - centre[0], py - centre[1]))
         score = np.where(inside if inside.any() else mask, score, -np.inf)
         r, k = np.unravel_index(int(np.argmax(score)), score.shape)
         out[p] = (px[r, k], py[r, k])
@@ -190,6 +202,8 @@ def plot_board(
     setup_bonus_at: Sequence[int] | np.ndarray | None = None,
     value_label: str | None = None,
     label_cities: str = "fortress",
+    value_range: tuple[float, float] | None = None,
+    missing_label: str | None = None,
 ) -> Figure:
     """Draw the board as a map.
 
@@ -218,6 +232,11 @@ def plot_board(
         Colour bar label.
     label_cities : {"fortress", "all", "none"}
         Which city names to write (province names are always written).
+    value_range : (float, float), optional
+        Colour scale of ``province_values`` (default: their minimum and maximum), e.g.
+        symmetric around 0 for a diverging colour map.
+    missing_label : str, optional
+        Legend entry of the grey provinces without a value (NaN) in ``province_values``.
 
     Returns
     -------
@@ -241,7 +260,10 @@ def plot_board(
         pvals = _values(province_values, c.province_names, c.province_slugs, "province_values")
     if pvals is not None:
         finite = pvals[np.isfinite(pvals)]
-        pnorm = mcolors.Normalize(*(finite.min(), finite.max()) if finite.size else (0, 1))
+        if value_range is not None:
+            pnorm = mcolors.Normalize(*value_range)
+        else:
+            pnorm = mcolors.Normalize(*(finite.min(), finite.max()) if finite.size else (0, 1))
         colours = [
             colormap(pnorm(v)) if np.isfinite(v) else mcolors.to_rgba("#dddddd") for v in pvals
         ]
@@ -299,17 +321,22 @@ def plot_board(
     if pvals is not None:
         cbar_axes.append((pnorm, value_label or "province value"))
 
-    # City names.
+    # City names (and where they lie, for the province names to avoid: points along each).
+    obstacles = [xy]
+    city_labels = []  # (city, x offset, y offset (points), text, font size)
     for city in range(c.n_cities):
         is_fort = bool(c.city_fortress[city])
         if city == c.agra_city:
             ax.annotate("Agra", xy[city], xytext=(9, -13), textcoords="offset points",
                         fontsize=9.5, fontweight="bold", color=_INK, zorder=8,
                         path_effects=halo)
+            city_labels.append((city, 9, -13, "Agra", 9.5))
         elif label_cities == "all" or (label_cities == "fortress" and is_fort):
+            size = 7.6 if is_fort else 6.6
             ax.annotate(c.city_names[city], xy[city], xytext=(5, 4), textcoords="offset points",
-                        fontsize=7.6 if is_fort else 6.6, color=_INK if is_fort else "#5a5045",
+                        fontsize=size, color=_INK if is_fort else "#5a5045",
                         style="normal" if is_fort else "italic", zorder=8, path_effects=halo)
+            city_labels.append((city, 5, 4, c.city_names[city], size))
 
     # Province names (size of each name in map units, from the axes' scale).
     ax.set_xlim(extent[0], extent[1])
@@ -319,16 +346,25 @@ def plot_board(
     bbox = ax.get_window_extent()
     fontsize = 10.5
     x_per_pt = (extent[1] - extent[0]) / max(bbox.width * 72 / fig.dpi, 1.0)
+    for city, x0_pt, y0_pt, text, size in city_labels:
+        along = np.linspace(x0_pt, x0_pt + 0.6 * size * len(text), max(2, len(text)))
+        for y_pt in (y0_pt, y0_pt + 0.5 * size, y0_pt + size):
+            obstacles.append(xy[city] + np.column_stack(
+                [along * x_per_pt, np.full(along.shape, y_pt * x_per_pt * sx)]))
     sizes = np.array(
         [[0.75 * fontsize * len(n) * x_per_pt + 0.1, 1.2 * fontsize * x_per_pt * sx]
          for n in c.province_names]
     )
-    points = _label_points(c, label, clearance, X, Y, sizes)
+    points = _label_points(c, label, clearance, X, Y, sizes, np.vstack(obstacles), sx)
     for p, name in enumerate(c.province_names):
-        edge = np.array(mcolors.to_rgb(colours[p])) * 0.38
+        # Over a value colour scale (dark at both ends) the names are ink on a white halo;
+        # otherwise a darker shade of the province's own colour.
+        colour = _INK if pvals is not None else np.array(mcolors.to_rgb(colours[p])) * 0.38
+        halo_alpha = 0.85 if pvals is not None else 0.6
         ax.text(points[p, 0], points[p, 1], name.upper(), ha="center", va="center",
-                fontsize=fontsize, fontweight="bold", color=edge, alpha=0.9, zorder=4,
-                path_effects=[pe.withStroke(linewidth=3, foreground="white", alpha=0.6)])
+                fontsize=fontsize, fontweight="bold", color=colour, alpha=0.9, zorder=4,
+                path_effects=[pe.withStroke(linewidth=3, foreground="white",
+                                            alpha=halo_alpha)])
 
     # Bonus tiles.
     if setup_bonus_at is not None:
@@ -365,6 +401,8 @@ def plot_board(
         Line2D([], [], ls="", marker="*", ms=15, mfc="#f2c230", mec=_INK,
                label="Agra (Taj Mahal +4; province tile 12)"),
     ]
+    if missing_label and pvals is not None and not np.isfinite(pvals).all():
+        handles.append(Patch(facecolor="#dddddd", edgecolor="#888888", label=missing_label))
     leg = ax.legend(handles=handles, loc="upper right", fontsize=8, frameon=True,
                     framealpha=0.9, facecolor="white", edgecolor="#bbb0a0")
     leg.set_zorder(10)
