@@ -421,7 +421,7 @@ def decode_order(index, state):
 
 
 # ---------------------------------------------------------------------------------------------
-# Setup (S1-S7)
+# Setup (R3-R7)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, state):
@@ -1102,7 +1102,7 @@ def apply_action_nb(state, comp, action):
             state[S_CUR] = seat_by_card_rank(state, state[S_COUNTER] % n)
             return
         unlimited = option_on(state, OPT_UNLIMITED_HOUSES)
-        for q in range(n):  # S7: six more houses from the quarry
+        for q in range(n):  # R7: six more houses from the quarry
             state[S_POOL + q] += comp[C_QUARRY_GIFT]
             if not unlimited:
                 state[S_QUARRY + q] -= comp[C_QUARRY_GIFT]

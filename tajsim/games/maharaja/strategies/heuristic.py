@@ -47,6 +47,7 @@ from tajsim.games.maharaja.engine.enums import (
     C_LONE_BONUS,
     C_N_ROADS,
     C_PENALTY,
+    C_PTS_ARCHITECT,
     C_PTS_CENTRE,
     C_PTS_OUTER,
     C_PTS_SADHU_OUTER,
@@ -81,6 +82,7 @@ from tajsim.games.maharaja.engine.enums import (
     PHASE_REPLACE,
     PHASE_SETUP_HOUSE,
     PHASE_TURN,
+    S_ACTED,
     S_ARCH,
     S_CARD_OF,
     S_GOLD,
@@ -271,11 +273,18 @@ def soon(state, city):
 
 @njit(cache=True)
 def fill_points(state, comp, work):
-    """Presence points of every seat in every city (R30) into work[H_PTS..]."""
+    """Lasting presence points of every seat in every city into work[H_PTS..]: houses and
+    palaces (R30), not the architects, which move; except in the Maharaja's city this round,
+    where the architects of seats that have already acted stay for the scoring."""
     n = state[S_N_PLAYERS]
+    arch_pts = comp[C_PTS_ARCHITECT]
+    m = state[S_MAHARAJA]
     for c in range(N_CITIES):
         for q in range(n):
-            work[W_HEUR + H_PTS + c * P + q] = city_points(state, comp, c, q)
+            pts = city_points(state, comp, c, q)
+            if state[S_ARCH + q] == c and not (c == m and state[S_ACTED + q] == 1):
+                pts -= arch_pts
+            work[W_HEUR + H_PTS + c * P + q] = pts
 
 
 @njit(cache=True, inline="always")
@@ -817,12 +826,11 @@ def plan_openings(state, comp, p, best_value, work):
 
 @njit(cache=True)
 def architect_gain(state, comp, p, city, work):
-    """Gold the architect's presence point earns at ``city``'s scoring now."""
+    """Gold the architect's presence point earns at ``city``'s scoring now (the table holds
+    p's lasting points only)."""
     pts = pts_of(work, city, p)
-    if state[S_ARCH + p] == city:
-        return gold_for_points(state, comp, city, p, pts, work) - \
-            gold_for_points(state, comp, city, p, pts - 1, work)
-    return gold_for_points(state, comp, city, p, pts + 1, work) - \
+    extra = comp[C_PTS_ARCHITECT]
+    return gold_for_points(state, comp, city, p, pts + extra, work) - \
         gold_for_points(state, comp, city, p, pts, work)
 
 
