@@ -485,10 +485,15 @@ def _board_problems(data: dict, where: str) -> tuple[list[str], dict[str, Any]]:
         road_villages.append(vil)
     if out:
         return out, {}
+    road_arr = np.array(roads, np.int64)
+    reach = _bfs(_adjacency(road_arr), E.START)
+    for j in range(E.N_JUNCTIONS):
+        if reach[j] < 0:
+            out.append(f"{where}: city {names[j]!r} is unreachable from {names[E.START]!r}; "
+                       "expected every city joined to the start by roads")
     if len(village_names) != E.N_VILLAGES:
         out.append(f"{where}: {len(village_names)} villages on the roads; expected "
                    f"{E.N_VILLAGES}")
-    road_arr = np.array(roads, np.int64)
     degree = np.zeros(E.N_JUNCTIONS, np.int64)
     for a, b in roads:
         degree[a] += 1
@@ -497,11 +502,6 @@ def _board_problems(data: dict, where: str) -> tuple[list[str], dict[str, Any]]:
         if not E.MIN_DEGREE <= degree[j] <= E.MAX_DEGREE:
             out.append(f"{where}: junction {names[j]!r} has {int(degree[j])} roads; expected "
                        f"{E.MIN_DEGREE} to {E.MAX_DEGREE}")
-    reach = _bfs(_adjacency(road_arr), E.START)
-    for j in range(E.N_JUNCTIONS):
-        if reach[j] < 0:
-            out.append(f"{where}: city {names[j]!r} is unreachable from {names[E.START]!r}; "
-                       "expected every city joined to the start by roads")
     for (a, b), (c, d) in itertools.combinations(roads, 2):
         if len({a, b, c, d}) == 4 and _segments_cross(xy[a], xy[b], xy[c], xy[d]):
             out.append(f"{where}: road {names[a]}-{names[b]} crosses road {names[c]}-{names[d]};"
@@ -650,10 +650,10 @@ def validate_file(path: str | Path) -> list[str]:
         data = _read_toml(file)
     except ComponentError as exc:
         return [str(exc)]
-    if "city" in data or "road" in data or "start" in data:
-        return _board_problems(data, file.name)[0]
     if "gold_table" in data or "costs" in data:
         return _components_problems(data, file.name)[0]
+    if "city" in data or "road" in data:
+        return _board_problems(data, file.name)[0]
     return [f"{file.name}: neither a board file ([[city]], [[road]]) nor a components file "
             "([gold_table], [costs]); expected one of them"]
 

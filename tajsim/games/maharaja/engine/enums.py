@@ -318,6 +318,7 @@ S_TOLL_BY_VILLAGE = _state_slot(N_VILLAGES)  # tolls earned in each village
 S_CARD_BY_ROUND = _state_slot(MAX_ROUNDS * P)  # card held at each round's scoring, -1
 S_PALACE_ROUND = _state_slot(P * N_CITIES)  # round of each player's k-th palace, 0 none
 S_GOV_MOVES = _state_slot(P)
+S_CHOSEN = _state_slot(P * N_ACT)  # actions of each kind each seat revealed
 S_HOUSES_BUILT = _state_slot(P)  # paid, free and setup houses placed
 S_HOUSE_MOVES = _state_slot(P)
 S_VISIT_CITY = _state_slot(MAX_ROUNDS)  # city scored in each round, -1
@@ -344,13 +345,15 @@ RESULT_DTYPE = np.dtype(
         ("houses_village", np.int8),
         ("houses_built", np.int8),  # houses placed during the game (setup included)
         ("house_moves", np.int8),
-        ("tolls_paid", np.int16),  # including those the bank paid for the Monk
+        ("tolls_paid", np.int16),  # gold the seat paid (the Monk's are in monk_tolls)
         ("tolls_received", np.int16),
         ("penalties", np.int8),  # own actions not carried out
         ("governor_moves", np.int8),
         ("card_first", np.int8),  # character drafted at setup (0 = Mogul ... 5 = Artisan)
         ("card_final", np.int8),
     ]
+    # chose_<action>: how often the seat revealed that action (a pair counts both)
+    + [(f"chose_{slug}", np.int8) for slug in ACT_SLUGS]
 )
 SETUP_DTYPE = np.dtype(
     [

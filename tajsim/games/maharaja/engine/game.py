@@ -544,13 +544,15 @@ Policy = Callable[[Game, int, list[int]], int]
 def play_game(strategies: Sequence[str | Policy], seed: int = 0, game_id: int = 0,
               setup_id: int | None = None, components: Components | None = None,
               options: Mapping[str, bool] | None = None,
-              on_action: Callable[[Game, int, int], None] | None = None) -> Game:
+              on_action: Callable[[Game, int, int], None] | None = None,
+              after_action: Callable[[Game, np.ndarray, int], None] | None = None) -> Game:
     """Play a whole game step by step, one strategy per seat: a registered name (with optional
     ``:key=value`` parameters) or a Python callable ``policy(game, player, legal) -> action``.
 
     Registered strategies give the same game as the batch runner for the same (seed, game_id,
-    setup_id). ``on_action(game, player, action)`` is called before each action is applied. A
-    decision with a single legal action does not ask the strategy.
+    setup_id). ``on_action(game, player, action)`` is called before each action is applied,
+    ``after_action(game, state_before, action)`` after it (``game.events`` turns the two into
+    the referee's log). A decision with a single legal action does not ask the strategy.
     """
     from tajsim.games.maharaja.strategies.nb import choose_action_nb
     from tajsim.games.maharaja.strategies.registry import REGISTRY
@@ -577,7 +579,10 @@ def play_game(strategies: Sequence[str | Policy], seed: int = 0, game_id: int = 
                                           legal_buf, n))
         if on_action is not None:
             on_action(game, p, action)
+        before = game.state.copy() if after_action is not None else None
         game.apply(action)
+        if after_action is not None:
+            after_action(game, before, action)
     game.strategies = [s if isinstance(s, str) else getattr(s, "__name__", "python")
                        for s in strategies]
     return game

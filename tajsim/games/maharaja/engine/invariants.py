@@ -263,6 +263,11 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
     else:
         _require(mf == -1, f"move source {mf} outside a move", w)
 
+    chosen = int(s[E.S_CHOSEN:E.S_CHOSEN + n * E.N_ACT].sum())
+    in_turn = sum(1 for q in range(n) if s[E.S_REVEALED + q] and not s[E.S_ACTED + q])
+    _require(chosen == 2 * (int(s[E.S_N_TURNS]) + in_turn),
+             f"{chosen} actions revealed for {int(s[E.S_N_TURNS])} turns", w)
+
     # the end
     if over:
         scores = [int(parts[q].sum()) for q in range(n)]

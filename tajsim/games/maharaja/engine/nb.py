@@ -75,6 +75,7 @@ from tajsim.games.maharaja.engine.enums import (
     MAX_ROAD_VILLAGES,
     MAX_ROUNDS,
     MAX_TRAVELS_PER_TURN,
+    N_ACT,
     N_CARDS,
     N_CITIES,
     N_GOVERNORS,
@@ -116,6 +117,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_CARD_OF,
     S_CARD_OWNER,
     S_CENTRAL,
+    S_CHOSEN,
     S_COUNTER,
     S_CUR,
     S_END_CAUSE,
@@ -567,6 +569,7 @@ def start_turn(state, comp, p):
         state[k] = 0
     for i in range(2):
         kind = state[S_T_SLOT0 + i]
+        state[S_CHOSEN + p * N_ACT + kind] += 1
         if kind == ACT.GOLD:
             add_gold(state, p, comp[C_GOLD_ACTION], PART_GOLD_ACTION)
         elif kind == ACT.HOUSE:

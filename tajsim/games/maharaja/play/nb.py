@@ -14,6 +14,7 @@ from numba import njit, prange
 
 from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, below, derive_seed
 from tajsim.games.maharaja.engine.enums import (
+    ACT_SLUGS,
     ENUM_SETUP_BASE,
     LOC_CITY,
     MAX_PLAYERS,
@@ -33,6 +34,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_CARD_BY_ROUND,
     S_CARD_OF,
     S_CENTRAL,
+    S_CHOSEN,
     S_CUR,
     S_END_CAUSE,
     S_END_ROUND,
@@ -70,6 +72,8 @@ from tajsim.games.maharaja.strategies.nb import choose_action_work_nb
 
 P = MAX_PLAYERS
 assert PART_NAMES[PART_TOLLS_IN] == "tolls_in" and PART_NAMES[PART_TOLLS_OUT] == "tolls_out"
+assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "palace",
+                    "palace_house", "governor", "character")
 
 
 @njit(cache=True)
@@ -186,6 +190,15 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
         r["governor_moves"] = state[S_GOV_MOVES + p]
         r["card_first"] = state[S_FIRST_CARD + p]
         r["card_final"] = state[S_CARD_OF + p]
+        r["chose_gold"] = state[S_CHOSEN + p * N_ACT + 0]
+        r["chose_house"] = state[S_CHOSEN + p * N_ACT + 1]
+        r["chose_two_houses"] = state[S_CHOSEN + p * N_ACT + 2]
+        r["chose_move_house"] = state[S_CHOSEN + p * N_ACT + 3]
+        r["chose_quarry"] = state[S_CHOSEN + p * N_ACT + 4]
+        r["chose_palace"] = state[S_CHOSEN + p * N_ACT + 5]
+        r["chose_palace_house"] = state[S_CHOSEN + p * N_ACT + 6]
+        r["chose_governor"] = state[S_CHOSEN + p * N_ACT + 7]
+        r["chose_character"] = state[S_CHOSEN + p * N_ACT + 8]
     s = setups[g]
     s["game_id"] = game_id
     s["setup_id"] = setup_id

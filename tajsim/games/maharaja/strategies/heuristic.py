@@ -427,24 +427,34 @@ def palace_value(state, comp, p, city, centre, work):
 
 @njit(cache=True)
 def card_value(state, comp, p, card, in_turn, work):
-    """How much p wants to hold ``card``: its weight, plus what it gives now in a turn."""
-    value = wt(work, I_CARD) * wt(work, I_CARD0 + card) // WEIGHT_ONE
-    if not in_turn:
-        return value
-    if card == CARD.ARTISAN and state[S_T_PAL_BUILT] < state[S_T_PAL_ALLOWED]:
-        value += 3 * wt(work, I_GOLD)
-    elif card == CARD.TRADER and state[S_T_TRADER_PAID] == 0:
-        value += comp[C_TRADER_GOLD] * wt(work, I_GOLD)
-    elif card == CARD.BUILDER and state[S_T_BUILDER_USED] == 0 and state[S_POOL + p] > 0:
-        value += city_value(work, state[S_MAHARAJA])
+    """How much p wants to hold ``card``: its weight plus what it would give this round (in a
+    turn: what it gives now; at the pick: what it gives to a seat that plans to build), both
+    times the ``card`` multiplier."""
+    value = wt(work, I_CARD0 + card)
+    w_gold = wt(work, I_GOLD)
+    m = state[S_MAHARAJA]
+    if m >= START:  # the draft: no city to score yet
+        return wt(work, I_CARD) * value // WEIGHT_ONE
+    if card == CARD.ARTISAN:
+        if not in_turn or state[S_T_PAL_BUILT] < state[S_T_PAL_ALLOWED]:
+            value += 3 * w_gold
+    elif card == CARD.TRADER:
+        if not in_turn or state[S_T_TRADER_PAID] == 0:
+            value += comp[C_TRADER_GOLD] * w_gold
+    elif card == CARD.BUILDER:
+        if state[S_POOL + p] > 0 and (not in_turn or state[S_T_BUILDER_USED] == 0):
+            value += city_value(work, m)
     elif card == CARD.SADHU:
-        m = state[S_MAHARAJA]
         outer = 0
         for s in range(1, N_SITES):
             if state[S_SITE + m * N_SITES + s] == p:
                 outer += 1
         value += outer * city_value(work, m)
-    return value
+    elif card == CARD.MONK:
+        d = route_cost(work, m)
+        if not in_turn and d < INF:
+            value += w_gold * d // 2
+    return wt(work, I_CARD) * value // WEIGHT_ONE
 
 
 @njit(cache=True)
@@ -989,6 +999,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
                 best_i = i
         return legal[best_i]
     if phase == PHASE_DRAFT or phase == PHASE_REPLACE:
+        prepare(state, comp, p, work, False)
         best_i = 0
         best_v = NEG
         for i in range(n_legal):
