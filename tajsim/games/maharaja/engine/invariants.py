@@ -82,206 +82,214 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
       end cause and round recorded.
     """
     w = where
-    s = state
-    _require(s.dtype == np.int64 and s.shape == (E.STATE_SIZE,),
-             f"state is not int64[{E.STATE_SIZE}] (got {s.dtype}{s.shape})", w)
-    n = int(s[E.S_N_PLAYERS])
+    _require(state.dtype == np.int64 and state.shape == (E.STATE_SIZE,),
+             f"state is not int64[{E.STATE_SIZE}] (got {state.dtype}{state.shape})", w)
+    s = state.tolist()  # plain ints: indexing a list is several times faster than numpy
+    c = comp.tolist()
+    n = s[E.S_N_PLAYERS]
     _require(E.MIN_PLAYERS <= n <= E.MAX_PLAYERS, f"player count {n}", w)
-    _require(int(s[E.S_RULES]) & E.RULES_EDITION_MASK == E.EDITION_BASIC,
-             f"edition {int(s[E.S_RULES]) & 0xFF}", w)
-    phase = int(s[E.S_PHASE])
+    rules = s[E.S_RULES]
+    _require(rules & E.RULES_EDITION_MASK == E.EDITION_BASIC, f"edition {rules & 0xFF}", w)
+    phase = s[E.S_PHASE]
     _require(0 <= phase < len(E.PHASE_NAMES), f"phase {phase}", w)
     over = phase == E.PHASE_GAME_OVER
-    cur = int(s[E.S_CUR])
+    cur = s[E.S_CUR]
     _require((cur == -1) if over else (0 <= cur < n), f"seat to move {cur} in {phase}", w)
-    rnd = int(s[E.S_ROUND])
+    rnd = s[E.S_ROUND]
     setup = phase in (E.PHASE_DRAFT, E.PHASE_SETUP_HOUSE)
     _require((rnd == 0) if setup else (1 <= rnd <= E.MAX_ROUNDS), f"round {rnd}", w)
 
     # characters
-    holders = [int(s[E.S_CARD_OWNER + k]) for k in range(E.N_CARDS)]
+    holders = s[E.S_CARD_OWNER:E.S_CARD_OWNER + E.N_CARDS]
+    card_of = s[E.S_CARD_OF:E.S_CARD_OF + P]
     for k, q in enumerate(holders):
         _require(-1 <= q < n, f"card {k} held by seat {q}", w)
         if q >= 0:
-            _require(int(s[E.S_CARD_OF + q]) == k, f"card {k} owner {q} holds "
-                     f"{int(s[E.S_CARD_OF + q])}", w)
+            _require(card_of[q] == k, f"card {k} owner {q} holds {card_of[q]}", w)
     for q in range(n):
-        k = int(s[E.S_CARD_OF + q])
+        k = card_of[q]
         if k >= 0:
             _require(holders[k] == q, f"seat {q} holds card {k} owned by {holders[k]}", w)
         elif phase == E.PHASE_DRAFT:
-            _require(q >= int(s[E.S_COUNTER]), f"seat {q} has no card after its draft turn", w)
+            _require(q >= s[E.S_COUNTER], f"seat {q} has no card after its draft turn", w)
         else:
             _require(phase == E.PHASE_REPLACE and q == cur,
                      f"seat {q} has no card outside its replacement", w)
     for q in range(n, P):
-        _require(int(s[E.S_CARD_OF + q]) == -1 and int(s[E.S_GOLD + q]) == 0,
-                 f"unused seat {q} has material", w)
+        _require(card_of[q] == -1 and s[E.S_GOLD + q] == 0, f"unused seat {q} has material", w)
 
     # gold and its parts
-    parts = s[E.S_PARTS:E.S_PARTS + P * E.N_PARTS].reshape(P, E.N_PARTS)
-    start_gold = int(comp[E.C_START_GOLD])
+    NP = E.N_PARTS
+    parts = [s[E.S_PARTS + q * NP:E.S_PARTS + (q + 1) * NP] for q in range(P)]
+    start_gold = c[E.C_START_GOLD]
     for q in range(n):
-        gold = int(s[E.S_GOLD + q])
+        gold = s[E.S_GOLD + q]
+        pq = parts[q]
         _require(gold >= 0, f"seat {q} gold {gold}", w)
-        _require(gold == int(parts[q, 1:].sum()), f"seat {q} gold {gold} != parts "
-                 f"{parts[q].tolist()}", w)
-        _require(int(parts[q, E.PART_START]) == start_gold, f"seat {q} start part", w)
+        _require(gold == sum(pq[1:]), f"seat {q} gold {gold} != parts {pq}", w)
+        _require(pq[E.PART_START] == start_gold, f"seat {q} start part", w)
         for k in (E.PART_CITY, E.PART_LONE, E.PART_TOLLS_IN, E.PART_GOLD_ACTION, E.PART_TRADER,
                   E.PART_PENALTIES_IN):
-            _require(parts[q, k] >= 0, f"seat {q} part {E.PART_NAMES[k]} negative", w)
+            _require(pq[k] >= 0, f"seat {q} part {E.PART_NAMES[k]} negative", w)
         for k in (E.PART_BUILD_SPENT, E.PART_TOLLS_OUT):
-            _require(parts[q, k] <= 0, f"seat {q} part {E.PART_NAMES[k]} positive", w)
-        _require(int(parts[q, E.PART_PALACES]) == E.PALACE_POINTS * int(s[E.S_PALACES + q]),
+            _require(pq[k] <= 0, f"seat {q} part {E.PART_NAMES[k]} positive", w)
+        _require(pq[E.PART_PALACES] == E.PALACE_POINTS * s[E.S_PALACES + q],
                  f"seat {q} palace points", w)
-    tolls_in = int(parts[:n, E.PART_TOLLS_IN].sum())
-    tolls_out = -int(parts[:n, E.PART_TOLLS_OUT].sum())
-    _require(tolls_in == tolls_out + int(s[E.S_MONK_TOLLS]),
+    tolls_in = sum(parts[q][E.PART_TOLLS_IN] for q in range(n))
+    tolls_out = -sum(parts[q][E.PART_TOLLS_OUT] for q in range(n))
+    _require(tolls_in == tolls_out + s[E.S_MONK_TOLLS],
              f"tolls received {tolls_in} != paid {tolls_out} + bank for the Monk "
-             f"{int(s[E.S_MONK_TOLLS])}", w)
-    tolls_v = int(s[E.S_TOLL_BY_VILLAGE:E.S_TOLL_BY_VILLAGE + E.N_VILLAGES].sum())
+             f"{s[E.S_MONK_TOLLS]}", w)
+    tolls_v = sum(s[E.S_TOLL_BY_VILLAGE:E.S_TOLL_BY_VILLAGE + E.N_VILLAGES])
     _require(tolls_v == tolls_in, f"tolls by village {tolls_v} != tolls received {tolls_in}", w)
-    missed = int(s[E.S_PEN_COUNT:E.S_PEN_COUNT + n].sum())
-    _require(missed == int(s[E.S_PEN_BY_ACT:E.S_PEN_BY_ACT + E.N_ACT].sum()),
+    missed = sum(s[E.S_PEN_COUNT:E.S_PEN_COUNT + n])
+    _require(missed == sum(s[E.S_PEN_BY_ACT:E.S_PEN_BY_ACT + E.N_ACT]),
              "penalties by action != penalties by seat", w)
-    if not _opt(s, E.OPT_PENALTY_PER_TURN):
-        got = int(parts[:n, E.PART_PENALTIES_IN].sum())
-        _require(got == int(comp[E.C_PENALTY]) * (n - 1) * missed,
+    if not (rules >> E.OPT_PENALTY_PER_TURN) & 1:
+        got = sum(parts[q][E.PART_PENALTIES_IN] for q in range(n))
+        _require(got == c[E.C_PENALTY] * (n - 1) * missed,
                  f"penalty gold {got} for {missed} unperformed actions", w)
-    _require(int(s[E.S_PEN_BY_ACT + E.ACT.GOLD]) == 0, "a gold action counted unperformed", w)
+    _require(s[E.S_PEN_BY_ACT + E.ACT.GOLD] == 0, "a gold action counted unperformed", w)
 
     # houses
-    cap = _cap(s, comp)
-    houses = s[E.S_HOUSES:E.S_HOUSES + E.N_LOCS * P].reshape(E.N_LOCS, P)
-    _require((houses >= 0).all() and (houses[:, n:] == 0).all(), "house counts", w)
-    totals = s[E.S_LOC_TOTAL:E.S_LOC_TOTAL + E.N_LOCS]
-    _require((totals == houses.sum(axis=1)).all(), "location totals != sum over seats", w)
-    _require((totals[:E.N_VILLAGES] <= cap).all(),
+    cap = c[E.C_VILLAGE_CAP_2P] if n == 2 else c[E.C_VILLAGE_CAP]
+    houses = s[E.S_HOUSES:E.S_HOUSES + E.N_LOCS * P]
+    grid = state[E.S_HOUSES:E.S_HOUSES + E.N_LOCS * P].reshape(E.N_LOCS, P)
+    totals = state[E.S_LOC_TOTAL:E.S_LOC_TOTAL + E.N_LOCS]
+    _require(grid.min() >= 0 and not grid[:, n:].any(), "house counts", w)
+    _require(bool((totals == grid.sum(axis=1)).all()), "location totals != sum over seats", w)
+    _require(int(totals[:E.N_VILLAGES].max()) <= cap,
              f"a village holds more than {cap} houses: {totals[:E.N_VILLAGES].tolist()}", w)
-    limited = not _opt(s, E.OPT_UNLIMITED_HOUSES)
+    per_seat = grid.sum(axis=0).tolist()
+    limited = not (rules >> E.OPT_UNLIMITED_HOUSES) & 1
     for q in range(n):
-        pool, quarry = int(s[E.S_POOL + q]), int(s[E.S_QUARRY + q])
+        pool, quarry = s[E.S_POOL + q], s[E.S_QUARRY + q]
         _require(pool >= 0 and quarry >= 0, f"seat {q} pool {pool} quarry {quarry}", w)
         if limited:
-            total = pool + quarry + int(houses[:, q].sum())
-            _require(total == int(comp[E.C_HOUSES_PER_COLOUR]),
-                     f"seat {q} houses {total} != {int(comp[E.C_HOUSES_PER_COLOUR])}", w)
-        built = int(s[E.S_HOUSES_BUILT + q])
-        _require(built == int(houses[:, q].sum()), f"seat {q} houses built {built} != on the "
-                 f"board {int(houses[:, q].sum())}", w)
+            total = pool + quarry + per_seat[q]
+            _require(total == c[E.C_HOUSES_PER_COLOUR],
+                     f"seat {q} houses {total} != {c[E.C_HOUSES_PER_COLOUR]}", w)
+        built = s[E.S_HOUSES_BUILT + q]
+        _require(built == per_seat[q], f"seat {q} houses built {built} != on the board "
+                 f"{per_seat[q]}", w)
 
     # palaces
-    sites = s[E.S_SITE:E.S_SITE + E.N_CITIES * E.N_SITES].reshape(E.N_CITIES, E.N_SITES)
-    several = _opt(s, E.OPT_SEVERAL_PALACES)
-    free_site = _opt(s, E.OPT_FREE_PALACE_SITE)
-    for c in range(E.N_CITIES):
-        row = sites[c]
+    NS = E.N_SITES
+    sites = s[E.S_SITE:E.S_SITE + E.N_CITIES * NS]
+    several = (rules >> E.OPT_SEVERAL_PALACES) & 1
+    free_site = (rules >> E.OPT_FREE_PALACE_SITE) & 1
+    count = [0] * P
+    central = [0] * P
+    for city in range(E.N_CITIES):
+        row = sites[city * NS:(city + 1) * NS]
         _require(all(x == E.SITE_NEUTRAL for x in row[1:1 + P - n]),
-                 f"city {c}: neutral palaces {row.tolist()}", w)
+                 f"city {city}: neutral palaces {row}", w)
         _require(all(x == E.SITE_EMPTY or 0 <= x < n for x in row[1 + P - n:]) and
-                 (row[0] == E.SITE_EMPTY or 0 <= row[0] < n), f"city {c} sites {row.tolist()}",
-                 w)
-        owners = [int(x) for x in row if x >= 0]
+                 (row[0] == E.SITE_EMPTY or 0 <= row[0] < n), f"city {city} sites {row}", w)
+        owners = [x for x in row if x >= 0]
         if not several:
-            _require(len(owners) == len(set(owners)), f"city {c}: two palaces of one seat", w)
+            _require(len(owners) == len(set(owners)), f"city {city}: two palaces of one seat",
+                     w)
         if not free_site and any(x >= 0 for x in row[1:]):
-            _require(row[0] >= 0, f"city {c}: an outer palace while the centre is free", w)
+            _require(row[0] >= 0, f"city {city}: an outer palace while the centre is free", w)
+        for x in owners:
+            count[x] += 1
+        if row[0] >= 0:
+            central[row[0]] += 1
     for q in range(n):
-        count = int((sites == q).sum())
-        _require(count == int(s[E.S_PALACES + q]), f"seat {q} palaces {count} on the board vs "
-                 f"{int(s[E.S_PALACES + q])}", w)
-        _require(count <= int(comp[E.C_PALACES_PER_PLAYER]), f"seat {q} {count} palaces", w)
-        _require(int((sites[:, 0] == q).sum()) == int(s[E.S_CENTRAL + q]),
-                 f"seat {q} central palaces", w)
+        _require(count[q] == s[E.S_PALACES + q], f"seat {q} palaces {count[q]} on the board "
+                 f"vs {s[E.S_PALACES + q]}", w)
+        _require(count[q] <= c[E.C_PALACES_PER_PLAYER], f"seat {q} {count[q]} palaces", w)
+        _require(central[q] == s[E.S_CENTRAL + q], f"seat {q} central palaces", w)
         rounds = s[E.S_PALACE_ROUND + q * E.N_CITIES:E.S_PALACE_ROUND + (q + 1) * E.N_CITIES]
-        _require(int((rounds > 0).sum()) == count and (rounds <= rnd).all()
-                 and all(a <= b for a, b in zip(rounds[:count], rounds[1:count])),
-                 f"seat {q} palace rounds {rounds.tolist()}", w)
+        _require(sum(1 for x in rounds if x > 0) == count[q] and max(rounds) <= rnd
+                 and all(a <= b for a, b in zip(rounds[:count[q]], rounds[1:count[q]])),
+                 f"seat {q} palace rounds {rounds}", w)
 
     # governor track
-    pos = [int(s[E.S_GOV_POS + g]) for g in range(E.N_GOVERNORS)]
-    last = E.TRACK_START_BOXES + int(comp[E.C_ROUND_BOXES])
-    _require(sorted(set(pos)) == sorted(pos) and all(1 <= x <= last for x in pos),
+    pos = s[E.S_GOV_POS:E.S_GOV_POS + E.N_GOVERNORS]
+    last = E.TRACK_START_BOXES + c[E.C_ROUND_BOXES]
+    _require(len(set(pos)) == E.N_GOVERNORS and min(pos) >= 1 and max(pos) <= last,
              f"governor positions {pos}", w)
+    boxes = s[E.S_BOX:E.S_BOX + E.TRACK_SIZE]
     for x in range(1, E.TRACK_SIZE):
-        g = int(s[E.S_BOX + x])
+        g = boxes[x]
         _require(g == -1 or (0 <= g < E.N_GOVERNORS and pos[g] == x),
                  f"track box {x} holds {g}", w)
-    _require(int(s[E.S_GOV_TOP]) == max(pos), f"top {int(s[E.S_GOV_TOP])} != {max(pos)}", w)
-    order0 = [int(s[E.S_GOV_ORDER0 + k]) for k in range(E.N_GOVERNORS)]
+    _require(sum(1 for g in boxes[1:] if g >= 0) == E.N_GOVERNORS, "track boxes", w)
+    _require(s[E.S_GOV_TOP] == max(pos), f"top {s[E.S_GOV_TOP]} != {max(pos)}", w)
+    order0 = s[E.S_GOV_ORDER0:E.S_GOV_ORDER0 + E.N_GOVERNORS]
     _require(sorted(order0) == list(range(E.N_GOVERNORS)), f"setup order {order0}", w)
     if not setup:
-        maha = int(s[E.S_MAHARAJA])
-        _require(0 <= maha < E.N_CITIES and int(s[E.S_VISIT_CITY + rnd - 1]) == maha,
+        maha = s[E.S_MAHARAJA]
+        _require(0 <= maha < E.N_CITIES and s[E.S_VISIT_CITY + rnd - 1] == maha,
                  f"Maharaja in {maha}", w)
-        _require(1 <= int(s[E.S_ROUND_BOX]) <= int(comp[E.C_ROUND_BOXES]),
-                 f"round box {int(s[E.S_ROUND_BOX])}", w)
+        _require(1 <= s[E.S_ROUND_BOX] <= c[E.C_ROUND_BOXES], f"round box {s[E.S_ROUND_BOX]}",
+                 w)
     else:
-        _require(int(s[E.S_MAHARAJA]) == E.START, "Maharaja left the start during setup", w)
+        _require(s[E.S_MAHARAJA] == E.START, "Maharaja left the start during setup", w)
     for q in range(n):
-        _require(0 <= int(s[E.S_ARCH + q]) < E.N_JUNCTIONS, f"architect {q}", w)
+        _require(0 <= s[E.S_ARCH + q] < E.N_JUNCTIONS, f"architect {q}", w)
 
     # picks and turns
+    picks = s[E.S_PICK:E.S_PICK + P]
+    revealed = s[E.S_REVEALED:E.S_REVEALED + P]
+    acted = s[E.S_ACTED:E.S_ACTED + P]
     if phase == E.PHASE_PICK:
-        k = int(s[E.S_COUNTER])
+        k = s[E.S_COUNTER]
         _require(cur == k, f"pick counter {k} vs seat to move {cur}", w)
         for q in range(n):
-            made = int(s[E.S_PICK + q]) >= 0
+            made = picks[q] >= 0
             _require(made == (q < k), f"seat {q} pick made={made} at counter {k}", w)
-            _require(not s[E.S_REVEALED + q] and not s[E.S_ACTED + q], f"seat {q} revealed", w)
+            _require(not revealed[q] and not acted[q], f"seat {q} revealed", w)
     if phase in (E.PHASE_TURN, E.PHASE_MOVE_TO, E.PHASE_REPLACE):
-        tp = int(s[E.S_TURN_PLAYER])
-        _require(0 <= tp < n and s[E.S_REVEALED + tp] and not s[E.S_ACTED + tp],
-                 f"turn player {tp}", w)
+        tp = s[E.S_TURN_PLAYER]
+        _require(0 <= tp < n and revealed[tp] and not acted[tp], f"turn player {tp}", w)
         if phase != E.PHASE_REPLACE:
             _require(cur == tp, "the turn player is not deciding", w)
         for q in range(n):
-            _require(0 <= int(s[E.S_PICK + q]) < E.N_PAIRS, f"seat {q} pick", w)
-            if s[E.S_ACTED + q]:
-                _require(bool(s[E.S_REVEALED + q]), f"seat {q} acted unrevealed", w)
-        pair = int(s[E.S_PICK + tp])
-        k0, k1 = int(s[E.S_T_SLOT0]), int(s[E.S_T_SLOT1])
+            _require(0 <= picks[q] < E.N_PAIRS, f"seat {q} pick", w)
+            if acted[q]:
+                _require(bool(revealed[q]), f"seat {q} acted unrevealed", w)
+        pair = picks[tp]
+        k0, k1 = s[E.S_T_SLOT0], s[E.S_T_SLOT1]
         _require((k0, k1) == (int(E.PAIR_A[pair]), int(E.PAIR_B[pair])), "turn slots", w)
         al = _allowances(k0, k1)
-        _require(int(s[E.S_T_PAL_ALLOWED]) == al["pal"] and
-                 int(s[E.S_T_HOUSES_ALLOWED]) == al["houses"] and
-                 int(s[E.S_T_MIN_CITY]) == al["min_city"] and
-                 int(s[E.S_T_MOVES_ALLOWED]) == al["moves"] and
-                 int(s[E.S_T_GOV_ALLOWED]) == al["gov"] and
-                 int(s[E.S_T_CHAR_ALLOWED]) == al["char"], "turn allowances", w)
-        cb, vb = int(s[E.S_T_CITY_BUILT]), int(s[E.S_T_VILLAGE_BUILT])
+        _require(s[E.S_T_PAL_ALLOWED] == al["pal"] and s[E.S_T_HOUSES_ALLOWED] == al["houses"]
+                 and s[E.S_T_MIN_CITY] == al["min_city"]
+                 and s[E.S_T_MOVES_ALLOWED] == al["moves"]
+                 and s[E.S_T_GOV_ALLOWED] == al["gov"] and s[E.S_T_CHAR_ALLOWED] == al["char"],
+                 "turn allowances", w)
+        cb, vb = s[E.S_T_CITY_BUILT], s[E.S_T_VILLAGE_BUILT]
         _require(0 <= cb and 0 <= vb and cb + vb <= al["houses"] and
                  vb <= al["houses"] - al["min_city"], f"houses built {cb}+{vb}", w)
-        _require(0 <= int(s[E.S_T_PAL_BUILT]) <= al["pal"], "palaces built", w)
-        _require(0 <= int(s[E.S_T_MOVES_DONE]) <= al["moves"], "moves", w)
-        _require(0 <= int(s[E.S_T_GOV_DONE]) <= al["gov"], "governor moves", w)
-        _require(0 <= int(s[E.S_T_CHAR_DONE]) <= al["char"], "card takes", w)
-        _require(0 <= int(s[E.S_T_TRAVELS]) <= E.MAX_TRAVELS_PER_TURN, "travels", w)
-    mf = int(s[E.S_MOVE_FROM])
+        _require(0 <= s[E.S_T_PAL_BUILT] <= al["pal"], "palaces built", w)
+        _require(0 <= s[E.S_T_MOVES_DONE] <= al["moves"], "moves", w)
+        _require(0 <= s[E.S_T_GOV_DONE] <= al["gov"], "governor moves", w)
+        _require(0 <= s[E.S_T_CHAR_DONE] <= al["char"], "card takes", w)
+        _require(0 <= s[E.S_T_TRAVELS] <= E.MAX_TRAVELS_PER_TURN, "travels", w)
+    mf = s[E.S_MOVE_FROM]
     if phase == E.PHASE_MOVE_TO:
-        _require(0 <= mf < E.N_LOCS and houses[mf, cur] > 0, f"house lifted from {mf}", w)
+        _require(0 <= mf < E.N_LOCS and houses[mf * P + cur] > 0, f"house lifted from {mf}", w)
     else:
         _require(mf == -1, f"move source {mf} outside a move", w)
-
-    chosen = int(s[E.S_CHOSEN:E.S_CHOSEN + n * E.N_ACT].sum())
-    in_turn = sum(1 for q in range(n) if s[E.S_REVEALED + q] and not s[E.S_ACTED + q])
-    _require(chosen == 2 * (int(s[E.S_N_TURNS]) + in_turn),
-             f"{chosen} actions revealed for {int(s[E.S_N_TURNS])} turns", w)
+    chosen = sum(s[E.S_CHOSEN:E.S_CHOSEN + n * E.N_ACT])
+    in_turn = sum(1 for q in range(n) if revealed[q] and not acted[q])
+    _require(chosen == 2 * (s[E.S_N_TURNS] + in_turn),
+             f"{chosen} actions revealed for {s[E.S_N_TURNS]} turns", w)
 
     # the end
     if over:
-        scores = [int(parts[q].sum()) for q in range(n)]
-        cards = [int(s[E.S_CARD_OF + q]) for q in range(n)]
-        order = sorted(range(n), key=lambda q: (-scores[q], cards[q]))
+        scores = [sum(parts[q]) for q in range(n)]
+        order = sorted(range(n), key=lambda q: (-scores[q], card_of[q]))
         for r, q in enumerate(order):
-            _require(int(s[E.S_RANK + q]) == r + 1, f"seat {q} rank {int(s[E.S_RANK + q])} "
-                     f"expected {r + 1}", w)
-            _require(int(s[E.S_WINNER + q]) == (1 if r == 0 else 0), f"seat {q} winner flag",
-                     w)
-        _require(int(s[E.S_END_CAUSE]) != E.END_NONE and int(s[E.S_END_ROUND]) == rnd,
+            _require(s[E.S_RANK + q] == r + 1, f"seat {q} rank {s[E.S_RANK + q]} expected "
+                     f"{r + 1}", w)
+            _require(s[E.S_WINNER + q] == (1 if r == 0 else 0), f"seat {q} winner flag", w)
+        _require(s[E.S_END_CAUSE] != E.END_NONE and s[E.S_END_ROUND] == rnd,
                  "end cause and round", w)
     else:
-        _require(int(s[E.S_END_CAUSE]) == E.END_NONE, "end cause set during play", w)
+        _require(s[E.S_END_CAUSE] == E.END_NONE, "end cause set during play", w)
 
 
 # ---------------------------------------------------------------------------------------------
