@@ -51,10 +51,10 @@ def rules_of(seed, game_id):
 
 
 @njit(cache=True)
-def play_checked_nb(comp, n, seed, first, count, codes, steps):
+def play_checked_nb(comp, n, seed, first, count, codes, steps, ends):
     """Play games first .. first + count - 1 at random, checking every state; the first broken
-    invariant of game g and its step go to codes[g - first], steps[g - first]. Returns the
-    number of states checked."""
+    invariant of game g and its step go to codes[g - first], steps[g - first], its end cause
+    and last round to ends[g - first]. Returns the number of states checked."""
     state = np.zeros(E.STATE_SIZE, np.int64)
     prng = np.zeros(E.MAX_PLAYERS, np.int64)
     legal = np.empty(E.N_ACTIONS, np.int64)
@@ -76,6 +76,8 @@ def play_checked_nb(comp, n, seed, first, count, codes, steps):
                 break
             nb.apply_action_nb(state, comp, legal[below(prng, state[E.S_CUR], k)])
             step += 1
+        ends[i, 0] = state[E.S_END_CAUSE]
+        ends[i, 1] = state[E.S_END_ROUND]
     return checked
 
 
@@ -131,14 +133,15 @@ def main(argv: list[str] | None = None) -> int:
     comp = default_components().packed()
     codes = np.zeros(1, np.int64)
     steps = np.zeros(1, np.int64)
-    play_checked_nb(comp, 2, 0, 0, 1, codes, steps)  # compile
+    play_checked_nb(comp, 2, 0, 0, 1, codes, steps, np.zeros((1, 2), np.int64))  # compile
     failures = 0
     total_t = time.perf_counter()
     for n in args.players:
         t = time.perf_counter()
         codes = np.zeros(args.games, np.int64)
         steps = np.zeros(args.games, np.int64)
-        checked = play_checked_nb(comp, n, args.seed, 0, args.games, codes, steps)
+        ends = np.zeros((args.games, 2), np.int64)
+        checked = play_checked_nb(comp, n, args.seed, 0, args.games, codes, steps, ends)
         dt = time.perf_counter() - t
         bad = np.flatnonzero(codes)
         t = time.perf_counter()
@@ -149,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{dt:.1f} s: {len(bad)} violations; {min(args.python_games, args.games)} games, "
               f"{py_states} states through check_state + expected_legal in {dt_py:.1f} s: "
               f"{len(py_bad)} violations")
+        causes = np.bincount(ends[:, 0], minlength=len(E.END_CAUSE_NAMES))
+        print("   end causes: " + ", ".join(f"{name} {int(k)}" for name, k in
+                                          zip(E.END_CAUSE_NAMES[1:], causes[1:]))
+              + f"; rounds {int(ends[:, 1].min())}-{int(ends[:, 1].max())}")
         for i in bad[:5]:
             state = replay_to(comp, n, args.seed, int(i), int(steps[i]))
             try:

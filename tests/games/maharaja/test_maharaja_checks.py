@@ -14,7 +14,7 @@ from tajsim.games.maharaja.engine.invariants import check_state
 from tajsim.games.maharaja.play.nb import start_game_nb
 
 
-def states_of_games(n_games=12):
+def states_of_games(n_games=8):
     rng = np.random.default_rng(3)
     out = []
     legal = np.empty(E.N_ACTIONS, np.int64)

@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 # (players, strategy id per seat, params key, rules code, game id)
-GAMES = [(2, (0, 0), "none", 0, 0), (4, (1, 2, 0, 2), "balanced", 1 << 9 | 1 << 10, 1),
+GAMES = [(2, (0, 0), "none", 0, 0), (3, (1, 2, 0), "balanced", 1 << 9 | 1 << 10, 1),
          (5, (0, 0, 0, 0, 0), "none", 1 << 11 | 1 << 12 | 1 << 13 | 1 << 8, 2),
          (2, (3, 2), "search", 0, 3)]
 SEED = 77
@@ -34,7 +34,7 @@ def params_of(key, n):
     if key == "none":
         return np.zeros((n, 32))
     if key == "search":
-        spec, vec = REGISTRY.parse("search:iterations=3:candidates=2:horizon=0")
+        spec, vec = REGISTRY.parse("search:iterations=2:candidates=2:horizon=0")
         return np.tile(vec, (n, 1))
     spec, vec = REGISTRY.parse(key)
     return np.tile(vec, (n, 1))

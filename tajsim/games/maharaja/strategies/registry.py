@@ -35,15 +35,15 @@ __all__ = ["PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "load_presets"]
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
 # Search settings; its rollouts play the SEARCH_ROLLOUT_PRESET weights.
 SEARCH_DEFAULTS = {
-    "iterations": 160.0,
+    "iterations": 80.0,
     "candidates": 6.0,
-    "horizon": 1.0,
+    "horizon": 0.0,
     "exploration": 6.0,
     "palace_value": 25.0,
     "rollout": float(STRATEGY_HEURISTIC),
     "win_bonus": 30.0,
 }
-SEARCH_ROLLOUT_PRESET = "balanced"
+SEARCH_ROLLOUT_PRESET = "hoarder"
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 
 
