@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     names = [n for n in REGISTRY.names() if n != "random"]
     heuristics = [n for n in names if n != "search"]
-    head = "| strategy | games | wins (95% interval) | | palaces | gold |\n|---|---|---|---|---|---|"
+    head = ("| strategy | games | wins (95% interval) | | palaces | gold |\n"
+            "|---|---|---|---|---|---|")
     vs_random = [one_vs_field(n, "random", args.random_games if n != "search"
                               else args.search_games, args.seed) for n in names]
     vs_field = [one_vs_field(n, "balanced", args.field_games, args.seed + 1)
