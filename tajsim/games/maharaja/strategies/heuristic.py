@@ -44,11 +44,14 @@ from tajsim.games.maharaja.engine.enums import (
     C_GOLD_ACTION,
     C_GOLD_TABLE,
     C_HOUSE_COST,
+    C_JUNC_NROADS,
+    C_JUNC_ROADS,
     C_LONE_BONUS,
     C_N_ROADS,
     C_PENALTY,
     C_PTS_ARCHITECT,
     C_PTS_CENTRE,
+    C_PTS_HOUSE,
     C_PTS_OUTER,
     C_PTS_SADHU_OUTER,
     C_QUARRY_TAKE,
@@ -62,6 +65,7 @@ from tajsim.games.maharaja.engine.enums import (
     C_VILLAGE_ROAD,
     CARD,
     LOC_CITY,
+    MAX_DEGREE,
     MAX_PLAYERS,
     MAX_ROAD_VILLAGES,
     MAX_ROADS,
@@ -87,6 +91,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_CARD_OF,
     S_GOLD,
     S_GOV_POS,
+    S_HOUSES,
     S_LOC_TOTAL,
     S_MAHARAJA,
     S_N_PLAYERS,
@@ -109,10 +114,10 @@ from tajsim.games.maharaja.engine.enums import (
     S_T_SLOT1,
     S_T_TRADER_PAID,
     S_T_VILLAGE_BUILT,
+    SITE_CENTRE,
     START,
 )
 from tajsim.games.maharaja.engine.nb import (
-    city_points,
     governor_can_move,
     holds,
     houses_of,
@@ -173,7 +178,9 @@ H_SAVE = H_VILV + N_VILLAGES  # [6] penalty saved by one more palace / city hous
 H_PALV = H_SAVE + 6  # [N_CITIES] value of a palace plan in each city (pick), NEG none
 H_PALC = H_PALV + N_CITIES  # [N_CITIES] its gold cost (price, tolls, opening houses)
 H_PALO = H_PALC + N_CITIES  # [N_CITIES] the empty villages it opens
-H_END = H_PALO + N_CITIES
+H_BESTV = H_PALO + N_CITIES  # [4] the two best villages for a new house: value, village, ...
+H_ROWN = H_BESTV + 4  # [MAX_ROADS] 1 if p owns a house in one of the road's villages
+H_END = H_ROWN + MAX_ROADS
 assert H_END <= HEUR_SIZE
 
 
@@ -194,12 +201,12 @@ def wt(work, i):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def cheapest_routes(state, comp, p, work, with_open):
-    """Cheapest gold routes from p's architect (Bellman-Ford over the roads, tolls as p would
-    pay them, none for the Monk), over the open roads (work[H_DIST..], first road in
-    work[H_VIA..], -1 for the architect's own or an unreachable junction), and if
-    ``with_open`` letting p open empty villages with a house for ``C_HOUSE_COST`` each
-    (work[H_ODIST..], last road in work[H_OPRED..], villages opened in work[H_NOPEN..]; all
-    INF without ``with_open``)."""
+    """Cheapest gold routes from p's architect (Dijkstra over the 8 junctions, tolls as p would
+    pay them, none for the Monk; ties to the lower junction and road): over the open roads
+    (work[H_DIST..], first road in work[H_VIA..], -1 for the architect's own or an unreachable
+    junction), and if ``with_open`` letting p open empty villages with a house for
+    ``C_HOUSE_COST`` each, fewest openings on equal cost (work[H_ODIST..], last road in
+    work[H_OPRED..], villages opened in work[H_NOPEN..]; all INF without ``with_open``)."""
     src = state[S_ARCH + p]
     monk = holds(state, p, CARD.MONK)
     house = comp[C_HOUSE_COST]
@@ -212,45 +219,74 @@ def cheapest_routes(state, comp, p, work, with_open):
         work[W_HEUR + H_OPRED + j] = -1
         work[W_HEUR + H_NOPEN + j] = 0
     work[W_HEUR + H_DIST + src] = 0
-    work[W_HEUR + H_ODIST + src] = 0 if with_open else INF
-    n_roads = comp[C_N_ROADS]
-    for r in range(n_roads):
+    for r in range(comp[C_N_ROADS]):
         toll = 0
         empty = 0
+        own = 0
         for i in range(comp[C_ROAD_NV + r]):
             v = comp[C_ROAD_VIL + r * MAX_ROAD_VILLAGES + i]
             total = state[S_LOC_TOTAL + v]
+            mine = houses_of(state, v, p)
+            if mine > 0:
+                own = 1
             if total == 0:
                 empty += 1
-            elif not monk and houses_of(state, v, p) == 0:
+            elif not monk and mine == 0:
                 toll += total * comp[C_TOLL]
         work[W_HEUR + H_RTOLL + r] = toll
         work[W_HEUR + H_REMPTY + r] = empty
+        work[W_HEUR + H_ROWN + r] = own
+    # over the open roads
+    done = 0
     for _ in range(N_JUNCTIONS):
-        changed = False
-        for r in range(n_roads):
-            toll = work[W_HEUR + H_RTOLL + r]
-            empty = work[W_HEUR + H_REMPTY + r]
-            for side in range(2):
-                a = comp[C_ROAD_A + r] if side == 0 else comp[C_ROAD_B + r]
-                b = comp[C_ROAD_B + r] if side == 0 else comp[C_ROAD_A + r]
-                da = work[W_HEUR + H_DIST + a]
-                if empty == 0 and da < INF and da + toll < work[W_HEUR + H_DIST + b]:
-                    work[W_HEUR + H_DIST + b] = da + toll
-                    work[W_HEUR + H_VIA + b] = r if a == src else work[W_HEUR + H_VIA + a]
-                    changed = True
-                oa = work[W_HEUR + H_ODIST + a]
-                if oa < INF:
-                    d = oa + toll + empty * house
-                    ob = work[W_HEUR + H_ODIST + b]
-                    n_open = work[W_HEUR + H_NOPEN + a] + empty
-                    if d < ob or (d == ob and n_open < work[W_HEUR + H_NOPEN + b]):
-                        work[W_HEUR + H_ODIST + b] = d
-                        work[W_HEUR + H_OPRED + b] = r
-                        work[W_HEUR + H_NOPEN + b] = n_open
-                        changed = True
-        if not changed:
+        a = -1
+        best = INF
+        for j in range(N_JUNCTIONS):
+            if (done >> j) & 1 == 0 and work[W_HEUR + H_DIST + j] < best:
+                best = work[W_HEUR + H_DIST + j]
+                a = j
+        if a < 0:
             break
+        done |= 1 << a
+        for i in range(comp[C_JUNC_NROADS + a]):
+            r = comp[C_JUNC_ROADS + a * MAX_DEGREE + i]
+            if work[W_HEUR + H_REMPTY + r] != 0:
+                continue
+            b = comp[C_ROAD_B + r] if comp[C_ROAD_A + r] == a else comp[C_ROAD_A + r]
+            d = best + work[W_HEUR + H_RTOLL + r]
+            if d < work[W_HEUR + H_DIST + b]:
+                work[W_HEUR + H_DIST + b] = d
+                work[W_HEUR + H_VIA + b] = r if a == src else work[W_HEUR + H_VIA + a]
+    if not with_open:
+        return
+    # opening empty villages: cost, then fewest openings
+    work[W_HEUR + H_ODIST + src] = 0
+    done = 0
+    for _ in range(N_JUNCTIONS):
+        a = -1
+        best = INF
+        best_open = 0
+        for j in range(N_JUNCTIONS):
+            dj = work[W_HEUR + H_ODIST + j]
+            if (done >> j) & 1 == 0 and (dj < best or (
+                    dj == best and dj < INF and work[W_HEUR + H_NOPEN + j] < best_open)):
+                best = dj
+                best_open = work[W_HEUR + H_NOPEN + j]
+                a = j
+        if a < 0:
+            break
+        done |= 1 << a
+        for i in range(comp[C_JUNC_NROADS + a]):
+            r = comp[C_JUNC_ROADS + a * MAX_DEGREE + i]
+            empty = work[W_HEUR + H_REMPTY + r]
+            b = comp[C_ROAD_B + r] if comp[C_ROAD_A + r] == a else comp[C_ROAD_A + r]
+            d = best + work[W_HEUR + H_RTOLL + r] + empty * house
+            n_open = best_open + empty
+            ob = work[W_HEUR + H_ODIST + b]
+            if d < ob or (d == ob and n_open < work[W_HEUR + H_NOPEN + b]):
+                work[W_HEUR + H_ODIST + b] = d
+                work[W_HEUR + H_OPRED + b] = r
+                work[W_HEUR + H_NOPEN + b] = n_open
 
 
 @njit(cache=True, inline="always")
@@ -273,18 +309,28 @@ def soon(state, city):
 
 @njit(cache=True)
 def fill_points(state, comp, work):
-    """Lasting presence points of every seat in every city into work[H_PTS..]: houses and
-    palaces (R30), not the architects, which move; except in the Maharaja's city this round,
+    """Lasting presence points of every seat in every city into work[H_PTS..] (R30): houses
+    and palaces, not the architects, which move; except in the Maharaja's city this round,
     where the architects of seats that have already acted stay for the scoring."""
     n = state[S_N_PLAYERS]
-    arch_pts = comp[C_PTS_ARCHITECT]
     m = state[S_MAHARAJA]
+    pts_house = comp[C_PTS_HOUSE]
     for c in range(N_CITIES):
+        row = W_HEUR + H_PTS + c * P
         for q in range(n):
-            pts = city_points(state, comp, c, q)
-            if state[S_ARCH + q] == c and not (c == m and state[S_ACTED + q] == 1):
-                pts -= arch_pts
-            work[W_HEUR + H_PTS + c * P + q] = pts
+            work[row + q] = state[S_HOUSES + (LOC_CITY + c) * P + q] * pts_house
+            if c == m and state[S_ARCH + q] == c and state[S_ACTED + q] == 1:
+                work[row + q] += comp[C_PTS_ARCHITECT]
+        for site in range(N_SITES):
+            q = state[S_SITE + c * N_SITES + site]
+            if q < 0:
+                continue
+            if site == SITE_CENTRE:
+                work[row + q] += comp[C_PTS_CENTRE]
+            elif holds(state, q, CARD.SADHU):
+                work[row + q] += comp[C_PTS_SADHU_OUTER]
+            else:
+                work[row + q] += comp[C_PTS_OUTER]
 
 
 @njit(cache=True, inline="always")
@@ -327,10 +373,33 @@ def gold_for_points(state, comp, city, p, pts_p, work):
 
 @njit(cache=True, inline="always")
 def point_gain(state, comp, city, p, extra, work):
-    """Gold gained at a scoring of ``city`` now from ``extra`` more points."""
+    """Gold gained at a scoring of ``city`` now from ``extra`` more points (one pass over the
+    other seats: ``gold_for_points`` at p's points and at ``extra`` more)."""
+    n = state[S_N_PLAYERS]
     pts = pts_of(work, city, p)
-    return gold_for_points(state, comp, city, p, pts + extra, work) - \
-        gold_for_points(state, comp, city, p, pts, work)
+    new = pts + extra
+    mine = state[S_CARD_OF + p]
+    better0 = 0
+    better1 = 0
+    others = 0
+    for q in range(n):
+        if q == p:
+            continue
+        o = pts_of(work, city, q)
+        if o <= 0:
+            continue
+        others += 1
+        lower = state[S_CARD_OF + q] < mine
+        if o > pts or (o == pts and lower):
+            better0 += 1
+        if o > new or (o == new and lower):
+            better1 += 1
+    lone = 0
+    if others == 0 and not option_on(state, OPT_NO_LONE_BONUS):
+        lone = comp[C_LONE_BONUS]
+    g0 = comp[C_GOLD_TABLE + n * P + better0] + lone if pts > 0 else 0
+    g1 = comp[C_GOLD_TABLE + n * P + better1] + lone if new > 0 else 0
+    return g1 - g0
 
 
 @njit(cache=True)
@@ -355,9 +424,14 @@ def city_value(work, city):
 
 @njit(cache=True)
 def fill_village_values(state, comp, p, work):
-    """``village_value`` of every village into work[H_VILV..] (after ``prepare``)."""
+    """``village_value`` of every village with room for a house into work[H_VILV..] (NEG for a
+    full one: no house can arrive there), after ``prepare``."""
+    cap = village_cap(state, comp)
     for v in range(N_VILLAGES):
-        work[W_HEUR + H_VILV + v] = village_value(state, comp, p, v, work)
+        if state[S_LOC_TOTAL + v] < cap:
+            work[W_HEUR + H_VILV + v] = village_value(state, comp, p, v, work)
+        else:
+            work[W_HEUR + H_VILV + v] = NEG
 
 
 @njit(cache=True, inline="always")
@@ -369,26 +443,20 @@ def vil_value(work, v):
 def village_value(state, comp, p, v, work):
     """A house of p in village v: expected tolls (the road's traffic), access (it opens the
     road, more if that completes it, more again next to p's architect; it frees the road for
-    p), and the bonus of a village on this turn's planned route (``H_OPENING``)."""
+    p), and the bonus of a village on this turn's planned route (``H_OPENING``). Reads the
+    per-road tables of ``cheapest_routes``."""
     road = comp[C_VILLAGE_ROAD + v]
     w_access = wt(work, I_ACCESS)
     value = wt(work, I_VILLAGE) * comp[C_ROAD_TRAFFIC + road] // 60
     here = state[S_ARCH + p]
     near = comp[C_ROAD_A + road] == here or comp[C_ROAD_B + road] == here
-    own_on_road = False
-    other_empty = 0
-    for i in range(comp[C_ROAD_NV + road]):
-        u = comp[C_ROAD_VIL + road * MAX_ROAD_VILLAGES + i]
-        if houses_of(state, u, p) > 0:
-            own_on_road = True
-        if u != v and state[S_LOC_TOTAL + u] == 0:
-            other_empty += 1
     if state[S_LOC_TOTAL + v] == 0:
+        other_empty = work[W_HEUR + H_REMPTY + road] - 1
         opening = w_access if other_empty == 0 else w_access // 2
         value += 2 * opening if near else opening
         if (work[W_HEUR + H_OPENING] >> v) & 1:
             value += work[W_HEUR + H_OPEN_BONUS]
-    if near and not own_on_road:
+    if near and work[W_HEUR + H_ROWN + road] == 0:
         value += w_access
     return value
 
@@ -838,10 +906,7 @@ def plan_openings(state, comp, p, best_value, work):
 def architect_gain(state, comp, p, city, work):
     """Gold the architect's presence point earns at ``city``'s scoring now (the table holds
     p's lasting points only)."""
-    pts = pts_of(work, city, p)
-    extra = comp[C_PTS_ARCHITECT]
-    return gold_for_points(state, comp, city, p, pts + extra, work) - \
-        gold_for_points(state, comp, city, p, pts, work)
+    return point_gain(state, comp, city, p, comp[C_PTS_ARCHITECT], work)
 
 
 @njit(cache=True)
@@ -862,8 +927,12 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     target = here
     here_value = value_at(state, comp, p, here, 0, work) if here < START else NEG
     best_target_v = here_value
+    # with nothing left to build, only the Maharaja's city can be worth a journey
+    builds_left = (state[S_T_PAL_BUILT] < state[S_T_PAL_ALLOWED]
+                   or state[S_T_CITY_BUILT] + state[S_T_VILLAGE_BUILT]
+                   < state[S_T_HOUSES_ALLOWED])
     for c in range(N_CITIES):
-        if c == here:
+        if c == here or (not builds_left and c != state[S_MAHARAJA]):
             continue
         v = value_at(state, comp, p, c, route_cost(work, c), work)
         if v > best_target_v:
@@ -873,6 +942,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     if villages:
         plan_openings(state, comp, p, best_target_v, work)
         fill_village_values(state, comp, p, work)
+        fill_best_villages(state, comp, work)
     mine = state[S_CARD_OF + p]
     mine_value = card_value(state, comp, p, mine, True, work)
     best_i = 0
@@ -916,15 +986,36 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
 
 
 @njit(cache=True)
-def best_destination(state, comp, p, src, work):
-    """Best value of a house of p arriving somewhere other than ``src``."""
-    best = NEG
+def fill_best_villages(state, comp, work):
+    """The two best villages with room for a new house (after ``fill_village_values``):
+    work[H_BESTV..] = value 1, village 1, value 2, village 2 (NEG / -1 if none)."""
     cap = village_cap(state, comp)
-    for v_ in range(N_VILLAGES):
-        if v_ != src and state[S_LOC_TOTAL + v_] < cap:
-            val = vil_value(work, v_)
-            if val > best:
-                best = val
+    b1 = NEG
+    i1 = -1
+    b2 = NEG
+    i2 = -1
+    for v in range(N_VILLAGES):
+        if state[S_LOC_TOTAL + v] < cap:
+            val = vil_value(work, v)
+            if val > b1:
+                b2, i2 = b1, i1
+                b1, i1 = val, v
+            elif val > b2:
+                b2, i2 = val, v
+    work[W_HEUR + H_BESTV] = b1
+    work[W_HEUR + H_BESTV + 1] = i1
+    work[W_HEUR + H_BESTV + 2] = b2
+    work[W_HEUR + H_BESTV + 3] = i2
+
+
+@njit(cache=True)
+def best_destination(state, comp, p, src, work):
+    """Best value of a house of p arriving somewhere other than ``src`` (after
+    ``fill_best_villages``)."""
+    if work[W_HEUR + H_BESTV + 1] != src:
+        best = work[W_HEUR + H_BESTV]
+    else:
+        best = work[W_HEUR + H_BESTV + 2]
     here = state[S_ARCH + p]
     if here < START and LOC_CITY + here != src:
         val = city_value(work, here)
@@ -979,6 +1070,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
     if phase == PHASE_MOVE_TO:
         prepare(state, comp, p, work, False)
         fill_village_values(state, comp, p, work)
+        fill_best_villages(state, comp, work)
         best_i = 0
         best_v = NEG
         for i in range(n_legal):

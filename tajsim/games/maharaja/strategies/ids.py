@@ -33,7 +33,7 @@ MAX_CANDIDATES = 12
 MAX_ITERATIONS = 4096
 
 # Scratch layout (int64 slots)
-HEUR_SIZE = 256
+HEUR_SIZE = 320
 W_HEUR = 0
 W_SEARCH_STATE = W_HEUR + HEUR_SIZE  # the rollout's copy of the state
 W_SEARCH_LEGAL = W_SEARCH_STATE + STATE_SIZE  # its legal-action buffer
