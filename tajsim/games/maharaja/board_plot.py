@@ -15,7 +15,7 @@ import numpy as np
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.components import Components, default_components
 
-__all__ = ["draw_board", "save_board"]
+__all__ = ["draw_board", "save_board", "toll_heatmap"]
 
 
 def draw_board(components: Components | None = None,
@@ -77,3 +77,17 @@ def save_board(path: str | Path, components: Components | None = None, **kwargs)
     fig.savefig(out, dpi=120)
     plt.close(fig)
     return out
+
+
+def toll_heatmap(results, components: Components | None = None, title: str | None = None):
+    """The board with each village coloured by the mean tolls earned there per game (from a
+    results frame with the ``tolls_<village>`` columns); returns the Figure."""
+    from tajsim.games.maharaja.analyses import village_value
+    from tajsim.games.maharaja.play.records import slug
+
+    comps = components or default_components()
+    table = village_value(results).set_index("village")
+    values = [float(table.loc[slug(name), "mean"]) if slug(name) in table.index else 0.0
+              for name in comps.village_names]
+    return draw_board(comps, village_values=values,
+                      title=title or "tolls earned per game, by village")

@@ -60,7 +60,9 @@ def test_records_are_consistent():
     assert (tolls_in == tolls_out + setups["monk_tolls"]).all()
     assert (setups["tolls_by_village"].sum(axis=1) == tolls_in).all()
     pens = res["penalties"].reshape(G, n).sum(axis=1)
-    assert (setups["penalties_by_action"].sum(axis=1) == pens).all()
+    missed = np.stack([res[f"missed_{s}"] for s in E.ACT_SLUGS], axis=1).sum(axis=1)
+    assert (missed == res["penalties"]).all() and (res["missed_gold"] == 0).all()
+    assert pens.sum() == res["penalties"].sum()
     assert (setups["end_cause"] != E.END_NONE).all()
     for g in range(G):
         assert tuple(setups["governor_order"][g]) == order_of_index(int(setups["order_index"][g]))

@@ -126,7 +126,7 @@ def test_r6_quarry_runs_out_and_counts_as_unperformed():
     assert state[E.S_QUARRY + 0] == 0 and state[E.S_POOL + 0] == 16
     act(state, DONE)
     assert [part(state, q, E.PART_PENALTIES_IN) for q in (1, 2, 3)] == [2, 2, 2]
-    assert state[E.S_PEN_BY_ACT + A.QUARRY] == 1
+    assert state[E.S_PEN_BY_ACT + A.QUARRY] == 1  # seat 0
 
 
 def test_r6_unlimited_houses_option():
@@ -313,6 +313,7 @@ def test_r17_penalty_for_unperformed_actions(per_turn):
     assert [part(state, q, E.PART_PENALTIES_IN) for q in range(4)] == [0, gain, gain, gain]
     assert state[E.S_PEN_COUNT + 0] == 2
     assert state[E.S_PEN_BY_ACT + A.PALACE] == 1 and state[E.S_PEN_BY_ACT + A.GOVERNOR] == 1
+    assert state[E.S_PEN_BY_ACT + E.N_ACT:E.S_PEN_BY_ACT + P * E.N_ACT].sum() == 0
 
 
 def test_r17_gold_action_is_always_carried_out():

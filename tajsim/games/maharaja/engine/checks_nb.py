@@ -204,9 +204,19 @@ def _penalties(state, comp, n):
     for q in range(n):
         missed += state[S_PEN_COUNT + q]
     by_act = 0
-    for a in range(N_ACT):
-        by_act += state[S_PEN_BY_ACT + a]
-    if missed != by_act or state[S_PEN_BY_ACT + ACT.GOLD] != 0:
+    for q in range(P):
+        for a in range(N_ACT):
+            v = state[S_PEN_BY_ACT + q * N_ACT + a]
+            if (q >= n and v != 0) or (a == ACT.GOLD and v != 0):
+                return False
+            by_act += v
+        if q < n:
+            own = 0
+            for a in range(N_ACT):
+                own += state[S_PEN_BY_ACT + q * N_ACT + a]
+            if own != state[S_PEN_COUNT + q]:
+                return False
+    if missed != by_act:
         return False
     if not option_on(state, OPT_PENALTY_PER_TURN):
         got = 0

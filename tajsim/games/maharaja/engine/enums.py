@@ -313,7 +313,7 @@ S_SITE = _state_slot(N_CITIES * N_SITES)
 S_PARTS = _state_slot(P * N_PARTS)
 # statistics for the records (never read by the rules)
 S_PEN_COUNT = _state_slot(P)  # actions this player left unperformed
-S_PEN_BY_ACT = _state_slot(N_ACT)  # unperformed actions by kind, all players
+S_PEN_BY_ACT = _state_slot(P * N_ACT)  # unperformed actions of each seat, by kind
 S_TOLL_BY_VILLAGE = _state_slot(N_VILLAGES)  # tolls earned in each village
 S_CARD_BY_ROUND = _state_slot(MAX_ROUNDS * P)  # card held at each round's scoring, -1
 S_PALACE_ROUND = _state_slot(P * N_CITIES)  # round of each player's k-th palace, 0 none
@@ -354,6 +354,8 @@ RESULT_DTYPE = np.dtype(
     ]
     # chose_<action>: how often the seat revealed that action (a pair counts both)
     + [(f"chose_{slug}", np.int8) for slug in ACT_SLUGS]
+    # missed_<action>: how often the seat left that action unperformed (R17)
+    + [(f"missed_{slug}", np.int8) for slug in ACT_SLUGS]
 )
 SETUP_DTYPE = np.dtype(
     [
@@ -375,7 +377,7 @@ SETUP_DTYPE = np.dtype(
         ("palace_round", np.int8, (MAX_PLAYERS, N_CITIES)),
         # tolls_by_village[v] = gold earned by house owners in village v
         ("tolls_by_village", np.int16, (N_VILLAGES,)),
-        # penalties_by_action[a] = actions of kind a left unperformed (all seats)
-        ("penalties_by_action", np.int8, (N_ACT,)),
+        # village_houses[v] = houses standing in village v at the end
+        ("village_houses", np.int8, (N_VILLAGES,)),
     ]
 )

@@ -143,13 +143,15 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
     tolls_v = sum(s[E.S_TOLL_BY_VILLAGE:E.S_TOLL_BY_VILLAGE + E.N_VILLAGES])
     _require(tolls_v == tolls_in, f"tolls by village {tolls_v} != tolls received {tolls_in}", w)
     missed = sum(s[E.S_PEN_COUNT:E.S_PEN_COUNT + n])
-    _require(missed == sum(s[E.S_PEN_BY_ACT:E.S_PEN_BY_ACT + E.N_ACT]),
-             "penalties by action != penalties by seat", w)
+    for q in range(P):
+        by_kind = s[E.S_PEN_BY_ACT + q * E.N_ACT:E.S_PEN_BY_ACT + (q + 1) * E.N_ACT]
+        _require(sum(by_kind) == (s[E.S_PEN_COUNT + q] if q < n else 0),
+                 f"seat {q}: penalties by action {by_kind} != {s[E.S_PEN_COUNT + q]}", w)
+        _require(by_kind[E.ACT.GOLD] == 0, f"seat {q}: a gold action counted unperformed", w)
     if not (rules >> E.OPT_PENALTY_PER_TURN) & 1:
         got = sum(parts[q][E.PART_PENALTIES_IN] for q in range(n))
         _require(got == c[E.C_PENALTY] * (n - 1) * missed,
                  f"penalty gold {got} for {missed} unperformed actions", w)
-    _require(s[E.S_PEN_BY_ACT + E.ACT.GOLD] == 0, "a gold action counted unperformed", w)
 
     # houses
     cap = c[E.C_VILLAGE_CAP_2P] if n == 2 else c[E.C_VILLAGE_CAP]

@@ -713,7 +713,7 @@ def end_turn(state, comp):
     for slot in range(2):
         if (mask >> slot) & 1 == 0:
             missed += 1
-            state[S_PEN_BY_ACT + state[S_T_SLOT0 + slot]] += 1
+            state[S_PEN_BY_ACT + p * N_ACT + state[S_T_SLOT0 + slot]] += 1
     state[S_PEN_COUNT + p] += missed
     payments = missed
     if missed > 0 and option_on(state, OPT_PENALTY_PER_TURN):

@@ -45,6 +45,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_HOUSE_MOVES,
     S_HOUSES,
     S_HOUSES_BUILT,
+    S_LOC_TOTAL,
     S_MONK_TOLLS,
     S_ORDER_INDEX,
     S_PALACE_ROUND,
@@ -199,6 +200,15 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
         r["chose_palace_house"] = state[S_CHOSEN + p * N_ACT + 6]
         r["chose_governor"] = state[S_CHOSEN + p * N_ACT + 7]
         r["chose_character"] = state[S_CHOSEN + p * N_ACT + 8]
+        r["missed_gold"] = state[S_PEN_BY_ACT + p * N_ACT + 0]
+        r["missed_house"] = state[S_PEN_BY_ACT + p * N_ACT + 1]
+        r["missed_two_houses"] = state[S_PEN_BY_ACT + p * N_ACT + 2]
+        r["missed_move_house"] = state[S_PEN_BY_ACT + p * N_ACT + 3]
+        r["missed_quarry"] = state[S_PEN_BY_ACT + p * N_ACT + 4]
+        r["missed_palace"] = state[S_PEN_BY_ACT + p * N_ACT + 5]
+        r["missed_palace_house"] = state[S_PEN_BY_ACT + p * N_ACT + 6]
+        r["missed_governor"] = state[S_PEN_BY_ACT + p * N_ACT + 7]
+        r["missed_character"] = state[S_PEN_BY_ACT + p * N_ACT + 8]
     s = setups[g]
     s["game_id"] = game_id
     s["setup_id"] = setup_id
@@ -218,8 +228,8 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
             s["palace_round"][p, k] = state[S_PALACE_ROUND + p * N_CITIES + k] if p < n else 0
     for v in range(N_VILLAGES):
         s["tolls_by_village"][v] = state[S_TOLL_BY_VILLAGE + v]
-    for a in range(N_ACT):
-        s["penalties_by_action"][a] = state[S_PEN_BY_ACT + a]
+    for v in range(N_VILLAGES):
+        s["village_houses"][v] = state[S_LOC_TOTAL + v]
 
 
 @njit(cache=True)

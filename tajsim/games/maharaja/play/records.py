@@ -3,10 +3,12 @@
 ``frame_columns`` adds, to the generic results frame (one row per seat per game, games in
 order, seats inside), the columns an analyst of this game groups by: the governor order
 (``order_index``), the round each city is first scored (``visit_<city>``, 0 if never), the
-first city scored, how and when the game ended, the seat's palace tempo, and the rounds it held
-each character. ``setup_features`` names the setup's categorical features for the generic
-setup-balance analyses: the first city scored and the whole governor order (5,040 values, so
-an exhaustive run over ``enumerated_setup_ids()`` is exact).
+first city scored, how and when the game ended, the seat's palace tempo, the rounds it held
+each character, and per game the tolls earned in each village and the houses standing there
+at the end (``tolls_<village>``, ``houses_<village>``). ``setup_features`` names the setup's
+categorical features for the generic setup-balance analyses: the first city scored and the
+whole governor order (5,040 values, so an exhaustive run over ``enumerated_setup_ids()`` is
+exact).
 """
 
 from __future__ import annotations
@@ -71,6 +73,10 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
     cards = setups["card_by_round"][rows, :, seat]  # [rows, MAX_ROUNDS]
     for k, name in enumerate(CARD_SLUGS):
         cols[f"rounds_{name}"] = (cards == k).sum(axis=1).astype(np.int8)
+    # per game (the same on the game's rows): tolls earned and houses standing in each village
+    for v, name in enumerate(slug(x) for x in meta["village_names"]):
+        cols[f"tolls_{name}"] = setups["tolls_by_village"][rows, v].astype(np.int16)
+        cols[f"houses_{name}"] = setups["village_houses"][rows, v].astype(np.int8)
     return cols
 
 
