@@ -27,7 +27,7 @@ from tajsim.games.maharaja.engine.components import (
     load_components,
 )
 
-__all__ = ["OPTIONS", "Game", "MaharajaRecord", "play_game", "rules_code"]
+__all__ = ["OPTIONS", "Game", "MaharajaRecord", "play_game", "referee_log", "rules_code"]
 
 P = E.MAX_PLAYERS
 
@@ -432,8 +432,9 @@ def _turn_events(game: Game, b: np.ndarray, a: int, s: np.ndarray, p: int) -> li
         city = int(b[E.S_ARCH + p])
         site = "the centre" if a == E.ACTION_PALACE else "an outer site"
         cost = int(b[E.S_GOLD + p] - s[E.S_GOLD + p])
+        count = int(s[E.S_PALACES + p])
         out.append(f"{who} builds a palace on {site} of {comps.city_names[city]} ({cost} gold); "
-                   f"{int(s[E.S_PALACES + p])} palaces")
+                   f"{count} palace{'s' if count != 1 else ''}")
     elif E.ACTION_GOVERNOR <= a < E.ACTION_CARD:
         g = a - E.ACTION_GOVERNOR
         moved = [f"{comps.city_names[h]} up to {game.box_label(int(s[E.S_GOV_POS + h]))}"
@@ -506,7 +507,8 @@ def _scoring_events(game: Game, b: np.ndarray, s: np.ndarray) -> list[str]:
         gold = _part_gain(b, s, p, E.PART_CITY)
         lone = _part_gain(b, s, p, E.PART_LONE)
         extra = f" + {lone} lone-scorer bonus" if lone else ""
-        parts.append((pts, int(b[E.S_CARD_OF + p]), f"P{p} {pts} points -> {gold} gold{extra}"))
+        word = "point" if pts == 1 else "points"
+        parts.append((pts, int(b[E.S_CARD_OF + p]), f"P{p} {pts} {word} -> {gold} gold{extra}"))
     parts.sort(key=lambda t: (-t[0], t[1]))
     text = "; ".join(t[2] for t in parts) if parts else "nobody is present"
     return [f"Scoring of {comps.city_names[city]} (round {int(b[E.S_ROUND])}): {text}"]
@@ -586,3 +588,36 @@ def play_game(strategies: Sequence[str | Policy], seed: int = 0, game_id: int = 
     game.strategies = [s if isinstance(s, str) else getattr(s, "__name__", "python")
                        for s in strategies]
     return game
+
+
+def referee_log(record: GameRecord, components: Components | None = None) -> list[str]:
+    """The referee's account of a recorded game: a header (players, seed, strategies, rule
+    options, the governor order), then every event of every action (what ``tajsim replay``
+    prints). Each action is checked while the game is replayed."""
+    if record.game != Game.game_name:
+        raise UserError(f"the record is a game of {record.game!r}, not 'maharaja'")
+    comps = components
+    if comps is None and (record.board or record.components):
+        comps = load_components(record.board, record.components)
+    options = getattr(record, "options", None)
+    game = Game(record.n_players, record.edition, record.seed, record.game_id, record.setup_id,
+                comps, options)
+    names = game.components.city_names
+    order = [names[int(c)] for c in game.state[E.S_GOV_ORDER0:E.S_GOV_ORDER0 + E.N_GOVERNORS]]
+    seats = ", ".join(f"P{p} {s}" for p, s in enumerate(record.strategies)) or "-"
+    lines = [f"Maharaja, {record.n_players} players, seed {record.seed}, game {record.game_id}",
+             f"Seats: {seats}",
+             f"Rule options: {options_of(game.rules) or 'defaults'}",
+             f"Governors from the bottom: {', '.join(order)}",
+             ""]
+    for i, action in enumerate(record.actions):
+        before = game.state.copy()
+        try:
+            game.apply(action)
+        except UserError as exc:
+            raise UserError(f"record action {i + 1} of {len(record.actions)}: {exc}") from None
+        for event in game.events(before, action, game.state):
+            if event.startswith(("Round ", "Scoring of", "The game ends")):
+                lines.append("")
+            lines.append(event)
+    return lines
