@@ -209,7 +209,6 @@ def cheapest_routes(state, comp, p, work, with_open):
     work[H_OPRED..], villages opened in work[H_NOPEN..]; all INF without ``with_open``)."""
     src = state[S_ARCH + p]
     monk = holds(state, p, CARD.MONK)
-    house = comp[C_HOUSE_COST]
     work[W_HEUR + H_OPENING] = 0
     work[W_HEUR + H_OPEN_BONUS] = 0
     for j in range(N_JUNCTIONS):
@@ -257,8 +256,16 @@ def cheapest_routes(state, comp, p, work, with_open):
             if d < work[W_HEUR + H_DIST + b]:
                 work[W_HEUR + H_DIST + b] = d
                 work[W_HEUR + H_VIA + b] = r if a == src else work[W_HEUR + H_VIA + a]
-    if not with_open:
-        return
+    if with_open:
+        open_routes(state, comp, p, work)
+
+
+@njit(cache=True)
+def open_routes(state, comp, p, work):
+    """The cheapest routes that open empty villages (see ``cheapest_routes``), from the
+    per-road tables it filled."""
+    src = state[S_ARCH + p]
+    house = comp[C_HOUSE_COST]
     # opening empty villages: cost, then fewest openings
     work[W_HEUR + H_ODIST + src] = 0
     done = 0
@@ -424,41 +431,44 @@ def city_value(work, city):
 
 @njit(cache=True)
 def fill_village_values(state, comp, p, work):
-    """``village_value`` of every village with room for a house into work[H_VILV..] (NEG for a
-    full one: no house can arrive there), after ``prepare``."""
+    """The value of a new house of p in every village with room for one, into work[H_VILV..]
+    (NEG for a full village: no house can arrive there), after ``prepare``: expected tolls
+    (the road's traffic share times ``village``), access (``access`` for a house that opens the
+    road, half that while another of its villages stays empty, twice next to p's architect;
+    ``access`` more if the house frees a road next to the architect for p) and the bonus of a
+    village on this turn's planned route (``H_OPENING``)."""
     cap = village_cap(state, comp)
-    for v in range(N_VILLAGES):
-        if state[S_LOC_TOTAL + v] < cap:
-            work[W_HEUR + H_VILV + v] = village_value(state, comp, p, v, work)
-        else:
-            work[W_HEUR + H_VILV + v] = NEG
+    here = state[S_ARCH + p]
+    w_access = wt(work, I_ACCESS)
+    w_village = wt(work, I_VILLAGE)
+    opening_mask = work[W_HEUR + H_OPENING]
+    bonus = work[W_HEUR + H_OPEN_BONUS]
+    for r in range(comp[C_N_ROADS]):
+        base = w_village * comp[C_ROAD_TRAFFIC + r] // 60
+        near = comp[C_ROAD_A + r] == here or comp[C_ROAD_B + r] == here
+        if near and work[W_HEUR + H_ROWN + r] == 0:
+            base += w_access
+        empty = work[W_HEUR + H_REMPTY + r]
+        opening = w_access if empty == 1 else w_access // 2  # for an empty village on it
+        if near:
+            opening *= 2
+        for i in range(comp[C_ROAD_NV + r]):
+            v = comp[C_ROAD_VIL + r * MAX_ROAD_VILLAGES + i]
+            total = state[S_LOC_TOTAL + v]
+            if total >= cap:
+                work[W_HEUR + H_VILV + v] = NEG
+                continue
+            value = base
+            if total == 0:
+                value += opening
+                if (opening_mask >> v) & 1:
+                    value += bonus
+            work[W_HEUR + H_VILV + v] = value
 
 
 @njit(cache=True, inline="always")
 def vil_value(work, v):
     return work[W_HEUR + H_VILV + v]
-
-
-@njit(cache=True, inline="always")
-def village_value(state, comp, p, v, work):
-    """A house of p in village v: expected tolls (the road's traffic), access (it opens the
-    road, more if that completes it, more again next to p's architect; it frees the road for
-    p), and the bonus of a village on this turn's planned route (``H_OPENING``). Reads the
-    per-road tables of ``cheapest_routes``."""
-    road = comp[C_VILLAGE_ROAD + v]
-    w_access = wt(work, I_ACCESS)
-    value = wt(work, I_VILLAGE) * comp[C_ROAD_TRAFFIC + road] // 60
-    here = state[S_ARCH + p]
-    near = comp[C_ROAD_A + road] == here or comp[C_ROAD_B + road] == here
-    if state[S_LOC_TOTAL + v] == 0:
-        other_empty = work[W_HEUR + H_REMPTY + road] - 1
-        opening = w_access if other_empty == 0 else w_access // 2
-        value += 2 * opening if near else opening
-        if (work[W_HEUR + H_OPENING] >> v) & 1:
-            value += work[W_HEUR + H_OPEN_BONUS]
-    if near and work[W_HEUR + H_ROWN + road] == 0:
-        value += w_access
-    return value
 
 
 @njit(cache=True)
@@ -872,6 +882,13 @@ def plan_openings(state, comp, p, best_value, work):
         can = min(can, state[S_POOL + p])
     if can <= 0:
         return
+    closed = False  # a city out of reach over the open roads
+    for c in range(N_CITIES):
+        if route_cost(work, c) >= INF:
+            closed = True
+    if not closed:
+        return
+    open_routes(state, comp, p, work)
     best_c = -1
     best_v = best_value
     for c in range(N_CITIES):
@@ -918,7 +935,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
         if ACTION_BUILD <= legal[i] < ACTION_MOVE_TO:
             villages = True
             break
-    prepare(state, comp, p, work, villages)
+    prepare(state, comp, p, work, False)  # plan_openings adds the opening routes if useful
     pen = penalty_unit(comp, work)
     w_gold = wt(work, I_GOLD)
     fill_savings(state, work, pen)
