@@ -216,20 +216,9 @@ def houses_of(state, loc, p):
     return state[S_HOUSES + loc * P + p]
 
 
-@njit(cache=True)
-def card_holder(state, card):
-    """Seat holding character ``card``, -1 if it is in the bank."""
-    return state[S_CARD_OWNER + card]
-
-
 @njit(cache=True, inline="always")
 def holds(state, p, card):
     return state[S_CARD_OF + p] == card
-
-
-@njit(cache=True)
-def gold_of(state, p):
-    return state[S_GOLD + p]
 
 
 @njit(cache=True)
@@ -1114,11 +1103,6 @@ def apply_action_nb(state, comp, action):
 
 
 @njit(cache=True)
-def is_over(state):
-    return state[S_PHASE] == PHASE_GAME_OVER
-
-
-@njit(cache=True)
 def hidden_pick_count(state, player):
     """How many other seats hold a pick that ``player`` cannot see yet."""
     count = 0
@@ -1127,10 +1111,4 @@ def hidden_pick_count(state, player):
             count += 1
     return count
 
-
-@njit(cache=True)
-def unperformed_now(state):
-    """Actions the turn player would leave unperformed by ending the turn now."""
-    mask = performed_mask(state)
-    return 2 - (mask & 1) - ((mask >> 1) & 1)
 
