@@ -1,0 +1,1 @@
+"""Maharaja rules: constants, kernels, components, setups, the Game API and invariants."""

@@ -1,0 +1,1 @@
+"""Maharaja batch kernels and the records they write."""

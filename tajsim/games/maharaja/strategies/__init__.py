@@ -1,0 +1,1 @@
+"""Maharaja strategies: compiled policies, their dispatcher, registry and player view."""

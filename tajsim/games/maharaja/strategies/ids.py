@@ -1,0 +1,62 @@
+"""Strategy ids, the parameter vector and the scratch layout shared by the strategy kernels.
+
+Kept apart from :mod:`tajsim.games.maharaja.strategies.nb` (the dispatcher) so that the search
+kernel can import them without importing the dispatcher that calls it.
+
+Scratch. Policies never allocate: they work in ``work``, an int64[WORK_SIZE] array the caller
+owns (the batch kernel allocates one per batch, ``play_out_nb`` one per game, the public
+``choose_action_nb`` one per call). The heuristic uses ``work[W_HEUR:W_HEUR + HEUR_SIZE]``; the
+search keeps its own block after it, because its rollouts call the heuristic.
+"""
+
+from __future__ import annotations
+
+from tajsim.games.maharaja.engine.enums import MAX_PLAYERS, N_ACTIONS, N_PAIRS, STATE_SIZE
+
+# params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; the search
+# reads its settings from the first slots and gives params[N_WEIGHTS:] to its rollout policy.
+N_PARAMS = 32
+N_WEIGHTS = 16
+
+STRATEGY_RANDOM = 0
+STRATEGY_GREEDY = 1
+STRATEGY_HEURISTIC = 2
+STRATEGY_SEARCH = 3
+N_STRATEGY_IDS = 4
+
+# Fixed point: weights become integers w * WEIGHT_ONE (a power of two, so exact), and every
+# decision compares integers (bit-identical on CPU and GPU).
+WEIGHT_ONE = 1024
+
+# Search limits (the tree is one simultaneous node: one bandit per seat over its candidates).
+MAX_CANDIDATES = 12
+MAX_ITERATIONS = 4096
+
+# Scratch layout (int64 slots)
+HEUR_SIZE = 320
+W_HEUR = 0
+W_SEARCH_STATE = W_HEUR + HEUR_SIZE  # the rollout's copy of the state
+W_SEARCH_LEGAL = W_SEARCH_STATE + STATE_SIZE  # its legal-action buffer
+W_SEARCH_PRNG = W_SEARCH_LEGAL + N_ACTIONS  # rollout policy streams
+W_SEARCH_CAND = W_SEARCH_PRNG + MAX_PLAYERS  # [P * MAX_CANDIDATES] candidate pairs per seat
+W_SEARCH_N = W_SEARCH_CAND + MAX_PLAYERS * MAX_CANDIDATES  # visits per candidate
+W_SEARCH_SUM = W_SEARCH_N + MAX_PLAYERS * MAX_CANDIDATES  # summed rewards per candidate
+W_SEARCH_NCAND = W_SEARCH_SUM + MAX_PLAYERS * MAX_CANDIDATES  # [P] candidates per seat
+W_SEARCH_CHOICE = W_SEARCH_NCAND + MAX_PLAYERS  # [P] this iteration's candidate per seat
+W_SEARCH_PAIRV = W_SEARCH_CHOICE + MAX_PLAYERS  # [N_PAIRS] pair values of one seat
+W_SEARCH_EVAL = W_SEARCH_PAIRV + N_PAIRS  # [P] evaluations at the horizon
+WORK_SIZE = W_SEARCH_EVAL + MAX_PLAYERS
+
+
+def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
+    """The ``search`` and ``heuristics`` arguments of the game kernels for these strategy ids.
+
+    numba drops the code behind ``if search is not None`` when ``search`` is ``None``, so a run
+    without the search strategy (``None`` for ``search``) or without the heuristic family
+    (``None`` for ``heuristics``: ``greedy`` and the presets) compiles a smaller kernel.
+    """
+    ids = {int(i) for i in strategy_ids}
+    search = True if STRATEGY_SEARCH in ids else None
+    # The search's rollouts use the heuristic, so search keeps the heuristics too.
+    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC} or search else None
+    return search, heuristics

@@ -1,0 +1,113 @@
+"""Maharaja's strategies, registered by name (``REGISTRY``).
+
+* ``random`` - uniform over the legal actions;
+* ``greedy`` - the heuristic kernel with fixed raw-gold weights (one-step look-ahead);
+* the heuristic presets from ``presets.toml`` (``balanced``, ``rusher``, ``tollroad``,
+  ``hoarder``, ``character``);
+* ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts.
+
+``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from tajsim.errors import UserError
+from tajsim.games.maharaja.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.maharaja.strategies.ids import (
+    N_PARAMS,
+    N_WEIGHTS,
+    STRATEGY_GREEDY,
+    STRATEGY_HEURISTIC,
+    STRATEGY_RANDOM,
+    STRATEGY_SEARCH,
+    kernel_switches,
+)
+from tajsim.games.maharaja.strategies.search import SEARCH_PARAM_NAMES
+from tajsim.strategies.spec import StrategyRegistry, StrategySpec
+
+__all__ = ["PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "load_presets"]
+
+PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+# Search settings; its rollouts play the SEARCH_ROLLOUT_PRESET weights.
+SEARCH_DEFAULTS = {
+    "iterations": 80.0,
+    "candidates": 6.0,
+    "horizon": 0.0,
+    "exploration": 6.0,
+    "palace_value": 25.0,
+    "rollout": float(STRATEGY_HEURISTIC),
+    "win_bonus": 30.0,
+}
+SEARCH_ROLLOUT_PRESET = "hoarder"
+ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
+
+
+def load_presets(path: str | Path | None = None) -> dict[str, dict]:
+    """Preset tables by name: ``{"description": str, "weights": float64[N_WEIGHTS]}``; missing
+    weights take the ``balanced`` value; an unknown key is a one-line ``UserError``."""
+    file = Path(path) if path is not None else PRESETS_FILE
+    try:
+        data = tomllib.loads(file.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"cannot read Maharaja presets {file}: {exc}") from None
+    tables = data.get("presets", {})
+    if "balanced" not in tables:
+        raise UserError(f"{file}: [presets.balanced] is required (defaults for the others)")
+    base = _weights_of("balanced", tables["balanced"], None, file)
+    return {name: {"description": str(table.get("description", name)),
+                   "weights": _weights_of(name, table, base, file)}
+            for name, table in tables.items()}
+
+
+def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path) -> np.ndarray:
+    weights = np.zeros(N_WEIGHTS) if base is None else base.copy()
+    for key, value in table.items():
+        if key == "description":
+            continue
+        if key not in WEIGHT_NAMES:
+            raise UserError(f"{file}: preset {name!r} has unknown weight {key!r}; expected one "
+                            f"of: {', '.join(WEIGHT_NAMES)}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise UserError(f"{file}: preset {name!r} weight {key} = {value!r}; expected a "
+                            "number")
+        weights[WEIGHT_NAMES.index(key)] = float(value)
+    if base is None:
+        missing = [k for k in WEIGHT_NAMES if k not in table]
+        if missing:
+            raise UserError(f"{file}: [presets.balanced] misses weights {', '.join(missing)}")
+    return weights
+
+
+def _build_registry() -> StrategyRegistry:
+    reg = StrategyRegistry("Maharaja", N_PARAMS, kernel_switches)
+    reg.register(StrategySpec("random", STRATEGY_RANDOM,
+                              "uniform over the legal actions (each step of a turn is one "
+                              "action)", tags=("baseline",)))
+    reg.register(StrategySpec("greedy", STRATEGY_GREEDY,
+                              "one-step look-ahead in raw gold: the heuristic kernel with fixed "
+                              "weights", tags=("baseline",)))
+    presets = load_presets()
+    for name, preset in presets.items():
+        reg.register(StrategySpec(name, STRATEGY_HEURISTIC,
+                                  f"heuristic preset: {preset['description']}",
+                                  tuple(float(x) for x in preset["weights"]), WEIGHT_NAMES,
+                                  ("heuristic", "preset")))
+    params = [SEARCH_DEFAULTS[k] for k in SEARCH_PARAM_NAMES]
+    params += [0.0] * (N_WEIGHTS - len(params))
+    params += [float(x) for x in presets[SEARCH_ROLLOUT_PRESET]["weights"]]
+    names = SEARCH_PARAM_NAMES + tuple(f"_unused{i}"
+                                       for i in range(len(SEARCH_PARAM_NAMES), N_WEIGHTS))
+    reg.register(StrategySpec(
+        "search", STRATEGY_SEARCH,
+        "decoupled bandit search over the secret pairs (every seat's best candidates), "
+        f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters)",
+        tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",)))
+    return reg
+
+
+REGISTRY = _build_registry()

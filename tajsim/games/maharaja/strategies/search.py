@@ -1,0 +1,231 @@
+"""Search for the simultaneous secret choice: decoupled bandits over the seats' pairs.
+
+The secret pick is a simultaneous move: every seat chooses a pair without seeing the others.
+At its pick the searching seat treats all picks as simultaneous (the ones already made are
+hidden from it, so it never reads them) and runs a decoupled bandit search at that one node
+(decoupled UCT for simultaneous moves):
+
+1. **Candidates.** Each seat's candidate pairs are its ``candidates`` best pairs by the
+   heuristic's pair values with the rollout weights (``params[N_WEIGHTS:]``), computed from
+   what everyone can see.
+2. **Iterations.** Every seat picks one of its candidates with its own UCB1 bandit (integer
+   fixed point: mean reward plus ``exploration * sqrt(ln N / n_i)`` from an integer log table
+   and an integer square root), the state copy gets those picks, the round is played out with
+   the rollout policy, then ``horizon`` more rounds (picks included), and every seat's bandit
+   is rewarded with its own value minus the best other value: palaces at ``palace_value`` gold
+   each, plus gold, plus ``win_bonus`` for the winner of a finished game.
+3. **Decision.** The searching seat takes its most visited candidate (ties: higher reward sum,
+   then the better heuristic rank).
+
+Decisions after the pick (the turn's steps, the draft, setup houses) use the rollout policy.
+Everything is integer, the rollouts' randomness comes from the seat's own stream, and nothing
+hidden is read, so the decision does not change when ``redraw_hidden`` redraws the others'
+unrevealed picks.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from tajsim.engine.rng import derive_seed, next_u64
+from tajsim.games.maharaja.engine.enums import (
+    ACTION_PICK,
+    MAX_PLAYERS,
+    N_PAIRS,
+    PHASE_GAME_OVER,
+    PHASE_PICK,
+    S_COUNTER,
+    S_CUR,
+    S_GOLD,
+    S_N_PLAYERS,
+    S_PALACES,
+    S_PHASE,
+    S_PICK,
+    S_ROUND,
+    S_WINNER,
+    STATE_SIZE,
+)
+from tajsim.games.maharaja.engine.nb import apply_action_nb, begin_turns, legal_actions_nb
+from tajsim.games.maharaja.strategies.heuristic import fill_pair_values, load_weights
+from tajsim.games.maharaja.strategies.ids import (
+    MAX_CANDIDATES,
+    MAX_ITERATIONS,
+    N_WEIGHTS,
+    W_SEARCH_CAND,
+    W_SEARCH_CHOICE,
+    W_SEARCH_EVAL,
+    W_SEARCH_LEGAL,
+    W_SEARCH_N,
+    W_SEARCH_NCAND,
+    W_SEARCH_PAIRV,
+    W_SEARCH_PRNG,
+    W_SEARCH_STATE,
+    W_SEARCH_SUM,
+)
+from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
+
+P = MAX_PLAYERS
+# Parameter slots (names in SEARCH_PARAM_NAMES).
+I_ITERATIONS = 0
+I_CANDIDATES = 1
+I_HORIZON = 2  # further rounds played after the current one
+I_EXPLORATION = 3  # gold
+I_PALACE_VALUE = 4  # gold per palace in the evaluation
+I_ROLLOUT = 5  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
+I_WIN_BONUS = 6  # gold for the winner of a finished game
+SEARCH_PARAM_NAMES = ("iterations", "candidates", "horizon", "exploration", "palace_value",
+                      "rollout", "win_bonus")
+SALT_ROLLOUT = 0x5EA2
+LN_ONE = 4096  # fixed point of the log table
+# LN_TABLE[n] = round(ln(n) * 4096): integer constants, the same on every device
+LN_TABLE = np.array([0] + [round(math.log(n) * LN_ONE) for n in range(1, MAX_ITERATIONS + 2)],
+                    np.int64)
+
+
+@njit(cache=True)
+def isqrt(x):
+    """Floor of the square root of a non-negative int64 (integer Newton iteration)."""
+    if x <= 0:
+        return 0
+    r = x
+    y = (r + 1) // 2
+    while y < r:
+        r = y
+        y = (r + x // r) // 2
+    return r
+
+
+@njit(cache=True)
+def clamp_int(x, low, high):
+    v = np.int64(x)
+    return low if v < low else (high if v > high else v)
+
+
+@njit(cache=True)
+def fill_candidates(state, comp, seat, k, work):
+    """Seat's ``k`` best pairs by the heuristic pair values (weights already loaded)."""
+    fill_pair_values(state, comp, seat, work, work, W_SEARCH_PAIRV)
+    base = W_SEARCH_CAND + seat * MAX_CANDIDATES
+    chosen = 0
+    for i in range(k):
+        best = -1
+        for pair in range(N_PAIRS):
+            if (chosen >> pair) & 1:
+                continue
+            if best < 0 or work[W_SEARCH_PAIRV + pair] > work[W_SEARCH_PAIRV + best]:
+                best = pair
+        chosen |= np.int64(1) << best
+        work[base + i] = best
+    work[W_SEARCH_NCAND + seat] = k
+
+
+@njit(cache=True)
+def select_ucb(seat, total, c_explore, work):
+    """Candidate index of seat's bandit: an untried one first, else the best integer UCB1."""
+    base = seat * MAX_CANDIDATES
+    k = work[W_SEARCH_NCAND + seat]
+    for i in range(k):
+        if work[W_SEARCH_N + base + i] == 0:
+            return i
+    ln = LN_TABLE[min(total, MAX_ITERATIONS + 1)]
+    best_i = 0
+    best_score = np.int64(-(1 << 60))
+    for i in range(k):
+        n_i = work[W_SEARCH_N + base + i]
+        score = work[W_SEARCH_SUM + base + i] * 64 // n_i + c_explore * isqrt(ln // n_i)
+        if score > best_score:
+            best_score = score
+            best_i = i
+    return best_i
+
+
+@njit(cache=True)
+def evaluate(det, n, palace_value, win_bonus, work):
+    for q in range(n):
+        v = det[S_PALACES + q] * palace_value + det[S_GOLD + q]
+        if det[S_PHASE] == PHASE_GAME_OVER and det[S_WINNER + q] == 1:
+            v += win_bonus
+        work[W_SEARCH_EVAL + q] = v
+
+
+@njit(cache=True)
+def search_pick(state, comp, player, params, prng, work, heuristics=True):
+    """The searching seat's pick (an ``ACTION_PICK + pair`` action); see the module doc."""
+    n = state[S_N_PLAYERS]
+    iterations = clamp_int(params[I_ITERATIONS], 1, MAX_ITERATIONS)
+    k = clamp_int(params[I_CANDIDATES], 1, MAX_CANDIDATES)
+    horizon = clamp_int(params[I_HORIZON], 0, 100)
+    c_explore = clamp_int(params[I_EXPLORATION], 0, 1000)
+    palace_value = clamp_int(params[I_PALACE_VALUE], 0, 100000)
+    rollout_id = clamp_int(params[I_ROLLOUT], 0, 2)
+    win_bonus = clamp_int(params[I_WIN_BONUS], 0, 100000)
+    rparams = params[N_WEIGHTS:]
+    load_weights(rparams, work)
+    for q in range(n):
+        fill_candidates(state, comp, q, k, work)
+        for i in range(MAX_CANDIDATES):
+            work[W_SEARCH_N + q * MAX_CANDIDATES + i] = 0
+            work[W_SEARCH_SUM + q * MAX_CANDIDATES + i] = 0
+    det = work[W_SEARCH_STATE:W_SEARCH_STATE + STATE_SIZE]
+    legal = work[W_SEARCH_LEGAL:W_SEARCH_PRNG]
+    rprng = work[W_SEARCH_PRNG:W_SEARCH_PRNG + P]
+    base_seed = np.int64(next_u64(prng, player))
+    for q in range(P):
+        rprng[q] = derive_seed(base_seed, q, SALT_ROLLOUT)
+    last_round = state[S_ROUND] + horizon
+    for it in range(iterations):
+        det[:] = state
+        for q in range(n):
+            i = select_ucb(q, it, c_explore, work)
+            work[W_SEARCH_CHOICE + q] = i
+            det[S_PICK + q] = work[W_SEARCH_CAND + q * MAX_CANDIDATES + i]
+        det[S_COUNTER] = n
+        begin_turns(det, comp)
+        while det[S_PHASE] != PHASE_GAME_OVER:
+            if det[S_PHASE] == PHASE_PICK and det[S_ROUND] > last_round:
+                break
+            n_leg = legal_actions_nb(det, comp, legal)
+            if n_leg == 1:
+                action = legal[0]
+            else:
+                action = choose_simple_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
+                                          legal, n_leg, work, heuristics)
+            apply_action_nb(det, comp, action)
+        evaluate(det, n, palace_value, win_bonus, work)
+        for q in range(n):
+            best_other = np.int64(-(1 << 60))
+            for o in range(n):
+                if o != q and work[W_SEARCH_EVAL + o] > best_other:
+                    best_other = work[W_SEARCH_EVAL + o]
+            slot = q * MAX_CANDIDATES + work[W_SEARCH_CHOICE + q]
+            work[W_SEARCH_N + slot] += 1
+            work[W_SEARCH_SUM + slot] += work[W_SEARCH_EVAL + q] - best_other
+    base = player * MAX_CANDIDATES
+    best_i = 0
+    for i in range(1, k):
+        n_i = work[W_SEARCH_N + base + i]
+        n_b = work[W_SEARCH_N + base + best_i]
+        if n_i > n_b or (n_i == n_b and work[W_SEARCH_SUM + base + i] >
+                         work[W_SEARCH_SUM + base + best_i]):
+            best_i = i
+    return ACTION_PICK + work[W_SEARCH_CAND + base + best_i]
+
+
+@njit(cache=True)
+def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, heuristics=True):
+    """The search strategy: ``search_pick`` at the secret choice, the rollout policy elsewhere.
+
+    Parameters
+    ----------
+    params : float64[N_PARAMS]; slots ``SEARCH_PARAM_NAMES``, rollout weights from N_WEIGHTS
+    prng : int64[MAX_PLAYERS]; only ``prng[player]`` advances
+    work : int64[WORK_SIZE] scratch
+    """
+    if state[S_PHASE] == PHASE_PICK and n_legal > 1:
+        return search_pick(state, comp, player, params, prng, work, heuristics)
+    rollout_id = clamp_int(params[I_ROLLOUT], 0, 2)
+    return choose_simple_nb(rollout_id, state, comp, player, params[N_WEIGHTS:], prng, legal,
+                            n_legal, work, heuristics)

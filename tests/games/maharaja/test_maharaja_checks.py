@@ -1,0 +1,149 @@
+"""The invariant checks: the Python ``check_state`` and its compiled twin ``check_state_nb``
+agree on valid states and both catch each kind of corruption; ``check_many.py`` runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from maharaja_helpers import COMP
+
+from tajsim.games.maharaja.engine import enums as E
+from tajsim.games.maharaja.engine import nb
+from tajsim.games.maharaja.engine.checks_nb import check_state_nb
+from tajsim.games.maharaja.engine.invariants import check_state
+from tajsim.games.maharaja.play.nb import start_game_nb
+
+
+def states_of_games(n_games=8):
+    rng = np.random.default_rng(3)
+    out = []
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    for g in range(n_games):
+        n = 2 + g % 4
+        state = np.zeros(E.STATE_SIZE, np.int64)
+        prng = np.zeros(E.MAX_PLAYERS, np.int64)
+        start_game_nb(COMP, n, 0, 9, g, g, state, prng)
+        while True:
+            out.append(state.copy())
+            k = nb.legal_actions_nb(state, COMP, legal)
+            if k == 0:
+                break
+            nb.apply_action_nb(state, COMP, legal[rng.integers(k)])
+    return out
+
+
+STATES = states_of_games()
+
+
+def test_valid_states_pass_both():
+    for s in STATES:
+        check_state(s, COMP)
+        assert check_state_nb(s, COMP) == 0
+
+
+def _in_play(pred):
+    for s in STATES:
+        if pred(s):
+            return s.copy()
+    raise AssertionError("no such state")
+
+
+def c_gold(s):
+    s[E.S_GOLD] += 1
+
+
+def c_part(s):
+    s[E.S_PARTS + E.PART_TOLLS_OUT] += 1
+    s[E.S_GOLD] += 1
+
+
+def c_tolls(s):
+    s[E.S_TOLL_BY_VILLAGE + 3] += 1
+
+
+def c_card(s):
+    s[E.S_CARD_OF + 1] = s[E.S_CARD_OF + 0]
+
+
+def c_house_total(s):
+    s[E.S_LOC_TOTAL + 5] += 1
+
+
+def c_village_cap(s):
+    for _ in range(3):
+        s[E.S_HOUSES + 7 * E.MAX_PLAYERS + 0] += 1
+        s[E.S_LOC_TOTAL + 7] += 1
+        s[E.S_POOL + 0] -= 1
+        s[E.S_HOUSES_BUILT + 0] += 1
+
+
+def c_supply(s):
+    s[E.S_QUARRY + 0] += 1
+
+
+def c_palace(s):
+    s[E.S_PALACES + 0] += 1
+
+
+def c_outer_before_centre(s):
+    s[E.S_SITE + 6 * E.N_SITES + E.N_SITES - 1] = 0
+    s[E.S_PALACES + 0] += 1
+    s[E.S_PARTS + E.PART_PALACES] += E.PALACE_POINTS
+    s[E.S_PALACE_ROUND + int(s[E.S_PALACES + 0]) - 1] = max(1, int(s[E.S_ROUND]))
+
+
+def c_track(s):
+    a = int(s[E.S_GOV_POS + 0])
+    s[E.S_GOV_POS + 0] = s[E.S_GOV_POS + 1]
+    s[E.S_BOX + a] = -1
+
+
+def c_architect(s):
+    s[E.S_ARCH + 1] = 9
+
+
+def c_allowance(s):
+    s[E.S_T_HOUSES_ALLOWED] += 1
+
+
+def c_chosen(s):
+    s[E.S_CHOSEN + 4] += 1
+
+
+def c_rank(s):
+    s[E.S_RANK + 0], s[E.S_RANK + 1] = s[E.S_RANK + 1], s[E.S_RANK + 0]
+
+
+def in_round(s):
+    return s[E.S_ROUND] >= 2 and s[E.S_PHASE] != E.PHASE_GAME_OVER
+
+
+CASES = [
+    (c_gold, in_round), (c_part, in_round), (c_tolls, in_round), (c_card, in_round),
+    (c_house_total, in_round), (c_village_cap, lambda s: in_round(s) and s[E.S_POOL] >= 3
+                                and s[E.S_LOC_TOTAL + 7] == 0),
+    (c_supply, in_round), (c_palace, in_round),
+    (c_outer_before_centre, lambda s: in_round(s) and s[E.S_N_PLAYERS] == 5
+     and s[E.S_SITE + 6 * E.N_SITES] == E.SITE_EMPTY and s[E.S_PALACES] < 6),
+    (c_track, in_round), (c_architect, in_round),
+    (c_allowance, lambda s: s[E.S_PHASE] == E.PHASE_TURN),
+    (c_chosen, in_round),
+    (c_rank, lambda s: s[E.S_PHASE] == E.PHASE_GAME_OVER),
+]
+
+
+@pytest.mark.parametrize("corrupt,where", CASES, ids=[c.__name__ for c, _ in CASES])
+def test_both_checks_catch_corruption(corrupt, where):
+    state = _in_play(where)
+    corrupt(state)
+    with pytest.raises(AssertionError):
+        check_state(state, COMP)
+    assert check_state_nb(state, COMP) != 0
+
+
+def test_check_many_runs(capsys):
+    from check_many import main
+
+    assert main(["--games", "40", "--python-games", "3", "--players", "2", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "0 violations" in out and "5 players: 40 games" in out
