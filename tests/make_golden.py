@@ -7,7 +7,8 @@ Usage (from the repository root)::
 
 A transcript (like OpenSpiel's ``integration_tests/playthroughs``) is one whole game, with the
 ``random`` strategy in every seat or the compiled policies side by side, which pins their
-decisions too: before each action the state (``str(game)``), the legal actions (numbers) and
+decisions too: before each action the state (``game.transcript_state()``, by default
+``str(game)``), the legal actions (numbers) and
 the chosen action with its label, then the referee's events of that action (``Game.events``,
 lines starting ``  * ``); at the end the final state, scores (returns), score parts, ranks and
 winners. The conformance suite (``tests/test_conformance.py``) replays every file of
@@ -36,6 +37,16 @@ GOLDEN: dict[str, dict[str, tuple]] = {
         "5p_2000": (5, "2000", 3, 7, ("random",) * 5),
         "4p_2018_strategies": (4, "2018", 4, 3, ("greedy", "balanced", "ismcts:iterations=60",
                                                  "network")),
+    },
+    "maharaja": {
+        "2p_random": (2, "basic", 1, 0, ("random",) * 2),
+        "4p_random": (4, "basic", 2, 5, ("random",) * 4),
+        "5p_random_options": (5, "basic", 3, 7, ("random",) * 5,
+                              {"penalty_per_turn": True, "static_order": True,
+                               "free_palace_site": True}),
+        "4p_strategies": (4, "basic", 4, 3, ("greedy", "balanced",
+                                             "search:iterations=16:candidates=3", "tollroad")),
+        "3p_presets": (3, "basic", 5, 1, ("rusher", "hoarder", "character")),
     },
     "maharani": {
         "2p_random": (2, "2012", 1, 0, ("random",) * 2),
@@ -83,7 +94,7 @@ def transcript(game: str, n_players: int, edition: str, seed: int, game_id: int,
         legal = played.legal_actions()
         lines.append("")
         lines.append(f"## step {step}")
-        lines.append(str(played))
+        lines.append(played.transcript_state())
         lines.append(f"legal ({len(legal)}): {' '.join(map(str, legal))}")
         forced = " (only legal action)" if len(legal) == 1 else ""
         lines.append(f"-> P{player}: {action} {played.action_label(action)}{forced}")

@@ -94,7 +94,11 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
 @click.option("--chunk-size", type=int, default=None,
               help="Games per chunk (default: ~1/32 of the run, 250..10000).")
 @click.option("--games-per-setup", type=int, default=1, show_default=True,
-              help="Games played on each setup (province order + bonus tiles).")
+              help="Games played on each setup (Taj Mahal: province order + bonus tiles).")
+@click.option("--setups", type=click.Choice(["random", "enumerated"]), default="random",
+              show_default=True,
+              help="random: each setup drawn from its id; enumerated: every setup the game "
+                   "lists, in turn (Maharaja: the 5,040 governor orders).")
 @click.option("--board", type=_FILE, default=None, help="Board file (TOML).")
 @click.option("--components", type=_FILE, default=None, help="Components file (TOML).")
 @click.option("--alternative", type=int, default=None, metavar="SEED",
@@ -110,8 +114,8 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
               help="Delete the run stored in --out and play it again (instead of resuming).")
 @run_options
 def command(game, games, players, strategies, edition, rule_options, seed, out, no_records,
-            chunk_size, games_per_setup, board, components, alternative, rotate, round_robin,
-            parallel, restart, scheduler, workers, quiet, verbose) -> None:
+            chunk_size, games_per_setup, setups, board, components, alternative, rotate,
+            round_robin, parallel, restart, scheduler, workers, quiet, verbose) -> None:
     """Play GAMES games and print win rates and scores by strategy and seat (95% CIs).
 
     \b
@@ -144,7 +148,8 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
                 games, players, strategies, edition, seed, game=game,
                 options=parse_options(rule_options), workers=workers, out=out,
                 records=records, chunk_size=chunk_size, rotate=seating,
-                games_per_setup=games_per_setup, components=comps, scheduler=scheduler,
+                games_per_setup=games_per_setup, setups=setups, components=comps,
+                scheduler=scheduler,
                 progress=False if quiet else None, load_records=False, mode=parallel,
                 restart=restart, log=echo.log,
             )

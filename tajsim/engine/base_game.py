@@ -248,6 +248,11 @@ class BaseGame:
         """Lines printed after the final state."""
         return []
 
+    def transcript_state(self) -> str:
+        """The state as a golden transcript shows it before each decision (default: the whole
+        of ``str(self)``; a game with a large display may show less between checkpoints)."""
+        return str(self)
+
     def transcript_header(self) -> list[str]:
         """Comment lines that open a golden transcript of this game (its setup)."""
         return [f"# components: {self.components.digest()}"]

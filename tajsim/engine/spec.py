@@ -253,6 +253,10 @@ class GameSpec:
     board_picture : str, optional
         ``"module:function"`` drawing the board: ``function(components, **options) -> Figure``
         (``tajsim board show``).
+    enumerated_setups : callable ``() -> int64[S]``, optional
+        Every setup of the game as setup ids, for runs that play each setup in turn
+        (``setups = "enumerated"``: game g plays setup ``ids[(g // games_per_setup) % S]``);
+        None when the setups are too many to list.
     """
 
     name: str
@@ -292,6 +296,7 @@ class GameSpec:
     tuning: TuningSpace | None = None
     board_picture: str = ""
     golden_dir: Path | None = None
+    enumerated_setups: Callable[[], np.ndarray] | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------

@@ -10,12 +10,13 @@ from __future__ import annotations
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games import DEFAULT_GAME, GAME_PACKAGES
+from tajsim.games.maharaja.spec import SPEC as MAHARAJA
 from tajsim.games.maharani.spec import SPEC as MAHARANI
 from tajsim.games.tajmahal.spec import SPEC as TAJMAHAL
 
 __all__ = ["DEFAULT_GAME", "GAMES", "game_names", "get_game"]
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (TAJMAHAL, MAHARANI)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (TAJMAHAL, MAHARAJA, MAHARANI)}
 if tuple(GAMES) != GAME_PACKAGES:  # the fingerprint reads GAME_PACKAGES: they must agree
     raise RuntimeError(f"registered games {tuple(GAMES)} differ from GAME_PACKAGES "
                        f"{GAME_PACKAGES}")

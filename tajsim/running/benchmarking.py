@@ -32,7 +32,7 @@ from numba import njit
 
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
-from tajsim.running.config import RunConfig, lineup_codes
+from tajsim.running.config import RunConfig, lineup_codes, setup_ids_for
 from tajsim.running.executors import available_cores
 from tajsim.running.records import results_frame
 from tajsim.running.simulate import simulate
@@ -167,7 +167,8 @@ def make_batch(games: int, players: int = 4, strategies: str | Sequence[str] = "
         comp=np.asarray(config.components.packed, np.int64),
         edition=config.rules,
         game_ids=game_ids,
-        setup_ids=game_ids // int(config.games_per_setup),
+        setup_ids=setup_ids_for(get_game(config.game), config.setups, config.games_per_setup,
+                                game_ids),
         lineups=np.ascontiguousarray(lineup_codes(config.seating, config.seat_entries, players,
                                                   game_ids)),
         lineup_ids=np.asarray(config.lineup_ids, np.int64),

@@ -17,7 +17,7 @@ import numpy as np
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
-from tajsim.running.config import code_fingerprint, lineup_codes
+from tajsim.running.config import code_fingerprint, lineup_codes, setup_ids_for
 from tajsim.running.records import results_table, to_parquet
 
 
@@ -65,7 +65,8 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     if not 0 <= start < stop:
         raise IndexError(f"chunk {index} is outside the run")
     game_ids = np.arange(start, stop, dtype=np.int64)
-    setup_ids = game_ids // int(task["games_per_setup"])
+    setup_ids = setup_ids_for(spec, task.get("setups", "random"), int(task["games_per_setup"]),
+                              game_ids)
     lineups = lineup_codes(task["seating"], task["seat_entries"], n, game_ids)
     lineup_ids = np.asarray(task["lineup_ids"], np.int64)
     lineup_params = np.ascontiguousarray(np.asarray(task["lineup_params"], np.float64))

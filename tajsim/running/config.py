@@ -253,6 +253,7 @@ class RunConfig:
     seating: str
     records: bool
     components: ComponentSource
+    setups: str = "random"
     labels: tuple[str, ...] = field(default=())
     seat_entries: tuple[int, ...] = field(default=())
     lineup_ids: tuple[int, ...] = field(default=())
@@ -275,8 +276,13 @@ class RunConfig:
         component_file: str | Path | None = None,
         game: str | GameSpec | None = None,
         options: dict[str, bool] | None = None,
+        setups: str = "random",
     ) -> RunConfig:
-        """Validate every argument; bad ones raise a one-line ``UserError``."""
+        """Validate every argument; bad ones raise a one-line ``UserError``.
+
+        ``setups``: ``"random"`` (game g plays setup ``g // games_per_setup``, drawn from its
+        id) or ``"enumerated"`` (each of the game's listed setups in turn,
+        ``GameSpec.enumerated_setups``)."""
         spec = get_game(game)
         games = _int_value(games, "game count", low=1)
         edition_text = spec.editions[spec.edition_index(
@@ -292,6 +298,11 @@ class RunConfig:
         chunk = default_chunk_size(games, expected_game_seconds(spec, players, parsed)) \
             if chunk_size is None else _int_value(chunk_size, "chunk size", low=1)
         gps = _int_value(games_per_setup, "games per setup", low=1)
+        if setups not in SETUP_MODES:
+            raise UserError(f"setups {setups!r}; expected one of: {', '.join(SETUP_MODES)}")
+        if setups == "enumerated" and spec.enumerated_setups is None:
+            raise UserError(f"setups = 'enumerated': {spec.title} does not list its setups; "
+                            "expected setups = 'random'")
         labels: list[str] = []
         for t in texts:
             if t not in labels:
@@ -306,7 +317,7 @@ class RunConfig:
             game=spec.name, games=games, players=players, strategies=texts,
             edition=edition_text, options=chosen, rules=rules, seed=seed,
             chunk_size=chunk, games_per_setup=gps, seating=seating, records=bool(records),
-            components=source, labels=tuple(labels),
+            components=source, setups=setups, labels=tuple(labels),
             seat_entries=tuple(labels.index(t) for t in texts),
             lineup_ids=tuple(ids), lineup_params=tuple(params),
         )
@@ -339,6 +350,8 @@ class RunConfig:
             "components": self.components.digest,
             "strategy_ids": list(self.lineup_ids),
             "strategy_params": [list(p) for p in self.lineup_params],
+            # only when not the default, so that the runs stored before it existed still match
+            **({"setups": self.setups} if self.setups != "random" else {}),
         }
 
     def fingerprint(self) -> str:
@@ -352,6 +365,25 @@ class RunConfig:
         data["fingerprint"] = self.fingerprint()
         data["code"] = code_fingerprint()
         return data
+
+
+# -- setups ------------------------------------------------------------------------------------
+#: How a run's games get their setups (``RunConfig.make(setups=...)``).
+SETUP_MODES = ("random", "enumerated")
+
+
+def setup_ids_for(spec: GameSpec, setups: str, games_per_setup: int,
+                  game_ids: np.ndarray) -> np.ndarray:
+    """Setup id of each game: int64[len(game_ids)], a pure function of the game id.
+
+    ``"random"``: ``game_id // games_per_setup`` (the kernels draw the setup from it);
+    ``"enumerated"``: the game's listed setups in turn, ``games_per_setup`` games each, from
+    the first again after the last."""
+    block = np.asarray(game_ids, np.int64) // int(games_per_setup)
+    if setups == "random":
+        return block
+    listed = np.asarray(spec.enumerated_setups(), np.int64)
+    return listed[block % listed.size]
 
 
 # -- seating -----------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ RUN_KEYS = {
     "game": str, "options": dict,
     "games": int, "players": int, "strategies": (list, str), "edition": (str, int),
     "seed": int, "chunk_size": int, "games_per_setup": int, "rotate": (bool, str),
+    "setups": str,
     "board": str, "components": str, "alternative": int, "variant": str,
 }
 TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",

@@ -83,6 +83,7 @@ def run_simulation(
     chunk_size: int | None = None,
     rotate: bool | str = "auto",
     games_per_setup: int = 1,
+    setups: str = "random",
     components: Any = None,
     scheduler: Any = None,
     progress: bool | None = None,
@@ -113,7 +114,7 @@ def run_simulation(
     config = RunConfig.make(
         games=games, players=players, strategies=strategies, edition=edition, seed=seed,
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
-        records=records, components=components, game=game, options=options,
+        records=records, components=components, game=game, options=options, setups=setups,
     )
     say(f"validated: {config.game} {config.edition}, {config.players} players, "
         f"strategies {','.join(config.strategies)} ({config.seating} seats), seed {config.seed}, "
@@ -231,6 +232,7 @@ def simulate(
     chunk_size: int | None = None,
     rotate: bool | str = "auto",
     games_per_setup: int = 1,
+    setups: str = "random",
     components: Any = None,
     scheduler: Any = None,
     progress: bool | None = None,
@@ -271,8 +273,12 @@ def simulate(
         fewer; True = rotate even with one per seat; "round-robin" = more strategies than
         seats, tables cycling through every combination (each in every rotation).
     games_per_setup : int
-        Games played on each setup (province order + bonus tiles): ``setup_id = game_id //
-        games_per_setup``.
+        Games played on each setup (Taj Mahal: province order + bonus tiles): ``setup_id =
+        game_id // games_per_setup``.
+    setups : {"random", "enumerated"}
+        "random": each setup drawn from its id; "enumerated": every setup the game lists
+        (``GameSpec.enumerated_setups``, e.g. Maharaja's 5,040 governor orders) in turn,
+        ``games_per_setup`` games each.
     components : optional
         ``None`` (the shipped board and components), a ``Components`` object, a
         ``(board_path, components_path)`` pair (either may be None), a dict with ``board`` /
@@ -295,7 +301,7 @@ def simulate(
     result = run_simulation(
         games, players, strategies, edition, seed, game=game, options=options, workers=workers,
         out=out, records=records,
-        chunk_size=chunk_size, rotate=rotate, games_per_setup=games_per_setup,
+        chunk_size=chunk_size, rotate=rotate, games_per_setup=games_per_setup, setups=setups,
         components=components, scheduler=scheduler, progress=progress,
     )
     if not records:

@@ -18,10 +18,15 @@ import numpy as np
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
 from tajsim.games.maharaja.engine.components import default_components
-from tajsim.games.maharaja.engine.game import rules_code
 from tajsim.games.maharaja.engine.invariants import check_state, expected_legal
 from tajsim.games.maharaja.engine.setups import setup_id_of_order
 from tajsim.games.maharaja.play.nb import start_game_nb
+from tajsim.games.maharaja.spec import SPEC as MAHARAJA_SPEC
+
+
+def rules_code(options=None) -> int:
+    """The rules code of the kernels for these rule options (edition basic)."""
+    return MAHARAJA_SPEC.rules_code(None, options)
 
 COMPONENTS = default_components()
 COMP = COMPONENTS.packed()

@@ -200,7 +200,7 @@ def test_every_analysis_runs_on_real_games():
 
 
 def test_toll_heatmap_draws():
-    from tajsim.games.maharaja.board_plot import toll_heatmap
+    from tajsim.games.maharaja.report.board_plot import toll_heatmap
 
     fig = toll_heatmap(real_frame(40))
     assert fig.axes

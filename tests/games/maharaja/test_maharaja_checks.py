@@ -1,5 +1,5 @@
 """The invariant checks: the Python ``check_state`` and its compiled twin ``check_state_nb``
-agree on valid states and both catch each kind of corruption; ``check_many.py`` runs."""
+agree on valid states and both catch each kind of corruption; ``maharaja_check_many.py`` runs."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_both_checks_catch_corruption(corrupt, where):
 
 
 def test_check_many_runs(capsys):
-    from check_many import main
+    from maharaja_check_many import main
 
     assert main(["--games", "40", "--python-games", "3", "--players", "2", "5"]) == 0
     out = capsys.readouterr().out

@@ -12,7 +12,7 @@ from maharaja_helpers import A, act, everyone_gold, pick_all, place_house, road_
 from tajsim.engine.base_game import IllegalActionError
 from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
-from tajsim.games.maharaja.engine.game import Game, MaharajaRecord, play_game, rules_code
+from tajsim.games.maharaja.engine.game import Game, MaharajaRecord
 from tajsim.games.maharaja.engine.setups import (
     enumerated_setup_ids,
     order_index_of,
@@ -20,15 +20,37 @@ from tajsim.games.maharaja.engine.setups import (
     order_of_index,
     setup_id_of_order,
 )
+from tajsim.games.registry import get_game
+from tajsim.play.mixed import play_game as play_any_game
+
+SPEC = get_game("maharaja")
 
 
-def events_of(strategies, seed=1, game_id=0, n_check=None):
+def play_game(strategies, **kwargs):
+    return play_any_game(strategies, game="maharaja", **kwargs)
+
+
+def rules_code(options):
+    return SPEC.rules_code(None, options)
+
+
+def events_of(strategies, seed=1, game_id=0):
+    """The game and every event of it, in order (each action's events read from the states
+    before and after it)."""
     out = []
+    pending = []
 
-    def after(game, before, action):
-        out.extend(game.events(before, action, game.state))
+    def flush(game):
+        if pending:
+            before, action = pending.pop()
+            out.extend(game.events(before, action, game.state))
 
-    game = play_game(strategies, seed=seed, game_id=game_id, after_action=after)
+    def on_action(game, player, action):
+        flush(game)
+        pending.append((game.state.copy(), action))
+
+    game = play_game(strategies, seed=seed, game_id=game_id, on_action=on_action)
+    flush(game)
     return game, out
 
 
@@ -112,7 +134,7 @@ def test_bad_input_is_one_line():
     data = json.loads(play_game(["random"] * 2, seed=1).record().to_json())
     data["options"] = {"bogus": True}
     with pytest.raises(UserError, match="unknown rule option 'bogus'"):
-        MaharajaRecord.from_dict(data)
+        Game.replay(MaharajaRecord.from_dict(data))
     data["options"] = {}
     data["actions"] = [0, 0, 0]
     with pytest.raises(UserError, match="record action 1 of 3"):
@@ -122,16 +144,23 @@ def test_bad_input_is_one_line():
         game.apply(E.ACTION_DONE)
     rec = game.record()
     rec.game = "tajmahal"
-    with pytest.raises(UserError, match="is a game of 'tajmahal'"):
+    with pytest.raises(UserError, match="tajmahal"):
         Game.replay(rec)
 
 
 def test_python_policies_play_beside_compiled_ones():
-    def first_legal(game, player, legal):
-        return legal[0]
+    class FirstLegal:
+        name = "first_legal"
+        game = "maharaja"
 
-    game = play_game([first_legal, "balanced", "random"], seed=5)
-    assert game.is_over and game.strategies[0] == "first_legal"
+        def reset(self, n_players, seat):
+            pass
+
+        def choose(self, view, legal):
+            return legal[0]
+
+    game = play_game([FirstLegal(), "balanced", "random"], seed=5)
+    assert game.is_over and game.strategies[0] == "py:first_legal"
 
 
 def test_lehmer_code_is_a_bijection():

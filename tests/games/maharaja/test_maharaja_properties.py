@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from maharaja_helpers import COMP
+from maharaja_helpers import COMP, rules_code
 
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
-from tajsim.games.maharaja.engine.game import OPTIONS, Game, MaharajaRecord, rules_code
+from tajsim.games.maharaja.engine.game import OPTIONS, Game, MaharajaRecord
 from tajsim.games.maharaja.engine.invariants import check_state, expected_legal
 from tajsim.games.maharaja.play.nb import play_batch_nb, start_game_nb
 
@@ -84,7 +84,7 @@ def test_records_replay_exactly(n, seed, options, pick):
 @SETTINGS
 @given(n=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_batch_records_match_the_step_by_step_game(n, seed):
-    from tajsim.games.maharaja.engine.game import play_game
+    from tajsim.play.mixed import play_game
 
     G = 3
     ids = np.arange(G, dtype=np.int64)
@@ -93,7 +93,7 @@ def test_batch_records_match_the_step_by_step_game(n, seed):
     play_batch_nb(COMP, n, 0, seed, ids, ids, np.zeros((G, n), np.int64),
                   np.zeros(1, np.int64), np.zeros((1, 32)), res, setups, None, None)
     for g in range(G):
-        game = play_game(["random"] * n, seed=seed, game_id=g)
+        game = play_game(["random"] * n, seed=seed, game_id=g, game="maharaja")
         rows = res[g * n:(g + 1) * n]
         assert rows["score"].tolist() == game.scores()
         assert rows["rank"].tolist() == game.ranks()

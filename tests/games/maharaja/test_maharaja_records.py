@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from maharaja_helpers import COMP, COMPONENTS
 
 from tajsim.engine.spec import GameSpec
+from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.setups import enumerated_setup_ids, order_of_index
 from tajsim.games.maharaja.play.nb import play_batch_nb, play_batch_parallel_nb
@@ -19,6 +21,7 @@ from tajsim.games.maharaja.play.records import (
 from tajsim.games.maharaja.spec import SPEC
 from tajsim.games.maharaja.strategies.ids import kernel_switches
 from tajsim.games.maharaja.strategies.registry import REGISTRY
+from tajsim.running.simulate import simulate
 
 
 def run(lineup, n, G, seed=1, setup_ids=None, parallel=0, rules=0):
@@ -113,10 +116,11 @@ def test_frame_columns_and_setup_features():
                                                 "builder", "artisan"))
     assert (rounds.to_numpy() == np.repeat(setups["n_rounds"], n)).all()
     assert (frame["first_palace_round"] <= frame["last_palace_round"]).all()
-    feats = setup_features(meta, setups, n)
+    feats = setup_features(meta, setups)
     assert [f.name for f in feats] == ["first_city", "governor_order"]
+    assert [f.codes for f in setup_features(meta, None)] == [None, None]
     for f in feats:
-        assert f.codes.shape == (G, n) and f.codes.min() >= 0
+        assert f.codes.shape == (G,) and f.codes.min() >= 0
         assert f.codes.max() < len(f.labels)
     assert len(feats[1].labels) == 5040 and feats[1].labels[0].startswith("delhi>jodhpur")
     assert set(setup_feature_columns(list(frame.columns))) == \
@@ -136,6 +140,23 @@ def test_game_spec_is_complete():
     assert all(path.is_dir() for path in SPEC.source_folders)
     assert SPEC.golden_dir.is_dir() and list(SPEC.golden_dir.glob("*.txt"))
     assert SPEC.components.default().digest() == COMPONENTS.digest()
-    assert SPEC.components.validate_file(COMPONENTS.board_path) == []
+    assert SPEC.components.validate(COMPONENTS.board_path, COMPONENTS.components_path) == []
     assert SPEC.current_player(SPEC.game_class(2).state) == 0
     assert "penalties" in SPEC.result_metrics and "n_rounds" in SPEC.game_metrics
+
+
+def test_enumerated_setups_play_every_governor_order_in_turn():
+    frame = simulate(game="maharaja", games=6, players=3, strategies="random", seed=2,
+                     setups="enumerated", games_per_setup=2, workers=1, progress=False)
+    ids = enumerated_setup_ids()
+    per_game = frame.drop_duplicates("game_id").sort_values("game_id")
+    assert per_game["setup_id"].tolist() == [int(ids[k]) for k in (0, 0, 1, 1, 2, 2)]
+    assert per_game["order_index"].tolist() == [0, 0, 1, 1, 2, 2]
+    # the same run with random setups draws other orders
+    drawn = simulate(game="maharaja", games=6, players=3, strategies="random", seed=2,
+                     games_per_setup=2, workers=1, progress=False)
+    assert drawn.drop_duplicates("game_id")["setup_id"].tolist() == [0, 0, 1, 1, 2, 2]
+    with pytest.raises(UserError, match="Taj Mahal does not list its setups"):
+        simulate(games=2, setups="enumerated", workers=1, progress=False)
+    with pytest.raises(UserError, match="setups 'all'; expected one of: random, enumerated"):
+        simulate(game="maharaja", games=2, setups="all", workers=1, progress=False)

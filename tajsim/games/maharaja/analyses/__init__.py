@@ -29,9 +29,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis.stats import proportion_table, summarize_mean
 from tajsim.errors import UserError
-from tajsim.games.maharaja.analyses.stats import group_means, group_rates
+from tajsim.games.maharaja.engine.components import default_components
 from tajsim.games.maharaja.engine.enums import ACT_SLUGS, END_CAUSE_NAMES, PART_NAMES
+from tajsim.games.maharaja.play.records import slug
 
 __all__ = ["ANALYSES", "REQUIRED_COLUMNS", "card_value", "central_vs_outer", "game_ends",
            "governor_value", "income_by_source", "palace_tempo", "penalties", "road_value",
@@ -76,7 +78,7 @@ def income_by_source(results: pd.DataFrame, by: Sequence[str] | str | None = "st
     keys = _by(results, by)
     parts = []
     for source in GOLD_SOURCES + GOLD_SPENDING:
-        table = group_means(results, keys, f"pts_{source}")
+        table = summarize_mean(results, keys, f"pts_{source}")
         table.insert(len(keys), "source", source)
         table.insert(len(keys) + 1, "kind", "income" if source in GOLD_SOURCES else "spending")
         parts.append(table)
@@ -106,10 +108,10 @@ def village_value(results: pd.DataFrame) -> pd.DataFrame:
         tolls = games[f"tolls_{name}"].astype(np.float64)
         houses = games[f"houses_{name}"].astype(np.float64)
         frame = pd.DataFrame({"tolls": tolls, "houses": houses})
-        t = group_means(frame, [], "tolls").iloc[0]
+        t = summarize_mean(frame, [], "tolls").iloc[0]
         held = frame[frame["houses"] > 0]
         ratio = pd.DataFrame({"r": held["tolls"] / held["houses"]})
-        r = group_means(ratio, [], "r").iloc[0] if len(ratio) else None
+        r = summarize_mean(ratio, [], "r").iloc[0] if len(ratio) else None
         rows.append({
             "village": name, "n": int(t["n"]), "mean": t["mean"], "sd": t["sd"],
             "ci_low": t["ci_low"], "ci_high": t["ci_high"], "houses": float(houses.mean()),
@@ -127,9 +129,6 @@ def road_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> 
 
     Returns ``road``, ``villages``, ``n``, ``mean``, ``sd``, ``ci_low``, ``ci_high``.
     """
-    from tajsim.games.maharaja.engine.components import default_components
-    from tajsim.games.maharaja.play.records import slug
-
     meta = meta or default_components().frame_meta()
     games = _games(results)
     names = [slug(v) for v in meta["village_names"]]
@@ -139,7 +138,7 @@ def road_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> 
         vil = [names[v] for v in meta["road_villages"][r] if v >= 0]
         _check(games, [f"tolls_{v}" for v in vil], "road_value")
         total = sum(games[f"tolls_{v}"].astype(np.float64) for v in vil)
-        t = group_means(pd.DataFrame({"t": total}), [], "t").iloc[0]
+        t = summarize_mean(pd.DataFrame({"t": total}), [], "t").iloc[0]
         rows.append({"road": f"{junctions[a]}-{junctions[b]}", "villages": ", ".join(vil),
                      "n": int(t["n"]), "mean": t["mean"], "sd": t["sd"],
                      "ci_low": t["ci_low"], "ci_high": t["ci_high"]})
@@ -157,8 +156,8 @@ def card_value(results: pd.DataFrame) -> pd.DataFrame:
     out = []
     for held, column in (("final", "card_final"), ("first", "card_first")):
         frame = results.assign(card=results[column].astype(np.int64))
-        rates = group_rates(frame, ["card"], "winner")
-        gold = group_means(frame, ["card"], "gold")[["card", "mean", "ci_low", "ci_high"]]
+        rates = proportion_table(frame, ["card"], "winner")
+        gold = summarize_mean(frame, ["card"], "gold")[["card", "mean", "ci_low", "ci_high"]]
         gold.columns = ["card", "gold", "gold_low", "gold_high"]
         table = rates.merge(gold, on="card")
         table["card"] = [CARD_SLUGS[c] if 0 <= c < len(CARD_SLUGS) else str(c)
@@ -185,10 +184,10 @@ def palace_tempo(results: pd.DataFrame, by: Sequence[str] | str | None = "strate
     for measure, frame, column in (("first_palace_round", built, "first_palace_round"),
                                    ("last_palace_round", built, "last_palace_round"),
                                    ("palaces", results, "palaces")):
-        table = group_means(frame, keys, column)
+        table = summarize_mean(frame, keys, column)
         table.insert(0, "measure", measure)
         parts.append(table)
-    rate = group_rates(built, ["first_palace_round"], "winner")
+    rate = proportion_table(built, ["first_palace_round"], "winner")
     rate.insert(0, "measure", "win_rate_by_first_palace_round")
     parts.append(rate)
     return pd.concat(parts, ignore_index=True)
@@ -209,9 +208,9 @@ def game_ends(results: pd.DataFrame) -> pd.DataFrame:
     for name in END_CAUSE_NAMES[1:]:
         hit = cause == name
         flag = pd.DataFrame({"hit": hit.astype(np.float64)})
-        rate = group_rates(flag, [], "hit").iloc[0]
+        rate = proportion_table(flag, [], "hit").iloc[0]
         rounds = games.loc[hit, "n_rounds"].astype(np.float64)
-        r = group_means(pd.DataFrame({"r": rounds}), [], "r").iloc[0] if hit.any() else None
+        r = summarize_mean(pd.DataFrame({"r": rounds}), [], "r").iloc[0] if hit.any() else None
         rows.append({"end_cause": name, "n": n, "successes": int(rate["successes"]),
                      "rate": rate["rate"], "ci_low": rate["ci_low"],
                      "ci_high": rate["ci_high"],
@@ -234,7 +233,7 @@ def penalties(results: pd.DataFrame, by: Sequence[str] | str | None = "strategy"
     parts = []
     for action, column in (("all", "penalties"), *((a, f"missed_{a}") for a in ACT_SLUGS
                                                    if a != "gold")):
-        table = group_means(results, keys, column)
+        table = summarize_mean(results, keys, column)
         table.insert(len(keys), "action", action)
         parts.append(table)
     return pd.concat(parts, ignore_index=True)
@@ -250,11 +249,11 @@ def central_vs_outer(results: pd.DataFrame, by: Sequence[str] | str | None = "st
     """
     _check(results, ["palaces_central", "palaces_outer", "winner"], "central_vs_outer")
     keys = _by(results, by)
-    rate = group_rates(results, ["palaces_central"], "winner")
+    rate = proportion_table(results, ["palaces_central"], "winner")
     rate.insert(0, "measure", "win_rate_by_central")
     parts = [rate]
     for measure in ("central", "outer"):
-        table = group_means(results, keys, f"palaces_{measure}")
+        table = summarize_mean(results, keys, f"palaces_{measure}")
         table.insert(0, "measure", measure)
         parts.append(table)
     return pd.concat(parts, ignore_index=True)
@@ -274,7 +273,7 @@ def governor_value(results: pd.DataFrame, by: Sequence[str] | str | None = None
     times = np.minimum(results["chose_governor"].astype(np.int64), 3)
     labels = np.array(["0", "1", "2", "3+"])[times]
     frame = results.assign(governor_choices=labels)
-    return group_rates(frame, keys + ["governor_choices"], "winner")
+    return proportion_table(frame, keys + ["governor_choices"], "winner")
 
 
 #: name -> function(results, **kwargs) -> DataFrame

@@ -45,9 +45,11 @@ __all__ = [
     "DEFAULT_BOARD",
     "DEFAULT_COMPONENTS",
     "alternative_components",
+    "detect_kind",
     "default_components",
     "load_components",
     "validate_file",
+    "validate_files",
 ]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -642,6 +644,35 @@ def default_components() -> Components:
     return load_components()
 
 
+def detect_kind(doc: dict[str, Any]) -> str | None:
+    """What a parsed file is, from its top-level keys: "board" ([[city]], [[road]]),
+    "components" ([gold_table], [costs]) or None."""
+    board = "city" in doc or "road" in doc
+    parts = "gold_table" in doc or "costs" in doc
+    if board and not parts:
+        return "board"
+    if parts and not board:
+        return "components"
+    return None
+
+
+def validate_files(board: str | Path | None = None,
+                   components: str | Path | None = None) -> list[str]:
+    """Every problem of a board file and a components file, one line each ([] when valid);
+    None stands for the shipped file of that kind."""
+    problems: list[str] = []
+    for path, default, check in ((board, DEFAULT_BOARD, _board_problems),
+                                 (components, DEFAULT_COMPONENTS, _components_problems)):
+        file = Path(path) if path is not None else default
+        try:
+            data = _read_toml(file)
+        except ComponentError as exc:
+            problems.append(str(exc))
+            continue
+        problems += check(data, file.name)[0]
+    return problems
+
+
 def validate_file(path: str | Path) -> list[str]:
     """Every problem of one component file (a board file has [[city]] tables, a components
     file a [gold_table]); an empty list if it is valid."""
@@ -650,9 +681,10 @@ def validate_file(path: str | Path) -> list[str]:
         data = _read_toml(file)
     except ComponentError as exc:
         return [str(exc)]
-    if "gold_table" in data or "costs" in data:
+    kind = detect_kind(data)
+    if kind == "components":
         return _components_problems(data, file.name)[0]
-    if "city" in data or "road" in data:
+    if kind == "board":
         return _board_problems(data, file.name)[0]
     return [f"{file.name}: neither a board file ([[city]], [[road]]) nor a components file "
             "([gold_table], [costs]); expected one of them"]

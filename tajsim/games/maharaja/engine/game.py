@@ -11,14 +11,11 @@ moves, card changes, penalties, each city scoring and the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from tajsim.engine.base_game import BaseGame, GameRecord
-from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
 from tajsim.games.maharaja.engine.components import (
@@ -27,7 +24,7 @@ from tajsim.games.maharaja.engine.components import (
     load_components,
 )
 
-__all__ = ["OPTIONS", "Game", "MaharajaRecord", "play_game", "referee_log", "rules_code"]
+__all__ = ["OPTIONS", "Game", "MaharajaRecord"]
 
 P = E.MAX_PLAYERS
 
@@ -49,56 +46,12 @@ OPTIONS: dict[str, tuple[int, bool, str]] = {
 }
 
 
-def rules_code(options: Mapping[str, bool] | None = None) -> int:
-    """The integer the kernels receive: edition 0 (basic) plus the bits of the options on."""
-    code = E.EDITION_BASIC
-    chosen = {name: default for name, (_, default, _) in OPTIONS.items()}
-    for key, value in (options or {}).items():
-        if key not in OPTIONS:
-            raise UserError(f"unknown rule option {key!r} of Maharaja; expected one of: "
-                            f"{', '.join(OPTIONS)}")
-        if not isinstance(value, bool):
-            raise UserError(f"rule option {key} = {value!r}; expected true or false")
-        chosen[key] = value
-    for name, (bit, _, _) in OPTIONS.items():
-        if chosen[name]:
-            code |= 1 << bit
-    return code
-
-
-def options_of(code: int) -> dict[str, bool]:
-    """The options switched on in a rules code that differ from their defaults."""
-    out = {}
-    for name, (bit, default, _) in OPTIONS.items():
-        on = bool((int(code) >> bit) & 1)
-        if on != default:
-            out[name] = on
-    return out
-
-
 @dataclass
 class MaharajaRecord(GameRecord):
-    """A :class:`GameRecord` that also carries the rule options switched away from their
-    defaults (``options``), so a game under other rules replays exactly."""
+    """A :class:`GameRecord` of Maharaja (``game`` defaults to ``"maharaja"``); its ``options``
+    are the rule options switched on."""
 
     game: str = "maharaja"
-    options: dict[str, bool] = field(default_factory=dict)
-
-    @classmethod
-    def from_dict(cls, data: Any) -> MaharajaRecord:
-        if isinstance(data, Mapping):
-            data = dict(data)
-            options = data.pop("options", {})
-            if not isinstance(options, Mapping):
-                raise UserError(f"not a tajsim game record: 'options' is {options!r:.60}; "
-                                "expected a table of rule options")
-            rules_code(dict(options))  # validates names and values
-            base = GameRecord.from_dict(data)
-            rec = cls(**{k: getattr(base, k) for k in base.__dataclass_fields__})
-            rec.options = dict(options)
-            return rec
-        GameRecord.from_dict(data)  # raises the one-line error
-        raise AssertionError("unreachable")  # pragma: no cover
 
 
 class Game(BaseGame):
@@ -128,14 +81,7 @@ class Game(BaseGame):
     state_size = E.STATE_SIZE
     n_actions = E.N_ACTIONS
     max_players = E.MAX_PLAYERS
-
-    def __init__(self, n_players: int = 4, edition: str | int | None = None, seed: int = 0,
-                 game_id: int = 0, setup_id: int | None = None,
-                 components: Components | None = None,
-                 options: Mapping[str, bool] | None = None) -> None:
-        self.options = dict(options or {})
-        self.rules = rules_code(self.options)
-        super().__init__(n_players, edition, seed, game_id, setup_id, components)
+    option_bits = {name: bit for name, (bit, _, _) in OPTIONS.items()}
 
     # -- hooks -------------------------------------------------------------------------------
     @classmethod
@@ -147,9 +93,7 @@ class Game(BaseGame):
         return load_components(board, components)
 
     def _start(self) -> None:
-        from tajsim.games.maharaja.play.nb import start_game_nb  # play depends on engine
-
-        start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
+        nb.start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
                       self.setup_id, self.state, self.prng)
 
     def _legal(self, out: np.ndarray) -> int:
@@ -176,28 +120,7 @@ class Game(BaseGame):
 
     # -- records ------------------------------------------------------------------------------
     def record(self) -> MaharajaRecord:
-        base = super().record()
-        rec = MaharajaRecord(**{k: getattr(base, k) for k in base.__dataclass_fields__})
-        rec.options = dict(self.options)
-        return rec
-
-    @classmethod
-    def replay(cls, record: GameRecord, upto: int | None = None) -> Game:
-        """The game of ``record`` (options included) with its first ``upto`` actions applied."""
-        if record.game != cls.game_name:
-            raise UserError(f"the record is a game of {record.game!r}, not {cls.game_name!r}")
-        comps = cls.load_components(record.board, record.components) \
-            if (record.board or record.components) else None
-        game = cls(record.n_players, record.edition, record.seed, record.game_id,
-                   record.setup_id, comps, getattr(record, "options", None))
-        game.strategies = list(record.strategies)
-        for i, action in enumerate(record.actions[:upto]):
-            try:
-                game.apply(action)
-            except UserError as exc:
-                raise UserError(f"record action {i + 1} of {len(record.actions)}: {exc}") \
-                    from None
-        return game
+        return MaharajaRecord(**super().record().__dict__)
 
     # -- scores -------------------------------------------------------------------------------
     def score(self, player: int) -> int:
@@ -354,6 +277,38 @@ class Game(BaseGame):
                 f"{int(s[E.S_T_TRAVELS])}")
 
     # -- the referee's log --------------------------------------------------------------------
+    def replay_checkpoint(self) -> str | None:
+        """The whole state before the first action and at the start of each round's secret
+        choice (nobody has chosen yet)."""
+        s = self.state
+        round_start = (int(s[E.S_PHASE]) == E.PHASE_PICK
+                       and all(int(s[E.S_PICK + q]) < 0 for q in range(self.n_players)))
+        return str(self) if (round_start or not self.actions) else None
+
+    def transcript_state(self) -> str:
+        """The whole board at the checkpoints (:meth:`replay_checkpoint`), otherwise one line:
+        round, phase, seat to decide, the Maharaja's city and each seat's gold, palaces, houses
+        in the pool, architect and card."""
+        checkpoint = self.replay_checkpoint()
+        if checkpoint is not None:
+            return checkpoint
+        s = self.state
+        seats = " ".join(
+            f"P{p}[g{int(s[E.S_GOLD + p])} pal{int(s[E.S_PALACES + p])} "
+            f"pool{int(s[E.S_POOL + p])} @{int(s[E.S_ARCH + p])} c{int(s[E.S_CARD_OF + p])}]"
+            for p in range(self.n_players))
+        return (f"r{self.round} {self.phase} P{self.current_player} M{int(s[E.S_MAHARAJA])} | "
+                f"{seats}")
+
+    def transcript_header(self) -> list[str]:
+        names = self.components.city_names
+        order = self.state[E.S_GOV_ORDER0:E.S_GOV_ORDER0 + E.N_GOVERNORS]
+        return [*super().transcript_header(),
+                "# governor order (bottom first): " + ", ".join(names[int(c)] for c in order)]
+
+    def describe_action(self, player: int, action: int) -> str:
+        return f"  R{self.round:02d} P{player} [{self.phase}] {self.action_label(action)}"
+
     def events(self, before: np.ndarray, action: int, after: np.ndarray) -> list[str]:
         """Every event a referee needs, from the states before and after ``action``."""
         return describe_step(self, before, int(action), after)
@@ -535,89 +490,3 @@ def _end_events(game: Game, s: np.ndarray) -> list[str]:
                    f"{int(s[E.S_GOLD + p])} gold, character "
                    f"{game.card_label(int(s[E.S_CARD_OF + p]))}")
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Playing a whole game step by step
-# ---------------------------------------------------------------------------------------------
-Policy = Callable[[Game, int, list[int]], int]
-
-
-def play_game(strategies: Sequence[str | Policy], seed: int = 0, game_id: int = 0,
-              setup_id: int | None = None, components: Components | None = None,
-              options: Mapping[str, bool] | None = None,
-              on_action: Callable[[Game, int, int], None] | None = None,
-              after_action: Callable[[Game, np.ndarray, int], None] | None = None) -> Game:
-    """Play a whole game step by step, one strategy per seat: a registered name (with optional
-    ``:key=value`` parameters) or a Python callable ``policy(game, player, legal) -> action``.
-
-    Registered strategies give the same game as the batch runner for the same (seed, game_id,
-    setup_id). ``on_action(game, player, action)`` is called before each action is applied,
-    ``after_action(game, state_before, action)`` after it (``game.events`` turns the two into
-    the referee's log). A decision with a single legal action does not ask the strategy.
-    """
-    from tajsim.games.maharaja.strategies.nb import choose_action_nb
-    from tajsim.games.maharaja.strategies.registry import REGISTRY
-
-    game = Game(len(strategies), None, seed, game_id, setup_id, components, options)
-    compiled: list[tuple[int, np.ndarray] | None] = []
-    for strat in strategies:
-        if callable(strat):
-            compiled.append(None)
-        else:
-            spec, params = REGISTRY.parse(strat)
-            compiled.append((spec.strategy_id, params))
-    legal_buf = np.empty(E.N_ACTIONS, np.int64)
-    while not game.is_over:
-        n = int(nb.legal_actions_nb(game.state, game.comp, legal_buf))
-        p = game.current_player
-        if n == 1:
-            action = int(legal_buf[0])
-        elif compiled[p] is None:
-            action = int(strategies[p](game, p, [int(x) for x in legal_buf[:n]]))
-        else:
-            sid, params = compiled[p]
-            action = int(choose_action_nb(sid, game.state, game.comp, p, params, game.prng,
-                                          legal_buf, n))
-        if on_action is not None:
-            on_action(game, p, action)
-        before = game.state.copy() if after_action is not None else None
-        game.apply(action)
-        if after_action is not None:
-            after_action(game, before, action)
-    game.strategies = [s if isinstance(s, str) else getattr(s, "__name__", "python")
-                       for s in strategies]
-    return game
-
-
-def referee_log(record: GameRecord, components: Components | None = None) -> list[str]:
-    """The referee's account of a recorded game: a header (players, seed, strategies, rule
-    options, the governor order), then every event of every action (what ``tajsim replay``
-    prints). Each action is checked while the game is replayed."""
-    if record.game != Game.game_name:
-        raise UserError(f"the record is a game of {record.game!r}, not 'maharaja'")
-    comps = components
-    if comps is None and (record.board or record.components):
-        comps = load_components(record.board, record.components)
-    options = getattr(record, "options", None)
-    game = Game(record.n_players, record.edition, record.seed, record.game_id, record.setup_id,
-                comps, options)
-    names = game.components.city_names
-    order = [names[int(c)] for c in game.state[E.S_GOV_ORDER0:E.S_GOV_ORDER0 + E.N_GOVERNORS]]
-    seats = ", ".join(f"P{p} {s}" for p, s in enumerate(record.strategies)) or "-"
-    lines = [f"Maharaja, {record.n_players} players, seed {record.seed}, game {record.game_id}",
-             f"Seats: {seats}",
-             f"Rule options: {options_of(game.rules) or 'defaults'}",
-             f"Governors from the bottom: {', '.join(order)}",
-             ""]
-    for i, action in enumerate(record.actions):
-        before = game.state.copy()
-        try:
-            game.apply(action)
-        except UserError as exc:
-            raise UserError(f"record action {i + 1} of {len(record.actions)}: {exc}") from None
-        for event in game.events(before, action, game.state):
-            if event.startswith(("Round ", "Scoring of", "The game ends")):
-                lines.append("")
-            lines.append(event)
-    return lines

@@ -16,7 +16,7 @@ import numpy as np
 
 from tajsim.games.maharaja.engine import enums as E
 
-__all__ = ["check_state", "expected_legal", "redraw_hidden"]
+__all__ = ["check_legal_list", "check_state", "expected_legal", "redraw_hidden"]
 
 P = E.MAX_PLAYERS
 
@@ -388,6 +388,18 @@ def expected_legal(state: np.ndarray, comp: np.ndarray) -> list[int]:
     if int(s[E.S_T_CHAR_DONE]) < int(s[E.S_T_CHAR_ALLOWED]):
         out += [E.ACTION_CARD + k for k in range(E.N_CARDS) if k != card]
     return sorted(out)
+
+
+def check_legal_list(state: np.ndarray, comp: np.ndarray, legal, where: str = "") -> None:
+    """The kernel's legal list has exactly the actions of :func:`expected_legal`
+    (``GameSpec.check_legal``)."""
+    got = sorted(int(a) for a in legal)
+    want = expected_legal(state, comp)
+    if got != want or len(set(got)) != len(got):
+        extra = sorted(set(got) - set(want))[:5]
+        missing = sorted(set(want) - set(got))[:5]
+        raise AssertionError(f"{where}: legal list differs from the rules: extra {extra}, "
+                             f"missing {missing} (phase {E.PHASE_NAMES[int(state[E.S_PHASE])]})")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from tajsim.engine.rng import below
+from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, below, derive_seed
 from tajsim.games.maharaja.engine.enums import (
     ACT,
     ACTION_BUILD,
@@ -69,6 +69,7 @@ from tajsim.games.maharaja.engine.enums import (
     END_PALACES,
     END_ROUND_CAP,
     END_TRACK,
+    ENUM_SETUP_BASE,
     LOC_CITY,
     MAX_DEGREE,
     MAX_PLAYERS,
@@ -80,6 +81,7 @@ from tajsim.games.maharaja.engine.enums import (
     N_CITIES,
     N_GOVERNORS,
     N_LOCS,
+    N_ORDERS,
     N_PAIRS,
     N_PARTS,
     N_SITES,
@@ -1112,3 +1114,31 @@ def hidden_pick_count(state, player):
     return count
 
 
+@njit(cache=True)
+def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
+    """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``.
+
+    ``edition`` is the rules code (edition index + option bits). The governor order is drawn
+    from the setup stream of (master_seed, setup_id), unless ``setup_id`` is
+    ``ENUM_SETUP_BASE + k`` (k < 5040), which names order k.
+    """
+    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
+    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
+    order = setup_id - ENUM_SETUP_BASE
+    if order < 0 or order >= N_ORDERS:
+        order = -1
+    init_state_nb(comp, n_players, edition, setup_seed, play_seed, order, state)
+    for p in range(MAX_PLAYERS):
+        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+
+
+@njit(cache=True)
+def current_player_nb(state):
+    """Seat to decide, -1 when the game is over."""
+    return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
+
+
+@njit(cache=True)
+def phase_nb(state):
+    """The decision phase (``PHASE_*``)."""
+    return state[S_PHASE]

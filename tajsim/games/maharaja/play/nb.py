@@ -12,10 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, below, derive_seed
+from tajsim.engine.rng import below
 from tajsim.games.maharaja.engine.enums import (
     ACT_SLUGS,
-    ENUM_SETUP_BASE,
     LOC_CITY,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -24,7 +23,6 @@ from tajsim.games.maharaja.engine.enums import (
     N_CITIES,
     N_GOVERNORS,
     N_LOCS,
-    N_ORDERS,
     N_PARTS,
     N_VILLAGES,
     PART_NAMES,
@@ -61,7 +59,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_WINNER,
     STATE_SIZE,
 )
-from tajsim.games.maharaja.engine.nb import apply_action_nb, init_state_nb, legal_actions_nb
+from tajsim.games.maharaja.engine.nb import apply_action_nb, legal_actions_nb, start_game_nb
 from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
@@ -75,24 +73,6 @@ P = MAX_PLAYERS
 assert PART_NAMES[PART_TOLLS_IN] == "tolls_in" and PART_NAMES[PART_TOLLS_OUT] == "tolls_out"
 assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "palace",
                     "palace_house", "governor", "character")
-
-
-@njit(cache=True)
-def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
-    """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``.
-
-    ``edition`` is the rules code (edition index + option bits). The governor order is drawn
-    from the setup stream of (master_seed, setup_id), unless ``setup_id`` is
-    ``ENUM_SETUP_BASE + k`` (k < 5040), which names order k.
-    """
-    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
-    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
-    order = setup_id - ENUM_SETUP_BASE
-    if order < 0 or order >= N_ORDERS:
-        order = -1
-    init_state_nb(comp, n_players, edition, setup_seed, play_seed, order, state)
-    for p in range(P):
-        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
 
 
 @njit(cache=True)

@@ -86,15 +86,13 @@ def governor_order_labels(meta: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(">".join(names[c] for c in order_of_index(k)) for k in range(E.N_ORDERS))
 
 
-def setup_features(meta: Mapping[str, Any], setups: np.ndarray,
-                   n_players: int) -> list[SetupFeature]:
-    """The setup's categorical features per (game, seat): ``first_city`` (the city scored in
-    round 1) and ``governor_order`` (the Lehmer index of the whole order)."""
-    G = setups.shape[0]
-    first = np.repeat(setups["governor_order"][:, :1].astype(np.int64), n_players, axis=1)
-    order = np.repeat(setups["order_index"][:, None].astype(np.int64), n_players, axis=1)
+def setup_features(meta: Mapping[str, Any], setups: np.ndarray | None) -> list[SetupFeature]:
+    """The setup's categorical features (``GameSpec.setup_features``), one code per game:
+    ``first_city`` (the city scored in round 1) and ``governor_order`` (the Lehmer index of the
+    whole order); codes None when ``setups`` is None (the layout only)."""
+    first = None if setups is None else setups["governor_order"][:, 0].astype(np.int64)
+    order = None if setups is None else setups["order_index"].astype(np.int64)
     cities = tuple(slug(c) for c in meta["city_names"])
-    assert first.shape == (G, n_players)
     return [SetupFeature("first_city", first, cities),
             SetupFeature("governor_order", order, governor_order_labels(meta))]
 

@@ -90,13 +90,14 @@ def _build_registry() -> StrategyRegistry:
                               "action)", tags=("baseline",)))
     reg.register(StrategySpec("greedy", STRATEGY_GREEDY,
                               "one-step look-ahead in raw gold: the heuristic kernel with fixed "
-                              "weights", tags=("baseline",)))
+                              "weights", tags=("baseline",),
+                              cost=10.0))  # about 2,400 4-player games/s against 23,000
     presets = load_presets()
     for name, preset in presets.items():
         reg.register(StrategySpec(name, STRATEGY_HEURISTIC,
                                   f"heuristic preset: {preset['description']}",
                                   tuple(float(x) for x in preset["weights"]), WEIGHT_NAMES,
-                                  ("heuristic", "preset")))
+                                  ("heuristic", "preset"), cost=10.5))
     params = [SEARCH_DEFAULTS[k] for k in SEARCH_PARAM_NAMES]
     params += [0.0] * (N_WEIGHTS - len(params))
     params += [float(x) for x in presets[SEARCH_ROLLOUT_PRESET]["weights"]]
@@ -106,7 +107,9 @@ def _build_registry() -> StrategyRegistry:
         "search", STRATEGY_SEARCH,
         "decoupled bandit search over the secret pairs (every seat's best candidates), "
         f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters)",
-        tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",)))
+        tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",),
+        # every seat searching, 80 iterations: about 12 games/s against 23,000 random
+        cost=24.0, cost_param="iterations"))
     return reg
 
 

@@ -9,7 +9,7 @@ breadth-first flood fills, and that gold never falls except by a second tile's 2
 
 The Python versions stay the reference (readable, with messages); the tests run both on the same
 states, including deliberately corrupted ones, so the twin cannot drift silently.
-``tests/games/maharani/check_many.py`` uses it for 10^5 games per player count.
+``tests/games/maharani/maharani_check_many.py`` uses it for 10^5 games per player count.
 """
 
 from __future__ import annotations

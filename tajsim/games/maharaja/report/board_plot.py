@@ -12,8 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.games.maharaja.analyses import village_value
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.components import Components, default_components
+from tajsim.games.maharaja.play.records import slug
 
 __all__ = ["draw_board", "save_board", "toll_heatmap"]
 
@@ -82,9 +84,6 @@ def save_board(path: str | Path, components: Components | None = None, **kwargs)
 def toll_heatmap(results, components: Components | None = None, title: str | None = None):
     """The board with each village coloured by the mean tolls earned there per game (from a
     results frame with the ``tolls_<village>`` columns); returns the Figure."""
-    from tajsim.games.maharaja.analyses import village_value
-    from tajsim.games.maharaja.play.records import slug
-
     comps = components or default_components()
     table = village_value(results).set_index("village")
     values = [float(table.loc[slug(name), "mean"]) if slug(name) in table.index else 0.0

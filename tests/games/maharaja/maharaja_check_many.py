@@ -2,8 +2,8 @@
 
 Usage (from the repository root)::
 
-    PYTHONPATH=. python tests/games/maharaja/check_many.py --games 100000
-    PYTHONPATH=. python tests/games/maharaja/check_many.py --games 2000 --python-games 200
+    PYTHONPATH=. python tests/games/maharaja/maharaja_check_many.py --games 100000
+    PYTHONPATH=. python tests/games/maharaja/maharaja_check_many.py --games 2000 --python-games 200
 
 For each player count (2 to 5) it plays ``--games`` games with uniform random choices (rule
 options drawn at random for one game in four) and checks every state after every action with
