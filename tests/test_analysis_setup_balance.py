@@ -83,7 +83,7 @@ def test_planted_visit_feature_is_found():
                                    setup_feature_effect=("visit_kabul", None, 0.08))
     table = setup_feature_tests(frame, features=features_of(frame))
     top = table.iloc[0]
-    assert (top["feature"], top["level"]) == ("visit_kabul", "per visit")
+    assert (top["feature"], top["level"]) == ("visit_kabul", "per unit")
     assert top["effect"] > 0 and top["significant"]
 
 

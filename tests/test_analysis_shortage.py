@@ -9,6 +9,7 @@ import pytest
 from tajsim.analysis.registry import run_analyses
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.analyses.shortage import card_shortage
+from tajsim.reporting.report import build_report
 from tajsim.running.simulate import simulate
 
 
@@ -51,3 +52,19 @@ def test_a_bad_subset_is_one_line(five, bad):
     with pytest.raises(UserError) as info:
         run_analyses(five, [{"name": "win_rates_by_seat", "subset": bad}], "tajmahal")
     assert "\n" not in str(info.value)
+
+
+def test_the_report_says_so_wherever_shortages_touch_the_data(five, tmp_path):
+    hit = int((five.drop_duplicates("game_id")["exhausted_visit"] > 0).sum())
+    assert hit > 0
+    text = build_report(five, tmp_path / "five").read_text()
+    overview, rest = text.split("## Win rates", 1)
+    assert f"**Data caveat.** In {hit:,} of " in overview
+    # under every later section that shows numbers, except the shortage section itself
+    sections = rest.split("\n## ")
+    noted = [s.splitlines()[0] for s in sections if "**Note.** In " in s]
+    assert "Seat advantage" in noted and "Score composition" in noted
+    assert "Card shortages" not in noted
+    clean = five[five["exhausted_visit"] == 0]
+    text = build_report(clean, tmp_path / "clean").read_text()
+    assert "Data caveat" not in text and "**Note.**" not in text

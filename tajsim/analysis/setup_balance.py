@@ -274,7 +274,8 @@ def setup_feature_tests(
     board are not independent, and a feature is fixed within a setup). ``features`` are the
     game's setup-feature columns (``GameSpec.setup_feature_columns``; Taj Mahal: each
     ``visit_<province>`` and ``bonus_<city>``). A numeric feature (a visit number) gets a slope
-    (effect = change in win rate per unit, e.g. per later visit of that province: the
+    (level ``"per unit"``; effect = change in win rate per unit, e.g. per later visit of that
+    province: the
     least-squares slope across setups, t-test with ``setups - 2`` df); a categorical one gets an
     indicator per level (effect = difference in mean win rate between setups with and without
     that level, e.g. that bonus tile on that city: Welch t-test; needs two setups on each
@@ -299,7 +300,8 @@ def setup_feature_tests(
     -------
     DataFrame, one row per group and feature, sorted by p-value within group
         ``edition``/``n_players`` (present ones); ``feature`` (str, the column); ``level``
-        (str: the bonus kind or ``"per visit"``); ``n`` (int64, setups); ``n_with`` (int64,
+        (str: the level, e.g. the bonus kind, or ``"per unit"`` for a slope); ``n`` (int64,
+        setups); ``n_with`` (int64,
         setups with the level; for visit features all); ``n_games`` (int64); ``effect``,
         ``ci_low``, ``ci_high`` (float64); ``p_value``, ``q_value``, ``p_holm`` (float64);
         ``significant`` (bool). Features constant over the setups (e.g. Agra's province, always
@@ -318,7 +320,9 @@ def setup_feature_tests(
     missing = [c for c in features if c not in results.columns]
     if missing:
         raise ValueError(f"setup feature columns {missing} are not in the results")
-    visit_cols = [c for c in features if pd.api.types.is_numeric_dtype(results[c])]
+    # numeric features get a slope; categorical and yes/no ones a difference per level
+    visit_cols = [c for c in features if pd.api.types.is_numeric_dtype(results[c])
+                  and not pd.api.types.is_bool_dtype(results[c])]
     bonus_cols = [c for c in features if c not in visit_cols]
     first = results.loc[frame.index, visit_cols + bonus_cols]
     frame = pd.concat([frame, first], axis=1)
@@ -336,7 +340,7 @@ def setup_feature_tests(
         for col in visit_cols:
             effect, low, high, p_value = _ols_slope(sub[col].to_numpy(np.float64), y,
                                                     confidence)
-            rows.append({"feature": col, "level": "per visit", "n": y.size, "n_with": y.size,
+            rows.append({"feature": col, "level": "per unit", "n": y.size, "n_with": y.size,
                          "n_games": n_games, "effect": effect, "ci_low": low, "ci_high": high,
                          "p_value": p_value})
         for col in bonus_cols:

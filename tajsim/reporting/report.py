@@ -31,18 +31,37 @@ from tajsim.analysis.registry import AnalysisCache
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.reporting.render import (
+    Figure,
+    Heading,
+    Para,
     ReportContext,
+    Table,
     markdown_table,
     render_html,
     render_markdown,
     report_style,
 )
-from tajsim.reporting.sections import sections_for
+from tajsim.reporting.sections import caveats_for, sections_for
 
 __all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table"]
 
 #: Columns without which no report can be written.
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "score", "rank", "winner")
+
+
+def _add_caveats(ctx: ReportContext, first: int, notes: list[str], section: str) -> None:
+    """Say the data caveats wherever they touch the numbers: at the end of the overview, and
+    under the heading of every other section that shows a table or a figure (not a section about
+    the caveat itself: the caveat's text names it as `section`)."""
+    if not notes or len(ctx.blocks) == first:
+        return
+    if section == "overview":
+        ctx.blocks.append(Para("**Data caveat.** " + " ".join(notes)))
+        return
+    shows_numbers = any(isinstance(b, (Table, Figure)) for b in ctx.blocks[first:])
+    shown = [n for n in notes if f"`{section}`" not in n]
+    if shown and shows_numbers and isinstance(ctx.blocks[first], Heading):
+        ctx.blocks.insert(first + 1, Para("**Note.** " + " ".join(shown)))
 
 
 def build_report(
@@ -110,10 +129,13 @@ def build_report(
     out.mkdir(parents=True, exist_ok=True)
     ctx = ReportContext(results=frame, out_dir=out, config=dict(config or {}),
                         components=board_components, spec=spec, cache=cache)
+    notes = caveats_for(spec)(frame)
     with report_style():  # the same figures whatever the user's matplotlib style
         for name, (section, _) in available.items():
             if name in chosen:
+                first = len(ctx.blocks)
                 section(ctx)
+                _add_caveats(ctx, first, notes, name)
     md_path = out / "report.md"
     # newline="\n": the same bytes on every platform.
     md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8", newline="\n")

@@ -464,5 +464,13 @@ def sections_for(game: str | GameSpec | None = None) -> dict[str, tuple[Section,
     return out
 
 
+def caveats_for(game: str | GameSpec | None = None) -> Callable[[pd.DataFrame], list[str]]:
+    """The game's data caveats (its report module's ``caveats(results) -> list[str]``: one
+    sentence per condition that touches the results, e.g. Taj Mahal's card shortages), or a
+    function giving none."""
+    spec = get_game(game)
+    return getattr(importlib.import_module(spec.report_module), "caveats", lambda _r: [])
+
+
 def section_names(game: str | GameSpec | None = None) -> list[str]:
     return list(sections_for(game))

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    PYTHONPATH=. python tests/games/maharani/maharani_check_many.py                  # 10^5 per count
+    PYTHONPATH=. python tests/games/maharani/maharani_check_many.py   # 10^5 per count
     PYTHONPATH=. python tests/games/maharani/maharani_check_many.py --games 2000 --python-sample 50
 
 For each player count (2, 3, 4) and rule code, ``--games`` random games (the ``random``

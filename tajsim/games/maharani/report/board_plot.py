@@ -35,7 +35,7 @@ def _figure(ax: Any, size: float = 7.0) -> tuple[Any, Any]:
     import matplotlib.pyplot as plt
 
     if ax is None:
-        fig, ax = plt.subplots(figsize=(size, size))
+        fig, ax = plt.subplots(figsize=(size, size), layout="constrained")
     else:
         fig = ax.figure
     ax.set_aspect("equal")

@@ -264,8 +264,8 @@ def _section_palace(ctx: ReportContext) -> None:
         who = ", ".join(f"P{p} {s} {g}" for p, (s, g) in enumerate(zip(game.strategies,
                                                                          game.scores())))
         fig = draw_palace(comps, game.state,
-                          title=f"Final palace of game {int(first['game_id'])} "
-                                f"(seed {int(first['seed'])}): {who} gold")
+                          title=f"Final palace of game {int(first['game_id'])} (seed "
+                                f"{int(first['seed'])})\ngold: {who}")
         ctx.figure(fig, "final_palace",
                    "The final palace of the first game of the results, played again from its "
                    "seed (its scores equal the recorded ones): each laid tile in its colour "

@@ -2,8 +2,9 @@
 ``report_module``)."""
 
 from tajsim.games.tajmahal.report import sections, shortage
+from tajsim.games.tajmahal.report.shortage import caveats
 
 #: name -> (section function, what it shows), in report order.
 SECTIONS = {**sections.SECTIONS, **shortage.SECTIONS}
 
-__all__ = ["SECTIONS"]
+__all__ = ["SECTIONS", "caveats"]

@@ -3,9 +3,12 @@ dry, from which visit, and how many cards players were owed but did not get."""
 
 from __future__ import annotations
 
+import pandas as pd
+
+from tajsim.analysis.frames import game_key_columns
 from tajsim.reporting.render import ReportContext
 
-__all__ = ["SECTIONS"]
+__all__ = ["SECTIONS", "caveats"]
 
 _COLUMNS = ("exhausted_visit", "n_short_deals", "display_cards_missed", "deck_cards_missed")
 
@@ -32,6 +35,22 @@ def _section_card_shortage(ctx: ReportContext) -> None:
               "games with a short deal, the mean first visit of a shortage, and the cards a "
               "player was owed but not given (mean per player-game, t interval).",
               "card_shortage")
+
+
+def caveats(results: pd.DataFrame) -> list[str]:
+    """The report's data caveat for card shortages (R3): how many of the games ran out of
+    cards, when any did (the report prints it in every section that shows numbers)."""
+    if "exhausted_visit" not in results.columns:
+        return []
+    per_game = results.drop_duplicates(subset=game_key_columns(results))
+    hit = int((per_game["exhausted_visit"] > 0).sum())
+    if hit == 0:
+        return []
+    total = len(per_game)
+    return [f"In {hit:,} of {total:,} games ({hit / total:.1%}) the deck and the discard pile "
+            "ran out and later draws were dealt short (docs/rules.md R3); those games are in "
+            "these numbers. To see them apart, give an analysis `subset = \"exhausted_visit == "
+            "0\"` or `split = \"exhausted_visit > 0\"` (section `card_shortage`)."]
 
 
 #: Taj Mahal's card-shortage section.
