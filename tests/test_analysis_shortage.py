@@ -68,3 +68,11 @@ def test_the_report_says_so_wherever_shortages_touch_the_data(five, tmp_path):
     clean = five[five["exhausted_visit"] == 0]
     text = build_report(clean, tmp_path / "clean").read_text()
     assert "Data caveat" not in text and "**Note.**" not in text
+
+
+def test_card_shortage_by_lineup_and_unknown_columns(five):
+    mixed = five.assign(strategy=np.where(five["seat"] % 2 == 0, "balanced", "greedy"))
+    table = card_shortage(mixed, by=["n_players", "lineup"])
+    assert "lineup" in table.columns and table["n"].sum() == five["game_id"].nunique()
+    with pytest.raises(UserError, match=r"card_shortage: by \['colour'\] are not columns"):
+        card_shortage(five, by=["colour"])

@@ -16,6 +16,8 @@ import pandas as pd
 
 from tajsim.analysis.frames import game_index
 from tajsim.analysis.stats import summarize_mean, wilson_interval
+from tajsim.analysis.winrates import table_lineups
+from tajsim.errors import UserError
 
 __all__ = ["card_shortage", "shortage_games"]
 
@@ -30,7 +32,8 @@ def shortage_games(results: pd.DataFrame) -> pd.Series:
 
 def card_shortage(results: pd.DataFrame, by: Sequence[str] | None = None, *,
                   confidence: float = 0.95) -> pd.DataFrame:
-    """How often the cards run out, per group (default: edition and player count).
+    """How often the cards run out, per group (default: edition and player count; ``by`` may
+    name ``"lineup"``, the strategies at the table, derived when the results lack it).
 
     Returns
     -------
@@ -43,7 +46,16 @@ def card_shortage(results: pd.DataFrame, by: Sequence[str] | None = None, *,
         player was owed but did not get, mean over player-games, t interval) and
         ``n_player_games`` (int64).
     """
-    by = [c for c in (DEFAULT_BY if by is None else by) if c in results.columns]
+    if by is None:
+        by = [c for c in DEFAULT_BY if c in results.columns]
+    else:
+        by = list(by)
+        if "lineup" in by and "lineup" not in results.columns:
+            results = results.assign(lineup=table_lineups(results))
+        unknown = [c for c in by if c not in results.columns]
+        if unknown:
+            raise UserError(f"card_shortage: by {unknown} are not columns of the results; "
+                            "expected results columns (or 'lineup')")
     frame = results.assign(_game=game_index(results),
                            _missed=results["display_cards_missed"].astype(np.int64)
                            + results["deck_cards_missed"].astype(np.int64))
