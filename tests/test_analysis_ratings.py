@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.special import expit
 
@@ -83,3 +84,23 @@ def test_seat_rotation_check(tournament):
     assert table["p_value"].iloc[0] > 0.01
     seats = [c for c in table.columns if c.startswith("seat")]
     assert (table[seats].sum(axis=1) == table["n"]).all()
+
+
+def test_bradley_terry_leaves_a_strategy_that_always_loses_out_of_the_fit():
+    rng = np.random.default_rng(3)
+    rows = []
+    for g in range(300):
+        # strong beats weak about 70% of the time; "hopeless" always finishes last
+        strong_first = rng.random() < 0.7
+        order = ["strong", "weak"] if strong_first else ["weak", "strong"]
+        for rank, name in enumerate([*order, "hopeless"], start=1):
+            rows.append({"game_id": g, "n_players": 3, "seat": rank - 1, "strategy": name,
+                         "score": 10 - rank, "rank": rank, "winner": rank == 1})
+    table = bradley_terry(pd.DataFrame(rows)).set_index("strategy")
+    assert table.loc["hopeless", "separated"] == "below all"
+    assert table.loc["hopeless", "strength"] == -np.inf
+    assert np.isnan(table.loc["hopeless", "ci_low"])
+    # the others are fitted on their own games: logit(0.7) / 2 around 0, not run away
+    assert abs(table.loc["strong", "strength"] - np.log(0.7 / 0.3) / 2) < 0.15
+    assert table.loc["strong", "ci_low"] < table.loc["strong", "strength"]
+    assert list(table["rank"]) == [1, 2, 3]

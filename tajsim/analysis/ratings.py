@@ -133,7 +133,10 @@ def bradley_terry(
         ``strategy`` (str); ``n`` (int64, pairwise comparisons involving it); ``n_games``
         (int64); ``strength``, ``se``, ``ci_low``, ``ci_high`` (float64, log-odds scale);
         ``p_beat_average`` (float64, ``expit(strength)``) with ``p_beat_average_ci_low``/
-        ``_high``; ``rank`` (int64).
+        ``_high``; ``separated`` (str: ``"above all"`` / ``"below all"`` for a strategy that
+        finished above / below every strategy it met: its strength is +inf / -inf, with no
+        interval, and it is left out of the fit of the others, whose strengths would otherwise
+        run away with it; ``""`` otherwise); ``rank`` (int64).
     """
     pairs = _pairs(results)
     names = pairs.attrs["names"]
@@ -143,42 +146,99 @@ def bradley_terry(
     if K < 2 or pairs.empty:
         return pd.DataFrame(columns=["strategy", "n", "n_games", "strength", "se", "ci_low",
                                      "ci_high", "p_beat_average", "p_beat_average_ci_low",
-                                     "p_beat_average_ci_high", "rank"])
+                                     "p_beat_average_ci_high", "separated", "rank"])
     a = pairs["a"].to_numpy(np.int64)
     b = pairs["b"].to_numpy(np.int64)
     y = pairs["score"].to_numpy(np.float64)
     game = pairs["game"].to_numpy(np.int64)
-    # Free parameters: theta_1..theta_{K-1}, theta_0 = 0.
-    D = np.zeros((a.size, K))
-    D[np.arange(a.size), a] += 1.0
-    D[np.arange(a.size), b] -= 1.0
-    fit = _fit_pairwise_logit(y, D[:, 1:], game, max_iter)
-    theta = np.r_[0.0, fit.params]
-    vcov = np.zeros((K, K))
-    vcov[1:, 1:] = fit.cov_params()
-    centre = np.eye(K) - 1.0 / K
-    theta_c = centre @ theta
-    se = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
+    above, below = _separated(a, b, y, K)
+    keep = [k for k in range(K) if k not in above and k not in below]
     z = normal_quantile(confidence)
+    theta_c = np.full(K, np.nan)
+    se = np.full(K, np.nan)
+    for k in above:
+        theta_c[k] = np.inf
+    for k in below:
+        theta_c[k] = -np.inf
+    if len(keep) >= 2:
+        index = {k: i for i, k in enumerate(keep)}
+        rows = np.isin(a, keep) & np.isin(b, keep)
+        ra = np.array([index[k] for k in a[rows]], np.int64)
+        rb = np.array([index[k] for k in b[rows]], np.int64)
+        m = len(keep)
+        # Free parameters: theta_1..theta_{m-1}, theta_0 = 0.
+        D = np.zeros((ra.size, m))
+        D[np.arange(ra.size), ra] += 1.0
+        D[np.arange(ra.size), rb] -= 1.0
+        fit = _fit_pairwise_logit(y[rows], D[:, 1:], game[rows], max_iter)
+        theta = np.r_[0.0, fit.params]
+        vcov = np.zeros((m, m))
+        vcov[1:, 1:] = fit.cov_params()
+        centre = np.eye(m) - 1.0 / m
+        theta_c[keep] = centre @ theta
+        se[keep] = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
+    elif len(keep) == 1:
+        theta_c[keep[0]] = 0.0
     n_comp = np.bincount(a, minlength=K) + np.bincount(b, minlength=K)
     strategy = results["strategy"].astype(str)
     gidx = game_index(results)
     n_games = [int(np.unique(gidx[(strategy == s).to_numpy()]).size) for s in names]
-    out = pd.DataFrame({
-        "strategy": names,
-        "n": n_comp.astype(np.int64),
-        "n_games": np.asarray(n_games, dtype=np.int64),
-        "strength": theta_c,
-        "se": se,
-        "ci_low": theta_c - z * se,
-        "ci_high": theta_c + z * se,
-        "p_beat_average": expit(theta_c),
-        "p_beat_average_ci_low": expit(theta_c - z * se),
-        "p_beat_average_ci_high": expit(theta_c + z * se),
-    })
-    out = out.sort_values("strength", ascending=False, kind="stable").reset_index(drop=True)
+    with np.errstate(invalid="ignore"):
+        out = pd.DataFrame({
+            "strategy": names,
+            "n": n_comp.astype(np.int64),
+            "n_games": np.asarray(n_games, dtype=np.int64),
+            "strength": theta_c,
+            "se": se,
+            "ci_low": theta_c - z * se,
+            "ci_high": theta_c + z * se,
+            "p_beat_average": expit(theta_c),
+            "p_beat_average_ci_low": expit(theta_c - z * se),
+            "p_beat_average_ci_high": expit(theta_c + z * se),
+            "separated": ["above all" if k in above else "below all" if k in below else ""
+                          for k in range(K)],
+        })
+    # strongest first: those above everyone in the order they were found, then the fitted ones,
+    # then those below everyone (the last found first)
+    order = ([above[i] for i in range(len(above))]
+             + sorted(keep, key=lambda k: -theta_c[k])
+             + [below[i] for i in range(len(below) - 1, -1, -1)])
+    out = out.iloc[order].reset_index(drop=True)
     out["rank"] = np.arange(1, K + 1, dtype=np.int64)
     return out
+
+
+def _separated(a: np.ndarray, b: np.ndarray, y: np.ndarray, K: int) -> tuple[list[int], list[int]]:
+    """Strategies with no finite Bradley-Terry strength: one that finished above (or below)
+    every strategy it met among those left has a strength of +inf (-inf) and would drag every
+    other strength with it. Found one at a time, each time among the strategies still left
+    (``a``, ``b``: the two strategies of each pair; ``y``: A's share, ties one half).
+
+    Returns (above, below): strategy indices in the order they were found."""
+    left = set(range(K))
+    above: list[int] = []
+    below: list[int] = []
+    while len(left) > 1:
+        rows = np.isin(a, list(left)) & np.isin(b, list(left))
+        score = (np.bincount(a[rows], weights=y[rows], minlength=K)
+                 + np.bincount(b[rows], weights=1.0 - y[rows], minlength=K))
+        count = np.bincount(a[rows], minlength=K) + np.bincount(b[rows], minlength=K)
+        found = False
+        for k in sorted(left):
+            if count[k] == 0:
+                continue
+            if score[k] == count[k]:
+                above.append(k)
+            elif score[k] == 0:
+                below.append(k)
+            else:
+                continue
+            left.discard(k)
+            found = True
+            break
+        if not found:
+            break
+    return above, below
 
 
 def _fit_pairwise_logit(y: np.ndarray, X: np.ndarray, game: np.ndarray, max_iter: int):

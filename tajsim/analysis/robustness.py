@@ -64,7 +64,8 @@ def tiered_order(names: Sequence[str], estimate: np.ndarray, se: np.ndarray) -> 
     tiers: list[list[str]] = [[names[order[0]]]]
     for prev, cur in zip(order[:-1], order[1:]):
         diff = estimate[prev] - estimate[cur]
-        if diff > 1.96 * np.sqrt(se[prev] ** 2 + se[cur] ** 2):
+        # an infinite estimate (a strategy above or below every other one) is its own tier
+        if not np.isfinite(diff) or diff > 1.96 * np.sqrt(se[prev] ** 2 + se[cur] ** 2):
             tiers.append([])
         tiers[-1].append(names[cur])
     return " > ".join(" ≈ ".join(sorted(t)) for t in tiers)

@@ -375,7 +375,10 @@ def _section_ratings(ctx: ReportContext) -> None:
     axes[0].set_yticks(np.arange(len(o)), o["strategy"])
     axes[0].set_xlabel("openskill μ (Plackett-Luce), ±1.96σ")
     axes[0].set_title("openskill rating ladder")
-    b = bt.iloc[::-1]
+    b = bt[np.isfinite(bt["strength"])].iloc[::-1]
+    apart = [f"{row.strategy} finished {row.separated.replace(' all', '')} every strategy it "
+             "met (no finite strength; left out of the fit)"
+             for row in bt[bt["separated"] != ""].itertuples()]
     axes[1].errorbar(b["strength"], np.arange(len(b)),
                      xerr=error_bars(b["strength"], b["ci_low"], b["ci_high"]), fmt="s",
                      color="#b5524b", ecolor="#333", capsize=4, clip_on=False)
@@ -387,7 +390,8 @@ def _section_ratings(ctx: ReportContext) -> None:
                "Rating ladder: openskill Plackett-Luce ratings (updated game by game, seats as "
                f"teams{'; first ' + format(OPENSKILL_MAX_GAMES, ',') + ' games' if rated else ''}"
                ") and Bradley-Terry strengths from all pairwise finishing orders "
-               "(sandwich intervals clustered by game).", r)
+               "(sandwich intervals clustered by game)"
+               + (f"; {'; '.join(apart)}." if apart else "."), r)
     k = len(matrix)
     fig, ax = plt.subplots(figsize=(min(PAGE_WIDTH_IN, 1.6 + 0.75 * k), 1.2 + 0.65 * k),
                            layout="constrained")
