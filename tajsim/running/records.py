@@ -67,7 +67,9 @@ def results_columns(task: dict[str, Any], results: np.ndarray, setups: np.ndarra
     cols["setup_id"] = setups["setup_id"][per_game].astype(np.int64)
     cols.update(spec.frame_columns(task["components"]["meta"], results, setups))
     for name in spec.game_metrics:
-        cols[name] = setups[name][per_game]
+        # a column the game derives itself (a category instead of a code, say) is kept
+        if name not in cols:
+            cols[name] = setups[name][per_game]
     return cols
 
 

@@ -95,3 +95,11 @@ def test_pictures(batch, tmp_path):
     assert (tmp_path / "heat.png").stat().st_size > 1000
     with pytest.raises(ValueError, match="expected \\(56,\\)"):
         board_plot.draw_space_values(MCOMPONENTS, np.zeros(3))
+
+
+def test_the_frame_keeps_the_games_own_columns_over_the_raw_codes():
+    from tajsim.running.simulate import simulate
+
+    frame = simulate(game="maharani", games=3, players=2, workers=1, progress=False)
+    assert isinstance(frame["end_reason"].dtype, pd.CategoricalDtype)
+    assert set(frame["end_reason"].astype(str)) <= {"complete", "stuck", "stalled"}
