@@ -124,7 +124,7 @@ def tiles_text() -> str:
     lines = [
         "# The 60 mosaic tiles of Maharani: colour and columns relative to the tile's arrow.",
         "# Written by experiments/maharani/make_default_components.py; docs/games/maharani/",
-        "# components.md explains every fact and how to pass a corrected copy (--tiles).",
+        "# components.md explains every fact and how to pass a corrected copy (--components).",
         "# columns: \"centre\" (a central column) or one or two half columns on the edges ahead,",
         "# right, behind or left of the arrow.",
         'name = "Maharani mosaic tiles (reconstructed)"',

@@ -33,7 +33,8 @@ def command() -> None:
 @click.option("--board", "board", type=_FILE, default=None,
               help="Board file (TOML); default the built-in reconstructed board.")
 @click.option("--components", "components", type=_FILE, default=None,
-              help="Components file (TOML); default the built-in one.")
+              help="Second component file (TOML; Maharaja: numbers, Maharani: tiles) "
+                   "instead of the shipped one.")
 @click.option("--out", "-o", type=_FILE, default=Path("board.png"), show_default=True,
               help="Picture to write (.png, .svg, .pdf).")
 @click.option("--alternative", type=click.IntRange(min=0), default=None, metavar="SEED",

@@ -60,7 +60,8 @@ class _Printer:
 @click.option("--board", type=click.Path(dir_okay=False), default=None,
               help="Board file (TOML) instead of the shipped one.")
 @click.option("--components", "components_file", type=click.Path(dir_okay=False), default=None,
-              help="Component file (TOML) instead of the shipped one.")
+              help="Second component file (TOML; Maharaja: numbers, Maharani: tiles) "
+                   "instead of the shipped one.")
 @option_option
 @click.option("--record", "record_in", type=click.Path(dir_okay=False), default=None,
               help="Replay a saved game record (JSON) instead of playing.")

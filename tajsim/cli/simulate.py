@@ -100,7 +100,9 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
               help="random: each setup drawn from its id; enumerated: every setup the game "
                    "lists, in turn (Maharaja: the 5,040 governor orders).")
 @click.option("--board", type=_FILE, default=None, help="Board file (TOML).")
-@click.option("--components", type=_FILE, default=None, help="Components file (TOML).")
+@click.option("--components", type=_FILE, default=None,
+              help="Second component file (TOML): Taj Mahal's components, Maharaja's numbers, "
+                   "Maharani's tiles.")
 @click.option("--alternative", type=int, default=None, metavar="SEED",
               help="Play on the alternative board and bonus mix of this seed.")
 @click.option("--rotate/--fixed-seats", default=None,
