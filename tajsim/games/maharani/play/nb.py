@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     MAX_PLAYERS,
     MAX_SPACES,
@@ -106,7 +107,7 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, se
     return n_actions
 
 
-@njit(cache=True)
+@kernel
 def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, setups, g):
     """Write the finished game's per-seat rows ``results[row:row + n]`` and ``setups[g]``."""
     n = seat_ids.shape[0]
