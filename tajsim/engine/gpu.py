@@ -22,7 +22,9 @@ numba-cuda is imported only when a kernel is built (``pip install tajsim[gpu]``)
 
 from __future__ import annotations
 
+import os
 import threading
+import types
 from typing import Any
 
 import numpy as np
@@ -102,8 +104,6 @@ _LOCK = threading.Lock()
 
 def _kernel_source(spec: GameSpec) -> Any:
     """``_batch`` in globals bound to ``spec``'s device functions and sizes."""
-    import types
-
     gpu = spec.kernels.gpu
     if gpu is None:
         raise UserError(f"{spec.title} has no GPU kernels; expected --device cpu")
@@ -190,8 +190,6 @@ def check_device() -> None:
 
 def block_size() -> int:
     """Threads per block: ``TAJSIM_GPU_BLOCK`` or :data:`DEFAULT_BLOCK`."""
-    import os
-
     text = os.environ.get("TAJSIM_GPU_BLOCK", "")
     if not text:
         return DEFAULT_BLOCK

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.engine.gpu import play_batch_gpu
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
@@ -105,8 +106,6 @@ def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
     """Play chunks ``indices`` in one launch of the game's GPU batch kernel
     (:mod:`tajsim.engine.gpu`); returns ``(results, setups, lineups)`` of each chunk, in order,
     the same arrays ``play_chunk_arrays`` returns for it."""
-    from tajsim.engine.gpu import play_batch_gpu
-
     spec = get_game(task["game"])
     n = int(task["players"])
     parts = [chunk_games(task, index) for index in indices]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from tajsim.engine.gpu import check_device
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.chunk import ChunkResult, build_chunk, play_chunks_gpu
@@ -44,8 +45,6 @@ def check_gpu_run(config: RunConfig) -> None:
             raise UserError(f"strategy {label!r} is a search strategy, which plays on the CPU "
                             "only; expected random, greedy or a heuristic preset with "
                             "--device gpu, or --device cpu")
-    from tajsim.engine.gpu import check_device
-
     check_device()
 
 
