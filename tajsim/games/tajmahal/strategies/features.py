@@ -16,8 +16,6 @@ here; ``tests/test_hidden_info.py`` checks that for every strategy.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from tajsim.engine.targets import kernel
@@ -195,23 +193,27 @@ def finish_view(state, player, view):
 
 
 @kernel
-def p_from_log(log_miss, frac, n_draws):
+def p_any(miss, frac, n_draws):
     """Probability that ``n_draws`` cards drawn with replacement include a card of a kind that
-    makes up ``frac`` of the pool; ``log_miss = log1p(-frac)`` is passed in because it is
-    shared by every opponent with the same row colour.
+    makes up ``frac`` of the pool; ``miss = 1 - frac`` is passed in because it is shared by every
+    opponent with the same row colour.
 
-    ``exp`` and ``log1p`` are libm's on the CPU and libdevice's on a GPU, which may differ in
-    the last bits (see docs/running.md, "Games on a GPU").
+    ``1 - miss ** n`` by repeated multiplication (``n_draws`` is a whole number, a hand size):
+    only IEEE operations, which round alike on the CPU and the GPU (``exp`` and ``log`` differ
+    between libm and libdevice in the last bits, enough to turn a near-tie the other way).
     """
     if frac <= 0.0 or n_draws <= 0:
         return 0.0
     if frac >= 1.0:
         return 1.0
-    return 1.0 - math.exp(n_draws * log_miss)
+    keep = 1.0
+    for _ in range(np.int64(n_draws)):
+        keep *= miss
+    return 1.0 - keep
 
 
 # Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
-# slot (share of unseen cards showing it once, twice, then the log1p(-share) of each).
+# slot (share of unseen cards showing it once, twice, then 1 - that share).
 THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
 
 
@@ -227,14 +229,14 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
     least one (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
 
     Uses q's row colour (public), its known public cards and the unseen-card frequencies applied
-    to its number of unseen cards; nothing about the actual hidden hand. The frequencies and
-    their logarithms depend on the row colour, not on q, so each is computed once per colour.
+    to its number of unseen cards; nothing about the actual hidden hand. The frequencies depend
+    on the row colour, not on q, so each is computed once per colour.
     ``scratch``: float64[THREAT_SCRATCH].
     """
     u = view[V_UNSEEN]
     # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
-    # freq[c, s, 2 + k] is its log1p(-share). Bit c of done: row c computed.
+    # freq[c, s, 2 + k] is 1 - that share. Bit c of done: row c computed.
     freq = scratch.reshape((N_COLS + 1, N_SYMBOLS, 4))
     done = 0
     for q in range(P):
@@ -263,19 +265,19 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
                     f2 = 0.0
                 freq[c, s, 0] = f1
                 freq[c, s, 1] = f2
-                freq[c, s, 2] = math.log1p(-f1) if 0.0 < f1 < 1.0 else 0.0
-                freq[c, s, 3] = math.log1p(-f2) if 0.0 < f2 < 1.0 else 0.0
+                freq[c, s, 2] = 1.0 - f1
+                freq[c, s, 3] = 1.0 - f2
             done |= 1 << c
         if not done & (1 << N_COLS):
             for s in range(N_SYMBOLS):
                 fw = view[V_COL_SYM + COLOURLESS * N_SYMBOLS + s] / u if u > 0 else 0.0
                 freq[N_COLS, s, 0] = fw
-                freq[N_COLS, s, 2] = math.log1p(-fw) if 0.0 < fw < 1.0 else 0.0
+                freq[N_COLS, s, 2] = 1.0 - fw
             done |= 1 << N_COLS
         for s in range(N_SYMBOLS):
-            p_col = p_from_log(freq[c, s, 2], freq[c, s, 0], h)
-            p_two = p_from_log(freq[c, s, 3], freq[c, s, 1], h)
-            p_white = p_from_log(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
+            p_col = p_any(freq[c, s, 2], freq[c, s, 0], h)
+            p_two = p_any(freq[c, s, 3], freq[c, s, 1], h)
+            p_white = p_any(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
             known_col = 0.0
             if col >= 0:
                 known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]
