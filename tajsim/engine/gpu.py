@@ -36,6 +36,9 @@ from tajsim.errors import UserError
 #: Threads per block of the batch kernel (``TAJSIM_GPU_BLOCK`` overrides it; the benchmark
 #: ``benchmarks/bench_gpu.py`` tries others).
 DEFAULT_BLOCK = 128
+#: Resident threads per streaming multiprocessor (2,048 on every GPU since Volta): a launch has
+#: at most this many per SM; the threads then take further games from a queue.
+MAX_THREADS_PER_SM = 2048
 
 # Names the batch kernel's source uses; bound per game when the kernel is built (its globals are
 # a copy of this module's with these replaced). numba-cuda treats globals as compile-time
@@ -55,8 +58,14 @@ WORK_SIZE = 1
 
 
 def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, lineup_ids,
-           lineup_params, results, setups, states, switch):
-    """One game per thread (the source compiled per game by :func:`batch_kernel`).
+           lineup_params, results, setups, states, switch, queue):
+    """Play the games (the source compiled per game by :func:`batch_kernel`).
+
+    A thread plays game ``cuda.grid(1)`` first, then takes the next unplayed game from
+    ``queue[0]`` (an atomic counter starting at the number of threads) until none is left: the
+    threads of a warp whose games end early start new ones instead of idling until the warp's
+    longest game ends (games differ in length and in phase). Each game is still a pure function
+    of its index and is written to its own rows, so the order does not matter.
 
     ``switch`` is None (line-ups without the heuristic family: their code is left out) or any
     array (the family is in); ``states`` is int64[G or 0, STATE_SIZE]: each game's final state
@@ -66,36 +75,37 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     for i in range(cuda.threadIdx.x, COMP_SIZE, cuda.blockDim.x):
         shared_comp[i] = comp[i]
     cuda.syncthreads()
-    g = cuda.grid(1)
-    if g >= game_ids.shape[0]:
-        return
     state = cuda.local.array(STATE_SIZE, np.int64)
     prng = cuda.local.array(MAX_PLAYERS, np.int64)
     legal = cuda.local.array(N_ACTIONS, np.int64)
     seat_ids = cuda.local.array(MAX_PLAYERS, np.int64)
     work = cuda.local.array(WORK_SIZE, np.float64)
-    for p in range(n_players):
-        seat_ids[p] = lineup_ids[lineups[g, p]]
-    start_game(shared_comp, n_players, rules, master_seed, game_ids[g], setup_ids[g], state,
-               prng)
-    p = current_player(state)
-    while p >= 0:
-        n = legal_actions(state, shared_comp, legal)
-        if n == 1:
-            action = legal[0]
-        elif switch is None:
-            action = choose_simple(seat_ids[p], state, shared_comp, p,
-                                   lineup_params[lineups[g, p]], prng, legal, n, None)
-        else:
-            action = choose_simple(seat_ids[p], state, shared_comp, p,
-                                   lineup_params[lineups[g, p]], prng, legal, n, work)
-        apply_action(state, shared_comp, action)
+    G = game_ids.shape[0]
+    g = cuda.grid(1)
+    while g < G:
+        for p in range(n_players):
+            seat_ids[p] = lineup_ids[lineups[g, p]]
+        start_game(shared_comp, n_players, rules, master_seed, game_ids[g], setup_ids[g],
+                   state, prng)
         p = current_player(state)
-    write_records(state, shared_comp, game_ids[g], setup_ids[g], seat_ids[:n_players], results,
-                  g * n_players, setups, g)
-    if g < states.shape[0]:
-        for i in range(STATE_SIZE):
-            states[g, i] = state[i]
+        while p >= 0:
+            n = legal_actions(state, shared_comp, legal)
+            if n == 1:
+                action = legal[0]
+            elif switch is None:
+                action = choose_simple(seat_ids[p], state, shared_comp, p,
+                                       lineup_params[lineups[g, p]], prng, legal, n, None)
+            else:
+                action = choose_simple(seat_ids[p], state, shared_comp, p,
+                                       lineup_params[lineups[g, p]], prng, legal, n, work)
+            apply_action(state, shared_comp, action)
+            p = current_player(state)
+        write_records(state, shared_comp, game_ids[g], setup_ids[g], seat_ids[:n_players],
+                      results, g * n_players, setups, g)
+        if g < states.shape[0]:
+            for i in range(STATE_SIZE):
+                states[g, i] = state[i]
+        g = cuda.atomic.add(queue, 0, 1)
 
 
 _KERNELS: dict[str, Any] = {}
@@ -151,7 +161,7 @@ def kernel_signature(spec: GameSpec, heuristics: bool) -> tuple[Any, ...]:
     return (vec, i64, i64, i64, vec, vec, mat, vec, types.Array(types.float64, 2, "C"),
             types.Array(from_dtype(aligned(spec.result_dtype)), 1, "C"),
             types.Array(from_dtype(aligned(spec.setup_dtype)), 1, "C"), mat,
-            types.Array(types.float64, 1, "C") if heuristics else types.none)
+            types.Array(types.float64, 1, "C") if heuristics else types.none, vec)
 
 
 def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) -> str:
@@ -225,9 +235,13 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
     if G == 0:
         return
     threads = block or block_size()
-    if simulated():  # the simulator runs each thread as a Python thread: keep blocks small
-        threads = min(threads, 32)
-    blocks = -(-G // threads)
+    if simulated():
+        # Python threads: one small block, half as many threads as games, so that the queue
+        # hands out games (the tests go through it).
+        threads, blocks = max(1, min(threads, 32, G // 2)), 1
+    else:  # enough threads to fill every SM; the queue hands out the rest
+        sms = int(cuda_mod.get_current_device().MULTIPROCESSOR_COUNT)
+        blocks = max(1, min(-(-G // threads), sms * max(1, MAX_THREADS_PER_SM // threads)))
     want_states = states if states is not None else np.zeros((0, spec.state_size), np.int64)
     results_dev = np.zeros(results.shape, aligned(results.dtype))
     setups_dev = np.zeros(setups.shape, aligned(setups.dtype))
@@ -243,7 +257,8 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
         cuda_mod.to_device(np.ascontiguousarray(lineups, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_ids, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_params, np.float64)),
-        d_results, d_setups, d_states, switch)
+        d_results, d_setups, d_states, switch,
+        cuda_mod.to_device(np.array([blocks * threads], np.int64)))
     d_results.copy_to_host(results_dev)
     d_setups.copy_to_host(setups_dev)
     results[...] = results_dev

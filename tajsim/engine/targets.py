@@ -55,7 +55,7 @@ _BUILD_LOCK = threading.RLock()
 
 
 def kernel(func: Callable[..., Any] | None = None, *,
-           python: Callable[..., Any] | None = None) -> Any:
+           python: Callable[..., Any] | None = None, inline: str = "never") -> Any:
     """Compile ``func`` for the CPU (``numba.njit(cache=True)``) and register its source for the
     GPU (:func:`device_function`).
 
@@ -66,6 +66,9 @@ def kernel(func: Callable[..., Any] | None = None, *,
     python : callable, optional
         The variant to run uncompiled (``NUMBA_DISABLE_JIT=1`` and the CUDA simulator) where it
         must differ from ``func``.
+    inline : "never" or "always"
+        numba's IR inlining on the CPU (``njit(inline=...)``), for thin dispatchers: see
+        ``docs/architecture.md`` on compile time.
 
     Returns
     -------
@@ -73,7 +76,8 @@ def kernel(func: Callable[..., Any] | None = None, *,
     """
 
     def wrap(f: Callable[..., Any]) -> Any:
-        compiled = (python or f) if numba_config.DISABLE_JIT else njit(cache=True)(f)
+        compiled = (python or f) if numba_config.DISABLE_JIT else \
+            njit(cache=True, inline=inline)(f)
         _SOURCES[id(compiled)] = (compiled, _Source(f, python))
         return compiled
 

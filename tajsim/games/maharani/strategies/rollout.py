@@ -22,7 +22,9 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
     return legal[below(prng, player, n_legal)]
 
 
-@kernel
+# Inlined into its callers (numba IR): a separately compiled dispatcher is one more module
+# in which LLVM optimises the whole heuristic again (issue 13: cold compile).
+@kernel(inline="always")
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                      heuristics=True):
     """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]``.

@@ -61,7 +61,9 @@ from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 P = MAX_PLAYERS
 
 
-@njit(cache=True)
+# Inlined into the batch kernel (numba IR; still compiled on its own when Python calls it):
+# one module fewer in which LLVM optimises the rules and strategies again (issue 13).
+@njit(cache=True, inline="always")
 def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=True,
                 heuristics=True):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
