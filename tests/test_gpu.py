@@ -159,8 +159,10 @@ def test_runner_gpu_run_is_byte_identical_and_resumes_across_devices(tmp_path):
     base = ["simulate", "-n", "6", "-p", "3", "-s", "greedy,random", "--chunk-size", "2",
             "-w", "1", "-q", "--seed", "4"]
     assert _run([*base, "--out", str(tmp_path / "cpu")]).returncode == 0
-    gpu = _run([*base, "--out", str(tmp_path / "gpu"), "--device", "gpu"])
+    verbose = [a for a in base if a != "-q"] + ["-v"]
+    gpu = _run([*verbose, "--out", str(tmp_path / "gpu"), "--device", "gpu"])
     assert gpu.returncode == 0, gpu.stderr
+    assert "device: gpu (numba-cuda, simulated)" in gpu.stderr
     assert _tree(tmp_path / "cpu") == _tree(tmp_path / "gpu")
     # half on the GPU, the rest on the CPU (and the other way round)
     for first, second, name in (("gpu", "cpu", "mixed1"), ("cpu", "gpu", "mixed2")):
@@ -215,3 +217,44 @@ def test_ptx_has_no_fused_multiply_add(game, heuristics):
     # explicit FMAs: this also finds them (Taj Mahal's heuristic had 702 before it stopped
     # calling exp and log1p).
     assert re.findall(r"\bfma\.rn\.f(?:32|64)", ptx) == []
+
+
+EXPERIMENT = """
+name = "gpu_check"
+[simulate]
+seed = 9
+device = "{device}"
+[[runs]]
+name = "a"
+games = 4
+players = 3
+strategies = ["greedy", "random"]
+"""
+
+
+def test_experiment_files_take_a_device(tmp_path):
+    """``device = "gpu"`` in an experiment file plays on the GPU; the runs equal the CPU's; a
+    bad device is one line naming it."""
+    from tajsim.errors import UserError
+    from tajsim.running.experiments import check_experiment, load_experiment
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXPERIMENT.format(device="tpu"))
+    with pytest.raises(UserError, match="unknown device 'tpu'; expected one of: cpu, gpu"):
+        check_experiment(load_experiment(bad))
+    for device in ("cpu", "gpu"):
+        (tmp_path / f"{device}.toml").write_text(EXPERIMENT.format(device=device))
+    code = ("import sys\n"
+            "from pathlib import Path\n"
+            "from tajsim.running.experiments import load_experiment, simulate_experiment\n"
+            "from tajsim.engine import gpu\n"
+            "for device in ('cpu', 'gpu'):\n"
+            "    exp = load_experiment(Path(sys.argv[1]) / f'{device}.toml')\n"
+            "    simulate_experiment(exp, Path(sys.argv[1]) / f'out-{device}', workers=1,\n"
+            "                        progress=False)\n"
+            "    print(device, sorted(gpu._KERNELS))\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=SIM_ENV,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:2] == ["cpu []", "gpu ['tajmahal']"]  # the GPU played
+    assert _tree(tmp_path / "out-cpu") == _tree(tmp_path / "out-gpu")
