@@ -58,7 +58,7 @@ WORK_SIZE = 1
 
 
 def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, lineup_ids,
-           lineup_params, results, setups, states, switch, queue):
+           lineup_params, results, setups, states, keep_states, switch, queue):
     """Play the games (the source compiled per game by :func:`batch_kernel`).
 
     A thread plays game ``cuda.grid(1)`` first, then takes the next unplayed game from
@@ -68,8 +68,9 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     of its index and is written to its own rows, so the order does not matter.
 
     ``switch`` is None (line-ups without the heuristic family: their code is left out) or any
-    array (the family is in); ``states`` is int64[G or 0, STATE_SIZE]: each game's final state
-    when it has a row for it (the tests compare them with the CPU's).
+    array (the family is in); with ``keep_states`` 1, ``states`` (int64[G, STATE_SIZE]) gets
+    each game's final state (the tests compare them with the CPU's); with 0 it is a dummy
+    int64[1, STATE_SIZE] (no zero-size device arrays).
     """
     shared_comp = cuda.shared.array(COMP_SIZE, np.int64)
     for i in range(cuda.threadIdx.x, COMP_SIZE, cuda.blockDim.x):
@@ -102,7 +103,7 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
             p = current_player(state)
         write_records(state, shared_comp, game_ids[g], setup_ids[g], seat_ids[:n_players],
                       results, g * n_players, setups, g)
-        if g < states.shape[0]:
+        if keep_states == 1:
             for i in range(STATE_SIZE):
                 states[g, i] = state[i]
         g = cuda.atomic.add(queue, 0, 1)
@@ -153,15 +154,15 @@ def aligned(dtype: np.dtype) -> np.dtype:
 
 def kernel_signature(spec: GameSpec, heuristics: bool) -> tuple[Any, ...]:
     """The argument types of the batch kernel (as ``play_batch_gpu`` launches it)."""
-    from numba import types
+    from numba import types as nb
     from numba.np.numpy_support import from_dtype
 
-    i64 = types.int64
-    vec, mat = types.Array(i64, 1, "C"), types.Array(i64, 2, "C")
-    return (vec, i64, i64, i64, vec, vec, mat, vec, types.Array(types.float64, 2, "C"),
-            types.Array(from_dtype(aligned(spec.result_dtype)), 1, "C"),
-            types.Array(from_dtype(aligned(spec.setup_dtype)), 1, "C"), mat,
-            types.Array(types.float64, 1, "C") if heuristics else types.none, vec)
+    i64 = nb.int64
+    vec, mat = nb.Array(i64, 1, "C"), nb.Array(i64, 2, "C")
+    return (vec, i64, i64, i64, vec, vec, mat, vec, nb.Array(nb.float64, 2, "C"),
+            nb.Array(from_dtype(aligned(spec.result_dtype)), 1, "C"),
+            nb.Array(from_dtype(aligned(spec.setup_dtype)), 1, "C"), mat, i64,
+            nb.Array(nb.float64, 1, "C") if heuristics else nb.none, vec)
 
 
 def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) -> str:
@@ -242,7 +243,7 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
     else:  # enough threads to fill every SM; the queue hands out the rest
         sms = int(cuda_mod.get_current_device().MULTIPROCESSOR_COUNT)
         blocks = max(1, min(-(-G // threads), sms * max(1, MAX_THREADS_PER_SM // threads)))
-    want_states = states if states is not None else np.zeros((0, spec.state_size), np.int64)
+    want_states = states if states is not None else np.zeros((1, spec.state_size), np.int64)
     results_dev = np.zeros(results.shape, aligned(results.dtype))
     setups_dev = np.zeros(setups.shape, aligned(setups.dtype))
     d_results = cuda_mod.to_device(results_dev)
@@ -257,7 +258,7 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
         cuda_mod.to_device(np.ascontiguousarray(lineups, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_ids, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_params, np.float64)),
-        d_results, d_setups, d_states, switch,
+        d_results, d_setups, d_states, np.int64(0 if states is None else 1), switch,
         cuda_mod.to_device(np.array([blocks * threads], np.int64)))
     d_results.copy_to_host(results_dev)
     d_setups.copy_to_host(setups_dev)

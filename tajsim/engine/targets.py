@@ -142,27 +142,6 @@ def device_function(compiled: Any) -> Any:
         return source.device
 
 
-def gpu_globals(func: Callable[..., Any]) -> dict[str, Any]:
-    """A copy of ``func``'s module globals with every kernel replaced by its device function:
-    the namespace a GPU batch kernel (``cuda.jit``) is compiled in."""
-    env = dict(func.__globals__)
-    for name in _referenced_names(func.__code__):
-        if is_kernel(env.get(name)):
-            env[name] = device_function(env[name])
-    return env
-
-
-def gpu_kernel(func: Callable[..., Any], **options: Any) -> Any:
-    """``numba.cuda.jit(func)`` with the kernels it calls resolved to their device functions."""
-    cuda = cuda_module()
-    no_fma_contraction()
-    clone = types.FunctionType(func.__code__, gpu_globals(func), func.__name__,
-                               func.__defaults__, func.__closure__)
-    clone.__qualname__ = func.__qualname__
-    clone.__module__ = func.__module__
-    return cuda.jit(**options)(clone)
-
-
 def no_fma_contraction() -> None:
     """Make libNVVM compile without fused multiply-add contraction (idempotent, process-wide).
 
