@@ -71,11 +71,11 @@ from tajsim.games.maharani.strategies.nb import choose_action_nb
 P = MAX_PLAYERS
 
 
-# Inlined into the batch kernel (numba IR; still compiled on its own when Python calls it):
-# one module fewer in which LLVM optimises the rules and strategies again (issue 13).
+# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises the rules
+# and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
-def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=None,
-                heuristics=True):
+def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=None,
+                   heuristics=True):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -107,6 +107,16 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, se
         apply_action_nb(state, comp, action)
         n_actions += 1
     return n_actions
+
+
+@njit(cache=True)
+def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=None,
+                heuristics=True):
+    """``play_to_end_nb`` as an entry point of its own (``GameKernels.play_out``: the tests and
+    the benchmarks' harness call it, with ``*switches``, which an inlined function cannot take).
+    """
+    return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search,
+                          heuristics)
 
 
 @kernel
@@ -193,7 +203,7 @@ def play_games_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
             seat_params[p, :] = lineup_params[lineups[g, p], :]
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
-        play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, work,
+        play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, work,
                     heuristics)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)
