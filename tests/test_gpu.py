@@ -204,8 +204,7 @@ def test_refusals_are_one_line():
     assert missing.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("game,heuristics", [("tajmahal", False), ("tajmahal", True),
-                                             ("maharani", True)])
+@pytest.mark.parametrize("game,heuristics", [(g, h) for g in GPU_GAMES for h in (False, True)])
 def test_ptx_has_no_fused_multiply_add(game, heuristics):
     """libNVVM contracts a * b + c into one FMA unless told not to; the rounding then differs
     from the CPU's and near-ties go the other way. The batch kernels are compiled without it."""
