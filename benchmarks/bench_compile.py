@@ -12,6 +12,11 @@ A run compiles only the strategy families its lineup uses (``kernel_switches``),
 time depends on the lineup: ``--also`` measures further lineups, each with its own empty cache
 (default ``greedy`` and ``balanced``; the goal applies to the first command).
 
+**First batch** (issue 13's measure): for each of ``--first`` (default ``random``, ``balanced``
+and an ``ismcts`` seat), ``tajsim simulate --games 4 --workers 1`` in a fresh process with its
+own empty cache: the time until the first batch of 4 games is finished, which is almost all
+compile time.
+
 ``--check``: the cold and warm runs must print the same summary (a cached kernel gives the same
 games as a freshly compiled one).
 """
@@ -26,6 +31,8 @@ from pathlib import Path
 import common
 
 TARGETS = {"cold": 30.0, "warm": 2.0}
+#: Lineups of the first-batch measure (issue 13): a cold ``random`` run, a heuristic and a search.
+FIRST_BATCH = ("random", "balanced", "ismcts:iterations=10,random")
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
@@ -64,6 +71,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--also", action="append", default=None, metavar="STRATEGIES",
                    help="another lineup whose cold compile is measured (repeatable; default "
                         "greedy and balanced; 'none' for no other)")
+    p.add_argument("--first", action="append", default=None, metavar="STRATEGIES",
+                   help="a lineup whose first batch of 4 games is timed from an empty cache "
+                        "(repeatable; default random, balanced and ismcts:iterations=10,random; "
+                        "'none' for no other)")
     args = common.parse(p, argv)
 
     def simulate_cmd(strategies: str) -> list[str]:
@@ -106,6 +117,18 @@ def main(argv: list[str] | None = None) -> None:
             n_other, mib_other = cache_size(Path(cache))
             common.log(f"cold ({strategies}): {wall:.1f} s ({cpu:.1f} s CPU)")
             others.append((strategies, wall, cpu, n_other, mib_other))
+    firsts = []
+    for strategies in [a for a in (args.first or FIRST_BATCH) if a != "none"]:
+        with tempfile.TemporaryDirectory(prefix="tajsim-numba-cold-") as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            env.pop("NUMBA_DISABLE_JIT", None)
+            first_cmd = [sys.executable, "-m", "tajsim", "simulate", "--games", "4",
+                         "--workers", "1", "--strategies", strategies, "--seed", str(args.seed),
+                         "-q"]
+            wall, cpu, _ = timed(first_cmd, env)
+            common.log(f"first batch of 4 games ({strategies}, empty cache): {wall:.1f} s "
+                       f"({cpu:.1f} s CPU)")
+            firsts.append((" ".join(["tajsim", *first_cmd[3:]]), wall, cpu))
     command = " ".join(["tajsim", *cmd[3:]])
     base = {"command": command, "games": args.games, "load_avg": common.load_avg()}
     rows.append({"phase": "import only", "seconds": imp, "cpu_seconds": imp_cpu, "target_s": "",
@@ -119,6 +142,10 @@ def main(argv: list[str] | None = None) -> None:
         rows.append({"phase": "cold, other lineup", "seconds": wall, "cpu_seconds": cpu,
                      "target_s": "", "cache_files": n_other, "cache_mib": mib_other, **base,
                      "command": " ".join(["tajsim", *simulate_cmd(strategies)[3:]])})
+    for first_command, wall, cpu in firsts:
+        rows.append({"phase": "first batch, cold", "seconds": wall, "cpu_seconds": cpu,
+                     "target_s": TARGETS["cold"], **base, "games": 4,
+                     "command": first_command})
     common.write_csv("compile", rows, args)
     if args.check:
         common.fail_on(problems, "cold run == warm run")

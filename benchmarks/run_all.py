@@ -21,7 +21,8 @@ from pathlib import Path
 
 import common
 
-SCRIPTS = ("compile", "throughput", "scaling", "profile", "nojit", "ismcts", "memory", "dask")
+SCRIPTS = ("compile", "throughput", "scaling", "profile", "nojit", "ismcts", "memory", "dask",
+           "gpu")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,7 +23,7 @@ from tajsim.errors import UserError
               help="Delete this experiment's stored runs and play them again (after updating "
                    "tajsim: runs made by other engine code cannot be resumed).")
 @run_options
-def command(experiment, out, scale, restart, scheduler, workers, quiet, verbose) -> None:
+def command(experiment, out, scale, restart, device, scheduler, workers, quiet, verbose) -> None:
     """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/
     (reports/GAME/NAME/ for a game other than Taj Mahal).
 
@@ -44,7 +44,7 @@ def command(experiment, out, scale, restart, scheduler, workers, quiet, verbose)
             path = run_experiment(experiment, out, workers=workers, scheduler=scheduler,
                                   progress=False if quiet else None, scale=scale,
                                   echo=progress_lines.say,
-                                  restart=restart, log=echo.log)
+                                  restart=restart, log=echo.log, device=device)
         except KeyboardInterrupt:
             echo_warnings(caught, echo)
             click.echo("interrupted: finished chunks are kept; run the same command again to "

@@ -28,6 +28,10 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 
 def run_options(func):
     """Options shared by ``simulate`` and ``run``: where the games are played."""
+    func = click.option("--device", type=click.Choice(["cpu", "gpu"]), default=None,
+                        help="Play on the CPU (default) or on a CUDA GPU (random, greedy and "
+                             "the heuristic presets; pip install 'tajsim[gpu]'). The results "
+                             "are the same.")(func)
     func = click.option("--scheduler", metavar="ADDRESS", default=None,
                         help="Send the chunks to this Dask scheduler (tcp://host:8786) instead "
                              "of the local cores.")(func)
@@ -117,7 +121,7 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
 @run_options
 def command(game, games, players, strategies, edition, rule_options, seed, out, no_records,
             chunk_size, games_per_setup, setups, board, components, alternative, rotate,
-            round_robin, parallel, restart, scheduler, workers, quiet, verbose) -> None:
+            round_robin, parallel, restart, device, scheduler, workers, quiet, verbose) -> None:
     """Play GAMES games and print win rates and scores by strategy and seat (95% CIs).
 
     \b
@@ -126,6 +130,7 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
       tajsim simulate -n 20000 -s balanced,random,random,random --rotate
       tajsim simulate -n 1000000 -s balanced,random --no-records --scheduler tcp://host:8786
       tajsim simulate --game maharaja -n 10000 -p 4 -s greedy,random
+      tajsim simulate -n 1000000 -s balanced,random --device gpu --out runs/gpu
     """
 
     echo = Echo(quiet, verbose)
@@ -134,6 +139,9 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
         raise UserError(f"--scheduler and {'--workers' if workers is not None else '--parallel'}"
                         " both given; expected one (with --scheduler the cluster's workers "
                         "play)")
+    if device == "gpu" and parallel is not None:
+        raise UserError(f"--device gpu and --parallel {parallel} both given; expected one "
+                        "(--parallel picks how the CPU plays)")
     seating = "round-robin" if round_robin else ("auto" if rotate is None else rotate)
     if round_robin and rotate is not None:
         raise UserError(f"--round-robin and {'--rotate' if rotate else '--fixed-seats'} both "
@@ -153,7 +161,7 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
                 games_per_setup=games_per_setup, setups=setups, components=comps,
                 scheduler=scheduler,
                 progress=False if quiet else None, load_records=False, mode=parallel,
-                restart=restart, log=echo.log,
+                restart=restart, log=echo.log, device=device or "cpu",
             )
         except KeyboardInterrupt:
             echo_warnings(caught, echo)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import njit
-from numba.core import config as numba_config
+
+from tajsim.engine.targets import kernel
 
 # Uncompiled numpy scalars warn on the intended 64-bit wrap-around; compiled code does not.
 warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning)
@@ -26,7 +26,7 @@ SALT_PLAY = 0x9A11
 SALT_POLICY = 0x901C
 
 
-@njit(cache=True)
+@kernel
 def mix64(x):
     """splitmix64 finaliser of a ``uint64``; a bijection with good avalanche."""
     z = x
@@ -35,7 +35,7 @@ def mix64(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def derive_seed(master, index, salt):
     """Seed (``int64``) of a stream from a master seed, an index and a salt naming its use."""
     z = mix64(np.uint64(master) * _GOLDEN + np.uint64(salt))
@@ -43,37 +43,37 @@ def derive_seed(master, index, salt):
     return np.int64(z)
 
 
-if numba_config.DISABLE_JIT:
-    def next_u64(words, slot):
-        """Advance the stream in ``words[slot]`` (int64 array) and return the next ``uint64``."""
-        u = words.view(np.uint64)  # numpy scalars refuse int64 -> uint64 casts of negatives
-        s = u[slot] + _GOLDEN
-        u[slot] = s
-        return mix64(s)
-else:
-    @njit(cache=True)
-    def next_u64(words, slot):
-        """Advance the stream in ``words[slot]`` (int64 array) and return the next ``uint64``."""
-        s = np.uint64(words[slot]) + _GOLDEN  # same-width casts keep the bits; no array view
-        words[slot] = np.int64(s)
-        return mix64(s)
+def _next_u64_python(words, slot):
+    """``next_u64`` uncompiled: numpy scalars refuse int64 -> uint64 casts of negatives."""
+    u = words.view(np.uint64)
+    s = u[slot] + _GOLDEN
+    u[slot] = s
+    return mix64(s)
 
 
-@njit(cache=True)
+@kernel(python=_next_u64_python)
+def next_u64(words, slot):
+    """Advance the stream in ``words[slot]`` (int64 array) and return the next ``uint64``."""
+    s = np.uint64(words[slot]) + _GOLDEN  # same-width casts keep the bits; no array view
+    words[slot] = np.int64(s)
+    return mix64(s)
+
+
+@kernel
 def below(words, slot, n):
     """Uniform integer in ``[0, n)`` from the stream in ``words[slot]`` (n < 2**31)."""
     z = next_u64(words, slot) >> np.uint64(33)  # 31 random bits
     return np.int64((z * np.uint64(n)) >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def uniform(words, slot):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     z = next_u64(words, slot) >> np.uint64(11)
     return np.float64(z) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@kernel
 def shuffle_slice(arr, start, stop, words, slot):
     """Fisher-Yates shuffle of ``arr[start:stop]`` in place with the stream ``words[slot]``."""
     for i in range(stop - 1, start, -1):

@@ -45,6 +45,32 @@ SETUP_LEAD = ("game_id", "setup_id")
 
 
 @dataclass(frozen=True)
+class GpuKernels:
+    """The kernels a game's GPU batch kernel (:mod:`tajsim.engine.gpu`) is built from: the same
+    Python source as the CPU's, made with :func:`tajsim.engine.targets.kernel`.
+
+    Attributes
+    ----------
+    start_game, legal_actions, apply_action, write_records, current_player
+        As in :class:`GameKernels`.
+    choose_simple : ``(strategy_id, state, comp, player, params, prng, legal, n_legal, work)
+        -> action``
+        The dispatcher over the non-search strategies; ``work`` is the heuristic family's
+        scratch (float64[work_size]) or None to leave the family out.
+    work_size : int
+        Length of that scratch.
+    """
+
+    start_game: Callable[..., Any]
+    legal_actions: Callable[..., int]
+    apply_action: Callable[..., Any]
+    write_records: Callable[..., Any]
+    current_player: Callable[..., int]
+    choose_simple: Callable[..., int]
+    work_size: int
+
+
+@dataclass(frozen=True)
 class GameKernels:
     """Compiled entry points of a game (numba dispatchers), with the signatures the generic
     layers call.
@@ -76,6 +102,8 @@ class GameKernels:
     current_player, phase : ``(state) -> int``
         Compiled: the seat to move (-1 when the game is over) and the decision phase (an index
         into ``GameSpec.phase_names``); the benchmarks' profiling harness calls them.
+    gpu : GpuKernels, optional
+        What the game plays on a CUDA GPU with (``--device gpu``); None: CPU only.
     """
 
     start_game: Callable[..., Any]
@@ -88,6 +116,7 @@ class GameKernels:
     play_batch_parallel: Callable[..., Any]
     current_player: Callable[..., int]
     phase: Callable[..., int]
+    gpu: GpuKernels | None = None
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ def run_experiment(
     echo: Callable[[str], None] | None = None,
     restart: bool = False,
     log: Callable[[str], None] | None = None,
+    device: str | None = None,
 ) -> Path:
     """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
 
@@ -60,7 +61,8 @@ def run_experiment(
     ``out`` are resumed, not repeated; ``restart=True`` deletes them first and plays them again.
     ``log`` receives the details ``--verbose`` prints. A file that cannot be written after the
     games are played is a one-line ``UserError``: the runs are kept, and the same command
-    writes the report again without playing them.
+    writes the report again without playing them. ``device`` ("cpu" or "gpu") overrides the
+    file's ``device`` setting.
     """
     say = echo or (lambda _msg: None)
     detail = log or (lambda _msg: None)
@@ -73,7 +75,7 @@ def run_experiment(
            f"{', '.join(named) or 'none'}; output {out_dir}")
     data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
                                progress=progress, scale=scale, echo=say, restart=restart,
-                               log=log)
+                               log=log, device=device)
     try:
         write_csv(data.summaries, out_dir / "summary.csv")
         (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())

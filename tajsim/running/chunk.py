@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.engine.gpu import play_batch_gpu
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
@@ -52,12 +53,8 @@ def _comp_of(task: dict[str, Any], spec: GameSpec) -> np.ndarray:
     return comp
 
 
-def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
-    """Play chunk ``index``: returns ``(results, setups, lineups)`` record arrays.
-
-    ``threads > 1`` spreads the chunk over numba threads (the game's ``play_batch_parallel``);
-    the records are the same either way.
-    """
+def chunk_games(task: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Chunk ``index``'s game ids, setup ids (int64[G]) and line-ups (int64[G, players])."""
     spec = get_game(task["game"])
     n = int(task["players"])
     start = index * int(task["chunk_size"])
@@ -68,9 +65,27 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
     setup_ids = setup_ids_for(spec, task.get("setups", "random"), int(task["games_per_setup"]),
                               game_ids)
     lineups = lineup_codes(task["seating"], task["seat_entries"], n, game_ids)
+    return game_ids, setup_ids, lineups
+
+
+def lineup_table(task: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The run's line-up table: strategy ids (int64[L]) and parameters (float64[L, n_params])."""
     lineup_ids = np.asarray(task["lineup_ids"], np.int64)
     lineup_params = np.ascontiguousarray(np.asarray(task["lineup_params"], np.float64))
-    G = stop - start
+    return lineup_ids, lineup_params
+
+
+def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
+    """Play chunk ``index``: returns ``(results, setups, lineups)`` record arrays.
+
+    ``threads > 1`` spreads the chunk over numba threads (the game's ``play_batch_parallel``);
+    the records are the same either way.
+    """
+    spec = get_game(task["game"])
+    n = int(task["players"])
+    game_ids, setup_ids, lineups = chunk_games(task, index)
+    lineup_ids, lineup_params = lineup_table(task)
+    G = game_ids.shape[0]
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
     rules = int(task["rules"])
@@ -87,6 +102,43 @@ def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
         spec.kernels.play_batch(comp, n, rules, int(task["seed"]), game_ids, setup_ids, lineups,
                                 lineup_ids, lineup_params, results, setups, *switches)
     return results, setups, lineups
+
+
+def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
+    """Play chunks ``indices`` in one launch of the game's GPU batch kernel
+    (:mod:`tajsim.engine.gpu`); returns ``(results, setups, lineups)`` of each chunk, in order,
+    the same arrays ``play_chunk_arrays`` returns for it."""
+    spec = get_game(task["game"])
+    n = int(task["players"])
+    parts = [chunk_games(task, index) for index in indices]
+    game_ids = np.concatenate([p[0] for p in parts])
+    setup_ids = np.concatenate([p[1] for p in parts])
+    lineups = np.concatenate([p[2] for p in parts])
+    lineup_ids, lineup_params = lineup_table(task)
+    G = game_ids.shape[0]
+    results = np.zeros(G * n, spec.result_dtype)
+    setups = np.zeros(G, spec.setup_dtype)
+    heuristics = spec.strategies.kernel_switches(lineup_ids)[1] is not None
+    play_batch_gpu(spec, _comp_of(task, spec), n, int(task["rules"]), int(task["seed"]),
+                   game_ids, setup_ids, lineups, lineup_ids, lineup_params, results, setups,
+                   heuristics)
+    out, start = [], 0
+    for part in parts:
+        stop = start + part[0].shape[0]
+        out.append((results[start * n:stop * n].copy(), setups[start:stop].copy(), part[2]))
+        start = stop
+    return out
+
+
+def build_chunk(task: dict[str, Any], index: int, results: np.ndarray, setups: np.ndarray,
+                lineups: np.ndarray) -> ChunkResult:
+    """A played chunk's outputs: its aggregates and (when the run keeps rows) Parquet bytes."""
+    aggregates = Aggregates.from_records(task, results, setups, lineups)
+    records = None
+    if task["records"]:
+        records = to_parquet(results_table(task, results, setups, lineups))
+    return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
+                       aggregates=aggregates)
 
 
 def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
@@ -114,9 +166,4 @@ def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
                 os._exit(3)
             raise RuntimeError(f"injected fault in chunk {index}")
     results, setups, lineups = play_chunk_arrays(task, index, threads)
-    aggregates = Aggregates.from_records(task, results, setups, lineups)
-    records = None
-    if task["records"]:
-        records = to_parquet(results_table(task, results, setups, lineups))
-    return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
-                       aggregates=aggregates)
+    return build_chunk(task, index, results, setups, lineups)

@@ -24,6 +24,7 @@ from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.running.config import RunConfig, resolve_components
 from tajsim.running.executors import check_workers
+from tajsim.running.gpu import check_device_name
 from tajsim.running.records import concat_results
 from tajsim.running.simulate import run_simulation
 from tajsim.running.store import RunStore, discard_run
@@ -38,6 +39,8 @@ RUN_KEYS = {
     "seed": int, "chunk_size": int, "games_per_setup": int, "rotate": (bool, str),
     "setups": str,
     "board": str, "components": str, "alternative": int, "variant": str,
+    # Where the games are played ("cpu" or "gpu"); not part of a run's results.
+    "device": str,
 }
 TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",
             "report")
@@ -224,6 +227,7 @@ def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
     for run in exp.runs:
         kwargs = run.simulate_kwargs(scale)
         try:
+            check_device_name(kwargs.pop("device", "cpu"))
             config = RunConfig.make(**kwargs)
             if out_dir is not None:
                 RunStore(Path(out_dir) / "runs" / run.name).check(config)
@@ -255,13 +259,15 @@ def simulate_experiment(
     echo: Callable[[str], None] | None = None,
     restart: bool = False,
     log: Callable[[str], None] | None = None,
+    device: str | None = None,
 ) -> ExperimentData:
     """Play (or resume) every run of ``exp`` into ``out_dir/runs/<run>/``.
 
     Runs already finished (or partly finished) in ``out_dir`` are resumed, not repeated;
     ``restart=True`` deletes them first and plays them again (needed after an update of the
     engine, whose chunks cannot be mixed with the old ones). ``log`` receives the details
-    ``--verbose`` prints (see ``run_simulation``).
+    ``--verbose`` prints (see ``run_simulation``). ``device`` ("cpu" or "gpu") overrides the
+    experiment's ``device`` setting.
     """
     say = echo or (lambda _msg: None)
     if not scale > 0:
@@ -282,6 +288,8 @@ def simulate_experiment(
     frames, summaries, comps_used, games = [], [], [], 0
     for run in exp.runs:
         kwargs = run.simulate_kwargs(scale)
+        if device is not None:
+            kwargs["device"] = device
         games += kwargs["games"]
         say(f"run {run.name}: {kwargs['games']:,} games")
         result = run_simulation(

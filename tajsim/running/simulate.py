@@ -17,10 +17,17 @@ from typing import Any
 
 import pandas as pd
 
+from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.config import RunConfig
-from tajsim.running.executors import ExecutorLostError, make_executor
+from tajsim.running.executors import (
+    ExecutorLostError,
+    available_cores,
+    check_workers,
+    make_executor,
+)
+from tajsim.running.gpu import GpuExecutor, check_device_name, check_gpu_run
 from tajsim.running.records import read_parquet_files
 from tajsim.running.store import RunStore, chunk_name, describe_bad_chunks, discard_run
 
@@ -93,6 +100,7 @@ def run_simulation(
     executor: Any = None,
     restart: bool = False,
     log: Callable[[str], None] | None = None,
+    device: str = "cpu",
 ) -> RunResult:
     """Run (or resume) a simulation; see :func:`simulate` for the arguments.
 
@@ -109,8 +117,16 @@ def run_simulation(
     Stored chunks are verified before a run resumes; a bad one is played again, with one
     ``UserWarning`` naming it. A lost Dask scheduler or a failed write is a one-line
     ``UserError`` saying how many chunks are kept and how to resume.
+
+    ``device="gpu"`` plays the games on a CUDA GPU (``pip install tajsim[gpu]``), ``workers``
+    threads building the rows; the records are the same as the CPU's, so the device is not part
+    of the run (a run may be resumed on the other device).
     """
     say = log or (lambda _m: None)
+    device = check_device_name(device)
+    if device == "gpu" and scheduler is not None:
+        raise UserError("--device gpu and --scheduler both given; expected one (a Dask cluster "
+                        "plays on its workers' CPUs)")
     config = RunConfig.make(
         games=games, players=players, strategies=strategies, edition=edition, seed=seed,
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
@@ -127,6 +143,11 @@ def run_simulation(
         if discard_run(out):
             say(f"{out}: the stored run was deleted (--restart)")
     task = config.task()
+    if device == "gpu" and executor is None:
+        check_gpu_run(config)
+        executor = GpuExecutor(check_workers(workers) or available_cores())
+        say("device: gpu (numba-cuda"
+            + (", simulated" if simulated() else "") + ")")
     if executor is None:
         executor = make_executor(workers, scheduler, mode)
     say(f"workers: {_describe_executor(executor)}")
@@ -236,6 +257,7 @@ def simulate(
     components: Any = None,
     scheduler: Any = None,
     progress: bool | None = None,
+    device: str = "cpu",
 ) -> pd.DataFrame:
     """Play ``games`` games and return one row per player per game (``docs/results-schema.md``).
 
@@ -291,6 +313,10 @@ def simulate(
         The game's rule options (``GameSpec.options``) switched on or off.
     progress : bool, optional
         Show a progress bar with games per second (default: when stderr is a terminal).
+    device : "cpu" or "gpu"
+        Where the games are played. "gpu" needs a CUDA GPU and ``pip install tajsim[gpu]``;
+        it plays ``random``, ``greedy`` and the heuristic presets (not search strategies) and
+        gives the same results as the CPU.
 
     Returns
     -------
@@ -302,7 +328,7 @@ def simulate(
         games, players, strategies, edition, seed, game=game, options=options, workers=workers,
         out=out, records=records,
         chunk_size=chunk_size, rotate=rotate, games_per_setup=games_per_setup, setups=setups,
-        components=components, scheduler=scheduler, progress=progress,
+        components=components, scheduler=scheduler, progress=progress, device=device,
     )
     if not records:
         return result.summary()

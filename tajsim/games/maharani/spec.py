@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, RuleOption
+from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels, RuleOption
 from tajsim.games.maharani import SOURCE_FOLDERS
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb
@@ -38,6 +38,7 @@ from tajsim.games.maharani.play.records import (
 from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.nb import choose_action_nb
 from tajsim.games.maharani.strategies.registry import REGISTRY
+from tajsim.games.maharani.strategies.rollout import choose_simple_nb
 from tajsim.games.maharani.strategies.view import view
 
 HERE = Path(__file__).resolve().parent
@@ -89,6 +90,15 @@ SPEC = GameSpec(
         play_batch_parallel=play_batch_parallel_nb,
         current_player=nb.current_player_nb,
         phase=nb.phase_nb,
+        gpu=GpuKernels(
+            start_game=nb.start_game_nb,
+            legal_actions=nb.legal_actions_nb,
+            apply_action=nb.apply_action_nb,
+            write_records=write_records_nb,
+            current_player=nb.current_player_nb,
+            choose_simple=choose_simple_nb,
+            work_size=1,  # the heuristic needs no scratch: any array switches it on
+        ),
     ),
     result_dtype=E.RESULT_DTYPE,
     setup_dtype=E.SETUP_DTYPE,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec
+from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels
 from tajsim.games.tajmahal import SOURCE_FOLDERS
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
@@ -31,8 +31,10 @@ from tajsim.games.tajmahal.play.records import (
     setup_feature_columns,
     setup_features,
 )
+from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 from tajsim.games.tajmahal.strategies.registry import REGISTRY, TUNING
+from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb
 from tajsim.games.tajmahal.strategies.view import view_of
 
 _WING = Path(__file__).resolve().parent
@@ -70,6 +72,15 @@ SPEC = GameSpec(
         play_batch_parallel=play_nb.play_batch_parallel_nb,
         current_player=nb.current_player_nb,
         phase=nb.phase_nb,
+        gpu=GpuKernels(
+            start_game=nb.start_game_nb,
+            legal_actions=nb.legal_actions_nb,
+            apply_action=nb.apply_action_nb,
+            write_records=play_nb.write_records_nb,
+            current_player=nb.current_player_nb,
+            choose_simple=choose_simple_nb,
+            work_size=HEURISTIC_WORK_SIZE,
+        ),
     ),
     result_dtype=E.RESULT_DTYPE,
     setup_dtype=E.SETUP_DTYPE,

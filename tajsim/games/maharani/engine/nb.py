@@ -18,9 +18,9 @@ Rule numbers (R...) refer to ``docs/games/maharani/rules.md``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed, shuffle_slice
+from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
     ACTION_REFRESH,
@@ -142,7 +142,7 @@ SPACE_ACTIONS = MAX_SPACES * N_DIRS  # place actions per turntable place
 # ---------------------------------------------------------------------------
 # Bit masks over spaces
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def popcount(x):
     """Number of set bits of a non-negative int64 below 2**62 (SWAR; no overflow)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -154,7 +154,7 @@ def popcount(x):
     return x & 0x7F
 
 
-@njit(cache=True)
+@kernel
 def bit_index(low):
     """Index of ``low``, a power of two below 2**62 (binary search; no table, no overflow)."""
     i = 0
@@ -178,7 +178,7 @@ def bit_index(low):
     return i
 
 
-@njit(cache=True)
+@kernel
 def flood(comp, seed, allowed):
     """The spaces of ``allowed`` connected to ``seed`` (masks) by adjacency, ``seed`` included:
     the zone of a tile (allowed = its colour) or the group of an artisan (allowed = its colour's
@@ -197,7 +197,7 @@ def flood(comp, seed, allowed):
 # ---------------------------------------------------------------------------
 # Small accessors
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def score_of(state, p):
     """Gold of seat ``p`` (the sum of its parts)."""
     total = 0
@@ -206,41 +206,41 @@ def score_of(state, p):
     return total
 
 
-@njit(cache=True)
+@kernel
 def seat_side(comp, n_players, p):
     """Board side of seat ``p`` (where its position marker sits)."""
     return comp[C_SEAT_SIDE + n_players * P + p]
 
 
-@njit(cache=True)
+@kernel
 def slot_quarter(comp, facing, slot):
     """Quarter under turntable place ``slot`` with the arrow pointing to side ``facing``."""
     return comp[C_SLOT_QUARTER + facing * N_SLOTS + slot]
 
 
-@njit(cache=True)
+@kernel
 def colour_a(n_players, p):
     """Seat p's (first) artisan colour."""
     return 2 * p if n_players == 2 else p
 
 
-@njit(cache=True)
+@kernel
 def colour_owner(n_players, a):
     """Seat playing artisan colour ``a``."""
     return a // 2 if n_players == 2 else a
 
 
-@njit(cache=True)
+@kernel
 def tile_colour_at(state, comp, s):
     return comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
 
 
-@njit(cache=True)
+@kernel
 def is_rules(state, option):
     return (state[S_RULES] & option) != 0
 
 
-@njit(cache=True)
+@kernel
 def decode_place(action):
     """(turntable place, space, arrow direction) of a place action."""
     slot = action // SPACE_ACTIONS
@@ -251,7 +251,7 @@ def decode_place(action):
 # ---------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def init_state_nb(comp, n_players, rules, setup_seed, play_seed, state):
     """Set up a game in ``state`` (int64[STATE_SIZE]).
 
@@ -309,7 +309,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, state):
 # ---------------------------------------------------------------------------
 # Legal actions
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def place_targets(state, comp, p, slot):
     """Mask of the empty spaces the tile on turntable place ``slot`` may go to for seat ``p``,
     counting the markers (R6) but not the columns."""
@@ -327,7 +327,7 @@ def place_targets(state, comp, p, slot):
     return empty & own
 
 
-@njit(cache=True)
+@kernel
 def place_actions_nb(state, comp, legal, k):
     """Append every legal place action of the seat to move to ``legal[k:]``; return the new
     count. Order: turntable place, space, arrow direction (ascending)."""
@@ -350,7 +350,7 @@ def place_actions_nb(state, comp, legal, k):
     return k
 
 
-@njit(cache=True)
+@kernel
 def any_marker_down(state, p):
     for q in range(N_QUARTERS):
         if state[S_MARKER + p * N_QUARTERS + q] == 0:
@@ -358,7 +358,7 @@ def any_marker_down(state, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def legal_actions_nb(state, comp, legal):
     """Write the legal actions of the seat to move into ``legal[:n]`` and return n.
 
@@ -401,14 +401,14 @@ def legal_actions_nb(state, comp, legal):
 # ---------------------------------------------------------------------------
 # Artisan options
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def other_same_colour(state, comp, s, colour):
     """Mask of the other tiles of ``colour`` in space ``s``'s quarter."""
     q = comp[C_SPACE_QUARTER + s]
     return comp[C_QUARTER_MASK + q] & state[S_COLOUR_MASK + colour] & ~(np.int64(1) << s)
 
 
-@njit(cache=True)
+@kernel
 def artisan_options_for(state, comp, p, s, colour):
     """Mask of the ART_* options of seat ``p`` for a tile of ``colour`` on space ``s`` whose
     arrow points at it (R8, R8b); the tile may be laid already or about to be. 0: no artisan
@@ -434,13 +434,13 @@ def artisan_options_for(state, comp, p, s, colour):
     return new_a | new_b
 
 
-@njit(cache=True)
+@kernel
 def artisan_options(state, comp, p, s):
     """``artisan_options_for`` the tile laid on space ``s``."""
     return artisan_options_for(state, comp, p, s, tile_colour_at(state, comp, s))
 
 
-@njit(cache=True)
+@kernel
 def artisan_source(state, comp, s, a):
     """Space of artisan colour ``a`` on another tile of the colour of space ``s``'s tile in its
     quarter (the one a move takes), -1 none."""
@@ -454,7 +454,7 @@ def artisan_source(state, comp, s, a):
 # ---------------------------------------------------------------------------
 # Applying actions
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def apply_artisan(state, comp, p, option, s):
     """Carry out artisan option ``option`` of seat ``p`` on space ``s`` and pay the group's
     gold (R8)."""
@@ -479,7 +479,7 @@ def apply_artisan(state, comp, p, option, s):
     state[S_SPACE_GOLD + s] += gold
 
 
-@njit(cache=True)
+@kernel
 def lay_tile(state, comp, p, action):
     """Lay a tile (R6, R6b), pay its zone (R7), note a completed quarter (R10) and resolve the
     artisan (R8). Returns True when a 2-player artisan choice is pending."""
@@ -528,7 +528,7 @@ def lay_tile(state, comp, p, action):
     return False
 
 
-@njit(cache=True)
+@kernel
 def after_tile(state, comp):
     if state[S_TILES_THIS_TURN] == 1:
         state[S_PHASE] = PHASE_SECOND
@@ -536,7 +536,7 @@ def after_tile(state, comp):
         end_turn(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the seat to move (``state[S_CUR]``).
 
@@ -566,7 +566,7 @@ def apply_action_nb(state, comp, action):
         after_tile(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def score_quarter(state, comp, q):
     """R10: each artisan colour's artisans in quarter ``q`` earn QUARTER_GOLD[count] for their
     owner (2 players: each colour separately), then go back to their reserves."""
@@ -592,7 +592,7 @@ def score_quarter(state, comp, q):
     state[S_Q_SCORED_TURN + q] = state[S_TURN]
 
 
-@njit(cache=True)
+@kernel
 def refill(state, comp):
     """Fill the empty turntable places in order 1-4 from the end of the bag (R9c); once the
     central spaces are full, a central tile drawn leaves play and another is drawn (R11)."""
@@ -610,7 +610,7 @@ def refill(state, comp):
             state[S_TILE_LOC + t] = LOC_SLOT + k
 
 
-@njit(cache=True)
+@kernel
 def any_tile_fits(state, comp):
     """Whether some tile on the turntable fits some empty space (markers aside)."""
     empty = comp[C_ALL_SPACES] & ~state[S_FILLED]
@@ -621,7 +621,7 @@ def any_tile_fits(state, comp):
     return False
 
 
-@njit(cache=True)
+@kernel
 def finish_game(state, comp, reason):
     """Score the quarters never scored (R12b), then ranks: a seat's rank is 1 + the number of
     seats with more gold; every seat of rank 1 wins (shared wins, R13)."""
@@ -643,7 +643,7 @@ def finish_game(state, comp, reason):
     state[S_LAST_SPACE] = -1
 
 
-@njit(cache=True)
+@kernel
 def end_turn(state, comp):
     """R9: pay for a second tile, score the quarters filled this turn (R10), take surplus
     central tiles off the turntable (R11), refill it (R9c), end the game (R12) or pass the
@@ -690,7 +690,7 @@ def end_turn(state, comp):
     state[S_TURN] += 1
 
 
-@njit(cache=True)
+@kernel
 def rebuild_masks_nb(state, comp):
     """Recompute the derived masks (S_FILLED, S_COLOUR_MASK, S_ARTISAN_MASK) from the per-space
     blocks; used by tests and the invariant checks."""
@@ -710,7 +710,7 @@ def rebuild_masks_nb(state, comp):
                 state[S_ARTISAN_MASK + a] |= bit
 
 
-@njit(cache=True)
+@kernel
 def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
     """Set up game ``game_id`` in ``state`` (int64[STATE_SIZE]) and seed the seats' policy
     streams in ``prng`` (int64[MAX_PLAYERS]). ``edition`` is the rules code."""
@@ -721,13 +721,13 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
         prng[p] = derive_seed(play_seed, p, SALT_POLICY)
 
 
-@njit(cache=True)
+@kernel
 def current_player_nb(state):
     """Seat to decide, -1 when the game is over."""
     return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
 
 
-@njit(cache=True)
+@kernel
 def phase_nb(state):
     """The decision phase (``PHASE_*``)."""
     return state[S_PHASE]

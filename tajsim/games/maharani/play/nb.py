@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     MAX_PLAYERS,
     MAX_SPACES,
@@ -70,9 +71,11 @@ from tajsim.games.maharani.strategies.nb import choose_action_nb
 P = MAX_PLAYERS
 
 
-@njit(cache=True)
-def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=None,
-                heuristics=True):
+# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises the rules
+# and every strategy again (issue 13: cold compile).
+@njit(cache=True, inline="always")
+def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=None,
+                   heuristics=True):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -107,6 +110,16 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, se
 
 
 @njit(cache=True)
+def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=None,
+                heuristics=True):
+    """``play_to_end_nb`` as an entry point of its own (``GameKernels.play_out``: the tests and
+    the benchmarks' harness call it, with ``*switches``, which an inlined function cannot take).
+    """
+    return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search,
+                          heuristics)
+
+
+@kernel
 def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, setups, g):
     """Write the finished game's per-seat rows ``results[row:row + n]`` and ``setups[g]``."""
     n = seat_ids.shape[0]
@@ -190,7 +203,7 @@ def play_games_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
             seat_params[p, :] = lineup_params[lineups[g, p], :]
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
-        play_out_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, work,
+        play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, work,
                     heuristics)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)

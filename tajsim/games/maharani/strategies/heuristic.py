@@ -28,10 +28,12 @@ of each decision. The presets (``presets.toml``) are weight vectors.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from numba import njit
 
 from tajsim.engine.rng import below
+from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
     ACTION_REFRESH,
@@ -103,15 +105,16 @@ GREEDY_W = tuple(int(round(GREEDY_WEIGHTS[k] * 1000)) for k in WEIGHT_NAMES)
 NEG_INF = -(1 << 60)
 
 
-@njit(cache=True)
+@kernel
 def fixed(x):
-    """A weight in thousandths, rounded half away from zero (an exact IEEE operation)."""
+    """A weight in thousandths, rounded half away from zero (an exact IEEE operation;
+    ``math.floor``: numba-cuda has no ``np.floor`` for scalars)."""
     if x >= 0:
-        return np.int64(np.floor(x * 1000.0 + 0.5))
-    return -np.int64(np.floor(-x * 1000.0 + 0.5))
+        return np.int64(math.floor(x * 1000.0 + 0.5))
+    return -np.int64(math.floor(-x * 1000.0 + 0.5))
 
 
-@njit(cache=True)
+@kernel
 def weights_of(params, greedy):
     """The 11 weights as a tuple of int64 thousandths."""
     if greedy:
@@ -121,7 +124,7 @@ def weights_of(params, greedy):
             fixed(params[8]), fixed(params[9]), fixed(params[10]))
 
 
-@njit(cache=True)
+@kernel
 def option_value(state, comp, p, s, colour, option, completes, wt):
     """Value (thousandths) of artisan ``option`` on space ``s`` (tile of ``colour``), without
     the quarter scoring when the tile completes the quarter (see ``completion_value``)."""
@@ -151,7 +154,7 @@ def option_value(state, comp, p, s, colour, option, completes, wt):
     return value
 
 
-@njit(cache=True)
+@kernel
 def quarter_gold_of(state, comp, p, q, extra_colour):
     """Gold seat ``p`` would get if quarter ``q`` were scored now, with one more artisan of
     colour ``extra_colour`` (-1 none)."""
@@ -168,7 +171,7 @@ def quarter_gold_of(state, comp, p, q, extra_colour):
     return gold
 
 
-@njit(cache=True)
+@kernel
 def completion_value(state, comp, p, q, extra_colour, wt):
     """``complete`` x the player's scoring gold - ``deny`` x the best opponent's."""
     n = state[S_N_PLAYERS]
@@ -182,7 +185,7 @@ def completion_value(state, comp, p, q, extra_colour, wt):
     return wt[W_COMPLETE] * mine - wt[W_DENY] * best_other
 
 
-@njit(cache=True)
+@kernel
 def new_colour_of(state, p, option):
     """Artisan colour a new-artisan option adds (-1 for a move)."""
     if option == ART_MOVE_A or option == ART_MOVE_B:
@@ -191,7 +194,7 @@ def new_colour_of(state, p, option):
     return a + 1 if option == ART_NEW_B else a
 
 
-@njit(cache=True)
+@kernel
 def place_value(state, comp, p, action, wt):
     """Value (thousandths) of place action ``action`` for seat ``p`` (see the module doc)."""
     slot, s, arrow = decode_place(action)
@@ -246,7 +249,7 @@ def place_value(state, comp, p, action, wt):
     return value
 
 
-@njit(cache=True)
+@kernel
 def artisan_choice_value(state, comp, p, option, wt):
     """Value of a 2-player artisan option for the tile just laid (PHASE_ARTISAN); the tile is on
     the board already, which ``option_value`` allows for."""
@@ -260,7 +263,7 @@ def artisan_choice_value(state, comp, p, option, wt):
     return value
 
 
-@njit(cache=True)
+@kernel
 def action_value(state, comp, p, action, wt):
     """Value (thousandths of gold) of any legal ``action`` for seat ``p`` (module doc)."""
     if action < N_PLACE_ACTIONS:
@@ -278,7 +281,7 @@ def action_value(state, comp, p, action, wt):
     return NEG_INF
 
 
-@njit(cache=True)
+@kernel
 def weighted_policy_nb(state, comp, player, params, prng, legal, n_legal, greedy):
     """Best of ``legal[:n_legal]`` by the weighted value (module doc); ties broken uniformly
     with ``prng[player]``.

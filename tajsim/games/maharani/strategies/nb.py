@@ -49,7 +49,9 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+# Inlined into play_out_nb (numba IR; still compiled on its own when Python calls it): one
+# module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
+@njit(cache=True, inline="always")
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                      search=None, heuristics=True):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.

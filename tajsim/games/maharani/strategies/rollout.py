@@ -6,9 +6,8 @@ recursion mcts -> rollout -> dispatcher -> mcts), so the search kernel calls thi
 
 from __future__ import annotations
 
-from numba import njit
-
 from tajsim.engine.rng import below
+from tajsim.engine.targets import kernel
 from tajsim.games.maharani.strategies.heuristic import weighted_policy_nb
 from tajsim.games.maharani.strategies.ids import (
     STRATEGY_GREEDY,
@@ -17,13 +16,15 @@ from tajsim.games.maharani.strategies.ids import (
 )
 
 
-@njit(cache=True)
+@kernel
 def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """Uniform over the legal actions (each tile, space and arrow direction its own action)."""
     return legal[below(prng, player, n_legal)]
 
 
-@njit(cache=True)
+# Inlined into its callers (numba IR): a separately compiled dispatcher is one more module
+# in which LLVM optimises the whole heuristic again (issue 13: cold compile).
+@kernel(inline="always")
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                      heuristics=True):
     """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]``.

@@ -16,11 +16,11 @@ Rule decisions are cited in ``docs/rules.md`` (R-numbers in comments below).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.core import config as numba_config
+from numba import types
 from numba.extending import intrinsic
 
 from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed, shuffle_slice
+from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -167,17 +167,17 @@ P = MAX_PLAYERS
 # ---------------------------------------------------------------------------
 # Small accessors
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def card_colour(comp, card):
     return comp[C_CARD_COLOUR + card]
 
 
-@njit(cache=True)
+@kernel
 def card_sym(comp, card, sym):
     return comp[C_CARD_SYM + card * N_SYMBOLS + sym]
 
 
-@njit(cache=True)
+@kernel
 def score_of(state, p):
     """Total score of player ``p`` (the sum of its parts)."""
     total = 0
@@ -186,7 +186,7 @@ def score_of(state, p):
     return total
 
 
-@njit(cache=True)
+@kernel
 def is_open_city(state, city):
     """A city is open if it has no palace, or only this visit's crown palace (rule R7)."""
     n = state[S_CITY_PALACES + city]
@@ -198,13 +198,13 @@ DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 3
                      21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
 
 
-@njit(cache=True)
+@kernel
 def low_bit_index(low):
     """Index of ``low`` (a power of two below 2**32)."""
     return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True)
+@kernel
 def mask_loc(loc):
     """Mask block of location ``loc`` (-1: not tracked)."""
     if loc >= LOC_HAND and loc < LOC_HAND + P:
@@ -222,17 +222,17 @@ def mask_loc(loc):
     return -1  # the supply
 
 
-@njit(cache=True)
+@kernel
 def card_word(card):
     return card // 21 if card < N_COLOURED else 4
 
 
-@njit(cache=True)
+@kernel
 def card_bit(card):
     return 1 << (card % 21 if card < N_COLOURED else card - N_COLOURED)
 
 
-@njit(cache=True)
+@kernel
 def word_card(word, bit_index):
     return word * 21 + bit_index if word < 4 else N_COLOURED + bit_index
 
@@ -244,25 +244,25 @@ DECK_WORD_BITS = np.array([(1 << 21) - 1] * 4 + [(1 << (N_DECK_CARDS - N_COLOURE
 
 @intrinsic
 def _ctpop(typingctx, x):
-    """LLVM's ctpop (one popcnt instruction)."""
+    """LLVM's ctpop: one popcnt instruction on the CPU, one popc.b64 on the GPU."""
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
 
     return types.int64(types.int64), codegen
 
 
-if numba_config.DISABLE_JIT:
-    def popcount(x):
-        """Number of set bits of the mask word ``x`` (uncompiled: Python's own count)."""
-        return int(x).bit_count()
-else:
-    @njit(cache=True)
-    def popcount(x):
-        """Number of set bits of the mask word ``x`` (0 <= x < 2**63)."""
-        return _ctpop(x)
+def _popcount_python(x):
+    """``popcount`` uncompiled: Python's own count."""
+    return int(x).bit_count()
 
 
-@njit(cache=True)
+@kernel(python=_popcount_python)
+def popcount(x):
+    """Number of set bits of the mask word ``x`` (0 <= x < 2**63)."""
+    return _ctpop(x)
+
+
+@kernel
 def rebuild_card_masks_nb(state):
     """Recompute the location masks from ``S_CARD_LOC`` (after code that relocates cards by
     writing ``S_CARD_LOC`` directly, such as a determinisation)."""
@@ -276,7 +276,7 @@ def rebuild_card_masks_nb(state):
             state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + card_word(card)] |= card_bit(card)
 
 
-@njit(cache=True)
+@kernel
 def move_card(state, card, loc, public):
     """Move ``card`` to ``loc`` (``public``: 1 if everyone may know where it is), keeping the
     hand, display and discard counters and the location masks right."""
@@ -309,7 +309,7 @@ def move_card(state, card, loc, public):
     state[S_CARD_PUBLIC + card] = public
 
 
-@njit(cache=True)
+@kernel
 def move_all(state, block, loc):
     """Move every card of mask block ``block`` to ``loc`` (publicly), in ascending card order."""
     for w in range(N_MASK_WORDS):
@@ -320,7 +320,7 @@ def move_all(state, block, loc):
             move_card(state, word_card(w, low_bit_index(low)), loc, 1)
 
 
-@njit(cache=True)
+@kernel
 def draw_card(state):
     """Take the top card of the deck (it stays where it is until the caller moves it).
 
@@ -351,7 +351,7 @@ def draw_card(state):
     return card
 
 
-@njit(cache=True)
+@kernel
 def draw_to_hand(state, p):
     """Draw the top card into ``p``'s hand (hidden from the others). Returns the card, or -1
     (counted as a card ``p`` was owed but did not get) when the deck and discards are empty."""
@@ -366,7 +366,7 @@ def draw_to_hand(state, p):
 # ---------------------------------------------------------------------------
 # Setup and visits
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
     """Set up a new game in ``state`` (int64[STATE_SIZE]) and prepare the first visit.
 
@@ -396,11 +396,12 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
     for c in range(MAX_CITIES):
         state[S_BONUS_AT + c] = -1
         state[S_BONUS_TAKER + c] = -1
+    # The tile order is shuffled in the deck's slots, which are filled only below (no
+    # allocation: the same source runs on a GPU).
     n_bonus = comp[C_N_BONUS_TILES]
-    order = np.empty(n_bonus, np.int64)
     for i in range(n_bonus):
-        order[i] = comp[C_BONUS_TILES + i]
-    shuffle_slice(order, 0, n_bonus, state, S_RNG)
+        state[S_DECK + i] = comp[C_BONUS_TILES + i]
+    shuffle_slice(state, S_DECK, S_DECK + n_bonus, state, S_RNG)
     k = 0
     agra = comp[C_AGRA_CITY]
     for c in range(n_cities):
@@ -408,7 +409,7 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
             if c == agra:
                 state[S_BONUS_AT + c] = BONUS.TAJ4
             elif k < n_bonus:
-                state[S_BONUS_AT + c] = order[k]
+                state[S_BONUS_AT + c] = state[S_DECK + k]
                 k += 1
     for c in range(MAX_CITIES):
         state[S_BONUS_START + c] = state[S_BONUS_AT + c]
@@ -436,7 +437,7 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
     prepare_visit(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def province_of_visit(state, visit):
     """Province whose tile number is ``visit + 1`` (visits follow tile order, R1)."""
     for prov in range(N_PROVINCES):
@@ -445,7 +446,7 @@ def province_of_visit(state, visit):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def prepare_visit(state, comp):
     """Preparing a visit (R1-R3): province, advisor seats, crown, province tile, display."""
     n = state[S_N_PLAYERS]
@@ -475,7 +476,7 @@ def prepare_visit(state, comp):
     state[S_PHASE] = PHASE_BID
 
 
-@njit(cache=True)
+@kernel
 def end_visit(state, comp):
     """Ending a visit (R14-R17), then the next visit or the final scoring."""
     n = state[S_N_PLAYERS]
@@ -512,21 +513,24 @@ def end_visit(state, comp):
         prepare_visit(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def hand_scoring_points(state, comp, p):
     """End-of-game card points of ``p``: colourless cards plus the cards of the best colour."""
-    per_colour = np.zeros(N_COLOURS + 1, np.int64)
-    for card in range(N_CARDS):
-        if state[S_CARD_LOC + card] == LOC_HAND + p:
-            per_colour[card_colour(comp, card)] += 1
+    colourless = 0
     best = 0
-    for c in range(N_COLOURS):
-        if per_colour[c] > best:
-            best = per_colour[c]
-    return per_colour[COLOURLESS] + best
+    for c in range(N_COLOURS + 1):  # one pass per colour: no per-colour array to allocate
+        count = 0
+        for card in range(N_CARDS):
+            if state[S_CARD_LOC + card] == LOC_HAND + p and card_colour(comp, card) == c:
+                count += 1
+        if c == COLOURLESS:
+            colourless = count
+        elif count > best:
+            best = count
+    return colourless + best
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(state, comp):
     """Final scoring and ranks (R18-R19)."""
     n = state[S_N_PLAYERS]
@@ -550,7 +554,7 @@ def final_scoring(state, comp):
 # ---------------------------------------------------------------------------
 # Legal actions
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def legal_actions_nb(state, comp, out):
     """Write the legal actions of the player to move into ``out``; return how many.
 
@@ -621,7 +625,7 @@ STEP_CONTINUE_DISPLAY = 3
 STEP_END_TURN = 4
 
 
-@njit(cache=True)
+@kernel
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
     state[S_STEP] += 1
@@ -668,7 +672,7 @@ def apply_action_nb(state, comp, action):
             step = end_turn(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def play_cards(state, comp, p, action):
     """Influence the court: one coloured card, optionally one colourless card (R4-R5)."""
     code = action - ACTION_BID
@@ -684,7 +688,7 @@ def play_cards(state, comp, p, action):
             state[S_SCORE + p * N_PARTS + PART_SPECIAL] += 2
 
 
-@njit(cache=True)
+@kernel
 def add_to_row(state, comp, p, card):
     move_card(state, card, LOC_ROW + p, 1)
     state[S_ROW_N + p] += 1
@@ -692,14 +696,14 @@ def add_to_row(state, comp, p, card):
         state[S_ROW_SYM + p * N_SYMBOLS + s] += card_sym(comp, card, s)
 
 
-@njit(cache=True)
+@kernel
 def add_palace(state, p, city):
     state[S_PALACES + city * P + p] += 1
     state[S_CITY_PALACES + city] += 1
     state[S_WD_PALACED] = 1
 
 
-@njit(cache=True)
+@kernel
 def has_open_city(state, comp):
     prov = state[S_PROVINCE]
     for i in range(comp[C_PROV_N_CITIES + prov]):
@@ -708,7 +712,7 @@ def has_open_city(state, comp):
     return False
 
 
-@njit(cache=True)
+@kernel
 def has_majority(state, p, sym):
     """``p`` shows strictly more of ``sym`` than every other player still in the visit and,
     with two players (2018), than the unrest cards (R6, R20). At least one symbol is needed."""
@@ -722,7 +726,7 @@ def has_majority(state, p, sym):
     return state[S_UNREST_SYM + sym] < mine
 
 
-@njit(cache=True)
+@kernel
 def withdraw(state, comp, p):
     """Withdraw: claim the majorities, then resolve them in rulebook order (R6-R13).
 
@@ -751,14 +755,14 @@ def withdraw(state, comp, p):
     return STEP_AFTER_PALACES
 
 
-@njit(cache=True)
+@kernel
 def gain_good(state, p, good):
     """A good scores 1 plus the goods of its kind already held (R11)."""
     state[S_SCORE + p * N_PARTS + PART_COMMODITY] += 1 + state[S_GOODS + p * N_GOODS + good]
     state[S_GOODS + p * N_GOODS + good] += 1
 
 
-@njit(cache=True)
+@kernel
 def after_palaces(state, comp, p):
     """Resolve the claimed bonus tiles (in placement order: the order cannot change any
     outcome, R10), then the crown. Returns the next step."""
@@ -781,7 +785,7 @@ def after_palaces(state, comp, p):
     return STEP_AFTER_CROWN
 
 
-@njit(cache=True)
+@kernel
 def palace_cities(state, comp, p):
     """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64)."""
     one = np.uint64(1)
@@ -792,13 +796,13 @@ def palace_cities(state, comp, p):
     return mine
 
 
-@njit(cache=True)
+@kernel
 def lowest_city(bits):
     """Index of the lowest set bit of the non-zero ``uint64`` ``bits``."""
     return popcount(np.int64((bits & (~bits + np.uint64(1))) - np.uint64(1)))
 
 
-@njit(cache=True)
+@kernel
 def connected_from(comp, mine, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of the palace cities
     ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing."""
@@ -825,13 +829,13 @@ def connected_from(comp, mine, prov):
     return popcount(provinces)
 
 
-@njit(cache=True)
+@kernel
 def connected_provinces(state, comp, p, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
     return connected_from(comp, palace_cities(state, comp, p), prov)
 
 
-@njit(cache=True)
+@kernel
 def after_crown(state, comp, p):
     """Palace scoring, the province tile, the row, then the display (R12-R13). Returns the
     next step."""
@@ -877,7 +881,7 @@ def after_crown(state, comp, p):
     return STEP_CONTINUE_DISPLAY
 
 
-@njit(cache=True)
+@kernel
 def continue_display(state, comp, p):
     """Ask for a display card while there is a choice; take the rest when there is none.
     Returns the next step."""
@@ -895,7 +899,7 @@ def continue_display(state, comp, p):
     return STEP_END_TURN
 
 
-@njit(cache=True)
+@kernel
 def end_turn(state, comp):
     """Unrest (2 players, 2018), then the next player in the visit or the end of the visit.
     Returns the next step (always STEP_DONE: the game waits for a decision or is over)."""
@@ -920,7 +924,7 @@ def end_turn(state, comp):
     return STEP_DONE
 
 
-@njit(cache=True)
+@kernel
 def resolve_unrest(state, comp):
     """Draw a card into unrest; a second card of a colour already there starts a protest.
 
@@ -964,7 +968,7 @@ def resolve_unrest(state, comp):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def n_palaces_of(state, comp, p):
     total = 0
     for c in range(comp[C_N_CITIES]):
@@ -972,7 +976,7 @@ def n_palaces_of(state, comp, p):
     return total
 
 
-@njit(cache=True)
+@kernel
 def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
     """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``."""
     setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
@@ -982,13 +986,13 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
         prng[p] = derive_seed(play_seed, p, SALT_POLICY)
 
 
-@njit(cache=True)
+@kernel
 def current_player_nb(state):
     """Seat to decide, -1 when the game is over."""
     return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
 
 
-@njit(cache=True)
+@kernel
 def phase_nb(state):
     """The decision phase (``PHASE_*``)."""
     return state[S_PHASE]

@@ -16,11 +16,9 @@ here; ``tests/test_hidden_info.py`` checks that for every strategy.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from numba import njit
 
+from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     ADVISOR_PRESTIGE,
     BONUS,
@@ -56,10 +54,13 @@ from tajsim.games.tajmahal.engine.enums import (
     S_GOODS,
     S_HAND_N,
     S_LOC_MASK,
+    S_N_PLAYERS,
     S_PROVINCE,
     S_PROVINCE_TILE,
+    S_ROW_COLOUR,
     S_TOKENS,
     S_VISIT,
+    S_WITHDRAWN,
 )
 from tajsim.games.tajmahal.engine.nb import (
     DECK_WORD_BITS,
@@ -86,7 +87,7 @@ V_MEAN_CARD = V_MY_BEST + 1  # mean (unweighted) symbols per unseen card, for in
 VIEW_SIZE = V_MEAN_CARD + 1
 
 
-@njit(cache=True)
+@kernel
 def is_unseen(state, player, card):
     """True if ``player`` cannot know where ``card`` is (deck, or another hand unannounced)."""
     loc = state[S_CARD_LOC + card]
@@ -97,7 +98,7 @@ def is_unseen(state, player, card):
     return False
 
 
-@njit(cache=True)
+@kernel
 def build_view(state, comp, player, view):
     """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know.
 
@@ -147,7 +148,7 @@ def build_view(state, comp, player, view):
     finish_view(state, player, view)
 
 
-@njit(cache=True)
+@kernel
 def build_view_slow(state, comp, player, view):
     """``build_view`` by a walk over the cards and their locations (the reference)."""
     view[:] = 0.0
@@ -176,7 +177,7 @@ def build_view_slow(state, comp, player, view):
     finish_view(state, player, view)
 
 
-@njit(cache=True)
+@kernel
 def finish_view(state, player, view):
     """The parts of the view computed from the counts: hidden hand sizes, best colour, mean."""
     for q in range(P):
@@ -191,47 +192,61 @@ def finish_view(state, player, view):
         view[V_MEAN_CARD] /= view[V_UNSEEN]
 
 
-@njit(cache=True)
-def p_from_log(log_miss, frac, n_draws):
+@kernel
+def p_any(miss, frac, n_draws):
     """Probability that ``n_draws`` cards drawn with replacement include a card of a kind that
-    makes up ``frac`` of the pool; ``log_miss = log1p(-frac)`` is passed in because it is
-    shared by every opponent with the same row colour."""
+    makes up ``frac`` of the pool; ``miss = 1 - frac`` is passed in because it is shared by every
+    opponent with the same row colour.
+
+    ``1 - miss ** n`` by repeated multiplication (``n_draws`` is a whole number, a hand size):
+    only IEEE operations, which round alike on the CPU and the GPU (``exp`` and ``log`` differ
+    between libm and libdevice in the last bits, enough to turn a near-tie the other way).
+    """
     if frac <= 0.0 or n_draws <= 0:
         return 0.0
     if frac >= 1.0:
         return 1.0
-    return 1.0 - math.exp(n_draws * log_miss)
+    keep = 1.0
+    for _ in range(np.int64(n_draws)):
+        keep *= miss
+    return 1.0 - keep
 
 
 # Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
-# slot (share of unseen cards showing it once, twice, then the log1p(-share) of each).
+# slot (share of unseen cards showing it once, twice, then 1 - that share).
 THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
 
 
-@njit(cache=True)
-def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out, scratch):
-    """For each other active player q and symbol s: the chance that q can add at least one
-    (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
+@kernel
+def is_active(state, q):
+    """Whether seat ``q`` plays and has not withdrawn from the visit."""
+    return q < state[S_N_PLAYERS] and state[S_WITHDRAWN + q] == 0
+
+
+@kernel
+def threat_table(state, comp, view, player, a_out, b_out, scratch):
+    """For each other active player q (``is_active``) and symbol s: the chance that q can add at
+    least one (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
 
     Uses q's row colour (public), its known public cards and the unseen-card frequencies applied
-    to its number of unseen cards; nothing about the actual hidden hand. The frequencies and
-    their logarithms depend on the row colour, not on q, so each is computed once per colour.
+    to its number of unseen cards; nothing about the actual hidden hand. The frequencies depend
+    on the row colour, not on q, so each is computed once per colour.
     ``scratch``: float64[THREAT_SCRATCH].
     """
     u = view[V_UNSEEN]
     # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
-    # freq[c, s, 2 + k] is its log1p(-share). Bit c of done: row c computed.
+    # freq[c, s, 2 + k] is 1 - that share. Bit c of done: row c computed.
     freq = scratch.reshape((N_COLS + 1, N_SYMBOLS, 4))
     done = 0
     for q in range(P):
         for s in range(N_SYMBOLS):
             a_out[q, s] = 0.0
             b_out[q, s] = 0.0
-        if q == player or active[q] == 0:
+        if q == player or not is_active(state, q):
             continue
         h = view[V_HIDDEN_N + q]
-        col = row_colour_of[q]
+        col = state[S_ROW_COLOUR + q]
         c = col if col >= 0 else N_COLOURS
         if not done & (1 << c):
             for s in range(N_SYMBOLS):
@@ -250,19 +265,19 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out,
                     f2 = 0.0
                 freq[c, s, 0] = f1
                 freq[c, s, 1] = f2
-                freq[c, s, 2] = math.log1p(-f1) if 0.0 < f1 < 1.0 else 0.0
-                freq[c, s, 3] = math.log1p(-f2) if 0.0 < f2 < 1.0 else 0.0
+                freq[c, s, 2] = 1.0 - f1
+                freq[c, s, 3] = 1.0 - f2
             done |= 1 << c
         if not done & (1 << N_COLS):
             for s in range(N_SYMBOLS):
                 fw = view[V_COL_SYM + COLOURLESS * N_SYMBOLS + s] / u if u > 0 else 0.0
                 freq[N_COLS, s, 0] = fw
-                freq[N_COLS, s, 2] = math.log1p(-fw) if 0.0 < fw < 1.0 else 0.0
+                freq[N_COLS, s, 2] = 1.0 - fw
             done |= 1 << N_COLS
         for s in range(N_SYMBOLS):
-            p_col = p_from_log(freq[c, s, 2], freq[c, s, 0], h)
-            p_two = p_from_log(freq[c, s, 3], freq[c, s, 1], h)
-            p_white = p_from_log(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
+            p_col = p_any(freq[c, s, 2], freq[c, s, 0], h)
+            p_two = p_any(freq[c, s, 3], freq[c, s, 1], h)
+            p_white = p_any(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
             known_col = 0.0
             if col >= 0:
                 known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]
@@ -277,14 +292,14 @@ def threat_table(state, comp, view, player, row_colour_of, active, a_out, b_out,
             b_out[q, s] = min(1.0, p_two + p_col * p_white * (1.0 - p_two))
 
 
-@njit(cache=True)
+@kernel
 def links_if(state, comp, mine, city):
     """Provinces connected to the current one if the player whose palace cities are ``mine``
     (``palace_cities``) had one more palace on ``city``."""
     return connected_from(comp, mine | (np.uint64(1) << np.uint64(city)), state[S_PROVINCE])
 
 
-@njit(cache=True)
+@kernel
 def future_roads(state, comp, city):
     """Roads from ``city`` to provinces that are still to be visited (room to grow a chain)."""
     visit = state[S_VISIT]
@@ -298,13 +313,13 @@ def future_roads(state, comp, city):
     return count
 
 
-@njit(cache=True)
+@kernel
 def good_points(state, player, good, extra_held):
     """Points for one more good of kind ``good`` (R11), given ``extra_held`` already pending."""
     return 1.0 + state[S_GOODS + player * N_GOODS + good] + extra_held
 
 
-@njit(cache=True)
+@kernel
 def tile_points(state, comp, player, tile):
     """Commodity points ``player`` would score for province tile ``tile`` (R13)."""
     pts = 0.0
@@ -315,12 +330,12 @@ def tile_points(state, comp, player, tile):
     return pts
 
 
-@njit(cache=True)
+@kernel
 def current_tile(state):
     return state[S_PROVINCE_TILE + state[S_PROVINCE]]
 
 
-@njit(cache=True)
+@kernel
 def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
     """Weighted value of claiming a bonus tile of ``kind``."""
     if kind < 0:
@@ -336,28 +351,28 @@ def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
     return 0.0
 
 
-@njit(cache=True)
+@kernel
 def city_bonus_kind(state, city):
     return state[S_BONUS_AT + city]
 
 
-@njit(cache=True)
+@kernel
 def province_city(comp, prov, i):
     return comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
 
 
-@njit(cache=True)
+@kernel
 def province_n_cities(comp, prov):
     return comp[C_PROV_N_CITIES + prov]
 
 
-@njit(cache=True)
+@kernel
 def visits_left(state):
     """Visits after the current one."""
     return N_VISITS - 1 - state[S_VISIT]
 
 
-@njit(cache=True)
+@kernel
 def pair_progress(state, player, advisor):
     """(tokens of ``advisor`` held, 1 if ``player`` already holds its prestige card)."""
     held = state[S_TOKENS + player * N_ADVISORS + advisor]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -56,13 +57,11 @@ from tajsim.games.tajmahal.engine.enums import (
     S_PHASE,
     S_PROTEST_DONE,
     S_PROVINCE,
-    S_ROW_COLOUR,
     S_ROW_N,
     S_ROW_SYM,
     S_SEAT,
     S_UNREST_SYM,
     S_VISIT,
-    S_WITHDRAWN,
     SEAT_CROWN,
     SEAT_PRESENT,
     SEAT_PROVINCE,
@@ -88,6 +87,7 @@ from tajsim.games.tajmahal.strategies.features import (
     city_bonus_kind,
     current_tile,
     future_roads,
+    is_active,
     links_if,
     pair_progress,
     province_city,
@@ -132,7 +132,7 @@ GREEDY_WEIGHTS = np.array(
 # ---------------------------------------------------------------------------
 # Card values
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def card_keep_value(state, comp, view, w, card):
     """Value of keeping ``card`` in hand (what spending it costs, what taking it gains)."""
     if card >= FIRST_PRESTIGE:
@@ -140,7 +140,7 @@ def card_keep_value(state, comp, view, w, card):
     return colour_keep_value(state, view, w, comp[C_CARD_COLOUR + card])
 
 
-@njit(cache=True)
+@kernel
 def colour_keep_value(state, view, w, col):
     """``card_keep_value`` of a non-prestige card of colour ``col``."""
     if col == COLOURLESS:
@@ -153,7 +153,7 @@ def colour_keep_value(state, view, w, col):
     return w[W_CARD] * (1.0 + w[W_ENDGAME] * progress * fit)
 
 
-@njit(cache=True)
+@kernel
 def symbol_interest(w, s):
     """Small bonus per symbol when choosing display cards, from the seat weights."""
     if s < N_ADVISORS:
@@ -163,7 +163,7 @@ def symbol_interest(w, s):
     return 0.1 * (w[W_ELEPHANT] + w[W_COMMODITY])
 
 
-@njit(cache=True)
+@kernel
 def take_value(state, comp, view, w, card):
     v = card_keep_value(state, comp, view, w, card)
     for s in range(N_SYMBOLS):
@@ -173,7 +173,7 @@ def take_value(state, comp, view, w, card):
     return v
 
 
-@njit(cache=True)
+@kernel
 def display_value(state, comp, view, w, k):
     """Value of the best ``k`` display cards for the player."""
     b1 = -1e9
@@ -198,7 +198,7 @@ def display_value(state, comp, view, w, k):
     return b1 + b2
 
 
-@njit(cache=True)
+@kernel
 def mean_unseen_value(state, comp, view, w):
     """Expected value of a card drawn blind (colour frequencies among unseen cards)."""
     u = view[V_UNSEEN]
@@ -220,7 +220,7 @@ def mean_unseen_value(state, comp, view, w):
 # ---------------------------------------------------------------------------
 # Seat values
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def seat_values(state, comp, view, w, player, seat_v):
     """Value of winning each court seat now (``seat_v``, float64[N_SYMBOLS]) and the once-per-
     visit value of placing at least one palace (returned), both weighted by ``w``.
@@ -283,7 +283,7 @@ def seat_values(state, comp, view, w, player, seat_v):
 # ---------------------------------------------------------------------------
 # The bid decision
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def reach_prob(a, b, need):
     """Chance an opponent gains ``need`` symbols in one play (a: >= 1, b: >= 2)."""
     if need <= 0:
@@ -300,9 +300,8 @@ def reach_prob(a, b, need):
 MAX_PLAY_SYMBOLS = 3
 
 
-@njit(cache=True)
-def hold_table(state, view, player, caution, active, present, threat_a, threat_b, unrest_live,
-               hold):
+@kernel
+def hold_table(state, view, player, caution, threat_a, threat_b, unrest_live, hold):
     """Chance of still holding each seat's majority at the player's next turn, for every number
     of symbols a play could add: ``hold[s * (MAX_PLAY_SYMBOLS + 1) + add]`` (0 where the seat
     is gone or the player would show no symbol s). It depends on the play only through ``add``,
@@ -315,11 +314,11 @@ def hold_table(state, view, player, caution, active, present, threat_a, threat_b
             mine = state[S_ROW_SYM + player * N_SYMBOLS + s] + add
             slot = s * (MAX_PLAY_SYMBOLS + 1) + add
             hold[slot] = 0.0
-            if present[s] == 0 or mine == 0:
+            if state[S_SEAT + s] != SEAT_PRESENT or mine == 0:
                 continue
             h = 1.0
             for q in range(n):
-                if q == player or active[q] == 0:
+                if q == player or not is_active(state, q):
                     continue
                 need = mine - state[S_ROW_SYM + q * N_SYMBOLS + s]
                 r = reach_prob(threat_a[q, s], threat_b[q, s], need)
@@ -338,8 +337,8 @@ def hold_table(state, view, player, caution, active, present, threat_a, threat_b
             hold[slot] = h
 
 
-# Layout of decide_bid's float scratch (float64[BID_WORK_SIZE], after the view): the threat
-# tables, seat values, hold table, keep values by colour, and threat_table's own scratch.
+# Layout of decide_bid's scratch (float64[BID_WORK_SIZE], after the view): the threat tables,
+# seat values, hold table, keep values by colour, and threat_table's own scratch.
 AT_THREAT_A = 0  # [P * N_SYMBOLS]
 AT_THREAT_B = AT_THREAT_A + P * N_SYMBOLS  # [P * N_SYMBOLS]
 AT_SEAT_V = AT_THREAT_B + P * N_SYMBOLS  # [N_SYMBOLS]
@@ -349,11 +348,11 @@ AT_THREAT_SCRATCH = AT_KEEP + N_COLS  # [THREAT_SCRATCH]
 BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
-@njit(cache=True)
-def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
+@kernel
+def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
-    ``work``: float64[BID_WORK_SIZE] and ``ints``: int64[2 * P + N_SYMBOLS], scratch.
+    ``work``: float64[BID_WORK_SIZE], scratch.
     """
     threat_a = work[AT_THREAT_A:AT_THREAT_B].reshape((P, N_SYMBOLS))
     threat_b = work[AT_THREAT_B:AT_SEAT_V].reshape((P, N_SYMBOLS))
@@ -361,26 +360,15 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
     hold = work[AT_HOLD:AT_KEEP]
     keep = work[AT_KEEP:AT_THREAT_SCRATCH]  # the value of keeping a card of each colour
     n = state[S_N_PLAYERS]
-    active = ints[0:P]
-    row_colour = ints[P:2 * P]
-    present = ints[2 * P:2 * P + N_SYMBOLS]
     n_others = 0
-    for q in range(P):
-        active[q] = 0
-        row_colour[q] = -1
     for q in range(n):
-        row_colour[q] = state[S_ROW_COLOUR + q]
-        if state[S_WITHDRAWN + q] == 0:
-            active[q] = 1
-            if q != player:
-                n_others += 1
-    threat_table(state, comp, view, player, row_colour, active, threat_a, threat_b,
+        if q != player and is_active(state, q):
+            n_others += 1
+    threat_table(state, comp, view, player, threat_a, threat_b,
                  work[AT_THREAT_SCRATCH:BID_WORK_SIZE])
     palace_base = seat_values(state, comp, view, w, player, seat_v)
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
-    for s in range(N_SYMBOLS):
-        present[s] = 1 if state[S_SEAT + s] == SEAT_PRESENT else 0
     # Withdrawing now.
     disp = display_value(state, comp, view, w, 1 if n_others == 0 else 2)
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
@@ -388,7 +376,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
         wd += w[W_TAKE] * mean_unseen_value(state, comp, view, w)
     any_palace = False
     for s in range(N_SYMBOLS):
-        if present[s] == 1 and has_majority(state, player, s):
+        if state[S_SEAT + s] == SEAT_PRESENT and has_majority(state, player, s):
             wd += seat_v[s]
             if s < N_ADVISORS or s == SEAT_CROWN:
                 any_palace = True
@@ -400,8 +388,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
     disp_later = w[W_TAKE] * disp
     if n > 1:
         disp_later *= max(0.0, 1.0 - w[W_TEMPO] * n_others / (n - 1.0))
-    hold_table(state, view, player, w[W_CAUTION], active, present, threat_a, threat_b,
-               unrest_live, hold)
+    hold_table(state, view, player, w[W_CAUTION], threat_a, threat_b, unrest_live, hold)
     for col in range(N_COLS):
         keep[col] = colour_keep_value(state, view, w, col)
     for i in range(n_legal):
@@ -422,7 +409,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
             add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
             if extra >= 0:
                 add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
-            if present[s] == 0 or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
+            if state[S_SEAT + s] != SEAT_PRESENT \
+                    or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
                 continue
             h = hold[s * (MAX_PLAY_SYMBOLS + 1) + add]
             value += h * seat_v[s]
@@ -438,7 +426,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, ints):
 # ---------------------------------------------------------------------------
 # Palaces, crown, display
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def decide_city(state, comp, player, w, legal, n_legal, view, crown):
     draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
     mine = palace_cities(state, comp, player)
@@ -461,7 +449,7 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
     return best_action
 
 
-@njit(cache=True)
+@kernel
 def decide_display(state, comp, player, w, legal, n_legal, view):
     best_action = legal[0]
     best_value = -1e18
@@ -474,17 +462,27 @@ def decide_display(state, comp, player, w, legal, n_legal, view):
     return best_action
 
 
-@njit(cache=True)
-def weighted_policy_nb(state, comp, player, w, legal, n_legal):
-    """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view."""
-    # One float and one int scratch array per decision (allocations cost more than the maths).
-    work = np.empty(VIEW_SIZE + BID_WORK_SIZE, np.float64)
-    view = work[:VIEW_SIZE]
+# The policy's scratch (float64[HEURISTIC_WORK_SIZE]): the view, decide_bid's work, then room
+# for a copy of the greedy weights. Callers pass it in (the CPU entry points allocate it, a GPU
+# thread keeps it in local memory); no value in it survives from one decision to the next.
+WORK_VIEW = 0
+WORK_BID = WORK_VIEW + VIEW_SIZE
+WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
+HEURISTIC_WORK_SIZE = WORK_WEIGHTS + N_WEIGHTS
+
+
+@kernel
+def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
+    """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view.
+
+    ``work``: float64[HEURISTIC_WORK_SIZE] scratch.
+    """
+    view = work[WORK_VIEW:WORK_BID]
     build_view(state, comp, player, view)
     phase = state[S_PHASE]
     if phase == PHASE_BID:
-        ints = np.empty(2 * P + N_SYMBOLS, np.int64)
-        return decide_bid(state, comp, player, w, legal, n_legal, view, work[VIEW_SIZE:], ints)
+        return decide_bid(state, comp, player, w, legal, n_legal, view,
+                          work[WORK_BID:WORK_WEIGHTS])
     if phase == PHASE_PALACE:
         return decide_city(state, comp, player, w, legal, n_legal, view, False)
     if phase == PHASE_CROWN:
@@ -494,15 +492,33 @@ def weighted_policy_nb(state, comp, player, w, legal, n_legal):
     return legal[0]
 
 
+@kernel
+def load_greedy_weights(work):
+    """Copy the greedy weights into ``work``'s weight slots, ``work[WORK_WEIGHTS:]``
+    (``GREEDY_WEIGHTS`` is a read-only constant: a policy taking it as ``w`` would compile the
+    heuristic a second time for that array type, and a GPU device function cannot return a
+    new array)."""
+    for i in range(N_WEIGHTS):
+        work[WORK_WEIGHTS + i] = GREEDY_WEIGHTS[i]
+
+
+def new_workspace() -> np.ndarray:
+    """A fresh heuristic scratch array (float64[HEURISTIC_WORK_SIZE])."""
+    return np.zeros(HEURISTIC_WORK_SIZE, np.float64)
+
+
 @njit(cache=True)
 def heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal):
-    """The parametric heuristic: ``params[:N_WEIGHTS]`` are the weights (``WEIGHT_NAMES``)."""
-    return weighted_policy_nb(state, comp, player, params, legal, n_legal)
+    """The parametric heuristic: ``params[:N_WEIGHTS]`` are the weights (``WEIGHT_NAMES``).
+    CPU entry point: allocates its scratch."""
+    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+    return weighted_policy_nb(state, comp, player, params, legal, n_legal, work)
 
 
 @njit(cache=True)
 def greedy_policy_nb(state, comp, player, params, prng, legal, n_legal):
-    """One-step look-ahead in raw points (``GREEDY_WEIGHTS``); ignores ``params``."""
-    # A copy: numba types the global as a read-only array, which would compile a second copy
-    # of the whole heuristic (6 s) for that type.
-    return weighted_policy_nb(state, comp, player, GREEDY_WEIGHTS.copy(), legal, n_legal)
+    """One-step look-ahead in raw points (``GREEDY_WEIGHTS``); ignores ``params``.
+    CPU entry point: allocates its scratch."""
+    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+    load_greedy_weights(work)
+    return weighted_policy_nb(state, comp, player, work[WORK_WEIGHTS:], legal, n_legal, work)

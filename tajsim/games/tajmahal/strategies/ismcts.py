@@ -72,6 +72,7 @@ from tajsim.games.tajmahal.engine.nb import (
     score_of,
 )
 from tajsim.games.tajmahal.strategies.features import is_unseen
+from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
 from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
 from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb
 
@@ -244,6 +245,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     values = np.zeros(P, np.float64)
     rewards = np.zeros(P, np.float64)
     rprng = np.empty(P, np.int64)
+    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)  # the rollout policy's scratch
     base_seed = np.int64(next_u64(prng, player))
     for q in range(P):
         rprng[q] = derive_seed(base_seed, q, SALT_DETERMINISE)
@@ -262,7 +264,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             mover = det[S_CUR]
             if not in_tree:
                 action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg)
+                                          n_leg, work)
                 apply_action_nb(det, comp, action)
                 continue
             stamp += 1
@@ -325,7 +327,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             else:  # tree full: finish with the rollout policy
                 in_tree = False
                 action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg)
+                                          n_leg, work)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
         rewards_from(det, n, final, params, values, rewards)

@@ -16,9 +16,14 @@ defeat numba's cache and make every worker compile again.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from tajsim.games.tajmahal.strategies.heuristic import greedy_policy_nb, heuristic_policy_nb
+from tajsim.games.tajmahal.strategies.heuristic import (
+    HEURISTIC_WORK_SIZE,
+    greedy_policy_nb,
+    heuristic_policy_nb,
+)
 from tajsim.games.tajmahal.strategies.ids import (
     N_PARAMS,
     N_STRATEGY_IDS,
@@ -47,7 +52,9 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+# Inlined into play_out_nb (numba IR; still compiled on its own when Python calls it): one
+# module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
+@njit(cache=True, inline="always")
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                      search=True, heuristics=True):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
@@ -60,5 +67,12 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if search is not None:
         if strategy_id == STRATEGY_ISMCTS:
             return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
+    if heuristics is not None:
+        if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
+            # The heuristic's scratch, for this decision only (as the policy allocated it
+            # before it took it as an argument, so that the GPU can pass its own).
+            work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+            return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal,
+                                    n_legal, work)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                            heuristics)
+                            None)

@@ -6,10 +6,13 @@ recursion ismcts -> rollout -> dispatcher -> ismcts), so the search kernel calls
 
 from __future__ import annotations
 
-from numba import njit
-
 from tajsim.engine.rng import below
-from tajsim.games.tajmahal.strategies.heuristic import GREEDY_WEIGHTS, weighted_policy_nb
+from tajsim.engine.targets import kernel
+from tajsim.games.tajmahal.strategies.heuristic import (
+    WORK_WEIGHTS,
+    load_greedy_weights,
+    weighted_policy_nb,
+)
 from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
@@ -17,26 +20,30 @@ from tajsim.games.tajmahal.strategies.ids import (
 )
 
 
-@njit(cache=True)
+@kernel
 def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """Uniform over the legal actions (each card id counts as its own action)."""
     return legal[below(prng, player, n_legal)]
 
 
-@njit(cache=True)
-def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     heuristics=True):
+# Inlined into its callers (numba IR): a separately compiled dispatcher is one more module
+# in which LLVM optimises the whole heuristic again (issue 13: cold compile).
+@kernel(inline="always")
+def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work):
     """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
-    ``heuristics=None`` compiles a dispatcher without the heuristic family (``kernel_switches``
-    in :mod:`tajsim.games.tajmahal.strategies.ids`); the caller must not pass their ids then.
+    ``work`` is the heuristic family's scratch (float64[HEURISTIC_WORK_SIZE]), or None to
+    compile a dispatcher without the family (``kernel_switches`` in
+    :mod:`tajsim.games.tajmahal.strategies.ids`); the caller must not pass their ids then.
     """
-    if heuristics is not None:
+    if work is not None:
         # One call site of the shared kernel (not heuristic_policy_nb and greedy_policy_nb,
         # the same call twice): numba optimises the whole heuristic again at every call site.
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
-            w = params if strategy_id == STRATEGY_HEURISTIC else GREEDY_WEIGHTS.copy()
-            return weighted_policy_nb(state, comp, player, w, legal, n_legal)
+            if strategy_id == STRATEGY_GREEDY:
+                load_greedy_weights(work)
+            w = params if strategy_id == STRATEGY_HEURISTIC else work[WORK_WEIGHTS:]
+            return weighted_policy_nb(state, comp, player, w, legal, n_legal, work)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]

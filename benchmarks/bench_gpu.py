@@ -1,0 +1,196 @@
+"""Games per second on a CUDA GPU against one CPU core and all cores, with compile times.
+
+For each player count (2-5 for Taj Mahal) and each line-up (``random`` in every seat, and a
+heuristic line-up: ``balanced,greedy,commodity,network,hoarder`` cut to the table), the same
+games are played
+
+* on the GPU: the batch kernel (:mod:`tajsim.engine.gpu`) launched on ``--gpu-games`` games,
+  best of ``--repeat`` (transfers of the inputs and records included, as the runner sees it);
+* on one CPU core: ``play_batch`` (one thread);
+* on every core: ``play_batch_parallel`` (numba threads);
+
+and the GPU's records of the first ``--check-games`` games are compared with the CPU's, byte for
+byte (``records`` column). The GPU compile time is the first launch of each kernel (random, and
+with the heuristic family) in this process: numba-cuda typing, libNVVM and the driver's PTX load.
+``--blocks`` tries other block sizes for the 4-player line-ups (occupancy against local memory).
+
+Without a GPU this script says so and exits 0 having measured nothing; ``--simulator`` then runs
+a tiny size in numba-cuda's simulator (it re-runs itself with ``NUMBA_ENABLE_CUDASIM=1``) only to
+show the path works: those rows are labelled ``simulator`` and their speeds mean nothing.
+
+Profiling on the GPU machine (where the limit is: memory traffic, divergence, registers)::
+
+    ncu --set full -k regex:_batch -c 2 python benchmarks/bench_gpu.py --profile
+    nsys profile python benchmarks/bench_gpu.py --profile
+
+``--profile`` makes two launches (random and heuristic, 4 players) and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import common
+import numpy as np
+
+HEURISTIC_LINEUP = ("balanced", "greedy", "commodity", "network", "hoarder")
+TARGETS = {("random", 4): 5_000_000, ("heuristic", 4): 250_000}  # games/s, issue 15
+
+
+def lineup_arrays(spec, labels):
+    ids, params = [], []
+    for label in dict.fromkeys(labels):
+        strategy, vec = spec.strategies.parse(label)
+        ids.append(strategy.strategy_id)
+        params.append(vec)
+    order = list(dict.fromkeys(labels))
+    return (np.asarray(ids, np.int64), np.ascontiguousarray(np.asarray(params, np.float64)),
+            order)
+
+
+def games_of(spec, labels, players, G, first=0):
+    ids, params, order = lineup_arrays(spec, labels)
+    seats = [order.index(s) for s in labels]
+    g = np.arange(first, first + G, dtype=np.int64)
+    lineups = np.asarray([[seats[(p + k) % players] for p in range(players)]
+                          for k in range(min(G, players))], np.int64)
+    lineups = lineups[np.arange(G) % lineups.shape[0]]
+    return g, lineups, ids, params
+
+
+def play_cpu(spec, comp, players, seed, g, lineups, ids, params, threads):
+    results = np.zeros(g.shape[0] * players, spec.result_dtype)
+    setups = np.zeros(g.shape[0], spec.setup_dtype)
+    switches = spec.strategies.kernel_switches(ids)
+    t = time.perf_counter()
+    if threads > 1:
+        spec.kernels.play_batch_parallel(comp, players, 0, seed, g, g, lineups, ids, params,
+                                         results, setups, min(g.shape[0], threads * 8),
+                                         *switches)
+    else:
+        spec.kernels.play_batch(comp, players, 0, seed, g, g, lineups, ids, params, results,
+                                setups, *switches)
+    return time.perf_counter() - t, results, setups
+
+
+def play_gpu(spec, comp, players, seed, g, lineups, ids, params, block=None):
+    from tajsim.engine.gpu import play_batch_gpu
+
+    results = np.zeros(g.shape[0] * players, spec.result_dtype)
+    setups = np.zeros(g.shape[0], spec.setup_dtype)
+    heuristics = spec.strategies.kernel_switches(ids)[1] is not None
+    t = time.perf_counter()
+    play_batch_gpu(spec, comp, players, 0, seed, g, g, lineups, ids, params, results, setups,
+                   heuristics, block=block)
+    return time.perf_counter() - t, results, setups
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = common.parser(__doc__.splitlines()[0], repeat=3, quick_repeat=1)
+    p.add_argument("--gpu-games", type=int, default=None,
+                   help="games per GPU launch (default 1,048,576 random, 131,072 heuristic; "
+                        "--quick: 65,536 / 16,384)")
+    p.add_argument("--cpu-seconds", type=float, default=2.0,
+                   help="about this long per CPU measurement (default 2 s)")
+    p.add_argument("--check-games", type=int, default=4096)
+    p.add_argument("--blocks", default="64,128,256",
+                   help="block sizes tried for the 4-player line-ups (comma-separated)")
+    p.add_argument("--simulator", action="store_true",
+                   help="without a GPU: a tiny run in numba-cuda's simulator (no speeds)")
+    p.add_argument("--profile", action="store_true",
+                   help="two launches for a profiler (ncu / nsys), nothing measured")
+    args = common.parse(p, argv)
+
+    from tajsim.engine.gpu import DEFAULT_BLOCK, check_device
+    from tajsim.engine.targets import simulated
+    from tajsim.errors import UserError
+    from tajsim.games.registry import get_game
+
+    spec = get_game(args.game)
+    sim = simulated()
+    try:
+        check_device()
+    except UserError as exc:
+        common.log(f"no GPU here ({exc}): GPU speeds not measured")
+        if args.simulator and not sim:
+            env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+            again = list(argv if argv is not None else sys.argv[1:])
+            sys.exit(subprocess.run([sys.executable, __file__, *again], env=env,
+                                    check=False).returncode)
+        return
+    comp = np.asarray(spec.components.default().packed(), np.int64)
+    low, high = spec.players[spec.default_edition]
+    if args.profile:
+        for labels in (["random"] * 4, list(HEURISTIC_LINEUP[:4])):
+            g, lineups, ids, params = games_of(spec, labels, 4, 65_536)
+            play_gpu(spec, comp, 4, args.seed, g, lineups, ids, params)
+        return
+    if sim:
+        common.log("SIMULATOR: numba-cuda runs the device code as Python; the rows below only "
+                   "show the path works, their speeds mean nothing")
+    rows = []
+    compile_s = {}
+    for players in range(low, high + 1):
+        for kind in ("random", "heuristic"):
+            labels = ["random"] * players if kind == "random" else \
+                list((HEURISTIC_LINEUP * 2)[:players])
+            if sim:
+                G = 4
+            else:
+                default = (1 << 20) if kind == "random" else (1 << 17)
+                G = args.gpu_games or (default >> 4 if args.quick else default)
+            g, lineups, ids, params = games_of(spec, labels, players, G)
+            if kind not in compile_s:  # the first launch compiles (typing, libNVVM, PTX load)
+                w = games_of(spec, labels, players, DEFAULT_BLOCK)
+                compile_s[kind], _, _ = play_gpu(spec, comp, players, args.seed, *w)
+                common.log(f"GPU compile + first launch ({kind}): {compile_s[kind]:.1f} s")
+            blocks = [None]
+            if players == 4 and not sim:
+                blocks += [int(b) for b in args.blocks.split(",") if b.strip()]
+            for block in blocks:
+                times = []
+                for _ in range(max(1, args.repeat)):
+                    t, results, setups = play_gpu(spec, comp, players, args.seed, g, lineups,
+                                                  ids, params, block)
+                    times.append(t)
+                best = min(times)
+                n_check = min(G, args.check_games)
+                _, r_cpu, s_cpu = play_cpu(spec, comp, players, args.seed, g[:n_check],
+                                           lineups[:n_check], ids, params, 1)
+                same = (r_cpu.tobytes() == results[:n_check * players].tobytes()
+                        and s_cpu.tobytes() == setups[:n_check].tobytes())
+                row = {"device": "simulator" if sim else "gpu", "players": players,
+                       "lineup": kind, "strategies": ",".join(labels),
+                       "block": block or DEFAULT_BLOCK, "games": G, "seconds": best,
+                       "games_per_s": G / best, "records_identical": same,
+                       "checked_games": n_check, "compile_s": compile_s[kind],
+                       "target_games_per_s": TARGETS.get((kind, players), ""),
+                       "load_avg": common.load_avg()}
+                common.log(f"{row['device']} {players}p {kind} block {row['block']}: "
+                           f"{row['games_per_s']:,.0f} games/s, records identical: {same}")
+                rows.append(row)
+            # the CPU, one core and every core, on games sized to about --cpu-seconds
+            per_game = 60e-6 if kind == "random" else 500e-6
+            n_cpu = 8 if sim else max(200, int(args.cpu_seconds / per_game))
+            gc, lc, _, _ = games_of(spec, labels, players, n_cpu)
+            for threads in (1, common.cores()):
+                play_cpu(spec, comp, players, args.seed, gc[:50], lc[:50], ids, params,
+                         threads)  # compiled outside the timing
+                t = min(play_cpu(spec, comp, players, args.seed, gc, lc, ids, params,
+                                 threads)[0] for _ in range(max(1, args.repeat)))
+                rows.append({"device": f"cpu x{threads}", "players": players, "lineup": kind,
+                             "strategies": ",".join(labels), "games": n_cpu, "seconds": t,
+                             "games_per_s": n_cpu / t, "load_avg": common.load_avg()})
+                common.log(f"cpu x{threads} {players}p {kind}: {n_cpu / t:,.0f} games/s")
+    common.write_csv("gpu_simulator" if sim else "gpu", rows, args)
+    if args.check:
+        common.fail_on([f"{r['players']}p {r['lineup']} block {r['block']}: records differ"
+                        for r in rows if r.get("records_identical") is False],
+                       "GPU records == CPU records")
+
+
+if __name__ == "__main__":
+    main()

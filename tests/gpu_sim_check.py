@@ -1,0 +1,104 @@
+"""Play games through the GPU batch kernels in numba-cuda's simulator and through the CPU kernels,
+and report every difference (run by ``tests/test_gpu.py`` in a subprocess: the simulator must be
+switched on before ``numba.cuda`` is first imported).
+
+Usage: ``NUMBA_ENABLE_CUDASIM=1 python tests/gpu_sim_check.py CASES_JSON`` where the JSON is a
+list of cases ``{"game", "players", "edition", "strategies": [...], "games", "seed",
+"params": {label: [weights]} (optional), "cpu_params": the same for the CPU side only
+(optional: to show that a difference is caught)}``; prints one JSON line per case:
+``{"case": i, "games": G, "differences": [...]}`` (a difference names the game, the record or
+state field and both values).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+
+from tajsim.engine.gpu import play_batch_gpu
+from tajsim.engine.targets import simulated
+from tajsim.games.registry import get_game
+
+
+def cpu_play(spec, comp, n, rules, seed, game_ids, lineups, ids, params):
+    """Records (``play_batch``) and final states (``start_game`` + ``play_out``) on the CPU."""
+    G = game_ids.shape[0]
+    results = np.zeros(G * n, spec.result_dtype)
+    setups = np.zeros(G, spec.setup_dtype)
+    switches = spec.strategies.kernel_switches(ids)
+    k = spec.kernels
+    k.play_batch(comp, n, rules, seed, game_ids, game_ids, lineups, ids, params, results,
+                 setups, *switches)
+    states = np.zeros((G, spec.state_size), np.int64)
+    prng = np.zeros(spec.max_players, np.int64)
+    legal = np.empty(spec.n_actions, np.int64)
+    for g in range(G):
+        seat_ids = ids[lineups[g]]
+        seat_params = np.ascontiguousarray(params[lineups[g]])
+        k.start_game(comp, n, rules, seed, game_ids[g], game_ids[g], states[g], prng)
+        k.play_out(comp, states[g], seat_ids, seat_params, prng, legal, np.empty(0, np.int64),
+                   *switches)
+    return results, setups, states
+
+
+def differences(spec, cpu, gpu, limit=5):
+    """Every field (records and state slots) that differs, at most ``limit`` of each kind."""
+    out = []
+    for what, a, b in (("result", cpu[0], gpu[0]), ("setup", cpu[1], gpu[1])):
+        for name in a.dtype.names:
+            bad = np.flatnonzero(np.any((a[name] != b[name]).reshape(a.shape[0], -1), axis=1))
+            for row in bad[:limit]:
+                out.append(f"{what} row {row} field {name}: cpu {a[name][row].tolist()} "
+                           f"gpu {b[name][row].tolist()}")
+    rows, cols = np.nonzero(cpu[2] != gpu[2])
+    for row, col in list(zip(rows, cols, strict=True))[:limit]:
+        out.append(f"state of game {row} slot {col}: cpu {cpu[2][row, col]} "
+                   f"gpu {gpu[2][row, col]}")
+    return out
+
+
+def run_case(case):
+    spec = get_game(case["game"])
+    n = int(case["players"])
+    rules = spec.rules_code(case.get("edition"))
+    comp = np.asarray(spec.components.default().packed(), np.int64)
+    strategies = list(case["strategies"])
+    strategies = strategies * n if len(strategies) == 1 else strategies  # one for every seat
+    labels = list(dict.fromkeys(strategies))
+    ids, params, cpu_params = [], [], []
+    for label in labels:
+        strategy, vec = spec.strategies.parse(label)
+        ids.append(strategy.strategy_id)
+        params.append(case.get("params", {}).get(label, vec))
+        cpu_params.append(case.get("cpu_params", {}).get(label, params[-1]))
+    ids = np.asarray(ids, np.int64)
+    params = np.ascontiguousarray(np.asarray(params, np.float64))
+    cpu_params = np.ascontiguousarray(np.asarray(cpu_params, np.float64))
+    seats = [labels.index(s) for s in strategies]
+    G = int(case["games"])
+    game_ids = np.arange(G, dtype=np.int64) + int(case.get("first", 0))
+    # rotate the seats so every strategy sits in every seat
+    lineups = np.array([[seats[(p + g) % n] for p in range(n)] for g in range(G)], np.int64)
+    seed = int(case["seed"])
+    cpu = cpu_play(spec, comp, n, rules, seed, game_ids, lineups, ids, cpu_params)
+    results = np.zeros(G * n, spec.result_dtype)
+    setups = np.zeros(G, spec.setup_dtype)
+    states = np.zeros((G, spec.state_size), np.int64)
+    heuristics = spec.strategies.kernel_switches(ids)[1] is not None
+    play_batch_gpu(spec, comp, n, rules, seed, game_ids, game_ids, lineups, ids, params, results,
+                   setups, heuristics, states)
+    return {"games": G, "differences": differences(spec, cpu, (results, setups, states))}
+
+
+def main() -> None:
+    if not simulated():
+        sys.exit("run with NUMBA_ENABLE_CUDASIM=1")
+    cases = json.loads(sys.argv[1])
+    for i, case in enumerate(cases):
+        print(json.dumps({"case": i, **run_case(case)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
