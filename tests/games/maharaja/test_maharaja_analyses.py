@@ -21,6 +21,7 @@ from tajsim.games.maharaja.analyses import (
     game_length,
     governor_value,
     income_by_source,
+    order_balance,
     palace_tempo,
     penalties,
     road_value,
@@ -224,6 +225,25 @@ def test_governor_value_separates_the_strategy_from_the_action():
     f["gold"] = f["gold"] + 1.5 * f["chose_governor"]
     within = governor_value(f).query("measure == 'within_game'").set_index("outcome")
     assert covers(within.loc["gold"], 1.5)
+
+
+def test_order_balance_finds_the_seat_a_first_city_favours_and_knows_an_exhaustive_run():
+    f = synthetic(E.N_ORDERS)
+    order = np.repeat(np.arange(E.N_ORDERS), 4)
+    cities = ["agra", "delhi", "jaipur", "jodhpur", "lucknow", "udaipur", "varanasi"]
+    f["order_index"] = order
+    f["first_city"] = pd.Categorical(np.array(cities)[order // 720], categories=cities)
+    seat0_wins = (f["first_city"] == "agra").to_numpy() & (f["seat"] == 0).to_numpy()
+    weight = np.where(seat0_wins, 6.0, 1.0)  # seat 0 wins 2/3 of the Agra-first orders
+    f["winner"] = one_winner(f, weight)
+    t = order_balance(f).set_index(["first_city", "seat"])
+    assert t["exhaustive"].all() and (t.loc["all", "n_orders"] == E.N_ORDERS).all()
+    assert inside(t.loc[[("agra", 0)]], 2 / 3, mean="win_rate").all()
+    assert t.loc[("agra", 0), "ci_low"] > t.loc[("delhi", 0), "ci_high"]
+    assert inside(t.loc[[("delhi", 0)]], 0.25, mean="win_rate").all()
+    assert (t.loc["all", "n"] == E.N_ORDERS).all()
+    half = order_balance(f[f["order_index"] < 2520])  # half the orders: a sample, not all
+    assert not half["exhaustive"].any()
 
 
 def test_village_and_road_value():

@@ -20,6 +20,8 @@
                        central palace against an outer one within games
 ``governor_value``     win rate by how often the governor action was chosen, and one more choice
                        of it within games
+``order_balance``      win rate of each seat by the city the governor order scores first, and
+                       whether the run played every order equally often (exact over the orders)
 =====================  ==========================================================================
 
 Conventions. Games are told apart by the generic game key
@@ -53,12 +55,12 @@ from tajsim.analysis.stats import mean_ci, proportion_table, wilson_interval, wi
 from tajsim.analysis.winrates import win_rates
 from tajsim.errors import UserError
 from tajsim.games.maharaja.engine.components import default_components
-from tajsim.games.maharaja.engine.enums import ACT_SLUGS, END_CAUSE_NAMES, PART_NAMES
+from tajsim.games.maharaja.engine.enums import ACT_SLUGS, END_CAUSE_NAMES, N_ORDERS, PART_NAMES
 from tajsim.games.maharaja.play.records import slug
 
 __all__ = ["ANALYSES", "CONCLUSIONS", "REQUIRED_COLUMNS", "card_value", "central_vs_outer",
            "clustered_mean", "game_ends", "game_length", "governor_value", "income_by_source",
-           "palace_tempo", "penalties", "road_value", "village_value"]
+           "order_balance", "palace_tempo", "penalties", "road_value", "village_value"]
 
 GOLD_SOURCES = ("city", "lone", "tolls_in", "gold_action", "trader", "penalties_in")
 GOLD_SPENDING = ("build_spent", "tolls_out")
@@ -587,6 +589,47 @@ def governor_value(results: pd.DataFrame, by: Sequence[str] | str | None = None,
 
 
 # ---------------------------------------------------------------------------------------------
+# The governor order and the seats
+# ---------------------------------------------------------------------------------------------
+def order_balance(results: pd.DataFrame, by: Sequence[str] | str | None = None,
+                  confidence: float = 0.95) -> pd.DataFrame:
+    """Win rate of each seat by the city the governor order scores first (``first_city``) and
+    over all orders (``first_city`` = "all"), by group, with Wilson intervals over games.
+
+    ``exhaustive`` says whether the group played every one of the 5,040 orders equally often
+    (``setups = "enumerated"``): the compiled strategies draw no chance, so a game is a function
+    of the order and the seating, and the rates of such a run are then exact for a uniformly
+    drawn order (the intervals are those of a sample of as many random orders). In a mirror
+    match (one strategy in every seat) a seat's rate is its position's advantage.
+
+    Returns ``by...``, ``first_city``, ``seat``, ``n`` (games), ``n_orders`` (distinct orders),
+    ``wins``, ``win_rate``, ``ci_low``, ``ci_high``, ``baseline``, ``excess``, ``exhaustive``.
+    """
+    _check(results, ["first_city", "order_index", "seat", "winner"], "order_balance")
+    keys = _by(results, by)
+    frame = _framed(results).assign(first_city=results["first_city"].astype(str))
+    parts = []
+    for cities in (False, True):
+        group = [*keys, "first_city", "seat"] if cities else [*keys, "seat"]
+        table = win_rates(frame, by=group, confidence=confidence)
+        orders = frame.groupby(group, observed=True, sort=True)["order_index"].nunique()
+        table["n_orders"] = orders.to_numpy(np.int64)
+        if not cities:
+            table.insert(len(keys), "first_city", "all")
+        parts.append(table)
+    out = pd.concat(parts, ignore_index=True)
+    # every order equally often within the group (games counted once: seat 0's rows)
+    exhaustive = {}
+    for key, g in _groups(frame[frame["seat"] == 0], keys):
+        counts = g["order_index"].value_counts()
+        exhaustive[key] = bool(len(counts) == N_ORDERS and counts.nunique() == 1)
+    out["exhaustive"] = [exhaustive.get(tuple(row[k] for k in keys), False)
+                         for _, row in out.iterrows()]
+    return out[[*keys, "first_city", "seat", "n", "n_orders", "wins", "win_rate", "ci_low",
+                "ci_high", "baseline", "excess", "exhaustive"]]
+
+
+# ---------------------------------------------------------------------------------------------
 # Robustness conclusions
 # ---------------------------------------------------------------------------------------------
 def income_ranking(results: pd.DataFrame) -> list[Finding]:
@@ -640,6 +683,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "penalties": penalties,
     "central_vs_outer": central_vs_outer,
     "governor_value": governor_value,
+    "order_balance": order_balance,
 }
 
 _GAME = ("game_id", "n_players", "seat")
@@ -660,4 +704,5 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "central_vs_outer": (*_GAME, "strategy", "palaces_central", "palaces_outer", "palaces",
                          "winner", "gold"),
     "governor_value": (*_GAME, "chose_governor", "winner", "gold"),
+    "order_balance": (*_GAME, "first_city", "order_index", "winner"),
 }

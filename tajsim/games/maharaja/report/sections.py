@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis.frames import game_index
 from tajsim.analysis.registry import missing_columns
 from tajsim.games.maharaja.analyses import CARD_SLUGS
 from tajsim.games.maharaja.engine import enums as E
@@ -91,25 +92,32 @@ def _skip(ctx: ReportContext, *names: str) -> bool:
     return bool(missing)
 
 
-def _variants(ctx: ReportContext) -> bool:
+def _varies(ctx: ReportContext, column: str) -> bool:
     r = ctx.results
-    return "variant" in r.columns and r["variant"].nunique() > 1
+    return column in r.columns and r[column].nunique() > 1
+
+
+def _mirrors(ctx: ReportContext) -> bool:
+    """Whether every game is a mirror match (one strategy in every seat)."""
+    r = ctx.results
+    return bool(r.groupby(game_index(r))["strategy"].nunique().max() == 1)
 
 
 def _facet(ctx: ReportContext) -> tuple[str, ...]:
-    """What whole games are compared by: the variants, else the player counts, else nothing."""
-    if _variants(ctx):
-        return ("variant",)
-    return ("n_players",) if ctx.results["n_players"].nunique() > 1 else ()
+    """What whole games are compared by: the variants and the player counts that vary, and the
+    strategy when every game is a mirror match of one."""
+    cols = tuple(c for c in ("variant", "n_players") if _varies(ctx, c))
+    if _varies(ctx, "strategy") and _mirrors(ctx):
+        cols += ("strategy",)
+    return cols
 
 
 def _by(ctx: ReportContext) -> tuple[str, ...]:
     """What players are compared by: the variants (all strategies together), else the
     strategies within each player count."""
-    if _variants(ctx):
-        return ("variant",)
-    return ("n_players", "strategy") if ctx.results["n_players"].nunique() > 1 \
-        else ("strategy",)
+    if _varies(ctx, "variant"):
+        return _facet(ctx)
+    return ("n_players", "strategy") if _varies(ctx, "n_players") else ("strategy",)
 
 
 def _labels(table: pd.DataFrame, by: Sequence[str]) -> list[str]:
@@ -234,7 +242,7 @@ def _section_tolls(ctx: ReportContext) -> None:
     comps = _components(ctx)
     meta = comps.frame_meta()
     frame, note = ctx.results, ""
-    if "variant" in frame.columns and frame["variant"].nunique() > 1:
+    if _varies(ctx, "variant"):
         first = frame["variant"].iloc[0]
         frame = frame[frame["variant"] == first]
         note = (f" Only the games of variant {first} (the first run's board) are shown here: "
@@ -358,7 +366,7 @@ def _section_palace_tempo(ctx: ReportContext) -> None:
     by = _by(ctx)
     table = ctx.analysis("palace_tempo", by=by)
     curve = table[table["measure"] == "palaces_by_round"]
-    panels = ("n_players",) if by == ("n_players", "strategy") else ()
+    panels = ("n_players",) if "n_players" in by else ()
     lines = [c for c in by if c not in panels]
     if not curve.empty:
         groups = _series(curve, panels) if panels else [("", curve)]
@@ -658,6 +666,113 @@ def _section_governor(ctx: ReportContext) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# The governor order and the seats
+# ---------------------------------------------------------------------------------------------
+def _section_governor_order(ctx: ReportContext) -> None:
+    ctx.heading(2, "The governor order and the seats")
+    if _skip(ctx, "order_balance"):
+        return
+    facet = _facet(ctx)
+    table = ctx.analysis("order_balance", by=facet or None)
+    groups = _series(table, facet)
+    cities = [c for c in table["first_city"].unique() if c != "all"]
+    rows = ["all", *sorted(cities)]
+    city_names = {slug(c): c for c in _components(ctx).city_names}
+    fig, axes = panel_grid(len(groups), panel_height=0.9 + 0.3 * len(rows),
+                           extra_height=0.5)
+    spread = max(0.05, float((table["win_rate"] - table["baseline"]).abs().max()))
+    image = None
+    for ax, (label, sub) in zip(axes, groups):
+        grid = sub.pivot_table(index="first_city", columns="seat", values="win_rate",
+                               observed=True).reindex(rows)
+        base = float(sub["baseline"].iloc[0])
+        image = ax.imshow(100 * (grid.to_numpy() - base), cmap="RdBu", aspect="auto",
+                          vmin=-100 * spread, vmax=100 * spread)
+        for i in range(grid.shape[0]):
+            for j in range(grid.shape[1]):
+                v = grid.iat[i, j]
+                if np.isfinite(v):
+                    ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
+                            color="white" if abs(v - base) > 0.6 * spread else "black")
+        ax.set_xticks(range(grid.shape[1]), [f"seat {s}" for s in grid.columns])
+        ax.set_yticks(range(len(rows)), ["all orders" if r == "all" else
+                                         f"{city_names.get(r, r)} first" for r in rows])
+        ax.axhline(0.5, color="white", lw=2)
+        if label != "all games":
+            ax.set_title(label)
+    fig.colorbar(image, ax=axes, orientation="horizontal", location="bottom", shrink=0.5,
+                 label="win rate minus the rate of equal players (points)")
+    ctx.figure(fig, "governor_order",
+               "Win rate (%) of each seat over all governor orders and by the city the order "
+               "scores first; colour: the difference from the rate of equal players (blue "
+               "above, red below).", ctx.results)
+    exhaustive = table.groupby([*facet], observed=True)["exhaustive"].all() if facet else \
+        pd.Series([bool(table["exhaustive"].all())])
+    overall = table[table["first_city"] == "all"]
+    if bool(exhaustive.all()):
+        k = int(overall["n"].iloc[0] // overall["n_orders"].iloc[0])
+        times = "once" if k == 1 else f"{k} times"
+        ctx.para(
+            f"Every one of the 5,040 governor orders was played {times}"
+            f"{' in each group' if facet else ''}. The compiled strategies draw no chance, so "
+            "a game is a function of the order and the seating: these rates are exact for a "
+            "uniformly drawn order, and the Wilson intervals in the table are those of a "
+            "sample of as many random orders.")
+    else:
+        ctx.para(f"The governor orders were drawn at random "
+                 f"({int(overall['n_orders'].max()):,} distinct orders of 5,040 in the largest "
+                 "group), so these rates are estimates with Wilson intervals over games.")
+    for label, sub in groups:
+        all_orders = sub[sub["first_city"] == "all"].sort_values("win_rate")
+        worst, best = all_orders.iloc[0], all_orders.iloc[-1]
+        by_city = sub[sub["first_city"] != "all"]
+        far = by_city.loc[(by_city["win_rate"] - by_city["baseline"]).abs().idxmax()]
+        ctx.para(
+            f"{label + ': s' if facet else 'S'}eat {int(best['seat'])} wins "
+            f"{_ci(best['win_rate'], best['ci_low'], best['ci_high'], percent=True)} and seat "
+            f"{int(worst['seat'])} {_ci(worst['win_rate'], worst['ci_low'], worst['ci_high'], percent=True)}"  # noqa: E501
+            f" of {int(best['n']):,} games (equal players: {pct(best['baseline'])}); the "
+            f"largest shift by the first city: seat {int(far['seat'])} wins "
+            f"{_ci(far['win_rate'], far['ci_low'], far['ci_high'], percent=True)} of the "
+            f"{int(far['n']):,} games whose order scores "
+            f"{city_names.get(far['first_city'], far['first_city'])} first.")
+    if bool(exhaustive.all()):
+        ctx.para(
+            "The generic setup-balance section's share of variance due to the setup (ICC) is "
+            "not shown for such a run: it needs several independent games per order, and "
+            "deterministic play has none. In a mirror match the order decides everything; "
+            "across the seat rotations of a mixed field the games of one order are tied "
+            "together (a strategy that wins every rotation wins once in each seat), which "
+            "biases the share downwards.")
+    tests = []
+    # In mirror matches each strategy's seats are tested on their own.
+    names = sorted(ctx.results["strategy"].astype(str).unique()) if "strategy" in facet \
+        else [None]
+    for name in names:
+        for seat in sorted(int(x) for x in ctx.results["seat"].unique()):
+            found = ctx.analysis("setup_feature_tests", seat=seat, strategy=name)
+            if not found.empty:
+                found = found.assign(seat=seat)
+                tests.append(found if name is None else found.assign(strategy=name))
+    if tests:
+        features = pd.concat(tests, ignore_index=True).sort_values("p_value", kind="stable")
+        n_sig = int(features["significant"].sum())
+        ctx.para(f"Setup features (the city scored first, the round in which each city is "
+                 f"first scored) tested against each seat's win rate, one observation per "
+                 f"order: {n_sig} of {len(features)} tests significant at a 5% false "
+                 "discovery rate (Benjamini-Hochberg within each seat"
+                 f"{' and strategy' if names != [None] else ''}).")
+        shown = [*[c for c in ("strategy", "n_players") if c in features.columns], "seat",
+                 "feature",
+                 "level", "n", "effect", "ci_low", "ci_high", "p_value", "q_value"]
+        ctx.table(features[shown].head(12), "Setup features with the smallest p-values, all "
+                  "seats (effect: difference in win rate for a first city, change per later "
+                  "round for a city's first visit).", "governor_order_features", full=features)
+    ctx.table(table, "Win rate of each seat by the city scored first (Wilson intervals over "
+              "games; n_orders: distinct governor orders).", "order_balance")
+
+
+# ---------------------------------------------------------------------------------------------
 # The final board of a game
 # ---------------------------------------------------------------------------------------------
 def _replay_first_game(ctx: ReportContext, comps: Components) -> Any | None:
@@ -725,6 +840,8 @@ SECTIONS = {
     "penalties": (_section_penalties, "actions left unperformed, by cause"),
     "central_vs_outer": (_section_central, "central against outer palaces"),
     "governor": (_section_governor, "the value of the governor action"),
+    "governor_order": (_section_governor_order, "each seat's win rate by the governor order "
+                                                "(exact over all 5,040 orders when enumerated)"),
     "final_board": (_section_final_board, "the board at the end of a game, played again from "
                                           "its seed"),
 }
