@@ -303,6 +303,9 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     if "setup_id" not in r.columns:
         ctx.para("Skipped: the results have no `setup_id` column.")
         return
+    if ctx.spec.extras.get("setup_balance_note"):  # the game says why these would mislead
+        ctx.para(f"Skipped: {ctx.spec.extras['setup_balance_note']}")
+        return
     per_setup = setup_balance.games_per_setup(r)
     if per_setup.max() < 2:
         ctx.para(f"Skipped: every game has its own setup ({len(per_setup):,} setups for "
@@ -447,7 +450,8 @@ GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
     "score_composition": (_section_composition, "mean and distribution of each score part"),
     "setup_balance": (_section_setup_balance, "how much the setup decides, and which features"),
     "ratings": (_section_ratings, "openskill and Bradley-Terry ratings, head-to-head"),
-    "robustness": (_section_robustness, "key conclusions across variants (component sets, rule options)"),
+    "robustness": (_section_robustness, "key conclusions across variants (component sets, "
+                                        "rule options)"),
 }
 #: The game's own sections come after this one.
 _GAME_SECTIONS_AFTER = "score_composition"

@@ -164,14 +164,26 @@ def _series(table: pd.DataFrame, by: Sequence[str]) -> list[tuple[str, pd.DataFr
     """The table split by the ``by`` groups, labelled, in sorted order."""
     if not by:
         return [("all games", table)]
-    return [(group_label(g.iloc[0], list(by)), g)
-            for _, g in table.groupby(list(by), observed=True, sort=True)]
+    # By label, so that a group keeps its colour and place in every figure of the report.
+    return sorted(((group_label(g.iloc[0], list(by)), g)
+                   for _, g in table.groupby(list(by), observed=True, sort=True)),
+                  key=lambda item: item[0])
+
+
+def _display(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` for a report table: nullable integer columns as text, missing values blank
+    (the CSV keeps the numbers)."""
+    out = frame.copy()
+    for column in out.columns:
+        if isinstance(out[column].dtype, pd.Int64Dtype):
+            out[column] = [("" if pd.isna(v) else str(int(v))) for v in out[column]]
+    return out
 
 
 def _legend_below(fig: plt.Figure, ax: plt.Axes, n: int) -> None:
     if n > 1:
         fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center",
-                   ncol=min(n, 5), frameon=False)
+                   ncol=min(n, 6), frameon=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,8 +257,8 @@ def _section_tolls(ctx: ReportContext) -> None:
     if _varies(ctx, "variant"):
         first = frame["variant"].iloc[0]
         frame = frame[frame["variant"] == first]
-        note = (f" Only the games of variant {first} (the first run's board) are shown here: "
-                "other variants may put the villages on other roads.")
+        note = (f" Only the games of variant {first} are shown here (the first run's board: "
+                "variants may put the villages on other roads).")
     meta_key = {k: meta[k] for k in ("village_names", "city_names", "roads", "road_villages")}
     subset = {} if frame is ctx.results else {"subset": f"variant == {str(first)!r}"}
     villages = ctx.analysis("village_value", meta=meta_key, **subset)
@@ -308,7 +320,7 @@ def _section_cards(ctx: ReportContext) -> None:
     table = ctx.analysis("card_value", by=facet or None)
     cards = _card_names(_components(ctx))
     table = table.assign(card=[cards.get(c, c) for c in table["card"]])
-    final = table[table["held"] == "final"].copy()
+    final = table[(table["held"] == "final") & (table["n"] >= 30)].copy()
     final["key"] = [f"{group_label(r, list(facet))} {r['card']}" if facet else r["card"]
                     for _, r in final.iterrows()]
     rows = list(final["key"])
@@ -329,9 +341,14 @@ def _section_cards(ctx: ReportContext) -> None:
     ctx.figure(fig, "card_value",
                "Win rate (95% Wilson intervals; red: the rate of equal players) and gold "
                "at the end (t intervals) of the players by the character card they held when "
-               "the game ended.", ctx.results)
-    best = final.sort_values("win_rate", ascending=False).iloc[0]
-    worst = final.sort_values("win_rate").iloc[0]
+               "the game ended (cards held in fewer than 30 player-games left out).",
+               ctx.results)
+    # The headline compares cards held often enough, by their excess over equal players
+    # (player counts have different baselines).
+    common = final[final["n"] >= max(100, 0.01 * final["n"].sum())]
+    common = common if not common.empty else final
+    best = common.sort_values("excess", ascending=False).iloc[0]
+    worst = common.sort_values("excess").iloc[0]
     ctx.para(
         f"The holder of {best['key']} at the end wins {_ci(best['win_rate'], best['ci_low'], best['ci_high'], percent=True)}"  # noqa: E501
         f" of {int(best['n']):,} player-games (equal players: {pct(best['baseline'])}); the "
@@ -461,7 +478,12 @@ def _section_game_ends(ctx: ReportContext) -> None:
                ctx.results)
     for label, sub in _series(ends, facet):
         n = int(sub["n"].iloc[0])
-        parts = [f"{_ci(r.rate, r.ci_low, r.ci_high, percent=True)} {END_PHRASES[r.end_cause]}"
+        parts = [(f"{_ci(r.rate, r.ci_low, r.ci_high, percent=True)}"
+                  f" {END_PHRASES[r.end_cause]}") if r.successes >= 20 else
+                 f"{r.successes} game{'s' if r.successes > 1 else ''} "
+                 + (END_PHRASES[r.end_cause] if r.successes > 1 else
+                    END_PHRASES[r.end_cause].replace("end ", "ends ", 1)
+                    .replace("hit ", "hits ", 1))
                  + (f" (in round {_ci(r.rounds, r.rounds_low, r.rounds_high, 2)} on average)"
                     if r.rounds_high > r.rounds_low else "")
                  for r in sub.itertuples() if r.successes > 0]
@@ -482,10 +504,12 @@ def _section_penalties(ctx: ReportContext) -> None:
         return
     by = _by(ctx)
     table = ctx.analysis("penalties", by=by)
-    happened = table[table.groupby("action")["mean"].transform("max") > 0]
+    # Kinds left unperformed at least once in 200 player-games (the rest stay in the CSV).
+    happened = table[table.groupby("action")["mean"].transform("max") >= 0.005]
     if happened.empty:
-        ctx.para(f"No player left a chosen action unperformed in "
-                 f"{int(table['n_games'].max()):,} games.")
+        ctx.para(f"Players left fewer than one chosen action in 200 unperformed over "
+                 f"{int(table['n_games'].max()):,} games (table: `table_penalties.csv`).")
+        ctx.csv(table, "table_penalties")
         return
     happened = happened.assign(key=[ACTION_LABELS.get(a, a) for a in happened["action"]])
     rows = list(dict.fromkeys(happened["key"]))
@@ -497,8 +521,9 @@ def _section_penalties(ctx: ReportContext) -> None:
     _legend_below(fig, axes[0], len(series))
     ctx.figure(fig, "penalties",
                "Chosen actions a player left unperformed per game (each pays every other "
-               "player 2 gold, R17), in all and by the action (only the actions that ever "
-               "were), with 95% t intervals clustered by game.", ctx.results)
+               "player 2 gold, R17), in all and by the action (the actions left unperformed "
+               "at least once in 200 player-games), with 95% t intervals clustered by game.",
+               ctx.results)
     overall = happened[happened["action"] == "all"]
     causes = happened[happened["action"] != "all"]
     main = causes.groupby("action")["mean"].mean().sort_values(ascending=False)
@@ -571,10 +596,10 @@ def _section_central(ctx: ReportContext) -> None:
         f"{_signed_ci(gold['estimate'], gold['ci_low'], gold['ci_high'], 2)} gold. This is "
         "an association in simulated play, not a causal effect: a player takes the centre "
         "when it is free and affordable.")
-    ctx.table(table, "Win rate by central palaces (Wilson), central and outer palaces per "
-              "player-game (t, clustered) and the within-game comparison of a central palace "
-              "with an outer one (regression coefficient, clustered by game).",
-              "central_vs_outer")
+    ctx.table(_display(table), "Win rate by central palaces (Wilson), central and outer "
+              "palaces per player-game (t, clustered) and the within-game comparison of a "
+              "central palace with an outer one (regression coefficient, clustered by game).",
+              "central_vs_outer", full=table)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,28 +666,37 @@ def _section_governor(ctx: ReportContext) -> None:
                   "fewer than 20 player-games left out)." if two else "."), ctx.results)
     pooled = ctx.analysis("governor_value", by=None)
     within = pooled[pooled["measure"] == "within_game"].set_index("outcome")
-    raw = pooled[pooled["measure"] == "win_rate"]
     win, gold = within.loc["win"], within.loc["gold"]
-    low, high = raw.iloc[0], raw.iloc[-1]
-    apart = high["ci_low"] > low["ci_high"] or high["ci_high"] < low["ci_low"]
     flat = win["ci_low"] <= 0 <= win["ci_high"]
-    ctx.para(
-        f"Players who chose the governor action {high['level']} times win "
-        f"{_ci(high['estimate'], high['ci_low'], high['ci_high'], percent=True)} of "
-        f"{int(high['n']):,} player-games, those who never did "
-        f"{_ci(low['estimate'], low['ci_low'], low['ci_high'], percent=True)} of "
-        f"{int(low['n']):,}. "
-        + ("Most of that difference is who chooses it: compared" if apart and flat
-           else "Compared")
-        + f" among the players of one game ({int(win['n_games']):,} games; seat and "
-        f"strategy controls, intervals clustered by game), one more choice of the action goes "
-        f"with {_signed_ci(win['estimate'], win['ci_low'], win['ci_high'])} in win share and "
+    compared = (
+        f"among the players of one game ({int(win['n_games']):,} games; seat and strategy "
+        f"controls, intervals clustered by game), one more choice of the action goes with "
+        f"{_signed_ci(win['estimate'], win['ci_low'], win['ci_high'])} in win share and "
         f"{_signed_ci(gold['estimate'], gold['ci_low'], gold['ci_high'], 2)} gold. Both are "
         "associations in simulated play, not causal effects (strategies choose the action "
         "when it pays); the action's effect on a given strategy is measured by playing that "
         "strategy with and without it (e.g. `hoarder` against `hoarder:governor=0`).")
-    ctx.table(table, "Win rate by governor choices (Wilson) and the within-game comparison "
-              "(regression coefficient per choice, clustered by game).", "governor_value")
+    if facet:  # raw rates are not comparable across player counts: by group only
+        ahead = sum(1 for _, sub in series
+                    if sub.iloc[-1]["ci_low"] > sub.iloc[0]["ci_high"])
+        ctx.para(f"In {ahead} of {len(series)} groups the players who chose the governor "
+                 f"action {levels[-1]} times win more than those who never did (the "
+                 f"intervals apart). Compared {compared}")
+    else:
+        raw = pooled[pooled["measure"] == "win_rate"]
+        low, high = raw.iloc[0], raw.iloc[-1]
+        apart = high["ci_low"] > low["ci_high"] or high["ci_high"] < low["ci_low"]
+        ctx.para(
+            f"Players who chose the governor action {high['level']} times win "
+            f"{_ci(high['estimate'], high['ci_low'], high['ci_high'], percent=True)} of "
+            f"{int(high['n']):,} player-games, those who never did "
+            f"{_ci(low['estimate'], low['ci_low'], low['ci_high'], percent=True)} of "
+            f"{int(low['n']):,}. "
+            + ("Most of that difference is who chooses it: compared " if apart and flat
+               else "Compared ") + compared)
+    ctx.table(_display(table), "Win rate by governor choices (Wilson) and the within-game "
+              "comparison (regression coefficient per choice, clustered by game).",
+              "governor_value", full=table)
 
 
 # ---------------------------------------------------------------------------------------------
