@@ -128,6 +128,10 @@ SPEC = GameSpec(
         "rules_doc": "docs/games/maharaja/rules.md",
         "components_doc": "docs/games/maharaja/components.md",
         "strategies_doc": "docs/games/maharaja/strategies.md",
+        # The strength ladder (tajsim ladder --game maharaja): the result fields it shows beside
+        # the score parts (gold breaks ties; houses, governor moves and unperformed actions tell
+        # the presets apart).
+        "ladder_columns": ("gold", "houses_village", "chose_governor", "penalties"),
     },
 )
 SPEC.check_layout()
