@@ -264,6 +264,8 @@ def _section_tolls(ctx: ReportContext) -> None:
     villages = ctx.analysis("village_value", meta=meta_key, **subset)
     roads = ctx.analysis("road_value", meta=meta_key, **subset)
     n = int(villages["n"].max())
+    if comps.digest() == default_components().digest():
+        note += " The shipped board is a reconstruction (docs/games/maharaja/components.md)."
     fig = toll_heatmap(frame, comps, table=villages)
     ctx.figure(fig, "toll_heatmap",
                "Tolls earned per game in each village (the gold its house owners received from "
@@ -438,6 +440,21 @@ def _section_palace_tempo(ctx: ReportContext) -> None:
 # ---------------------------------------------------------------------------------------------
 # How games end
 # ---------------------------------------------------------------------------------------------
+def _end_phrase(row: Any) -> str:
+    """"97.7% [97.3, 98.1] end with a 7th palace (in round 8.09 [...] on average)", or "1 game
+    ends ..." for a cause seen fewer than 20 times (a percentage would round to 0)."""
+    phrase = END_PHRASES[row.end_cause]
+    if row.successes >= 20:
+        head = f"{_ci(row.rate, row.ci_low, row.ci_high, percent=True)} {phrase}"
+    elif row.successes == 1:
+        head = "1 game " + phrase.replace("end ", "ends ", 1).replace("hit ", "hits ", 1)
+    else:
+        head = f"{row.successes} games {phrase}"
+    if row.rounds_high > row.rounds_low:  # causes that always end in round 10 say nothing
+        head += f" (in round {_ci(row.rounds, row.rounds_low, row.rounds_high, 2)} on average)"
+    return head
+
+
 def _section_game_ends(ctx: ReportContext) -> None:
     ctx.heading(2, "How games end")
     if _skip(ctx, "game_ends", "game_length"):
@@ -478,15 +495,7 @@ def _section_game_ends(ctx: ReportContext) -> None:
                ctx.results)
     for label, sub in _series(ends, facet):
         n = int(sub["n"].iloc[0])
-        parts = [(f"{_ci(r.rate, r.ci_low, r.ci_high, percent=True)}"
-                  f" {END_PHRASES[r.end_cause]}") if r.successes >= 20 else
-                 f"{r.successes} game{'s' if r.successes > 1 else ''} "
-                 + (END_PHRASES[r.end_cause] if r.successes > 1 else
-                    END_PHRASES[r.end_cause].replace("end ", "ends ", 1)
-                    .replace("hit ", "hits ", 1))
-                 + (f" (in round {_ci(r.rounds, r.rounds_low, r.rounds_high, 2)} on average)"
-                    if r.rounds_high > r.rounds_low else "")
-                 for r in sub.itertuples() if r.successes > 0]
+        parts = [_end_phrase(r) for r in sub.itertuples() if r.successes > 0]
         ctx.para(f"{label + ': o' if facet else 'O'}f {n:,} games, {'; '.join(parts)}.")
     ctx.table(ends, "End causes (Wilson intervals over games) and the mean last round of each "
               "(t intervals).", "game_ends")
