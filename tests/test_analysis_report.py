@@ -115,7 +115,7 @@ def test_several_player_counts_and_variants(tmp_path):
     frame = pd.concat([three, four], ignore_index=True)
     build_report(frame, tmp_path, sections=["win_rates", "seat_advantage", "robustness"])
     md = (tmp_path / "report.md").read_text()
-    assert "## Robustness to the component data" in md
+    assert "## Robustness across variants" in md
     assert "3 and 4-player games" in md
     captions = _captions(md)
     assert captions and all("n = 300 games" in c for c in captions)

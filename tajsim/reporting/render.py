@@ -298,7 +298,7 @@ def describe_simulation(frame: pd.DataFrame, config: dict[str, Any] | None = Non
     elif seed is not None:
         parts.append(f"seed {seed}")
     if "variant" in frame.columns and frame["variant"].nunique() > 1:
-        parts.append(f"{frame['variant'].nunique()} component variants")
+        parts.append(f"{frame['variant'].nunique()} variants")
     return f"Simulated: {'; '.join(parts)}; n = {n_games(frame):,} games."
 
 

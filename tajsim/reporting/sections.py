@@ -303,6 +303,9 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     if "setup_id" not in r.columns:
         ctx.para("Skipped: the results have no `setup_id` column.")
         return
+    if ctx.spec.extras.get("setup_balance_note"):  # the game says why these would mislead
+        ctx.para(f"Skipped: {ctx.spec.extras['setup_balance_note']}")
+        return
     per_setup = setup_balance.games_per_setup(r)
     if per_setup.max() < 2:
         ctx.para(f"Skipped: every game has its own setup ({len(per_setup):,} setups for "
@@ -431,12 +434,13 @@ def _section_robustness(ctx: ReportContext) -> None:
     r = ctx.results
     if "variant" not in r.columns or r["variant"].nunique() < 2:
         return
-    ctx.heading(2, "Robustness to the component data")
+    # Variants are whatever the runs label so: component sets or rule options.
+    ctx.heading(2, "Robustness across variants")
     table = ctx.analysis("robustness")
     held = int(table["holds_in_all"].sum())
     ctx.para(f"{held} of {len(table)} key conclusions hold in all {r['variant'].nunique()} "
-             "component variants.")
-    ctx.table(table, "Key conclusions by component variant.", "robustness",
+             "variants (the component sets or rule options the runs are labelled with).")
+    ctx.table(table, "Key conclusions by variant.", "robustness",
               full=robustness.conclusion_values(robustness.split_variants(r),
                                                 extra=conclusions_for(ctx.spec)))
 
@@ -450,7 +454,8 @@ GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
     "score_composition": (_section_composition, "mean and distribution of each score part"),
     "setup_balance": (_section_setup_balance, "how much the setup decides, and which features"),
     "ratings": (_section_ratings, "openskill and Bradley-Terry ratings, head-to-head"),
-    "robustness": (_section_robustness, "key conclusions across component variants"),
+    "robustness": (_section_robustness, "key conclusions across variants (component sets, "
+                                        "rule options)"),
 }
 #: The game's own sections come after this one.
 _GAME_SECTIONS_AFTER = "score_composition"

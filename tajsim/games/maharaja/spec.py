@@ -115,9 +115,23 @@ SPEC = GameSpec(
         "palace_points": E.PALACE_POINTS,
         "seat_note": "seat 0 chooses a character card first",
         "setup_features_text": "the governor order: which city is visited in each round",
+        # Why the generic setup-balance section (ICC, per-setup tests) is left out.
+        "setup_balance_note": (
+            "Maharaja's compiled strategies (all but random) draw no chance, so a game is a "
+            "function of the governor order and the seating, and the games of one order are "
+            "not independent draws: a mirror match has one game per order, and across the "
+            "seat rotations of a field the games of an order are tied together (a strategy "
+            "that wins every rotation wins once in each seat), which pushes the share of the "
+            "variance due to the setup below 0. The section \"The governor order and the "
+            "seats\" shows each seat's win rate by order instead (exact when every order is "
+            "played: setups = \"enumerated\")."),
         "rules_doc": "docs/games/maharaja/rules.md",
         "components_doc": "docs/games/maharaja/components.md",
         "strategies_doc": "docs/games/maharaja/strategies.md",
+        # The strength ladder (tajsim ladder --game maharaja): the result fields it shows beside
+        # the score parts (gold breaks ties; houses, governor moves and unperformed actions tell
+        # the presets apart).
+        "ladder_columns": ("gold", "houses_village", "chose_governor", "penalties"),
     },
 )
 SPEC.check_layout()

@@ -116,6 +116,10 @@ def test_frame_columns_and_setup_features():
                                                 "builder", "artisan"))
     assert (rounds.to_numpy() == np.repeat(setups["n_rounds"], n)).all()
     assert (frame["first_palace_round"] <= frame["last_palace_round"]).all()
+    tempo = frame[[f"palace_round_{k}" for k in range(1, 8)]].to_numpy()
+    assert (tempo[:, 0] == frame["first_palace_round"]).all()
+    assert (tempo.max(axis=1) == frame["last_palace_round"]).all()
+    assert ((tempo > 0).sum(axis=1) == res["palaces"]).all()
     feats = setup_features(meta, setups)
     assert [f.name for f in feats] == ["first_city", "governor_order"]
     assert [f.codes for f in setup_features(meta, None)] == [None, None]
@@ -124,7 +128,7 @@ def test_frame_columns_and_setup_features():
         assert f.codes.max() < len(f.labels)
     assert len(feats[1].labels) == 5040 and feats[1].labels[0].startswith("delhi>jodhpur")
     assert set(setup_feature_columns(list(frame.columns))) == \
-        {"first_city", "order_index"} | {c for c in frame.columns if c.startswith("visit_")}
+        {"first_city"} | {c for c in frame.columns if c.startswith("visit_")}
 
 
 def test_game_spec_is_complete():

@@ -3,8 +3,9 @@
 ``frame_columns`` adds, to the generic results frame (one row per seat per game, games in
 order, seats inside), the columns an analyst of this game groups by: the governor order
 (``order_index``), the round each city is first scored (``visit_<city>``, 0 if never), the
-first city scored, how and when the game ended, the seat's palace tempo, the rounds it held
-each character, and per game the tolls earned in each village and the houses standing there
+first city scored, how and when the game ended, the seat's palace tempo (the round of its first,
+last and k-th palace: ``palace_round_<k>``, 0 if never built), the rounds it held each
+character, and per game the tolls earned in each village and the houses standing there
 at the end (``tolls_<village>``, ``houses_<village>``). ``setup_features`` names the setup's
 categorical features for the generic setup-balance analyses: the first city scored and the
 whole governor order (5,040 values, so an exhaustive run over ``enumerated_setup_ids()`` is
@@ -70,6 +71,8 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
     palace_round = setups["palace_round"][rows, seat]  # [rows, 7]
     cols["first_palace_round"] = palace_round[:, 0].astype(np.int8)
     cols["last_palace_round"] = palace_round.max(axis=1).astype(np.int8)
+    for k in range(palace_round.shape[1]):  # the tempo curve: palaces built by each round
+        cols[f"palace_round_{k + 1}"] = palace_round[:, k].astype(np.int8)
     cards = setups["card_by_round"][rows, :, seat]  # [rows, MAX_ROUNDS]
     for k, name in enumerate(CARD_SLUGS):
         cols[f"rounds_{name}"] = (cards == k).sum(axis=1).astype(np.int8)
@@ -98,6 +101,9 @@ def setup_features(meta: Mapping[str, Any], setups: np.ndarray | None) -> list[S
 
 
 def setup_feature_columns(columns: Sequence[str]) -> list[str]:
-    """The results-frame columns that hold setup features."""
-    wanted = ("first_city", "order_index")
+    """The results-frame columns that hold setup features: the first city scored and the
+    round each city is first scored. The order's index is left out: a number with no order of
+    its own (a slope on it would mean nothing); each order's own effect is the setup-balance
+    analyses' per-setup comparison (one setup per order in an enumerated run)."""
+    wanted = ("first_city",)
     return [c for c in columns if c in wanted or c.startswith("visit_")]
