@@ -55,6 +55,7 @@ COMP_SIZE = 1
 N_ACTIONS = 1
 MAX_PLAYERS = 1
 WORK_SIZE = 1
+WORK_DTYPE = np.float64
 
 
 def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, lineup_ids,
@@ -80,7 +81,7 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     prng = cuda.local.array(MAX_PLAYERS, np.int64)
     legal = cuda.local.array(N_ACTIONS, np.int64)
     seat_ids = cuda.local.array(MAX_PLAYERS, np.int64)
-    work = cuda.local.array(WORK_SIZE, np.float64)
+    work = cuda.local.array(WORK_SIZE, WORK_DTYPE)
     G = game_ids.shape[0]
     g = cuda.grid(1)
     while g < G:
@@ -131,6 +132,7 @@ def _kernel_source(spec: GameSpec) -> Any:
         current_player=device_function(gpu.current_player),
         STATE_SIZE=spec.state_size, COMP_SIZE=spec.comp_size, N_ACTIONS=spec.n_actions,
         MAX_PLAYERS=spec.max_players, WORK_SIZE=max(1, gpu.work_size),
+        WORK_DTYPE=gpu.work_dtype,
     )
     return types.FunctionType(_batch.__code__, env, f"{spec.name}_batch")
 

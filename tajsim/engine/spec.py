@@ -56,9 +56,11 @@ class GpuKernels:
     choose_simple : ``(strategy_id, state, comp, player, params, prng, legal, n_legal, work)
         -> action``
         The dispatcher over the non-search strategies; ``work`` is the heuristic family's
-        scratch (float64[work_size]) or None to leave the family out.
+        scratch (work_dtype[work_size]) or None to leave the family out.
     work_size : int
         Length of that scratch.
+    work_dtype : numpy scalar type
+        Its dtype: float64 (the default) or int64 (Maharaja's integer heuristic).
     """
 
     start_game: Callable[..., Any]
@@ -68,6 +70,7 @@ class GpuKernels:
     current_player: Callable[..., int]
     choose_simple: Callable[..., int]
     work_size: int
+    work_dtype: Any = np.float64
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, RuleOption
+from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels, RuleOption
 from tajsim.games.maharaja import SOURCE_FOLDERS
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
@@ -31,9 +31,10 @@ from tajsim.games.maharaja.play.records import (
     setup_feature_columns,
     setup_features,
 )
-from tajsim.games.maharaja.strategies.ids import N_PARAMS
+from tajsim.games.maharaja.strategies.ids import N_PARAMS, WORK_SIZE
 from tajsim.games.maharaja.strategies.nb import choose_action_nb
 from tajsim.games.maharaja.strategies.registry import REGISTRY
+from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
 from tajsim.games.maharaja.strategies.view import player_view
 
 WING = Path(__file__).resolve().parent
@@ -71,6 +72,16 @@ SPEC = GameSpec(
         play_batch_parallel=play_batch_parallel_nb,
         current_player=nb.current_player_nb,
         phase=nb.phase_nb,
+        gpu=GpuKernels(
+            start_game=nb.start_game_nb,
+            legal_actions=nb.legal_actions_nb,
+            apply_action=nb.apply_action_nb,
+            write_records=write_records_nb,
+            current_player=nb.current_player_nb,
+            choose_simple=choose_simple_nb,
+            work_size=WORK_SIZE,  # the heuristic's integer scratch
+            work_dtype=np.int64,
+        ),
     ),
     result_dtype=E.RESULT_DTYPE,
     setup_dtype=E.SETUP_DTYPE,

@@ -18,9 +18,8 @@ Rule numbers (R1 ...) cite ``docs/games/maharaja/rules.md``.
 
 from __future__ import annotations
 
-from numba import njit
-
 from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, below, derive_seed
+from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,
     ACTION_BUILD,
@@ -199,13 +198,13 @@ UNLIMITED_QUARRY = 1 << 30
 # ---------------------------------------------------------------------------------------------
 # Small accessors
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def option_on(state, bit):
     """Whether rule option ``bit`` (an ``OPT_*``) is switched on in this game's rules code."""
     return (state[S_RULES] >> bit) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def village_cap(state, comp):
     """Houses allowed in one village: 2, or 1 with two players (R5)."""
     if state[S_N_PLAYERS] == 2:
@@ -213,17 +212,17 @@ def village_cap(state, comp):
     return comp[C_VILLAGE_CAP]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def houses_of(state, loc, p):
     return state[S_HOUSES + loc * P + p]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def holds(state, p, card):
     return state[S_CARD_OF + p] == card
 
 
-@njit(cache=True)
+@kernel
 def score_of(state, p):
     """Total score of seat ``p``: the sum of its parts (PALACE_POINTS * palaces + gold)."""
     total = 0
@@ -232,7 +231,7 @@ def score_of(state, p):
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def palace_cost(state, comp, p):
     """12 gold, 9 for the Artisan (R38)."""
     if holds(state, p, CARD.ARTISAN):
@@ -240,13 +239,13 @@ def palace_cost(state, comp, p):
     return comp[C_PALACE_COST]
 
 
-@njit(cache=True)
+@kernel
 def road_other_end(comp, road, junction):
     a = comp[C_ROAD_A + road]
     return comp[C_ROAD_B + road] if a == junction else a
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def road_toll(state, comp, p, road):
     """Gold ``p`` owes for passing road ``road``'s villages, or -1 if a village on it has no
     house (R8). A village holding one of p's houses is free; otherwise each other player's
@@ -261,7 +260,7 @@ def road_toll(state, comp, p, road):
     return toll
 
 
-@njit(cache=True)
+@kernel
 def can_place_at(state, comp, p, loc):
     """Location rule for a house arriving at ``loc`` (R19): a village below its cap, or the city
     where p's architect stands."""
@@ -270,7 +269,7 @@ def can_place_at(state, comp, p, loc):
     return state[S_ARCH + p] == loc - LOC_CITY
 
 
-@njit(cache=True)
+@kernel
 def has_own_palace(state, city, p):
     for s in range(N_SITES):
         if state[S_SITE + city * N_SITES + s] == p:
@@ -278,13 +277,13 @@ def has_own_palace(state, city, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def palace_sites(state, comp, p):
     """Bit mask of the palace sites p may take now, where its architect stands (R21-R22)."""
     return palace_sites_at(state, comp, p, state[S_ARCH + p])
 
 
-@njit(cache=True)
+@kernel
 def palace_sites_at(state, comp, p, city):
     """Bit mask of the palace sites p could take in junction ``city``: 1 the centre, 2 an outer
     site (R21-R22).
@@ -311,7 +310,7 @@ def palace_sites_at(state, comp, p, city):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def city_points(state, comp, city, p):
     """Presence points of p in ``city`` (R30): architect 1, each house 1, each outer palace 1
     (2 for the Sadhu), the central palace 3."""
@@ -326,20 +325,20 @@ def city_points(state, comp, city, p):
     return pts
 
 
-@njit(cache=True)
+@kernel
 def add_gold(state, p, amount, part):
     state[S_GOLD + p] += amount
     state[S_PARTS + p * N_PARTS + part] += amount
 
 
-@njit(cache=True)
+@kernel
 def pay_gold(state, p, amount, part):
     """p pays ``amount`` (recorded as a negative ``part``)."""
     state[S_GOLD + p] -= amount
     state[S_PARTS + p * N_PARTS + part] -= amount
 
 
-@njit(cache=True)
+@kernel
 def put_house(state, p, loc, delta):
     state[S_HOUSES + loc * P + p] += delta
     state[S_LOC_TOTAL + loc] += delta
@@ -348,7 +347,7 @@ def put_house(state, p, loc, delta):
 # ---------------------------------------------------------------------------------------------
 # Governor track (R2, R25-R27)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def bottom_governor_pos(state):
     pos = 1
     while state[S_BOX + pos] < 0:
@@ -356,7 +355,7 @@ def bottom_governor_pos(state):
     return pos
 
 
-@njit(cache=True)
+@kernel
 def refresh_top(state):
     pos = state[S_GOV_TOP]
     while pos > 1 and state[S_BOX + pos] < 0:
@@ -364,14 +363,14 @@ def refresh_top(state):
     state[S_GOV_TOP] = pos
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def governor_can_move(state, comp, city):
     """A governor moves exactly ``C_GOVERNOR_STEP`` (2) boxes down; it needs that many boxes of
     track below it (R26)."""
     return state[S_GOV_POS + city] - comp[C_GOVERNOR_STEP] >= 1
 
 
-@njit(cache=True)
+@kernel
 def move_governor(state, comp, city):
     """Move ``city``'s governor 2 boxes down; each governor in a box it passes moves 1 box up
     (R25): the one just below takes the vacated box, the one below that the next, and so on."""
@@ -387,7 +386,7 @@ def move_governor(state, comp, city):
     refresh_top(state)
 
 
-@njit(cache=True)
+@kernel
 def decode_order(index, state):
     """Write governor order ``index`` (0..5039, the Lehmer code) into the start boxes: the k-th
     digit (factorial base, most significant first) picks the k-th unused city in index order
@@ -416,7 +415,7 @@ def decode_order(index, state):
 # ---------------------------------------------------------------------------------------------
 # Setup (R3-R7)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, state):
     """Set up a game in ``state`` (int64[STATE_SIZE]) up to the character draft.
 
@@ -477,7 +476,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, st
     state[S_CUR] = 0
 
 
-@njit(cache=True)
+@kernel
 def seat_by_card_rank(state, k):
     """The seat holding the k-th lowest character card."""
     n = state[S_N_PLAYERS]
@@ -493,7 +492,7 @@ def seat_by_card_rank(state, k):
 # ---------------------------------------------------------------------------------------------
 # Rounds and turns
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def start_round(state, comp):
     """Phases 1-2 (R1-R2): the Maharaja goes to the city of the lowest governor, which moves
     above the topmost one; then the secret choice begins."""
@@ -519,7 +518,7 @@ def start_round(state, comp):
     state[S_TURN_PLAYER] = -1
 
 
-@njit(cache=True)
+@kernel
 def next_turn_player(state):
     """Who acts next (R14-R15): the seat that has not acted with the lowest card now held, or
     (OPT_STATIC_ORDER) the next seat of the order fixed at the reveal; -1 when all acted."""
@@ -539,7 +538,7 @@ def next_turn_player(state):
     return best
 
 
-@njit(cache=True)
+@kernel
 def begin_turns(state, comp):
     """Every pick is made: fix the reveal order (R15) and start the first turn."""
     for i in range(state[S_N_PLAYERS]):
@@ -547,7 +546,7 @@ def begin_turns(state, comp):
     start_turn(state, comp, next_turn_player(state))
 
 
-@njit(cache=True)
+@kernel
 def start_turn(state, comp, p):
     """Reveal p's pair and do what needs no decision (R12-R13, R34): the gold action, the
     quarry action and the Trader's gold; set the turn's allowances."""
@@ -594,7 +593,7 @@ def start_turn(state, comp, p):
     state[S_CUR] = p
 
 
-@njit(cache=True)
+@kernel
 def assign_build(kind, r0, r1, r2):
     """Assign built items to one build-type action if they suffice (R18).
 
@@ -623,13 +622,13 @@ def assign_build(kind, r0, r1, r2):
     return 0, r0, r1, r2
 
 
-@njit(cache=True)
+@kernel
 def is_build_kind(kind):
     return (kind == ACT.HOUSE or kind == ACT.TWO_HOUSES or kind == ACT.PALACE
             or kind == ACT.PALACE_HOUSE)
 
 
-@njit(cache=True)
+@kernel
 def performed_mask_of(k0, k1, pb, cb, vb, moves, govs, chars, short):
     """Bit i set if the action of kind ``k0`` (i = 0) / ``k1`` (i = 1) counts as carried out
     (R17-R18), given the palaces ``pb``, city houses ``cb`` and village houses ``vb`` paid for,
@@ -683,7 +682,7 @@ def performed_mask_of(k0, k1, pb, cb, vb, moves, govs, chars, short):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def performed_mask(state):
     """``performed_mask_of`` for the turn player's actions and what the turn did so far."""
     return performed_mask_of(state[S_T_SLOT0], state[S_T_SLOT1], state[S_T_PAL_BUILT],
@@ -692,7 +691,7 @@ def performed_mask(state):
                              state[S_T_QUARRY_SHORT])
 
 
-@njit(cache=True)
+@kernel
 def end_turn(state, comp):
     """The turn player is done (R16-R17): every action not carried out pays each other player
     ``C_PENALTY`` gold from the bank (once per turn with OPT_PENALTY_PER_TURN); then the next
@@ -721,7 +720,7 @@ def end_turn(state, comp):
         score_round(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def score_round(state, comp):
     """Phase 5 (R30-R32): score the Maharaja's city, then end the game or start a round."""
     n = state[S_N_PLAYERS]
@@ -773,7 +772,7 @@ def score_round(state, comp):
         start_round(state, comp)
 
 
-@njit(cache=True)
+@kernel
 def finish_game(state, cause):
     """Ranks (R40): most palaces, then most gold, then the lower character card."""
     n = state[S_N_PLAYERS]
@@ -798,7 +797,7 @@ def finish_game(state, cause):
 # ---------------------------------------------------------------------------------------------
 # Legal actions
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def can_move_house(state, p):
     """A move allowance left: a move-house action, else the Builder's bonus (R20, R37)."""
     if state[S_T_MOVES_DONE] < state[S_T_MOVES_ALLOWED]:
@@ -806,7 +805,7 @@ def can_move_house(state, p):
     return holds(state, p, CARD.BUILDER) and state[S_T_BUILDER_USED] == 0
 
 
-@njit(cache=True)
+@kernel
 def legal_turn(state, comp, p, legal):
     n_leg = 0
     legal[n_leg] = ACTION_DONE
@@ -888,7 +887,7 @@ def legal_turn(state, comp, p, legal):
     return n_leg
 
 
-@njit(cache=True)
+@kernel
 def legal_actions_nb(state, comp, legal):
     """Write the legal actions of the seat to decide into ``legal[:n]`` and return ``n``.
 
@@ -937,7 +936,7 @@ def legal_actions_nb(state, comp, legal):
 # ---------------------------------------------------------------------------------------------
 # Applying an action
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def travel(state, comp, p, road):
     """Move p's architect along ``road`` (R8-R10): each village passed that holds none of p's
     houses pays its owners ``C_TOLL`` per house; the bank pays for the Wandering Monk."""
@@ -962,7 +961,7 @@ def travel(state, comp, p, road):
     state[S_T_TRAVELS] += 1
 
 
-@njit(cache=True)
+@kernel
 def build_palace(state, comp, p, site_kind):
     city = state[S_ARCH + p]
     site = SITE_CENTRE
@@ -981,7 +980,7 @@ def build_palace(state, comp, p, site_kind):
     state[S_T_PAL_BUILT] += 1
 
 
-@njit(cache=True)
+@kernel
 def take_card(state, comp, p, card):
     """The character action (R28): p takes ``card`` from the bank or from its holder; p's card
     returns to the bank; a robbed holder picks a new card from the bank next (PHASE_REPLACE).
@@ -1001,7 +1000,7 @@ def take_card(state, comp, p, card):
         state[S_CUR] = victim
 
 
-@njit(cache=True)
+@kernel
 def apply_action_nb(state, comp, action):
     """Apply legal ``action`` for the seat to decide (``state[S_CUR]``), then everything that
     follows without a decision.
@@ -1104,7 +1103,7 @@ def apply_action_nb(state, comp, action):
         return
 
 
-@njit(cache=True)
+@kernel
 def hidden_pick_count(state, player):
     """How many other seats hold a pick that ``player`` cannot see yet."""
     count = 0
@@ -1114,7 +1113,7 @@ def hidden_pick_count(state, player):
     return count
 
 
-@njit(cache=True)
+@kernel
 def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
     """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``.
 
@@ -1132,13 +1131,13 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
         prng[p] = derive_seed(play_seed, p, SALT_POLICY)
 
 
-@njit(cache=True)
+@kernel
 def current_player_nb(state):
     """Seat to decide, -1 when the game is over."""
     return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
 
 
-@njit(cache=True)
+@kernel
 def phase_nb(state):
     """The decision phase (``PHASE_*``)."""
     return state[S_PHASE]

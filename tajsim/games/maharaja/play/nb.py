@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from tajsim.engine.rng import below
+from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT_SLUGS,
     LOC_CITY,
@@ -122,7 +123,7 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, se
                             search, heuristics)
 
 
-@njit(cache=True)
+@kernel
 def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, setups, g):
     """Write the finished game's per-seat rows ``results[row:row + n]`` and ``setups[g]``."""
     n = seat_ids.shape[0]

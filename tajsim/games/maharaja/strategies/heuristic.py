@@ -27,8 +27,8 @@ hoarder, character) are weight vectors in ``presets.toml``. Weight names: ``WEIG
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,
     ACTION_BUILD,
@@ -184,14 +184,14 @@ H_END = H_ROWN + MAX_ROADS
 assert H_END <= HEUR_SIZE
 
 
-@njit(cache=True)
+@kernel
 def load_weights(params, work):
     """Integer weights ``params[i] * WEIGHT_ONE`` (exact: a power-of-two scale) into work."""
     for i in range(N_WEIGHTS):
         work[W_HEUR + H_W + i] = np.int64(params[i] * WEIGHT_ONE)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def wt(work, i):
     return work[W_HEUR + H_W + i]
 
@@ -199,7 +199,7 @@ def wt(work, i):
 # ---------------------------------------------------------------------------------------------
 # Features (what a seat can see: the board, the track, cards, gold; never unrevealed picks)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def cheapest_routes(state, comp, p, work, with_open):
     """Cheapest gold routes from p's architect (Dijkstra over the 8 junctions, tolls as p would
     pay them, none for the Monk; ties to the lower junction and road): over the open roads
@@ -260,7 +260,7 @@ def cheapest_routes(state, comp, p, work, with_open):
         open_routes(state, comp, p, work)
 
 
-@njit(cache=True)
+@kernel
 def open_routes(state, comp, p, work):
     """The cheapest routes that open empty villages (see ``cheapest_routes``), from the
     per-road tables it filled."""
@@ -296,12 +296,12 @@ def open_routes(state, comp, p, work):
                 work[W_HEUR + H_NOPEN + b] = n_open
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def route_cost(work, junction):
     return work[W_HEUR + H_DIST + junction]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def soon(state, city):
     """8 for the city scored this round, 7 for next round's ... 1 for the last of the track."""
     if state[S_MAHARAJA] == city:
@@ -314,7 +314,7 @@ def soon(state, city):
     return 7 - below_it
 
 
-@njit(cache=True)
+@kernel
 def fill_points(state, comp, work):
     """Lasting presence points of every seat in every city into work[H_PTS..] (R30): houses
     and palaces, not the architects, which move; except in the Maharaja's city this round,
@@ -340,12 +340,12 @@ def fill_points(state, comp, work):
                 work[row + q] += comp[C_PTS_OUTER]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def pts_of(work, city, q):
     return work[W_HEUR + H_PTS + city * P + q]
 
 
-@njit(cache=True)
+@kernel
 def prepare(state, comp, p, work, with_open):
     """Every feature a decision of seat p reads: points, routes (``with_open``: also the routes
     that open empty villages), the value of a point."""
@@ -354,7 +354,7 @@ def prepare(state, comp, p, work, with_open):
     fill_city_values(state, comp, p, work)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def gold_for_points(state, comp, city, p, pts_p, work):
     """Gold p would get at a scoring of ``city`` now if it had ``pts_p`` points and the others
     their points in the table (R30-R31)."""
@@ -378,7 +378,7 @@ def gold_for_points(state, comp, city, p, pts_p, work):
     return gold
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def point_gain(state, comp, city, p, extra, work):
     """Gold gained at a scoring of ``city`` now from ``extra`` more points (one pass over the
     other seats: ``gold_for_points`` at p's points and at ``extra`` more)."""
@@ -409,7 +409,7 @@ def point_gain(state, comp, city, p, extra, work):
     return g1 - g0
 
 
-@njit(cache=True)
+@kernel
 def fill_city_values(state, comp, p, work):
     """Value of one more presence point in each city: the gold it earns at that city's scoring
     (exact for the city scored this round, discounted by how soon the others come)."""
@@ -424,12 +424,12 @@ def fill_city_values(state, comp, p, work):
         work[W_HEUR + H_CITYV + c] = v
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def city_value(work, city):
     return work[W_HEUR + H_CITYV + city]
 
 
-@njit(cache=True)
+@kernel
 def fill_village_values(state, comp, p, work):
     """The value of a new house of p in every village with room for one, into work[H_VILV..]
     (NEG for a full village: no house can arrive there), after ``prepare``: expected tolls
@@ -466,12 +466,12 @@ def fill_village_values(state, comp, p, work):
             work[W_HEUR + H_VILV + v] = value
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def vil_value(work, v):
     return work[W_HEUR + H_VILV + v]
 
 
-@njit(cache=True)
+@kernel
 def house_value(state, comp, p, loc, work):
     """A new house of p at ``loc`` (village value, or one presence point in the city)."""
     if loc < N_VILLAGES:
@@ -479,7 +479,7 @@ def house_value(state, comp, p, loc, work):
     return city_value(work, loc - LOC_CITY)
 
 
-@njit(cache=True)
+@kernel
 def kept_house_value(state, comp, p, loc, work):
     """What p loses by taking a house away from ``loc``."""
     if loc < N_VILLAGES:
@@ -490,7 +490,7 @@ def kept_house_value(state, comp, p, loc, work):
     return city_value(work, loc - LOC_CITY)
 
 
-@njit(cache=True)
+@kernel
 def palace_value(state, comp, p, city, centre, work):
     """A palace of p in ``city`` (before its price): the palace weight, the centre bonus and its
     presence points."""
@@ -503,7 +503,7 @@ def palace_value(state, comp, p, city, centre, work):
     return wt(work, I_PALACE) + extra + pts * city_value(work, city)
 
 
-@njit(cache=True)
+@kernel
 def card_value(state, comp, p, card, in_turn, work):
     """How much p wants to hold ``card``: its weight plus what it would give this round (in a
     turn: what it gives now; at the pick: what it gives to a seat that plans to build), both
@@ -535,7 +535,7 @@ def card_value(state, comp, p, card, in_turn, work):
     return wt(work, I_CARD) * value // WEIGHT_ONE
 
 
-@njit(cache=True)
+@kernel
 def governor_value(state, comp, p, city, work):
     """Moving ``city``'s governor 2 boxes down brings its scoring forward: worth the gold p
     would earn there over the best other seat's."""
@@ -550,7 +550,7 @@ def governor_value(state, comp, p, city, work):
     return wt(work, I_GOVERNOR) * (mine - best_other) // 2
 
 
-@njit(cache=True)
+@kernel
 def penalty_unit(comp, work):
     """What leaving one action unperformed costs p: the others' gain, doubled."""
     return wt(work, I_PENALTY) * comp[C_PENALTY] * 2
@@ -559,7 +559,7 @@ def penalty_unit(comp, work):
 # ---------------------------------------------------------------------------------------------
 # Pick: the value of every pair
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def fill_palace_plans(state, comp, p, work):
     """For each city, the palace p could build there this turn (pick): its value (NEG if
     none), its gold cost (price + tolls on the cheapest route, opening houses included) and the
@@ -587,7 +587,7 @@ def fill_palace_plans(state, comp, p, work):
         work[W_HEUR + H_PALO + c] = n_open
 
 
-@njit(cache=True)
+@kernel
 def best_palace_plan(budget, exclude, max_open, work):
     """(value, cost, villages opened) of the best palace plan (``fill_palace_plans``) that
     ``budget`` gold affords, opening at most ``max_open`` villages, not in city ``exclude``;
@@ -607,7 +607,7 @@ def best_palace_plan(budget, exclude, max_open, work):
     return best_v, best_cost, best_open
 
 
-@njit(cache=True)
+@kernel
 def fill_top_houses(state, comp, p, work):
     """The 4 best new-house values (villages with room, the cities reachable), descending."""
     top = W_HEUR + H_TOP
@@ -633,7 +633,7 @@ def fill_top_houses(state, comp, p, work):
                 break
 
 
-@njit(cache=True)
+@kernel
 def best_city_house(state, comp, p, work):
     """Value of the best house in a city p's architect can reach (tolls counted)."""
     best = NEG
@@ -647,7 +647,7 @@ def best_city_house(state, comp, p, work):
     return best
 
 
-@njit(cache=True)
+@kernel
 def best_move_gain(state, comp, p, work):
     """Best gain from moving one of p's houses to a free village or the architect's city."""
     worst_kept = INF
@@ -671,7 +671,7 @@ def best_move_gain(state, comp, p, work):
     return best_dest - worst_kept
 
 
-@njit(cache=True)
+@kernel
 def best_card_gain(state, comp, p, work):
     mine = state[S_CARD_OF + p]
     base = card_value(state, comp, p, mine, False, work)
@@ -684,7 +684,7 @@ def best_card_gain(state, comp, p, work):
     return best
 
 
-@njit(cache=True)
+@kernel
 def best_governor(state, comp, p, work, skip):
     best = NEG
     for c in range(N_GOVERNORS):
@@ -695,7 +695,7 @@ def best_governor(state, comp, p, work, skip):
     return best
 
 
-@njit(cache=True)
+@kernel
 def fill_pair_values(state, comp, p, work, out, out_off):
     """Value of each of the 45 pairs for seat p into ``out[out_off:out_off + 45]`` (weights
     already loaded into ``work``)."""
@@ -804,7 +804,7 @@ def fill_pair_values(state, comp, p, work, out, out_off):
 # ---------------------------------------------------------------------------------------------
 # Turn: the value of every step
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
     mask = performed_mask_of(state[S_T_SLOT0], state[S_T_SLOT1],
                              state[S_T_PAL_BUILT] + d_pal, state[S_T_CITY_BUILT] + d_city,
@@ -814,7 +814,7 @@ def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
     return 2 - (mask & 1) - ((mask >> 1) & 1)
 
 
-@njit(cache=True)
+@kernel
 def fill_savings(state, work, pen):
     """Penalty saved by one more step of each kind (H_SAVE: palace, city house, village house,
     move, governor move, card take)."""
@@ -828,12 +828,12 @@ def fill_savings(state, work, pen):
     work[save + 5] = (base - unperformed_after(state, 0, 0, 0, 0, 0, 1)) * pen
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def saving(work, kind):
     return work[W_HEUR + H_SAVE + kind]
 
 
-@njit(cache=True)
+@kernel
 def value_at(state, comp, p, city, d, work):
     """What standing in ``city`` is worth to p this turn, reached for ``d`` gold: the palace
     and the city house it could still build there, the architect's presence point where the
@@ -866,7 +866,7 @@ def value_at(state, comp, p, city, d, work):
     return value
 
 
-@njit(cache=True)
+@kernel
 def plan_openings(state, comp, p, best_value, work):
     """If a city behind empty villages is worth more than ``best_value`` (the best city p can
     reach now) and p can still build that many village houses this turn, mark the empty
@@ -919,14 +919,14 @@ def plan_openings(state, comp, p, best_value, work):
     work[W_HEUR + H_OPEN_BONUS] = gain // n_open + wt(work, I_GOLD) * comp[C_HOUSE_COST]
 
 
-@njit(cache=True)
+@kernel
 def architect_gain(state, comp, p, city, work):
     """Gold the architect's presence point earns at ``city``'s scoring now (the table holds
     p's lasting points only)."""
     return point_gain(state, comp, city, p, comp[C_PTS_ARCHITECT], work)
 
 
-@njit(cache=True)
+@kernel
 def turn_values_best(state, comp, p, legal, n_legal, work):
     """Index (into legal) of the best-valued step of p's turn."""
     # village values are needed only if a house may be built or moved (legal is sorted)
@@ -1002,7 +1002,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     return best_i
 
 
-@njit(cache=True)
+@kernel
 def fill_best_villages(state, comp, work):
     """The two best villages with room for a new house (after ``fill_village_values``):
     work[H_BESTV..] = value 1, village 1, value 2, village 2 (NEG / -1 if none)."""
@@ -1025,7 +1025,7 @@ def fill_best_villages(state, comp, work):
     work[W_HEUR + H_BESTV + 3] = i2
 
 
-@njit(cache=True)
+@kernel
 def best_destination(state, comp, p, src, work):
     """Best value of a house of p arriving somewhere other than ``src`` (after
     ``fill_best_villages``)."""
@@ -1044,14 +1044,14 @@ def best_destination(state, comp, p, src, work):
 # ---------------------------------------------------------------------------------------------
 # The policy
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def load_greedy_weights(work):
     """``GREEDY_WEIGHTS`` as integers into work (no array argument: no copy, no allocation)."""
     for i in range(N_WEIGHTS):
         work[W_HEUR + H_W + i] = np.int64(GREEDY_WEIGHTS[i] * WEIGHT_ONE)
 
 
-@njit(cache=True)
+@kernel
 def weighted_policy_nb(state, comp, player, params, legal, n_legal, work):
     """Choose among ``legal[:n_legal]`` with weights ``params[:N_WEIGHTS]``.
 
@@ -1067,7 +1067,7 @@ def weighted_policy_nb(state, comp, player, params, legal, n_legal, work):
     return decide_nb(state, comp, player, legal, n_legal, work)
 
 
-@njit(cache=True)
+@kernel
 def decide_nb(state, comp, player, legal, n_legal, work):
     """The heuristic decision with the weights already in ``work`` (see the module doc)."""
     phase = state[S_PHASE]
