@@ -347,10 +347,14 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     features = ctx.analysis("setup_feature_tests")
     if not features.empty:
         n_sig = int(features["significant"].sum())
-        ctx.para(f"Setup features tested against seat 0's win rate: {len(features)} "
+        n_features = int(features["feature"].nunique()) if "feature" in features else \
+            len(features)
+        ctx.para(f"Setup features tested against seat 0's win rate: {n_features} "
                  f"({ctx.spec.extras.get('setup_features_text', 'the features of the setup')})"
-                 ", one observation per setup; "
-                 f"{n_sig} significant at a 5% false discovery rate (Benjamini-Hochberg).")
+                 f" in {len(features)} comparisons (a slope per unit of a numeric feature, "
+                 "each level of a categorical one against the others), one observation per "
+                 f"setup; {n_sig} of the comparisons significant at a 5% false discovery rate "
+                 "(Benjamini-Hochberg).")
         ctx.table(features.head(10), "Setup features with the smallest p-values.",
                   "setup_feature_tests", full=features)
 
