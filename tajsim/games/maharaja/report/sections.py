@@ -29,7 +29,6 @@ from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.components import Components, default_components
 from tajsim.games.maharaja.play.records import slug
 from tajsim.games.maharaja.report.board_plot import draw_board, toll_heatmap
-from tajsim.play.mixed import play_game
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     PAGE_WIDTH_IN,
@@ -42,6 +41,7 @@ from tajsim.reporting.render import (
     pct,
     rate_limits,
 )
+from tajsim.reporting.replay import replay_first_game
 
 __all__ = ["SECTIONS"]
 
@@ -818,37 +818,10 @@ def _section_governor_order(ctx: ReportContext) -> None:
 # ---------------------------------------------------------------------------------------------
 # The final board of a game
 # ---------------------------------------------------------------------------------------------
-def _replay_first_game(ctx: ReportContext, comps: Components) -> Any | None:
-    """The first game of the results played again step by step (the same game as the batch
-    runner's: a pure function of the seed, game id, setup id and strategies), or None when its
-    scores do not match the record (a custom strategy, other rule options or components)."""
-    r = ctx.results
-    first = r.iloc[0]
-    keys = [c for c in ("variant", "run_id", "seed", "n_players", "game_id") if c in r.columns]
-    rows = r[(r[keys] == first[keys]).all(axis=1)].sort_values("seat")
-    strategies = [str(s) for s in rows["strategy"]]
-    recorded = [int(x) for x in rows["score"]]
-    option_sets = []
-    for candidate in (ctx.config.get("options"), None):
-        if candidate not in option_sets:
-            option_sets.append(candidate)
-    for options in option_sets:
-        try:
-            game = play_game(strategies, seed=int(first["seed"]), game_id=int(first["game_id"]),
-                             setup_id=int(first.get("setup_id", first["game_id"])),
-                             components=comps, game=ctx.spec,
-                             options=options if isinstance(options, dict) else None)
-        except Exception:  # noqa: BLE001 - a strategy the registry does not know: no picture
-            return None
-        if game.scores() == recorded:
-            return game
-    return None
-
-
 def _section_final_board(ctx: ReportContext) -> None:
     ctx.heading(2, "The board at the end of a game")
     comps = _components(ctx)
-    game = _replay_first_game(ctx, comps)
+    game = replay_first_game(ctx, comps)
     if game is None:
         ctx.para("The first game could not be played again to the recorded scores (a custom "
                  "strategy, rule option or component set), so its final board is not drawn.")

@@ -18,7 +18,6 @@ import pandas as pd
 from tajsim.analysis.registry import missing_columns
 from tajsim.games.maharani.engine.components import Components, default_components
 from tajsim.games.maharani.report.board_plot import draw_palace, draw_space_values
-from tajsim.play.mixed import play_game
 from tajsim.reporting.render import (
     ReportContext,
     error_bars,
@@ -26,6 +25,7 @@ from tajsim.reporting.render import (
     panel_grid,
     rate_limits,
 )
+from tajsim.reporting.replay import replay_first_game
 
 __all__ = ["SECTIONS"]
 
@@ -227,38 +227,10 @@ def _section_colours(ctx: ReportContext) -> None:
 # ---------------------------------------------------------------------------------------------
 # The palace
 # ---------------------------------------------------------------------------------------------
-def _replay_first_game(ctx: ReportContext, comps: Components) -> Any | None:
-    """The first game of the results played again step by step (the same game as the batch
-    runner's: a pure function of the seed, game id, setup id and strategies), or None when its
-    scores do not match the record (a custom strategy, other rule options or components)."""
-    r = ctx.results
-    first = r.iloc[0]
-    keys = [c for c in ("run_id", "seed", "game_id") if c in r.columns]
-    rows = r[(r[keys] == first[keys]).all(axis=1)].sort_values("seat")
-    strategies = [str(s) for s in rows["strategy"]]
-    recorded = [int(x) for x in rows["score"]]
-    option_sets = []
-    for candidate in (ctx.config.get("options"), None):
-        if candidate not in option_sets:
-            option_sets.append(candidate)
-    for options in option_sets:
-        try:
-            game = play_game(strategies, edition=str(first.get("edition", "2012")),
-                             seed=int(first["seed"]), game_id=int(first["game_id"]),
-                             setup_id=int(first.get("setup_id", first["game_id"])),
-                             components=comps, game=ctx.spec,
-                             options=options if isinstance(options, dict) else None)
-        except Exception:  # noqa: BLE001 - a strategy the registry does not know: no picture
-            return None
-        if game.scores() == recorded:
-            return game
-    return None
-
-
 def _section_palace(ctx: ReportContext) -> None:
     ctx.heading(2, "The palace")
     comps = _components(ctx)
-    game = _replay_first_game(ctx, comps)
+    game = replay_first_game(ctx, comps)
     if game is not None:
         first = ctx.results.iloc[0]
         who = ", ".join(f"P{p} {s} {g}" for p, (s, g) in enumerate(zip(game.strategies,
