@@ -110,6 +110,11 @@ class BaseGame:
     players : mapping of edition to (min, max) players
     state_size, n_actions, max_players : int
     option_bits : mapping of rule option name to its bit in the rules code (``1 << bit``)
+    kernels : module
+        The game's rules kernels: ``start_game_nb``, ``legal_actions_nb``, ``apply_action_nb``
+        (the step hooks below call them).
+    enums : module
+        Its state layout: ``S_PHASE``, ``S_CUR``, ``PHASE_GAME_OVER``, ``PHASE_NAMES``.
     """
 
     game_name: ClassVar[str] = ""
@@ -120,6 +125,8 @@ class BaseGame:
     n_actions: ClassVar[int] = 0
     max_players: ClassVar[int] = 0
     option_bits: ClassVar[Mapping[str, int]] = {}
+    kernels: ClassVar[Any] = None
+    enums: ClassVar[Any] = None
 
     def __init__(self, n_players: int, edition: str | int | None = None, seed: int = 0,
                  game_id: int = 0, setup_id: int | None = None, components: Any = None,
@@ -203,22 +210,28 @@ class BaseGame:
 
     def _start(self) -> None:
         """Set up ``self.state`` and ``self.prng`` with the game's ``start_game`` kernel."""
-        raise NotImplementedError
+        self.kernels.start_game_nb(self.comp, self.n_players, self.rules, self.seed,
+                                   self.game_id, self.setup_id, self.state, self.prng)
 
     def _legal(self, out: np.ndarray) -> int:
-        raise NotImplementedError
+        return int(self.kernels.legal_actions_nb(self.state, self.comp, out))
 
     def _apply(self, action: int) -> None:
-        raise NotImplementedError
+        self.kernels.apply_action_nb(self.state, self.comp, action)
 
     @property
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return int(self.state[self.enums.S_PHASE]) == self.enums.PHASE_GAME_OVER
 
     @property
     def current_player(self) -> int:
-        """Seat to decide, or -1 when the game is over."""
-        raise NotImplementedError
+        """Seat to decide, or -1 when the game is over (the state's ``S_CUR``)."""
+        return int(self.state[self.enums.S_CUR])
+
+    @property
+    def phase(self) -> str:
+        """Name of the decision phase."""
+        return self.enums.PHASE_NAMES[int(self.state[self.enums.S_PHASE])]
 
     def action_label(self, action: int) -> str:
         return f"action {action}"

@@ -82,6 +82,8 @@ class Game(BaseGame):
     n_actions = E.N_ACTIONS
     max_players = E.MAX_PLAYERS
     option_bits = {name: bit for name, (bit, _, _) in OPTIONS.items()}
+    kernels = nb
+    enums = E
 
     # -- hooks -------------------------------------------------------------------------------
     @classmethod
@@ -91,28 +93,6 @@ class Game(BaseGame):
     @classmethod
     def load_components(cls, board: str | None, components: str | None) -> Components:
         return load_components(board, components)
-
-    def _start(self) -> None:
-        nb.start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
-                      self.setup_id, self.state, self.prng)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return int(nb.legal_actions_nb(self.state, self.comp, out))
-
-    def _apply(self, action: int) -> None:
-        nb.apply_action_nb(self.state, self.comp, action)
-
-    @property
-    def is_over(self) -> bool:
-        return int(self.state[E.S_PHASE]) == E.PHASE_GAME_OVER
-
-    @property
-    def current_player(self) -> int:
-        return int(self.state[E.S_CUR])
-
-    @property
-    def phase(self) -> str:
-        return E.PHASE_NAMES[int(self.state[E.S_PHASE])]
 
     @property
     def round(self) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -69,6 +69,8 @@ class Game(BaseGame):
     max_players: ClassVar[int] = E.MAX_PLAYERS
     option_bits: ClassVar[Mapping[str, int]] = {
         name: mask.bit_length() - 1 for name, mask in OPTION_BITS.items()}
+    kernels: ClassVar[Any] = nb
+    enums: ClassVar[Any] = E
 
     # -- BaseGame hooks -------------------------------------------------------------------
     @classmethod
@@ -78,28 +80,6 @@ class Game(BaseGame):
     @classmethod
     def load_components(cls, board: str | None, components: str | None) -> Components:
         return load_components(board, components)
-
-    def _start(self) -> None:
-        nb.start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
-                      self.setup_id, self.state, self.prng)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return int(nb.legal_actions_nb(self.state, self.comp, out))
-
-    def _apply(self, action: int) -> None:
-        nb.apply_action_nb(self.state, self.comp, action)
-
-    @property
-    def is_over(self) -> bool:
-        return int(self.state[E.S_PHASE]) == E.PHASE_GAME_OVER
-
-    @property
-    def current_player(self) -> int:
-        return int(self.state[E.S_CUR])
-
-    @property
-    def phase(self) -> str:
-        return E.PHASE_NAMES[int(self.state[E.S_PHASE])]
 
     def scores(self) -> list[int]:
         return [int(nb.score_of(self.state, p)) for p in range(self.n_players)]

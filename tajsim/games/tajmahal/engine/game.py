@@ -46,6 +46,8 @@ class Game(BaseGame):
     state_size = E.STATE_SIZE
     n_actions = E.N_ACTIONS
     max_players = E.MAX_PLAYERS
+    kernels = nb
+    enums = E
 
     def __init__(self, n_players: int = 4, edition: str | int = "2018", seed: int = 0,
                  game_id: int = 0, setup_id: int | None = None,
@@ -61,30 +63,7 @@ class Game(BaseGame):
     def load_components(cls, board: str | None, components: str | None) -> Components:
         return load_components(board, components)
 
-    def _start(self) -> None:
-        nb.start_game_nb(self.comp, self.n_players, self.rules, self.seed, self.game_id,
-                         self.setup_id, self.state, self.prng)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return int(nb.legal_actions_nb(self.state, self.comp, out))
-
-    def _apply(self, action: int) -> None:
-        nb.apply_action_nb(self.state, self.comp, action)
-
     # -- state queries -------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return int(self.state[E.S_PHASE]) == E.PHASE_GAME_OVER
-
-    @property
-    def current_player(self) -> int:
-        """Seat to decide, or -1 when the game is over."""
-        return int(self.state[E.S_CUR])
-
-    @property
-    def phase(self) -> str:
-        return E.PHASE_NAMES[int(self.state[E.S_PHASE])]
-
     @property
     def visit(self) -> int:
         """Visit number 1..12 (13 when over)."""
