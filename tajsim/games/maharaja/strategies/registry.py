@@ -11,12 +11,8 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-import numpy as np
-
-from tajsim.errors import UserError
 from tajsim.games.maharaja.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
     N_PARAMS,
@@ -28,6 +24,7 @@ from tajsim.games.maharaja.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.maharaja.strategies.search import SEARCH_PARAM_NAMES
+from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import StrategyRegistry, StrategySpec
 
 __all__ = ["PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "load_presets"]
@@ -50,37 +47,8 @@ ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     """Preset tables by name: ``{"description": str, "weights": float64[N_WEIGHTS]}``; missing
     weights take the ``balanced`` value; an unknown key is a one-line ``UserError``."""
-    file = Path(path) if path is not None else PRESETS_FILE
-    try:
-        data = tomllib.loads(file.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"cannot read Maharaja presets {file}: {exc}") from None
-    tables = data.get("presets", {})
-    if "balanced" not in tables:
-        raise UserError(f"{file}: [presets.balanced] is required (defaults for the others)")
-    base = _weights_of("balanced", tables["balanced"], None, file)
-    return {name: {"description": str(table.get("description", name)),
-                   "weights": _weights_of(name, table, base, file)}
-            for name, table in tables.items()}
-
-
-def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path) -> np.ndarray:
-    weights = np.zeros(N_WEIGHTS) if base is None else base.copy()
-    for key, value in table.items():
-        if key == "description":
-            continue
-        if key not in WEIGHT_NAMES:
-            raise UserError(f"{file}: preset {name!r} has unknown weight {key!r}; expected one "
-                            f"of: {', '.join(WEIGHT_NAMES)}")
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise UserError(f"{file}: preset {name!r} weight {key} = {value!r}; expected a "
-                            "number")
-        weights[WEIGHT_NAMES.index(key)] = float(value)
-    if base is None:
-        missing = [k for k in WEIGHT_NAMES if k not in table]
-        if missing:
-            raise UserError(f"{file}: [presets.balanced] misses weights {', '.join(missing)}")
-    return weights
+    return load_weight_presets(path if path is not None else PRESETS_FILE, WEIGHT_NAMES,
+                               "Maharaja presets")
 
 
 def _build_registry() -> StrategyRegistry:

@@ -13,12 +13,10 @@ vector the kernels receive.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from tajsim.errors import UserError
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.ids import (
     N_PARAMS,
@@ -30,6 +28,7 @@ from tajsim.games.maharani.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.maharani.strategies.mcts import MCTS_PARAM_NAMES
+from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import StrategyRegistry, StrategySpec
 
 __all__ = ["MCTS_DEFAULTS", "PRESETS_FILE", "REGISTRY", "load_presets"]
@@ -54,37 +53,8 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
 
     Missing weights take the ``balanced`` value; unknown keys are a one-line ``UserError``.
     """
-    file = Path(path) if path is not None else PRESETS_FILE
-    try:
-        data = tomllib.loads(file.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"cannot read heuristic presets {file}: {exc}") from None
-    tables = data.get("presets", {})
-    if "balanced" not in tables:
-        raise UserError(f"{file}: [presets.balanced] is required (defaults for the others)")
-    base = _weights_of("balanced", tables["balanced"], None, file)
-    return {name: {"description": str(table.get("description", name)),
-                   "weights": _weights_of(name, table, base, file)}
-            for name, table in tables.items()}
-
-
-def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path) -> np.ndarray:
-    weights = np.zeros(len(WEIGHT_NAMES)) if base is None else base.copy()
-    for key, value in table.items():
-        if key in ("description", "source"):
-            continue
-        if key not in WEIGHT_NAMES:
-            raise UserError(f"{file}: preset {name!r} has unknown weight {key!r}; expected one "
-                            f"of: {', '.join(WEIGHT_NAMES)}")
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise UserError(f"{file}: preset {name!r} weight {key} = {value!r}; expected a "
-                            "number")
-        weights[WEIGHT_NAMES.index(key)] = float(value)
-    if base is None:
-        missing = [k for k in WEIGHT_NAMES if k not in table]
-        if missing:
-            raise UserError(f"{file}: [presets.balanced] misses weights {', '.join(missing)}")
-    return weights
+    return load_weight_presets(path if path is not None else PRESETS_FILE, WEIGHT_NAMES,
+                               "heuristic presets")
 
 
 def heuristic_spec(name: str, weights: np.ndarray, description: str) -> StrategySpec:

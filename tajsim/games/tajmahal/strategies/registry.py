@@ -18,14 +18,12 @@ Registered names (:data:`REGISTRY`, a :class:`~tajsim.strategies.spec.StrategyRe
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from tajsim.engine.spec import TuningSpace
-from tajsim.errors import UserError
 from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.tajmahal.strategies.ids import (
     N_PARAMS,
@@ -37,6 +35,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.tajmahal.strategies.ismcts import ISMCTS_PARAM_NAMES
+from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import StrategyRegistry, StrategySpec
 
 REGISTRY = StrategyRegistry("Taj Mahal", N_PARAMS, kernel_switches)
@@ -79,38 +78,8 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
 
     Missing weights take the ``balanced`` value; unknown keys are a ``UserError``.
     """
-    file = Path(path) if path is not None else presets_path()
-    try:
-        data = tomllib.loads(file.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"cannot read heuristic presets {file}: {exc}") from None
-    tables = data.get("presets", {})
-    if "balanced" not in tables:
-        raise UserError(f"{file}: [presets.balanced] is required (defaults for the others)")
-    base = _weights_of("balanced", tables["balanced"], None, file)
-    out = {}
-    for name, table in tables.items():
-        weights = _weights_of(name, table, base, file)
-        out[name] = {"description": str(table.get("description", name)), "weights": weights}
-    return out
-
-
-def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path) -> np.ndarray:
-    weights = np.zeros(N_WEIGHTS) if base is None else base.copy()
-    for key, value in table.items():
-        if key in ("description", "source"):
-            continue
-        if key not in WEIGHT_NAMES:
-            raise UserError(
-                f"{file}: preset {name!r} has unknown weight {key!r}; "
-                f"expected one of: {', '.join(WEIGHT_NAMES)}"
-            )
-        weights[WEIGHT_NAMES.index(key)] = float(value)
-    if base is None:
-        missing = [k for k in WEIGHT_NAMES if k not in table]
-        if missing:
-            raise UserError(f"{file}: [presets.balanced] misses weights {', '.join(missing)}")
-    return weights
+    return load_weight_presets(path if path is not None else presets_path(), WEIGHT_NAMES,
+                               "heuristic presets")
 
 
 def heuristic_spec(name: str, weights: np.ndarray, description: str) -> StrategySpec:
