@@ -43,6 +43,23 @@ def derive_seed(master, index, salt):
     return np.int64(z)
 
 
+@kernel
+def game_seeds(master_seed, game_id, setup_id):
+    """``(setup_seed, play_seed)`` of a game: the setup stream depends only on (master seed,
+    setup id), the chance stream only on (master seed, game id). Every game's ``start_game``
+    derives its streams here, so a game is a pure function of its indices whatever runs it."""
+    return (derive_seed(master_seed, setup_id, SALT_SETUP),
+            derive_seed(master_seed, game_id, SALT_PLAY))
+
+
+@kernel
+def seed_policy_streams(play_seed, prng):
+    """Seat ``p``'s policy stream ``prng[p]``, derived from the game's chance seed, for every
+    slot of ``prng`` (int64[MAX_PLAYERS])."""
+    for p in range(prng.shape[0]):
+        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+
+
 def _next_u64_python(words, slot):
     """``next_u64`` uncompiled: numpy scalars refuse int64 -> uint64 casts of negatives."""
     u = words.view(np.uint64)

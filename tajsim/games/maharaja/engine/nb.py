@@ -18,7 +18,7 @@ Rule numbers (R1 ...) cite ``docs/games/maharaja/rules.md``.
 
 from __future__ import annotations
 
-from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, below, derive_seed
+from tajsim.engine.rng import below, game_seeds, seed_policy_streams
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,
@@ -1121,14 +1121,12 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
     from the setup stream of (master_seed, setup_id), unless ``setup_id`` is
     ``ENUM_SETUP_BASE + k`` (k < 5040), which names order k.
     """
-    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
-    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
+    setup_seed, play_seed = game_seeds(master_seed, game_id, setup_id)
     order = setup_id - ENUM_SETUP_BASE
     if order < 0 or order >= N_ORDERS:
         order = -1
     init_state_nb(comp, n_players, edition, setup_seed, play_seed, order, state)
-    for p in range(MAX_PLAYERS):
-        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+    seed_policy_streams(play_seed, prng)
 
 
 @kernel

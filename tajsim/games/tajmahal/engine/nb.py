@@ -19,7 +19,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from tajsim.engine.rng import SALT_PLAY, SALT_POLICY, SALT_SETUP, derive_seed, shuffle_slice
+from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
@@ -979,11 +979,9 @@ def n_palaces_of(state, comp, p):
 @kernel
 def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, state, prng):
     """Set up game ``game_id`` in ``state`` and seed the seats' policy streams in ``prng``."""
-    setup_seed = derive_seed(master_seed, setup_id, SALT_SETUP)
-    play_seed = derive_seed(master_seed, game_id, SALT_PLAY)
+    setup_seed, play_seed = game_seeds(master_seed, game_id, setup_id)
     init_state_nb(comp, n_players, edition, setup_seed, play_seed, state)
-    for p in range(P):
-        prng[p] = derive_seed(play_seed, p, SALT_POLICY)
+    seed_policy_streams(play_seed, prng)
 
 
 @kernel
