@@ -18,7 +18,7 @@ from tajsim.engine.gpu import play_batch_gpu
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
-from tajsim.running.config import code_fingerprint, lineup_codes, setup_ids_for
+from tajsim.running.config import chunk_bounds, code_fingerprint, lineup_codes, setup_ids_for
 from tajsim.running.records import results_table, to_parquet
 
 
@@ -57,8 +57,7 @@ def chunk_games(task: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarra
     """Chunk ``index``'s game ids, setup ids (int64[G]) and line-ups (int64[G, players])."""
     spec = get_game(task["game"])
     n = int(task["players"])
-    start = index * int(task["chunk_size"])
-    stop = min(start + int(task["chunk_size"]), int(task["games"]))
+    start, stop = chunk_bounds(int(task["games"]), int(task["chunk_size"]), index)
     if not 0 <= start < stop:
         raise IndexError(f"chunk {index} is outside the run")
     game_ids = np.arange(start, stop, dtype=np.int64)

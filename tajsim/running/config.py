@@ -45,6 +45,17 @@ MAX_CHUNK = 10_000
 MAX_SEED = 2**63 - 1
 
 
+def chunk_count(games: int, chunk_size: int) -> int:
+    """Chunks of a run of ``games`` games in chunks of ``chunk_size`` (the last may be short)."""
+    return -(-games // chunk_size)
+
+
+def chunk_bounds(games: int, chunk_size: int, index: int) -> tuple[int, int]:
+    """Game ids ``[start, stop)`` of chunk ``index`` of such a run."""
+    start = index * chunk_size
+    return start, min(start + chunk_size, games)
+
+
 def default_chunk_size(games: int, game_seconds: float = 50e-6) -> int:
     """Games per chunk for a run of ``games`` games that cost about ``game_seconds`` of one core
     each (see ``TARGET_CHUNKS``)."""
@@ -325,12 +336,11 @@ class RunConfig:
     # -- chunks --------------------------------------------------------------------------------
     @property
     def n_chunks(self) -> int:
-        return -(-self.games // self.chunk_size)
+        return chunk_count(self.games, self.chunk_size)
 
     def chunk_games(self, index: int) -> tuple[int, int]:
         """Game ids ``[start, stop)`` of chunk ``index``."""
-        start = index * self.chunk_size
-        return start, min(start + self.chunk_size, self.games)
+        return chunk_bounds(self.games, self.chunk_size, index)
 
     # -- identity ------------------------------------------------------------------------------
     def identity(self) -> dict[str, Any]:

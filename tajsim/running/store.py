@@ -41,7 +41,7 @@ import pandas as pd
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.chunk import ChunkResult
-from tajsim.running.config import RunConfig, code_fingerprint
+from tajsim.running.config import RunConfig, chunk_bounds, chunk_count, code_fingerprint
 from tajsim.running.records import read_parquet_files
 
 MANIFEST = "manifest.json"
@@ -133,11 +133,10 @@ class RunLayout:
 
     @property
     def n_chunks(self) -> int:
-        return -(-self.games // self.chunk_size)
+        return chunk_count(self.games, self.chunk_size)
 
     def chunk_games(self, index: int) -> tuple[int, int]:
-        start = index * self.chunk_size
-        return start, min(start + self.chunk_size, self.games)
+        return chunk_bounds(self.games, self.chunk_size, index)
 
 
 @dataclass
