@@ -20,7 +20,7 @@ INSTALL_HINT = "pip install 'tajsim[interop]'"
 
 
 def require(module: str, what: str) -> ModuleType:
-    """Import ``module`` (a framework) or raise a one-line ``UserError`` naming ``what`` needs it."""
+    """Import ``module`` (a framework), or raise a one-line ``UserError`` naming ``what``."""
     try:
         return importlib.import_module(module)
     except ImportError:
