@@ -189,7 +189,7 @@ class SeatEnv(gymnasium.Env):
                 raise IllegalActionError(
                     f"action {action!r} is not legal here; {self._n_legal} legal actions, "
                     f"e.g. {[int(a) for a in legal[:5]]}")
-            self._over = True
+            self._over, self._n_legal = True, 0
             return (self._observation(), ILLEGAL_ACTION_REWARD, True, False,
                     {**self._info(), "illegal_action": True})
         game = self.game
