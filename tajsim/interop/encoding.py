@@ -32,6 +32,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -105,16 +106,23 @@ def _fill(value: Any, out: np.ndarray, f: ObservationField) -> None:
     if not value:
         return
     if out.ndim == 1:
-        out[:len(value)] = [PAD if v is None else int(v) for v in value]
+        try:  # numpy converts a tuple of ints (or bools) in one go
+            out[:len(value)] = value
+        except TypeError:  # a None among them: PAD
+            out[:len(value)] = [PAD if v is None else int(v) for v in value]
         return
-    try:  # rectangular blocks (most of them) in one assignment
-        block = np.asarray(value, dtype=np.int64)
-    except (TypeError, ValueError):
-        block = None
-    if block is not None and block.ndim == out.ndim \
-            and all(b <= o for b, o in zip(block.shape, out.shape)):
-        out[tuple(slice(0, b) for b in block.shape)] = block
-        return
+    width = len(value[0]) if isinstance(value[0], tuple) else -1
+    if out.ndim == 2 and 0 < width <= out.shape[1] \
+            and all(isinstance(row, tuple) and len(row) == width for row in value):
+        # a rectangular table (a card table, palaces by city and seat) in one conversion;
+        # the per-row path below costs a numpy call per row
+        try:
+            block = np.fromiter(chain.from_iterable(value), np.int64, len(value) * width)
+        except TypeError:
+            block = None
+        if block is not None:
+            out[:len(value), :width] = block.reshape(len(value), width)
+            return
     for i, item in enumerate(value):
         if item is not None:
             _fill(item, out[i], f)
