@@ -216,3 +216,25 @@ def test_tajsim_itself_does_not_import_the_frameworks():
                           timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_benchmark_runs_and_checks_itself(tmp_path):
+    """``benchmarks/bench_interop_pettingzoo.py --check`` at tiny sizes: it measures every
+    column it documents and replays its episodes."""
+    import csv
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_interop_pettingzoo.py"
+    cmd = [sys.executable, str(script), "--game", "maharani", "--players", "2", "--episodes",
+           "1", "--native-games", "8", "--repeat", "1", "--warmup", "0", "--check",
+           "--results", str(tmp_path)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "check passed" in done.stderr
+    with (tmp_path / "interop_pettingzoo.csv").open() as f:
+        (row,) = list(csv.DictReader(f))
+    assert row["game"] == "maharani" and int(row["pettingzoo_steps"]) > 10
+    for column in ("native_us_per_action", "pettingzoo_us_per_step", "gymnasium_us_per_step",
+                   "step_view_us", "step_encode_us"):
+        assert float(row[column]) > 0
+    assert float(row["pettingzoo_ratio"]) > 1  # an adapter step cannot beat the kernel
