@@ -18,14 +18,12 @@ For each game, on one core (CPU time of the playing thread; ``*_wall``: elapsed)
 
 ``--check`` also replays every PettingZoo episode's record (``GameRecord``) and requires the
 same final scores, and requires every native game finished (``time_batch`` verifies it).
-Writes ``results/interop_pettingzoo.csv``.
+Every registered game unless ``--game`` names one. Writes ``results/interop_pettingzoo.csv``.
 """
 
 from __future__ import annotations
 
 import common
-
-GAMES = ("tajmahal", "maharaja", "maharani")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -39,7 +37,9 @@ def main(argv: list[str] | None = None) -> None:
     args = common.parse(p, argv)
     episodes = args.episodes or (3 if args.quick else 20)
     native_games = args.native_games or (50 if args.quick else 400)
-    games = [args.game] if args.game else list(GAMES)
+    from tajsim.games.registry import game_names
+
+    games = [args.game] if args.game else game_names()
 
     rows, problems = [], []
     for game in games:

@@ -110,3 +110,10 @@ def test_bad_arguments_are_one_line_user_errors(kwargs, expected):
     with pytest.raises(UserError, match=expected) as info:
         SeatEnv(**kwargs)
     assert "\n" not in str(info.value)
+
+
+def test_the_default_opponents_are_the_games_first_preset():
+    for name, spec in GAMES.items():
+        env = SeatEnv(game=name, players=2)
+        assert env.opponents == [spec.strategies.with_tag("preset")[0].name] == ["balanced"]
+    assert SeatEnv().game_spec.name == "tajmahal"  # no game: tajsim's default game

@@ -13,7 +13,8 @@ registered compiled tajsim strategies (``pip install 'tajsim[interop]'``)::
 
 * The learner plays seat ``seat`` (default 0); ``opponents`` is one strategy for every other
   seat (``"balanced"``, ``"ismcts:iterations=200"``...) or a list, one per other seat in seat
-  order. The opponents' moves are played inside ``step`` (and ``reset``) until the learner must
+  order (default: the game's first registered preset, ``balanced`` in every game so far).
+  The opponents' moves are played inside ``step`` (and ``reset``) until the learner must
   decide; decisions with a single legal action are played for the learner too (they teach
   nothing), so every step offers a choice.
 * Observations: ``{"observation": int64[size], "action_mask": int8[n_actions]}`` as in the
@@ -92,8 +93,8 @@ class SeatEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
-    def __init__(self, game: str = "tajmahal", players: int = 2, seat: int = 0,
-                 opponents: str | Sequence[str] = "balanced", edition: str | None = None,
+    def __init__(self, game: str | None = None, players: int = 2, seat: int = 0,
+                 opponents: str | Sequence[str] | None = None, edition: str | None = None,
                  options: Mapping[str, bool] | None = None, seed: int | None = None,
                  render_mode: str | None = None, illegal_action: str = "lose") -> None:
         super().__init__()
@@ -107,6 +108,9 @@ class SeatEnv(gymnasium.Env):
             raise UserError(f"seat {seat!r} is not a seat of a {self.n_players}-player game; "
                             f"expected 0 to {self.n_players - 1}")
         self.seat = int(seat)
+        if opponents is None:  # the game's first preset (balanced in every game so far)
+            presets = spec.strategies.with_tag("preset")
+            opponents = presets[0].name if presets else "random"
         names = [opponents] * (self.n_players - 1) if isinstance(opponents, str) \
             else list(opponents)
         if len(names) != self.n_players - 1:

@@ -59,7 +59,7 @@ class TajsimAECEnv(pettingzoo.AECEnv):
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "tajsim", "is_parallelizable": False}
 
-    def __init__(self, game: str = "tajmahal", players: int = 2, edition: str | None = None,
+    def __init__(self, game: str | None = None, players: int = 2, edition: str | None = None,
                  seed: int | None = None, options: Mapping[str, bool] | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
@@ -167,10 +167,11 @@ class TajsimAECEnv(pettingzoo.AECEnv):
         pass
 
 
-def env(game: str = "tajmahal", players: int = 2, edition: str | None = None,
+def env(game: str | None = None, players: int = 2, edition: str | None = None,
         seed: int | None = None, options: Mapping[str, bool] | None = None,
         render_mode: str | None = None) -> TajsimAECEnv:
-    """An AEC environment of ``game`` for ``players`` seats (see the module docstring):
+    """An AEC environment of ``game`` (a registered name; None: the default game) for
+    ``players`` seats (see the module docstring):
     ``edition`` (default: the game's first), ``options`` (its rule options by name),
     ``seed`` (the master seed of the first episode unless ``reset`` gives one)."""
     return TajsimAECEnv(game, players, edition, seed, options, render_mode)
