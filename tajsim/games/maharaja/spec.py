@@ -143,6 +143,15 @@ SPEC = GameSpec(
         # the score parts (gold breaks ties; houses, governor moves and unperformed actions tell
         # the presets apart).
         "ladder_columns": ("gold", "houses_village", "chose_governor", "penalties"),
+        # The padded shape of each variable-length view field (the fixed-shape observations
+        # of tajsim.interop.encoding): per-seat blocks to MAX_PLAYERS, the turn's 20 values.
+        "observation": {
+            "phase": E.PHASE_NAMES, "governor_boxes": (E.TRACK_SIZE - 1,),
+            "cards": (E.MAX_PLAYERS,), "gold": (E.MAX_PLAYERS,), "palaces": (E.MAX_PLAYERS,),
+            "pool": (E.MAX_PLAYERS,), "quarry": (E.MAX_PLAYERS,),
+            "architects": (E.MAX_PLAYERS,), "houses": (E.N_LOCS, E.MAX_PLAYERS),
+            "sites": (E.N_CITIES, E.N_SITES), "picks": (E.MAX_PLAYERS,), "turn": (20,),
+        },
     },
 )
 SPEC.check_layout()

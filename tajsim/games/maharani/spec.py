@@ -140,6 +140,13 @@ SPEC = GameSpec(
             "setup_features_text": "central tiles and a repeated colour among the four "
                                    "opening tiles",
             "components_doc": "docs/games/maharani/components.md",
-            "strategies_doc": "docs/games/maharani/strategies.md"},
+            "strategies_doc": "docs/games/maharani/strategies.md",
+            # The padded shape of each variable-length view field (the fixed-shape
+            # observations of tajsim.interop.encoding): tile lists as tile ids.
+            "observation": {
+                "turntable": (E.N_SLOTS,), "board": (E.MAX_SPACES, 3), "bag": (E.MAX_TILES,),
+                "out_of_play": (E.MAX_TILES,), "markers": (E.MAX_PLAYERS, 4),
+                "reserves": (E.N_ARTISAN_COLOURS,), "gold_parts": (E.MAX_PLAYERS, E.N_PARTS),
+            }},
 )
 SPEC.check_layout()

@@ -123,6 +123,23 @@ SPEC = GameSpec(
         "ladder_columns": ("n_prestige", "n_province_tiles"),
         "ladder_pairs": (("tuned", "balanced"),),
         "example_policy": "strategies/example_cautious.py",
+        # The padded shape of each variable-length view field (the fixed-shape observations
+        # of tajsim.interop.encoding: card lists as card ids, per-seat blocks to MAX_PLAYERS).
+        "observation": {
+            "edition": E.EDITION_NAMES, "phase": E.PHASE_NAMES,
+            "hand": (E.N_CARDS,), "hand_sizes": (E.MAX_PLAYERS,),
+            "known_cards": (E.MAX_PLAYERS, E.N_CARDS), "rows": (E.MAX_PLAYERS, E.N_CARDS),
+            "row_symbols": (E.MAX_PLAYERS, E.N_SYMBOLS), "row_colours": (E.MAX_PLAYERS,),
+            "withdrawn": (E.MAX_PLAYERS,), "display": (E.N_CARDS,), "unrest": (E.N_CARDS,),
+            "discard": (E.N_CARDS,), "court": (E.N_SYMBOLS,), "token_supply": (E.N_ADVISORS,),
+            "tokens": (E.MAX_PLAYERS, E.N_ADVISORS), "goods": (E.MAX_PLAYERS, E.N_GOODS),
+            "scores": (E.MAX_PLAYERS,), "score_parts": (E.MAX_PLAYERS, E.N_PARTS),
+            "palaces": (E.MAX_CITIES, E.MAX_PLAYERS), "bonus_at": (E.MAX_CITIES,),
+            "province_tile": (E.N_PROVINCES,), "tile_owner": (E.N_PROVINCES,),
+            "prestige_holder": (E.N_CARDS - E.FIRST_PRESTIGE,),
+            "card_colour_table": (E.N_CARDS,), "card_symbol_table": (E.N_CARDS, E.N_SYMBOLS),
+            "components": None,
+        },
     },
 )
 SPEC.check_layout()
