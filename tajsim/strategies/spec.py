@@ -337,3 +337,21 @@ class StrategyRegistry:
 
     def with_tag(self, tag: str) -> list[StrategySpec]:
         return [s for s in self._specs.values() if tag in s.tags]
+
+    def ranges_markdown(self) -> str:
+        """A Markdown table of every user parameter's allowed values, strategies that share
+        their parameters (the presets) on one row: the strategy docs carry it, and a test checks
+        that they still agree with the registry."""
+        families: dict[tuple, list[str]] = {}
+        for spec in self._specs.values():
+            groups = spec.range_groups()
+            if groups:
+                families.setdefault(tuple(groups), []).append(spec.name)
+        lines = ["| strategy | parameter | allowed values |", "|---|---|---|"]
+        for groups, names in families.items():
+            who = ", ".join(f"`{n}`" for n in names)
+            for params, declared in groups:
+                shown = ", ".join(f"`{p}`" for p in params) if len(params) <= 3 else \
+                    f"`{params[0]}` .. `{params[-1]}` ({len(params)})"
+                lines.append(f"| {who} | {shown} | {declared.expected()} |")
+        return "\n".join(lines)
