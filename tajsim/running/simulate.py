@@ -20,7 +20,7 @@ import pandas as pd
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
-from tajsim.running.config import RunConfig
+from tajsim.running.config import RunConfig, bool_value
 from tajsim.running.executors import (
     ExecutorLostError,
     available_cores,
@@ -123,6 +123,14 @@ def run_simulation(
     of the run (a run may be resumed on the other device).
     """
     say = log or (lambda _m: None)
+    # Flags are bools: records="no" would otherwise be taken as true. The counts, the
+    # strategies and the rest are checked by RunConfig.make, all before anything is allocated.
+    for what, flag in (("records", records), ("load_records", load_records),
+                       ("restart", restart)):
+        bool_value(flag, what)
+    if progress is not None:
+        bool_value(progress, "progress")
+    check_workers(workers)
     device = check_device_name(device)
     if device == "gpu" and scheduler is not None:
         raise UserError("--device gpu and --scheduler both given; expected one (a Dask cluster "
