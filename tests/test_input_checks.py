@@ -256,11 +256,19 @@ def test_game_apply_of_a_non_action_names_it(action):
                        "expected 2 to 5"),
     ({"seed": "3"}, "seed '3' is not an integer"),
     ({"chunk_size": "5"}, "chunk size '5' is not an integer"),
+    ({"options": "x"}, "rule options 'x' are not a table; expected a dict"),
 ])
 def test_simulate_checks_the_types_of_its_arguments(no_play, kwargs, needle):
     with pytest.raises(UserError) as caught:
         tajsim.simulate(**{"games": 10, **kwargs})
     assert needle in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_step_by_step_games_check_their_arguments_too():
+    with pytest.raises(UserError, match="rule options 'x' are not a table"):
+        tajsim.Game(3, options="x")
+    with pytest.raises(UserError, match="strategies None is not a list of seats"):
+        tajsim.play_game(None)
 
 
 def test_numpy_integers_are_counts():

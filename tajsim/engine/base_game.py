@@ -184,6 +184,9 @@ class BaseGame:
     def check_options(cls, options: Mapping[str, bool] | None) -> dict[str, bool]:
         """The rule options switched on, checked (one-line ``UserError`` for a bad one)."""
         out = {}
+        if options is not None and not isinstance(options, Mapping):
+            raise UserError(f"rule options {options!r} are not a table; expected a dict of "
+                            "option name to True or False")
         for key, value in (options or {}).items():
             if key not in cls.option_bits:
                 raise UserError(f"unknown rule option {key!r} of {cls.title}; expected one of: "

@@ -104,7 +104,14 @@ def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int =
     name (with optional ``:key=value`` parameters), ``py:path/to/file.py`` or a policy object.
 
     Gives the same game as the batch runner for the same (seed, game_id, setup_id).
+    ``strategies`` may also be one comma-separated text (``"balanced,random,random"``), as
+    ``simulate`` takes it.
     """
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in strategies.split(",")]
+    if not isinstance(strategies, Sequence):
+        raise UserError(f"strategies {strategies!r} is not a list of seats; expected one "
+                        "strategy per seat: a name, py:FILE or a policy object")
     spec = get_game(game)
     played = play_mixed_game(spec, list(strategies), edition, seed, game_id, setup_id,
                              components, on_action=on_action, options=options)
