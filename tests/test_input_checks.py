@@ -23,6 +23,7 @@ from tajsim.play.mixed import replay_record
 from tajsim.reporting.experiments import check_names
 from tajsim.running.config import MAX_CHUNKS, MAX_GAMES, RunConfig
 from tajsim.running.experiments import check_experiment, load_experiment
+from tajsim.running.simulate import CHUNK_WINDOW, run_simulation
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import is_internal
 
@@ -195,16 +196,50 @@ def test_sizes_are_checked_before_any_game(no_play, tmp_path, args, needle):
     assert not out.exists()
 
 
-def test_the_largest_run_is_configured_without_memory_in_proportion_to_its_games():
-    RunConfig.make(games=1000)  # imports and caches first
-    tracemalloc.start()
-    try:
-        config = RunConfig.make(games=MAX_GAMES)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert config.n_chunks == MAX_CHUNKS
-    assert peak < 2_000_000, peak
+class IdleExecutor:
+    """An executor that plays nothing and counts (or, with ``keep``, records) the chunk
+    indices it is asked for."""
+
+    workers = 1
+
+    def __init__(self, keep: bool = False) -> None:
+        self.keep = keep
+        self.asked: list[int] = []
+        self.count = 0
+
+    def run(self, task, indices):
+        self.count += len(indices)
+        if self.keep:
+            self.asked.extend(indices)
+        return iter(())
+
+    def close(self) -> None:
+        pass
+
+
+def test_memory_before_the_first_chunk_is_flat_in_the_number_of_games(tmp_path):
+    """The largest run allowed (10**10 games, a million chunks) starts in as little memory as
+    a small one: no list of every chunk (or game) is built up front."""
+    peaks = {}
+    for games in (1000, 1000, MAX_GAMES):  # the first call pays for imports and caches
+        executor = IdleExecutor()
+        tracemalloc.start()
+        try:
+            run_simulation(games, out=tmp_path / f"r{games}-{len(peaks)}", executor=executor,
+                           load_records=False, progress=False)
+            peaks[games] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert executor.count == MAX_CHUNKS  # every chunk was asked for
+    assert peaks[MAX_GAMES] < 2 * peaks[1000] + 1_000_000, peaks
+
+
+def test_every_missing_chunk_is_asked_for_once_in_order(tmp_path):
+    executor = IdleExecutor(keep=True)
+    result = run_simulation(3 * CHUNK_WINDOW + 5, chunk_size=1, executor=executor,
+                            load_records=False, progress=False)
+    assert executor.asked == list(range(3 * CHUNK_WINDOW + 5))
+    assert result.chunks_run == 3 * CHUNK_WINDOW + 5
 
 
 # -- 3. other range checks -----------------------------------------------------------------------
