@@ -41,7 +41,8 @@ def run_options(func):
 
 
 def parse_options(items: tuple[str, ...]) -> dict[str, bool] | None:
-    """``--option name=on`` values as a dict (on/off, true/false, yes/no, 1/0)."""
+    """``--option name=on`` values as a dict (on/off, true/false, yes/no, 1/0). The same option
+    given twice must say the same: ``x=on`` then ``x=off`` is refused, not the last taken."""
     if not items:
         return None
     out: dict[str, bool] = {}
@@ -51,7 +52,11 @@ def parse_options(items: tuple[str, ...]) -> dict[str, bool] | None:
         if not sep or not key.strip() or text not in ("on", "off", "true", "false", "yes",
                                                          "no", "1", "0"):
             raise UserError(f"--option {item!r} is not NAME=on or NAME=off")
-        out[key.strip()] = text in ("on", "true", "yes", "1")
+        name, on = key.strip(), text in ("on", "true", "yes", "1")
+        if out.get(name, on) != on:
+            raise UserError(f"--option {name} given both on and off ({item!r} contradicts an "
+                            "earlier --option); expected one value for each option")
+        out[name] = on
     return out
 
 

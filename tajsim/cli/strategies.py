@@ -10,6 +10,7 @@ from tajsim.cli.options import game_option
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
+from tajsim.strategies.spec import is_internal
 
 
 def _wrap(items: list[str], indent: str = "      ", width: int = 96) -> list[str]:
@@ -22,6 +23,11 @@ def _wrap(items: list[str], indent: str = "      ", width: int = 96) -> list[str
     if line.strip():
         lines.append(line.rstrip())
     return lines
+
+
+def _names(names: tuple[str, ...]) -> str:
+    """Parameter names sharing a range: all of them if few, else the first and last."""
+    return ", ".join(names) if len(names) <= 3 else f"{names[0]} .. {names[-1]} ({len(names)})"
 
 
 @click.command("strategies")
@@ -44,8 +50,14 @@ def command(game: str, params: bool, plugins: str) -> None:
         click.echo(f"{spec.strategy_id:>2}  {spec.name:<10} {spec.description}")
         if params and spec.param_names:
             shown = [f"{name}={value:g}" for name, value in spec.named_params().items()
-                     if not name.startswith("_unused")]
+                     if not is_internal(name)]
             for line in _wrap(shown):
+                click.echo(line)
+            # What each may be (refused otherwise): one entry per distinct range.
+            ranges = [f"{_names(names)}: {declared.expected(why=False)};"
+                      for names, declared in spec.range_groups()]
+            ranges[-1] = ranges[-1].rstrip(";")
+            for line in _wrap(["ranges:", *ranges]):
                 click.echo(line)
     folder = Path(plugins)
     if folder.is_dir():

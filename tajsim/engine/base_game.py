@@ -63,6 +63,13 @@ class GameRecord:
                             f"{', '.join(sorted(known))}")
         if "n_players" not in data:
             raise UserError("not a tajsim game record: no 'n_players'")
+        missing = [key for key in ("seed", "game_id") if key not in data]
+        if data.get("actions") and missing:
+            # Without them the game would be dealt from seed 0 / game 0, and the recorded
+            # actions would fail later on an "illegal action" that says nothing of the cause.
+            raise UserError(f"not a tajsim game record: no {missing[0]!r}; expected the "
+                            f"{missing[0].replace('_', ' ')} the game was played with (its "
+                            f"{len(data['actions'])} actions fit only that deal)")
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(
                 isinstance(a, int) and not isinstance(a, bool) for a in actions):
@@ -177,6 +184,9 @@ class BaseGame:
     def check_options(cls, options: Mapping[str, bool] | None) -> dict[str, bool]:
         """The rule options switched on, checked (one-line ``UserError`` for a bad one)."""
         out = {}
+        if options is not None and not isinstance(options, Mapping):
+            raise UserError(f"rule options {options!r} are not a table; expected a dict of "
+                            "option name to True or False")
         for key, value in (options or {}).items():
             if key not in cls.option_bits:
                 raise UserError(f"unknown rule option {key!r} of {cls.title}; expected one of: "
@@ -292,7 +302,11 @@ class BaseGame:
         return [int(a) for a in self._legal_buf[:n]]
 
     def apply(self, action: int) -> None:
-        """Apply ``action`` for the current player; ``IllegalActionError`` if not legal."""
+        """Apply ``action`` for the current player; ``IllegalActionError`` if it is not an
+        action number (an int or a numpy integer) or not legal."""
+        if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
+            raise IllegalActionError(f"action {action!r} is not an action number; expected an "
+                                     "int, one of legal_actions()")
         if self.is_over:
             raise IllegalActionError(f"the game is over; action {action} cannot be applied")
         legal = self.legal_actions()

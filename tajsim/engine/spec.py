@@ -380,6 +380,9 @@ class GameSpec:
         """The integer the kernels receive: edition index plus the bits of the options on."""
         code = self.edition_index(edition if edition is not None else self.default_edition)
         chosen = {o.name: o.default for o in self.options}
+        if options is not None and not isinstance(options, Mapping):
+            raise UserError(f"rule options {options!r} are not a table; expected a dict of "
+                            "option name to True or False")
         for key, value in (options or {}).items():
             if key not in chosen:
                 names = ", ".join(chosen) or "(none)"

@@ -104,7 +104,14 @@ def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int =
     name (with optional ``:key=value`` parameters), ``py:path/to/file.py`` or a policy object.
 
     Gives the same game as the batch runner for the same (seed, game_id, setup_id).
+    ``strategies`` may also be one comma-separated text (``"balanced,random,random"``), as
+    ``simulate`` takes it.
     """
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in strategies.split(",")]
+    if not isinstance(strategies, Sequence):
+        raise UserError(f"strategies {strategies!r} is not a list of seats; expected one "
+                        "strategy per seat: a name, py:FILE or a policy object")
     spec = get_game(game)
     played = play_mixed_game(spec, list(strategies), edition, seed, game_id, setup_id,
                              components, on_action=on_action, options=options)
@@ -113,7 +120,18 @@ def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int =
 
 
 def replay_record(record: GameRecord, upto: int | None = None) -> BaseGame:
-    """The game of ``record`` (any registered game) with its first ``upto`` actions applied."""
+    """The game of ``record`` (any registered game) with its first ``upto`` actions applied.
+
+    ``record`` must be a :class:`GameRecord` (``GameRecord.load(path)`` reads a saved one,
+    ``GameRecord.from_json(text)`` parses one); anything else is a one-line ``UserError``."""
+    if not isinstance(record, GameRecord):
+        shown = repr(record) if len(repr(record)) <= 60 else repr(record)[:57] + "..."
+        raise UserError(f"replay_record({shown}): not a game record; expected a GameRecord "
+                        "(GameRecord.load(path) reads a saved one)")
+    if upto is not None and (not isinstance(upto, (int, np.integer)) or isinstance(upto, bool)
+                             or upto < 0):
+        raise UserError(f"upto {upto!r} is not allowed; expected None (every action) or a "
+                        "whole number >= 0")
     return get_game(record.game).game_class.replay(record, upto)
 
 

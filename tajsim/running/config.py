@@ -24,6 +24,7 @@ from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.fingerprint import source_fingerprint
 from tajsim.games.registry import get_game
+from tajsim.strategies.spec import PYTHON_SEATS_PLAY
 
 #: Seating plans. ``fixed``: seat p is taken by ``strategies[p]``. ``rotate``: seat p of game g is
 #: taken by ``strategies[(p + g) % m]`` (m strategies, m <= players): over every block of m games
@@ -43,6 +44,15 @@ MIN_CHUNK_SECONDS = 0.05
 MAX_CHUNK_SECONDS = 2.0
 MAX_CHUNK = 10_000
 MAX_SEED = 2**63 - 1
+#: The most chunks a run may have: chunk files are numbered with six digits
+#: (``chunk-000000`` .. ``chunk-999999``), so that they sort in game order.
+MAX_CHUNKS = 1_000_000
+#: The most games a run may have: ``MAX_CHUNKS`` chunks of at most ``MAX_CHUNK`` games (ten
+#: billion: days of one machine even for ``random``). Checked before anything is allocated:
+#: ``10**22`` games used to be accepted and grew a list of chunk indices without end.
+MAX_GAMES = MAX_CHUNKS * MAX_CHUNK
+#: The most games a chunk given by ``chunk_size`` may have: a chunk's rows are built in memory.
+MAX_CHUNK_SIZE = 1_000_000
 
 
 def chunk_count(games: int, chunk_size: int) -> int:
@@ -161,7 +171,13 @@ def resolve_components(spec: GameSpec, components: Any = None,
                 f"bad components {components!r}; expected 'alternative:SEED', a components "
                 "object or a (board, components) pair of paths"
             )
-        alternative = _int_value(tail, "alternative components seed", low=0)
+        try:
+            alternative = int(tail.strip())
+        except ValueError:
+            raise UserError(f"bad components {components!r}; expected 'alternative:SEED' with "
+                            "a whole-number seed") from None
+        alternative = _int_value(alternative, "alternative components seed", low=0,
+                                 high=MAX_SEED)
     elif isinstance(components, dict):
         unknown = set(components) - {"board", "components", "alternative"}
         if unknown:
@@ -173,7 +189,7 @@ def resolve_components(spec: GameSpec, components: Any = None,
         component_file = components.get("components", component_file)
         if components.get("alternative") is not None:
             alternative = _int_value(components["alternative"], "alternative components seed",
-                                     low=0)
+                                     low=0, high=MAX_SEED)
     elif isinstance(components, (tuple, list)):
         if len(components) != 2:
             raise UserError(
@@ -212,31 +228,59 @@ def resolve_components(spec: GameSpec, components: Any = None,
     return comps, ComponentSource.from_components(comps)
 
 
-def _int_value(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
-    """``value`` as an int (bools and non-integral floats refused), within [low, high]."""
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if isinstance(value, str):
-        try:
-            value, ok = int(value.strip()), True
-        except ValueError:
-            ok = False
-    if not ok:
-        raise UserError(f"{what} {value!r} is not an integer; expected a whole number")
+def _int_value(value: Any, what: str, low: int | None = None, high: int | None = None,
+               why: str = "") -> int:
+    """``value`` as an int, within [low, high] (``why``: the reason for the bound, said when it
+    is refused). Only an int or a numpy integer is one: a text (``"10"``), a float or a bool is
+    refused, as ``Game(n_players="4")`` is, rather than quietly converted."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise UserError(f"{what} {value!r} is not an integer; expected a whole number"
+                        + (f" from {low:,}" if low is not None else "")
+                        + (f" to {high:,}" if high is not None else ""))
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
-        rng = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise UserError(f"{what} {value} is out of range; expected {rng}")
+        rng = f"{low:,} to {high:,}" if high is not None and low is not None else \
+            f"at most {high:,}" if high is not None else f"at least {low:,}"
+        raise UserError(f"{what} {value} is out of range; expected {rng}"
+                        + (f" ({why})" if why else ""))
     return value
 
 
+def bool_value(value: Any, what: str) -> bool:
+    """``value`` if it is a bool (or a numpy bool), else a one-line ``UserError``: a flag given
+    as ``"no"`` would otherwise be taken as true."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise UserError(f"{what} {value!r} is not a bool; expected True or False")
+    return bool(value)
+
+
 def split_strategies(strategies: str | Sequence[str]) -> tuple[str, ...]:
-    """Strategy texts from ``"a,b,c"`` or a sequence; each stripped, none empty."""
-    items = strategies.split(",") if isinstance(strategies, str) else list(strategies)
-    texts = tuple(str(s).strip() for s in items)
+    """Strategy texts from ``"a,b,c"`` or a list or tuple of texts; each stripped, none empty.
+
+    A Python strategy (``py:FILE``) is refused here in one line: runs play compiled strategies
+    only."""
+    if isinstance(strategies, str):
+        items: list[Any] = strategies.split(",")
+    elif isinstance(strategies, (list, tuple)):
+        items = list(strategies)
+    else:
+        raise UserError(f"strategies {strategies!r} is not a strategy list; expected "
+                        "comma-separated strategy names or a list of them, e.g. "
+                        "'balanced,random'")
+    if any(not isinstance(s, str) for s in items):
+        bad = next(s for s in items if not isinstance(s, str))
+        raise UserError(f"strategy {bad!r} in {strategies!r} is not a text; expected strategy "
+                        "names such as 'balanced' or 'ismcts:iterations=200'")
+    texts = tuple(s.strip() for s in items)
     if not texts or any(not t for t in texts):
         raise UserError(
             f"bad strategy list {strategies!r}; expected comma-separated strategy names"
         )
+    for text in texts:
+        if text.startswith("py:"):
+            raise UserError(f"{text!r} is a Python strategy; simulate and experiment runs play "
+                            f"compiled strategies only (tajsim strategies lists them). "
+                            f"{PYTHON_SEATS_PLAY}")
     return texts
 
 
@@ -295,11 +339,13 @@ class RunConfig:
         id) or ``"enumerated"`` (each of the game's listed setups in turn,
         ``GameSpec.enumerated_setups``)."""
         spec = get_game(game)
-        games = _int_value(games, "game count", low=1)
+        games = _int_value(games, "game count", low=1, high=MAX_GAMES,
+                           why=f"a run holds at most {MAX_CHUNKS:,} chunks of at most "
+                               f"{MAX_CHUNK:,} games")
+        records = bool_value(records, "records")
         edition_text = spec.editions[spec.edition_index(
             spec.default_edition if edition is None else edition)]
-        players = _int_value(players, "player count")
-        spec.check_players(players, edition_text)
+        players = spec.check_players(players, edition_text)  # says the edition's range
         rules = spec.rules_code(edition_text, options)
         chosen = {o.name: bool(rules >> o.bit & 1) for o in spec.options}
         seed = _int_value(seed, "seed", low=0, high=MAX_SEED)
@@ -307,8 +353,15 @@ class RunConfig:
         seating = resolve_seating(rotate, len(texts), players)
         parsed = [spec.strategies.parse(t) for t in texts]
         chunk = default_chunk_size(games, expected_game_seconds(spec, players, parsed)) \
-            if chunk_size is None else _int_value(chunk_size, "chunk size", low=1)
-        gps = _int_value(games_per_setup, "games per setup", low=1)
+            if chunk_size is None else _int_value(chunk_size, "chunk size", low=1,
+                                                  high=MAX_CHUNK_SIZE,
+                                                  why="a chunk's rows are built in memory")
+        if chunk_count(games, chunk) > MAX_CHUNKS:
+            raise UserError(f"{games:,} games in chunks of {chunk:,} make "
+                            f"{chunk_count(games, chunk):,} chunks; expected at most "
+                            f"{MAX_CHUNKS:,} (chunk files are numbered with six digits): "
+                            "fewer games or a larger chunk size")
+        gps = _int_value(games_per_setup, "games per setup", low=1, high=MAX_GAMES)
         if setups not in SETUP_MODES:
             raise UserError(f"setups {setups!r}; expected one of: {', '.join(SETUP_MODES)}")
         if setups == "enumerated" and spec.enumerated_setups is None:

@@ -11,6 +11,7 @@ example.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import tomllib
 from collections.abc import Callable
@@ -206,6 +207,7 @@ def load_experiment(path: str | Path) -> Experiment:
     if not isinstance(title, str):
         raise _bad(path, "report.title", title, "a string")
     description = " ".join(description.split())
+    _check_analysis_strategies(path, analyses, runs)
     games = {r.params.get("game", doc.get("game", DEFAULT_GAME)) for r in runs}
     if "game" in doc and not isinstance(doc["game"], str):
         raise _bad(path, "game", doc["game"], "a game name")
@@ -217,6 +219,38 @@ def load_experiment(path: str | Path) -> Experiment:
         r.params["game"] = game
     return Experiment(name=name, path=path, title=title, description=description, game=game,
                       runs=tuple(runs), analyses=tuple(analyses), sections=sections, raw=doc)
+
+
+def _played_strategies(runs: list[RunSpec]) -> list[str]:
+    """The strategy texts the runs play, as the results' ``strategy`` column holds them."""
+    played: list[str] = []
+    for run in runs:
+        given = run.params.get("strategies", ["random"])
+        texts = given.split(",") if isinstance(given, str) else given
+        for text in texts:
+            if isinstance(text, str) and text.strip() not in played:
+                played.append(text.strip())
+    return played
+
+
+def _check_analysis_strategies(path: Path, analyses: list, runs: list[RunSpec]) -> None:
+    """An analysis narrowed to one strategy (``strategy = "alpha"``) names one the runs play:
+    any other selects no rows, and the analysis would write an empty table without a word."""
+    played = _played_strategies(runs)
+    for i, entry in enumerate(analyses):
+        if isinstance(entry, dict) and "strategy" in entry and entry["strategy"] not in played:
+            raise _bad(path, f"analyses[{i}].strategy", entry["strategy"],
+                       f"a strategy the runs play: {', '.join(played)}")
+
+
+def check_scale(scale: float) -> float:
+    """``scale`` (what ``--scale`` multiplies every run's games by) if it is a finite number
+    > 0, else a one-line ``UserError`` (``inf`` used to end in an OverflowError traceback)."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) \
+            or not (math.isfinite(scale) and scale > 0):
+        raise UserError(f"scale {scale!r} is not allowed; expected a finite number > 0 (0.1 "
+                        "for a tenth of every run's games)")
+    return float(scale)
 
 
 def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
@@ -270,8 +304,7 @@ def simulate_experiment(
     experiment's ``device`` setting.
     """
     say = echo or (lambda _msg: None)
-    if not scale > 0:
-        raise UserError(f"scale {scale!r} is not allowed; expected a number > 0")
+    scale = check_scale(scale)
     check_workers(workers)
     # Restarting replaces the stored runs, so only the settings are checked, not that the
     # directories hold these same runs.

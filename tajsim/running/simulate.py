@@ -10,7 +10,7 @@ import io
 import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ import pandas as pd
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
-from tajsim.running.config import RunConfig
+from tajsim.running.config import RunConfig, bool_value
 from tajsim.running.executors import (
     ExecutorLostError,
     available_cores,
@@ -123,6 +123,14 @@ def run_simulation(
     of the run (a run may be resumed on the other device).
     """
     say = log or (lambda _m: None)
+    # Flags are bools: records="no" would otherwise be taken as true. The counts, the
+    # strategies and the rest are checked by RunConfig.make, all before anything is allocated.
+    for what, flag in (("records", records), ("load_records", load_records),
+                       ("restart", restart)):
+        bool_value(flag, what)
+    if progress is not None:
+        bool_value(progress, "progress")
+    check_workers(workers)
     device = check_device_name(device)
     if device == "gpu" and scheduler is not None:
         raise UserError("--device gpu and --scheduler both given; expected one (a Dask cluster "
@@ -164,14 +172,14 @@ def run_simulation(
                 again = "it is" if len(bad) == 1 else "they are"
                 warnings.warn(f"{out}: {describe_bad_chunks(bad)}; {again} played again",
                               UserWarning, stacklevel=2)
-        todo = [k for k in range(config.n_chunks) if k not in done]
+        to_play = config.n_chunks - len(done)
         total = (store.scan_result.aggregates if store is not None else None) or \
             Aggregates.from_task(task)
         stored = len(done)
         bar = _progress_bar(progress, config.games, total.games)
         start = last = time.perf_counter()
         try:
-            for result in executor.run(task, todo):
+            for result in _play_missing(executor, task, config.n_chunks, done):
                 if store is not None:
                     try:
                         store.write(result)
@@ -217,11 +225,28 @@ def run_simulation(
             else:
                 frame = read_parquet_files([io.BytesIO(in_memory[k]) for k in sorted(in_memory)])
         return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
-                         chunks_run=len(todo), records=frame)
+                         chunks_run=to_play, records=frame)
     finally:
         executor.close()
         if store is not None:
             store.close()
+
+
+#: Chunk indices handed to the executor at a time. A run may have up to ``MAX_CHUNKS`` chunks;
+#: listing them all up front took memory in proportion to the games (``simulate -n 10**22``
+#: grew to 15 GB before the game count was bounded), a window keeps it flat. A run of fewer
+#: chunks (every run of up to 40 million games in default chunks) is one window, as before.
+CHUNK_WINDOW = 4096
+
+
+def _play_missing(executor: Any, task: dict[str, Any], n_chunks: int,
+                  done: set[int]) -> Iterator[Any]:
+    """The executor's results for every chunk of ``range(n_chunks)`` not in ``done``, asked
+    for ``CHUNK_WINDOW`` indices at a time (in order)."""
+    for start in range(0, n_chunks, CHUNK_WINDOW):
+        window = [k for k in range(start, min(start + CHUNK_WINDOW, n_chunks)) if k not in done]
+        if window:
+            yield from executor.run(task, window)
 
 
 def _describe_executor(executor: Any) -> str:

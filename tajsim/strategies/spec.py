@@ -5,19 +5,113 @@ Parametric strategies share one id and differ by their parameter vector, so each
 is registered as its own entry and ``--strategies balanced,random`` works everywhere. Every game
 builds one :class:`StrategyRegistry`; ``parse("name:key=value:...")`` gives the compiled id and
 the ``float64[n_params]`` vector that the kernels receive.
+
+Every named parameter declares what it may be (:class:`ParamRange`: an integer, a number or a
+switch, within a closed range), and every value is checked here, once for all games, before a
+game is played: a search with 0 iterations or a ``nan`` weight would otherwise play degenerate
+games without a word. Slots whose names begin with ``_`` are internal (padding that keeps the
+rollout weights at ``params[N_WEIGHTS:]``): not parameters a user may set.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from tajsim.errors import UserError
 
-__all__ = ["StrategyRegistry", "StrategySpec", "no_switches"]
+__all__ = ["INTERNAL_SLOT", "PYTHON_SEATS_PLAY", "ParamRange", "StrategyRegistry",
+           "StrategySpec", "bool_param", "float_param", "int_param", "is_internal",
+           "no_switches"]
+
+#: Where a pure-Python strategy (``py:FILE``) can play: step-by-step games only, never the
+#: compiled batch runner. Said by every refusal of a ``py:`` seat.
+PYTHON_SEATS_PLAY = ("Python seats play in step-by-step games: tajsim replay -s py:FILE, "
+                     "tajsim.play_game or tajsim.play.mixed.play_python_games")
+
+PARAM_KINDS = ("int", "float", "bool", "internal")
+
+
+def _number(x: float) -> str:
+    """``x`` as a user writes it: 100,000 / 0.001 / -1,000."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+@dataclass(frozen=True)
+class ParamRange:
+    """What one strategy parameter may be: its kind and a closed range.
+
+    Attributes
+    ----------
+    kind : {"int", "float", "bool", "internal"}
+        ``int``: a whole number (``1e3`` is fine, ``1.5`` is not); ``float``: a finite number;
+        ``bool``: 0 or 1; ``internal``: a slot that is no parameter (always 0).
+    low, high : float
+        The range, both ends included.
+    why : str
+        Why the range ends there, said when a value is refused (e.g. a search's memory).
+    """
+
+    kind: str
+    low: float = 0.0
+    high: float = 0.0
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"parameter kind {self.kind!r}; expected one of {PARAM_KINDS}")
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.high):
+            raise ValueError(f"parameter range [{self.low}, {self.high}] is not a finite range")
+
+    def expected(self, why: bool = True) -> str:
+        """What a value must be, in words: ``an integer from 1 to 100,000`` (and, with ``why``,
+        why the range ends there)."""
+        if self.kind == "bool":
+            text = "0 or 1"
+        elif self.kind == "internal":
+            text = "no value (an internal slot)"
+        else:
+            what = "an integer" if self.kind == "int" else "a number"
+            text = f"{what} from {_number(self.low)} to {_number(self.high)}"
+        return f"{text} ({self.why})" if self.why and why else text
+
+    def problem(self, value: float) -> str | None:
+        """Why ``value`` is not allowed (a few words), or None if it is."""
+        if not math.isfinite(value):
+            return "is not a finite number"
+        if self.kind in ("int", "bool") and not float(value).is_integer():
+            return "is not a whole number" if self.kind == "int" else "is not a switch"
+        if not self.low <= value <= self.high:
+            return "is out of range"
+        return None
+
+
+def int_param(low: int, high: int, why: str = "") -> ParamRange:
+    """A whole-number parameter within [low, high]."""
+    return ParamRange("int", float(low), float(high), why)
+
+
+def float_param(low: float, high: float, why: str = "") -> ParamRange:
+    """A finite number within [low, high]."""
+    return ParamRange("float", float(low), float(high), why)
+
+
+def bool_param(why: str = "") -> ParamRange:
+    """A switch: 0 (off) or 1 (on)."""
+    return ParamRange("bool", 0.0, 1.0, why)
+
+
+#: The range of an internal slot (a name beginning with ``_``): it holds 0, no user value.
+INTERNAL_SLOT = ParamRange("internal")
+
+
+def is_internal(name: str) -> bool:
+    """Whether parameter slot ``name`` is internal (padding), not a user parameter."""
+    return name.startswith("_")
 
 
 @dataclass(frozen=True)
@@ -36,6 +130,11 @@ class StrategySpec:
         Default parameter vector (padded with zeros to the game's ``n_params``).
     param_names : tuple[str, ...]
         Names of the leading parameters, for display and for ``name:key=value`` overrides.
+        Names beginning with ``_`` are internal slots (see :func:`is_internal`).
+    param_ranges : tuple[ParamRange, ...]
+        What each named parameter may be, in the order of ``param_names`` (required for every
+        named parameter; :data:`INTERNAL_SLOT` for the internal ones). The defaults must lie
+        within them.
     tags : tuple[str, ...]
         Labels: ``baseline``, ``heuristic``, ``preset``, ``search``... The strength ladder and
         the docs group by them.
@@ -58,18 +157,78 @@ class StrategySpec:
     n_params: int = 32
     cost: float = 1.0
     cost_param: str = ""
+    param_ranges: tuple[ParamRange, ...] = ()
 
-    def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
-        """float64[n_params] parameters, defaults updated by ``overrides`` (by name)."""
+    def __post_init__(self) -> None:
+        # A programming error in a wing's registry, not a user's: plain ValueError.
+        if len(self.param_ranges) != len(self.param_names):
+            raise ValueError(f"strategy {self.name!r} declares {len(self.param_ranges)} "
+                             f"parameter ranges for {len(self.param_names)} parameters")
+        for i, (name, declared) in enumerate(zip(self.param_names, self.param_ranges)):
+            if is_internal(name) != (declared.kind == "internal"):
+                raise ValueError(f"strategy {self.name!r} parameter {name!r}: internal slots "
+                                 "(and only they) are named _...")
+            default = float(self.params[i]) if i < len(self.params) else 0.0
+            if declared.problem(default) is not None and declared.kind != "internal":
+                raise ValueError(f"strategy {self.name!r}: default {name}={default:g} is not "
+                                 f"{declared.expected()}")
+
+    def range_groups(self) -> list[tuple[tuple[str, ...], ParamRange]]:
+        """The user parameters grouped by their declared range, in order (for listings: the
+        16 weights of a preset share one range)."""
+        groups: dict[ParamRange, list[str]] = {}
+        for name, declared in zip(self.param_names, self.param_ranges):
+            if not is_internal(name):
+                groups.setdefault(declared, []).append(name)
+        return [(tuple(names), declared) for declared, names in groups.items()]
+
+    def user_param_names(self) -> tuple[str, ...]:
+        """The parameters a user may set (internal slots left out)."""
+        return tuple(name for name in self.param_names if not is_internal(name))
+
+    def check_value(self, key: str, value: float, where: str = "",
+                    shown: str | None = None) -> float:
+        """``value`` of parameter ``key`` as the kernels receive it (float), or a one-line
+        ``UserError`` naming the parameter, the value (``shown``: as the user wrote it) and
+        what was expected; ``where`` says where it was given."""
+        if key not in self.user_param_names():
+            raise UserError(
+                f"strategy {self.name!r} has no parameter {key!r}{where}; "
+                f"expected one of: {', '.join(self.user_param_names()) or '(none)'}"
+            )
+        declared = self.param_ranges[self.param_names.index(key)]
+        text = shown if shown is not None else repr(value)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                          np.floating)):
+            raise UserError(f"strategy {self.name!r} parameter {key}={text}{where} is not a "
+                            f"number; expected {declared.expected()}")
+        problem = declared.problem(float(value))
+        if problem is not None:
+            raise UserError(f"strategy {self.name!r} parameter {key}={text}{where} {problem}; "
+                            f"expected {declared.expected()}")
+        return float(value)
+
+    def param_vector(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
+        """float64[n_params] parameters, defaults updated by ``overrides`` (by name), each
+        checked against its declared range (one-line ``UserError``)."""
         vec = np.zeros(self.n_params, np.float64)
         vec[: len(self.params)] = self.params
         for key, value in (overrides or {}).items():
-            if key not in self.param_names:
-                raise UserError(
-                    f"strategy {self.name!r} has no parameter {key!r}; "
-                    f"expected one of: {', '.join(self.param_names) or '(none)'}"
-                )
-            vec[self.param_names.index(key)] = float(value)
+            checked = self.check_value(key, value)
+            vec[self.param_names.index(key)] = checked
+        return vec
+
+    def check_vector(self, vec: np.ndarray, what: str = "") -> np.ndarray:
+        """``vec`` (float64[n_params], e.g. a tuned or loaded weight vector) if every named
+        parameter in it is allowed, else a one-line ``UserError`` naming the first that is
+        not (``what`` says where the vector came from)."""
+        vec = np.asarray(vec, np.float64)
+        if vec.shape != (self.n_params,):
+            raise UserError(f"strategy {self.name!r}{what}: {vec.shape} parameters; expected "
+                            f"({self.n_params},)")
+        for i, key in enumerate(self.param_names):
+            if not is_internal(key):
+                self.check_value(key, float(vec[i]), what)
         return vec
 
     def relative_cost(self, params: np.ndarray | None = None) -> float:
@@ -144,21 +303,55 @@ class StrategyRegistry:
             ) from None
 
     def parse(self, text: str) -> tuple[StrategySpec, np.ndarray]:
-        """``name`` or ``name:key=value:key=value`` -> (spec, float64[n_params] vector)."""
-        name, *assignments = str(text).strip().split(":")
+        """``name`` or ``name:key=value:key=value`` -> (spec, float64[n_params] vector).
+
+        Every value is checked against its declared range; a parameter given twice, an
+        internal slot or a Python strategy (``py:FILE``, which the compiled kernels cannot
+        play) is a one-line ``UserError``."""
+        if not isinstance(text, str):
+            raise UserError(f"strategy {text!r} is not a text; expected a strategy name such "
+                            f"as 'random' or 'name:key=value'")
+        if text.strip().startswith("py:"):
+            raise UserError(f"{text.strip()!r} is a Python strategy; only compiled {self.game} "
+                            f"strategies play here ({', '.join(self.names())}). "
+                            f"{PYTHON_SEATS_PLAY}")
+        name, *assignments = text.strip().split(":")
         spec = self.get(name)
         overrides: dict[str, float] = {}
         for item in assignments:
             key, sep, value = item.partition("=")
+            key = key.strip()
             try:
-                if not sep:
+                if not sep or not key:
                     raise ValueError
-                overrides[key] = float(value)
+                number = float(value)
             except ValueError:
                 raise UserError(
                     f"bad strategy parameter {item!r} in {text!r}; expected key=number"
                 ) from None
+            if key in overrides:
+                raise UserError(f"strategy parameter {key} given twice in {text!r}; expected "
+                                "each parameter at most once")
+            overrides[key] = spec.check_value(key, number, f" in {text!r}", value.strip())
         return spec, spec.param_vector(overrides)
 
     def with_tag(self, tag: str) -> list[StrategySpec]:
         return [s for s in self._specs.values() if tag in s.tags]
+
+    def ranges_markdown(self) -> str:
+        """A Markdown table of every user parameter's allowed values, strategies that share
+        their parameters (the presets) on one row: the strategy docs carry it, and a test checks
+        that they still agree with the registry."""
+        families: dict[tuple, list[str]] = {}
+        for spec in self._specs.values():
+            groups = spec.range_groups()
+            if groups:
+                families.setdefault(tuple(groups), []).append(spec.name)
+        lines = ["| strategy | parameter | allowed values |", "|---|---|---|"]
+        for groups, names in families.items():
+            who = ", ".join(f"`{n}`" for n in names)
+            for params, declared in groups:
+                shown = ", ".join(f"`{p}`" for p in params) if len(params) <= 3 else \
+                    f"`{params[0]}` .. `{params[-1]}` ({len(params)})"
+                lines.append(f"| {who} | {shown} | {declared.expected()} |")
+        return "\n".join(lines)

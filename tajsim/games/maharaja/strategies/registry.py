@@ -15,6 +15,8 @@ from pathlib import Path
 
 from tajsim.games.maharaja.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
+    MAX_CANDIDATES,
+    MAX_ITERATIONS,
     N_PARAMS,
     N_WEIGHTS,
     STRATEGY_GREEDY,
@@ -25,7 +27,14 @@ from tajsim.games.maharaja.strategies.ids import (
 )
 from tajsim.games.maharaja.strategies.search import SEARCH_PARAM_NAMES
 from tajsim.strategies.presets import load_weight_presets
-from tajsim.strategies.spec import StrategyRegistry, StrategySpec
+from tajsim.strategies.spec import (
+    INTERNAL_SLOT,
+    ParamRange,
+    StrategyRegistry,
+    StrategySpec,
+    float_param,
+    int_param,
+)
 
 __all__ = ["PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "load_presets"]
 
@@ -43,12 +52,29 @@ SEARCH_DEFAULTS = {
 SEARCH_ROLLOUT_PRESET = "hoarder"
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 
+#: What every heuristic weight (and search's r_* rollout weight) may be: a finite number (the
+#: kernels turn it into a fixed-point integer, w x 1024; the presets stay within 0..60).
+WEIGHT_RANGE = float_param(-1000, 1000)
+#: What each search setting may be: the kernel works in whole numbers (gold, counts) and its
+#: tables end at MAX_ITERATIONS and MAX_CANDIDATES (``docs/games/maharaja/strategies.md``).
+SEARCH_RANGES: dict[str, ParamRange] = {
+    "iterations": int_param(1, MAX_ITERATIONS, "the search's integer log table ends there"),
+    "candidates": int_param(1, MAX_CANDIDATES, "the search keeps at most that many pairs a "
+                                               "seat"),
+    "horizon": int_param(0, 100, "further rounds played out after the current one"),
+    "exploration": int_param(0, 1000, "gold"),
+    "palace_value": int_param(0, 100_000, "gold a palace"),
+    "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
+                               "the r_* weights"),
+    "win_bonus": int_param(0, 100_000, "gold"),
+}
+
 
 def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     """Preset tables by name: ``{"description": str, "weights": float64[N_WEIGHTS]}``; missing
     weights take the ``balanced`` value; an unknown key is a one-line ``UserError``."""
     return load_weight_presets(path if path is not None else PRESETS_FILE, WEIGHT_NAMES,
-                               "Maharaja presets")
+                               "Maharaja presets", WEIGHT_RANGE)
 
 
 def _build_registry() -> StrategyRegistry:
@@ -65,7 +91,8 @@ def _build_registry() -> StrategyRegistry:
         reg.register(StrategySpec(name, STRATEGY_HEURISTIC,
                                   f"heuristic preset: {preset['description']}",
                                   tuple(float(x) for x in preset["weights"]), WEIGHT_NAMES,
-                                  ("heuristic", "preset"), cost=10.5))
+                                  ("heuristic", "preset"), cost=10.5,
+                                  param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)))
     params = [SEARCH_DEFAULTS[k] for k in SEARCH_PARAM_NAMES]
     params += [0.0] * (N_WEIGHTS - len(params))
     params += [float(x) for x in presets[SEARCH_ROLLOUT_PRESET]["weights"]]
@@ -77,7 +104,9 @@ def _build_registry() -> StrategyRegistry:
         f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters)",
         tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",),
         # every seat searching, 80 iterations: about 12 games/s against 23,000 random
-        cost=24.0, cost_param="iterations"))
+        cost=24.0, cost_param="iterations",
+        param_ranges=tuple(SEARCH_RANGES.get(name, INTERNAL_SLOT) for name in names)
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)))
     return reg
 
 

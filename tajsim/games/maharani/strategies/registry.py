@@ -29,7 +29,14 @@ from tajsim.games.maharani.strategies.ids import (
 )
 from tajsim.games.maharani.strategies.mcts import MCTS_PARAM_NAMES
 from tajsim.strategies.presets import load_weight_presets
-from tajsim.strategies.spec import StrategyRegistry, StrategySpec
+from tajsim.strategies.spec import (
+    INTERNAL_SLOT,
+    ParamRange,
+    StrategyRegistry,
+    StrategySpec,
+    float_param,
+    int_param,
+)
 
 __all__ = ["MCTS_DEFAULTS", "PRESETS_FILE", "REGISTRY", "load_presets"]
 
@@ -47,6 +54,23 @@ MCTS_DEFAULTS = {
 }
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 
+#: What every heuristic weight (and mcts's r_* rollout weight) may be: a finite number (the
+#: kernels turn it into thousandths; the presets stay within 0..3).
+WEIGHT_RANGE = float_param(-1000, 1000)
+#: What each mcts setting may be (``docs/games/maharani/strategies.md`` lists them).
+MCTS_RANGES: dict[str, ParamRange] = {
+    "iterations": int_param(1, 100_000, "each iteration plays a rollout: more would take "
+                                        "hours a decision"),
+    "exploration": float_param(0, 1000),
+    "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
+                               "the r_* weights"),
+    "horizon": int_param(-1, 1000, "turns rolled out before evaluating; -1: to the end of the "
+                                   "game"),
+    "width": int_param(0, 1000, "candidate actions a decision; 0: every legal action"),
+    "margin": float_param(0.001, 10_000, "gold at which the reward saturates"),
+    "artisan_value": float_param(0, 100),
+}
+
 
 def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     """Preset tables by name: ``{"description": str, "weights": float64[len(WEIGHT_NAMES)]}``.
@@ -54,13 +78,14 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     Missing weights take the ``balanced`` value; unknown keys are a one-line ``UserError``.
     """
     return load_weight_presets(path if path is not None else PRESETS_FILE, WEIGHT_NAMES,
-                               "heuristic presets")
+                               "heuristic presets", WEIGHT_RANGE)
 
 
 def heuristic_spec(name: str, weights: np.ndarray, description: str) -> StrategySpec:
     return StrategySpec(name=name, strategy_id=STRATEGY_HEURISTIC,
                         description=f"heuristic preset: {description}",
                         params=tuple(float(x) for x in weights), param_names=WEIGHT_NAMES,
+                        param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES),
                         tags=("heuristic", "preset"), n_params=N_PARAMS,
                         cost=7.0)  # about 5,200 4-player games/s per core against 37,000
 
@@ -76,6 +101,8 @@ def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpec:
         description=("determinised MCTS over the hidden bag; heuristic rollouts "
                      f"({rollout_preset} weights, r_* parameters)"),
         params=tuple(params), param_names=names + ROLLOUT_WEIGHT_NAMES, tags=("search",),
+        param_ranges=tuple(MCTS_RANGES.get(name, INTERNAL_SLOT) for name in names)
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES),
         n_params=N_PARAMS,
         # One seat of 300 iterations: about 0.37 s per 4-player game, 13,700 random games.
         cost=180.0, cost_param="iterations")

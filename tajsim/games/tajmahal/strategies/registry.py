@@ -36,7 +36,15 @@ from tajsim.games.tajmahal.strategies.ids import (
 )
 from tajsim.games.tajmahal.strategies.ismcts import ISMCTS_PARAM_NAMES
 from tajsim.strategies.presets import load_weight_presets
-from tajsim.strategies.spec import StrategyRegistry, StrategySpec
+from tajsim.strategies.spec import (
+    INTERNAL_SLOT,
+    ParamRange,
+    StrategyRegistry,
+    StrategySpec,
+    bool_param,
+    float_param,
+    int_param,
+)
 
 REGISTRY = StrategyRegistry("Taj Mahal", N_PARAMS, kernel_switches)
 # Module-level names of the registry's methods (the wing's own code and its tests use them).
@@ -64,6 +72,24 @@ ISMCTS_DEFAULTS = {
 # Rollout weights of ismcts: the tuned preset when it exists, else balanced.
 ISMCTS_ROLLOUT_PRESETS = ("tuned", "balanced")
 
+#: What every heuristic weight (and ismcts's r_* rollout weight) may be: a finite number. The
+#: bound is far beyond any useful weight (the presets and the tuning box stay within -3..6).
+WEIGHT_RANGE = float_param(-1000, 1000)
+#: What each ismcts setting may be (``docs/strategies.md`` lists them).
+ISMCTS_RANGES: dict[str, ParamRange] = {
+    "iterations": int_param(1, 100_000, "each iteration adds a tree node and plays the game "
+                                        "out: more would take hours a decision"),
+    "exploration": float_param(0, 100),
+    "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
+                               "the r_* weights"),
+    "horizon": int_param(-1, 1000, "visit ends rolled out before evaluating; -1: to the end "
+                                   "of the game"),
+    "reward_scale": float_param(0.001, 1000),
+    "card_value": float_param(-100, 100),
+    "win_bonus": float_param(0, 1000),
+    "group": bool_param(),
+}
+
 
 # ---------------------------------------------------------------------------
 # Presets
@@ -79,7 +105,7 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     Missing weights take the ``balanced`` value; unknown keys are a ``UserError``.
     """
     return load_weight_presets(path if path is not None else presets_path(), WEIGHT_NAMES,
-                               "heuristic presets")
+                               "heuristic presets", WEIGHT_RANGE)
 
 
 def heuristic_spec(name: str, weights: np.ndarray, description: str) -> StrategySpec:
@@ -89,6 +115,7 @@ def heuristic_spec(name: str, weights: np.ndarray, description: str) -> Strategy
         description=f"heuristic preset: {description}",
         params=tuple(float(x) for x in weights),
         param_names=WEIGHT_NAMES,
+        param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES),
         tags=("heuristic", "preset"),
         cost=7.0,  # about 3,000 games/s on one core against about 21,000 with random
     )
@@ -114,6 +141,8 @@ def ismcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpe
         ),
         params=tuple(params),
         param_names=names + ROLLOUT_WEIGHT_NAMES,
+        param_ranges=tuple(ISMCTS_RANGES.get(name, INTERNAL_SLOT) for name in names)
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES),
         tags=("search",),
         # four ismcts seats at 500 iterations: about 1 s a game, 21,000 random games' worth
         cost=42.0,
