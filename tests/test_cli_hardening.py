@@ -145,7 +145,7 @@ def test_bad_scheduler_is_one_line_without_a_hang(tmp_path, address):
     (["ladder", "--output", "nodir/l.md"], "the folder 'nodir' does not exist"),
     (["ladder", "--output", "/proc/tajsim-l.md"], "cannot be written"),
     (["report", str(ROOT / "experiments"), "--out", "/proc/tajsim-report"],
-     "--out '/proc/tajsim-report' cannot be written"),
+     "cannot create the output directory '/proc/tajsim-report'"),
     (["run", str(ROOT / "experiments" / "default.toml"), "--out", "/proc/tajsim-run"],
      "cannot create the output directory '/proc/tajsim-run'"),
 ])
