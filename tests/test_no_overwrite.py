@@ -251,3 +251,61 @@ def test_report_onto_a_full_disk_is_one_line_and_leaves_no_half_written_file(run
         matplotlib.image.imread(png)  # each one whole
     assert invoke("report", str(run_dir), "--out", str(out), "-q").exit_code == 0
     assert snapshot(out) == before
+
+
+# -- ladder and tune write only where the user points ----------------------------------------------
+def test_ladder_without_output_writes_nothing_in_the_checkout():
+    """`tajsim ladder` without -o rewrote docs/strategies.md of the checkout."""
+    docs = [ROOT / "docs" / "strategies.md", ROOT / "docs" / "strategies.json"]
+    before = [p.read_bytes() for p in docs]
+    one_line_error(invoke("ladder", "-s", "balanced,greedy", "--search", "", "--random-games",
+                          "4"), "--output is missing", "docs/strategies.md")
+    one_line_error(invoke("ladder", "--render-only", str(docs[1])), "--output is missing")
+    assert [p.read_bytes() for p in docs] == before
+
+
+def test_ladder_records_its_output_in_the_command_it_prints(tmp_path):
+    out = tmp_path / "ladder.md"
+    res = invoke("ladder", "-s", "balanced,greedy", "--search", "", "--random-games", "4",
+                 "--field-games", "4", "--h2h-games", "4", "--python-games", "2", "--output",
+                 str(out), "-q")
+    assert res.exit_code == 0, res.output
+    assert f"tajsim ladder --game tajmahal --output {out} --seed 2024" in out.read_text()
+    assert json.loads(out.with_suffix(".json").read_text())["config"]["command"].startswith(
+        f"tajsim ladder --game tajmahal --output {out} ")
+
+
+def test_shipped_ladder_commands_name_their_output():
+    """The regenerating command each strategies document shows writes that document."""
+    for md in [ROOT / "docs" / "strategies.md", *sorted((ROOT / "docs" / "games").rglob(
+            "*.md"))]:
+        for line in md.read_text().splitlines():
+            if line.startswith("tajsim ladder "):
+                assert f"--output {md.relative_to(ROOT)} " in line, (md, line)
+
+
+def test_tune_writes_its_preset_only_where_write_points(tmp_path):
+    """`tune --write` wrote into the package's presets file."""
+    from tajsim.games.registry import get_game
+
+    package = get_game("tajmahal").tuning.presets_path()
+    before = package.read_bytes()
+    out = tmp_path / "my-presets.toml"
+    res = invoke("tune", "--field", "random", "--generations", "1", "--popsize", "4",
+                 "--games", "4", "--heldout", "8", "--write", str(out), "--name", "mine", "-q")
+    assert res.exit_code == 0, res.output
+    assert package.read_bytes() == before
+    text = out.read_text()
+    assert text.count("[presets.mine]") == 1 and "[presets.balanced]" in text
+    get_game("tajmahal").tuning.check_presets(out)  # a valid presets file
+    # again into the same file: the new preset is added, the others kept
+    res = invoke("tune", "--field", "random", "--generations", "1", "--popsize", "4",
+                 "--games", "4", "--heldout", "8", "--write", str(out), "--name", "other", "-q")
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert text.count("[presets.mine]") == 1 and text.count("[presets.other]") == 1
+    # a file that is not a presets file is refused before any game
+    bad = tmp_path / "bad.toml"
+    bad.write_text("not = = toml")
+    one_line_error(invoke("tune", "--write", str(bad)), str(bad))
+    assert bad.read_text() == "not = = toml"
