@@ -489,3 +489,24 @@ def test_the_lock_is_never_seen_empty(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == [".lock"]  # no temporary left
     store.close()
     assert not (tmp_path / ".lock").exists()
+
+
+def test_two_identical_runs_started_together(tmp_path):
+    """Whichever wins, the other either says that a run is writing or finds the run finished;
+    never that the folder "holds no tajsim run"."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p))
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "tajsim", "simulate", *ARGS, "--out", str(out), "-q"]
+    procs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    for code, err in results:
+        assert code == 0 or (code == 2 and "another tajsim run" in err and
+                             "is writing to" in err), err
+        assert "holds no tajsim run" not in err
+    assert run_status(out).complete
