@@ -257,6 +257,7 @@ def command(results: Path, out_dir: Path, force: bool, game: str | None, title: 
         check_output_folder,
         claim_output_folder,
         read_owner,
+        release_output_folder,
     )
     from tajsim.reporting.report import build_report
     from tajsim.reporting.sections import section_names
@@ -283,12 +284,15 @@ def command(results: Path, out_dir: Path, force: bool, game: str | None, title: 
     check_output_folder(out_dir, owner, force=force)
     if not results.exists():
         read_results(results)  # its one-line error, before anything is created
-    claim_output_folder(out_dir, owner, force=force)
+    created = not out_dir.exists()
+    claim_output_folder(out_dir, owner, force=force)  # before the read: an unwritable --out
     with catch_warnings() as caught:
         try:
             frame = read_results(results)
         except UserError:
             echo_warnings(caught, echo)
+            if created:  # results that cannot be read leave no folder behind
+                release_output_folder(out_dir)
             raise
     echo_warnings(caught, echo)
     status = frame.attrs.get("run_status")

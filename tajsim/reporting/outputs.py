@@ -23,7 +23,8 @@ from pathlib import Path
 from tajsim.errors import UserError
 from tajsim.running.store import atomic_write
 
-__all__ = ["MARK", "Owner", "claim_output_folder", "check_output_folder", "read_owner"]
+__all__ = ["MARK", "Owner", "check_output_folder", "claim_output_folder", "read_owner",
+           "release_output_folder"]
 
 #: The mark's file name (hidden: it is not part of the report a reader opens).
 MARK = ".tajsim-output.json"
@@ -116,3 +117,14 @@ def claim_output_folder(folder: str | Path, owner: Owner, *, force: bool = False
         raise UserError(f"{option} {str(path)!r} cannot be written ({exc.strerror or exc}); "
                         "expected a folder you can write to") from None
     return path
+
+
+def release_output_folder(folder: str | Path) -> None:
+    """Undo ``claim_output_folder`` of a folder it created, when nothing was written into it
+    after all: its mark and the folder go, anything else stays."""
+    path = Path(folder)
+    try:
+        (path / MARK).unlink(missing_ok=True)
+        path.rmdir()  # only if empty
+    except OSError:
+        pass

@@ -718,9 +718,11 @@ def manifest_mismatch_message(out: str | Path, scan: Scan, manifest_run: str) ->
     which file, what is wrong, how to repair it."""
     chunks = len(scan.bad)
     first = chunk_name(min(scan.other_run))
+    which = f"finished chunk {first} was" if chunks == 1 else \
+        f"{chunks} finished chunks ({first}, ...) were"
     return (f"{Path(out) / MANIFEST} does not belong to the games stored beside it: its "
-            f"{chunks} finished chunk{'s' if chunks != 1 else ''} ({first}...) were written "
-            f"for run {scan.manifest_mismatch}, the manifest describes run {manifest_run} "
+            f"{which} written for run {scan.manifest_mismatch}, the manifest describes run "
+            f"{manifest_run} "
             "(edited or replaced after they were written); expected the manifest the run "
             "wrote: put it back, or play the run again with --restart")
 
