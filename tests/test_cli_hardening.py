@@ -126,9 +126,12 @@ def test_bad_scheduler_is_one_line_without_a_hang(tmp_path, address):
     (["tune", "--method", "de", "--popsize", "5"], "expected a multiple of the 16 tuned"),
     (["tune", "--field", ","], "--field ',' names no strategy"),
     (["tune", "--field", "balnced"], "unknown Taj Mahal strategy 'balnced'"),
-    (["tune", "--write", "--name", "my preset"], "--name 'my preset' is not a preset name"),
-    (["tune", "--write", "--name", "random"], "--name 'random' is a Taj Mahal strategy of "
-                                              "another family"),
+    (["tune", "--write", "p.toml", "--name", "my preset"],
+     "--name 'my preset' is not a preset name"),
+    (["tune", "--write", "p.toml", "--name", "random"],
+     "--name 'random' is a Taj Mahal strategy of another family"),
+    (["tune", "--write", "nodir/p.toml"], "--write 'nodir/p.toml': the folder 'nodir' does not "
+                                          "exist"),
     (["tune", "--name", "x"], "--name without --write"),
     (["bench", "-w", "0"], "--workers 0 is not allowed; expected 1 to"),
     (["bench", "-w", "1000"], "--workers 1000 is not allowed"),
@@ -137,15 +140,18 @@ def test_bad_scheduler_is_one_line_without_a_hang(tmp_path, address):
     (["bench", "-n", "100", "--seconds", "2"], "--games and --seconds both given"),
     (["bench", "-n", "0"], "--games 0 is not allowed"),
     (["simulate", "-w", "1000"], "--workers 1000 is not allowed; expected 1 to"),
-    (["ladder", "-s", "balnced,greedy"], "unknown Taj Mahal strategy 'balnced'"),
-    (["ladder", "-s", "balanced"], "the ladder needs at least 2 strategies; got 1"),
-    (["ladder", "--search", "foo"], "unknown Taj Mahal strategy 'foo'"),
+    (["ladder", "-o", "l.md", "-s", "balnced,greedy"], "unknown Taj Mahal strategy 'balnced'"),
+    (["ladder", "-o", "l.md", "-s", "balanced"], "the ladder needs at least 2 strategies; got 1"),
+    (["ladder", "-o", "l.md", "--search", "foo"], "unknown Taj Mahal strategy 'foo'"),
     (["ladder", "--random-games", "0"], "'--random-games': 0 is not in the range x>=1"),
     (["ladder", "--random-games", "-5"], "'--random-games': -5 is not in the range x>=1"),
+    (["ladder", "-s", "balanced,greedy"], "--output is missing; expected the Markdown file to "
+                                          "write the ladder into (the Taj Mahal document of a "
+                                          "checkout: docs/strategies.md)"),
     (["ladder", "--output", "nodir/l.md"], "the folder 'nodir' does not exist"),
     (["ladder", "--output", "/proc/tajsim-l.md"], "cannot be written"),
     (["report", str(ROOT / "experiments"), "--out", "/proc/tajsim-report"],
-     "--out '/proc/tajsim-report' cannot be written"),
+     "cannot create the output directory '/proc/tajsim-report'"),
     (["run", str(ROOT / "experiments" / "default.toml"), "--out", "/proc/tajsim-run"],
      "cannot create the output directory '/proc/tajsim-run'"),
 ])

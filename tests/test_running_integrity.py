@@ -128,36 +128,63 @@ def test_reading_a_corrupt_chunk_names_it_and_how_to_repair_it(fresh, finished, 
     assert len(frame) == GAMES * PLAYERS and snapshot(fresh) == finished
 
 
+def forge_check(out: Path, index: int) -> None:
+    """Rewrite chunk ``index``'s check file to match its (damaged) files, as a hand who knows
+    the format would: the structural checks must still catch the damage."""
+    import hashlib
+
+    path = out / "aggregates" / f"chunk-{index:06d}.check.json"
+    check = json.loads(path.read_text())
+    for key, file in (("records", out / "chunks" / f"chunk-{index:06d}.parquet"),
+                      ("aggregates", out / "aggregates" / f"chunk-{index:06d}.npz")):
+        data = file.read_bytes()
+        check[key] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    path.write_text(json.dumps(check))
+
+
 @pytest.mark.parametrize("damage,reason", [
     ("truncate-aggregates", "its aggregates file differs from the one written"),
-    ("garbage-aggregates-legacy", "its aggregates are unreadable"),
+    ("garbage-aggregates-forged", "its aggregates are unreadable"),
     ("readable-but-changed", "its rows file differs from the one written (SHA-256)"),
-    ("other-chunk-legacy", "its rows hold games 200..249, expected 250..299"),
-    ("truncate-rows-legacy", "its rows file is not readable Parquet"),
+    ("other-chunk-forged", "its rows hold games 200..249, expected 250..299"),
+    ("truncate-rows-forged", "its rows file is not readable Parquet"),
     ("rows-missing", "its rows file chunk-000005.parquet is missing"),
+    ("check-missing", "its check file chunk-000005.check.json is missing"),
+    ("check-format-1", "its check file chunk-000005.check.json has format 1"),
+    ("check-other-run", "its check file chunk-000005.check.json records run "),
 ])
 def test_each_kind_of_damage_is_detected(fresh, finished, damage, reason):
     npz = fresh / "aggregates" / "chunk-000005.npz"
     check = fresh / "aggregates" / "chunk-000005.check.json"
     if damage == "truncate-aggregates":
         truncate(npz, 100)
-    elif damage == "garbage-aggregates-legacy":  # a chunk written before check files existed
-        check.unlink()
+    elif damage == "garbage-aggregates-forged":
         npz.write_bytes(b"PK\x03\x04 not a zip")
-    elif damage == "readable-but-changed":  # valid Parquet, right rows and ids, other scores
+        forge_check(fresh, 5)
+    elif damage in ("readable-but-changed", "check-missing"):
+        # valid Parquet, right rows and ids, other scores
         table = pq.read_table(chunk5(fresh))
         scores = pa.array([s + 1 for s in table.column("score").to_pylist()],
                           table.schema.field("score").type)
         table = table.set_column(table.schema.get_field_index("score"), "score", scores)
         pq.write_table(table, chunk5(fresh), compression="zstd")
-    elif damage == "other-chunk-legacy":
-        check.unlink()
+        if damage == "check-missing":  # deleting it no longer switches the checksums off
+            check.unlink()
+    elif damage == "other-chunk-forged":
         chunk5(fresh).write_bytes((fresh / "chunks" / "chunk-000004.parquet").read_bytes())
-    elif damage == "truncate-rows-legacy":
-        check.unlink()
+        forge_check(fresh, 5)
+    elif damage == "truncate-rows-forged":
         truncate(chunk5(fresh), 500)
+        forge_check(fresh, 5)
     elif damage == "rows-missing":
         chunk5(fresh).unlink()
+    elif damage == "check-format-1":  # written before check files named their run
+        data = json.loads(check.read_text())
+        del data["run"]
+        check.write_text(json.dumps({**data, "format": 1}))
+    elif damage == "check-other-run":  # a chunk copied from another run
+        data = json.loads(check.read_text())
+        check.write_text(json.dumps({**data, "run": "0123456789abcdef"}))
     with pytest.raises(UserError, match="chunk-000005 failed verification") as info:
         load_results(fresh)
     assert reason in str(info.value)
@@ -388,3 +415,99 @@ def test_a_lost_scheduler_is_one_line_that_keeps_the_chunks(tmp_path, monkeypatc
         load_results(out)
     assert invoke("simulate", *ARGS, "--out", str(out), "-q").exit_code == 0
     pd.testing.assert_frame_equal(load_results(out), reference)
+
+
+# -- a hand-edited manifest, two runs at once (issue 23) -----------------------------------------
+def edit_manifest(out: Path, **changes) -> None:
+    manifest = json.loads((out / "manifest.json").read_text())
+    for key, value in changes.items():
+        if key == "game":
+            manifest["game"] = value
+        manifest["config"][key] = value
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+
+
+def test_a_manifest_with_another_seed_is_refused_not_trusted(fresh, tmp_path):
+    """The seed changed 3 -> 4 by hand: reading, reporting and `simulate --seed 4` used to
+    present the seed-7 games as seed 8's ("0 played now")."""
+    edit_manifest(fresh, seed=8)
+    before = snapshot(fresh)
+    with pytest.raises(UserError) as info:
+        load_results(fresh)
+    text = str(info.value)
+    assert f"{fresh / 'manifest.json'} does not belong to the games stored beside it" in text
+    assert "its 8 finished chunks (chunk-000000, ...) were written for run " in text
+    assert "put it back" in text and "--restart" in text
+    one_line_error(invoke("report", str(fresh), "--out", str(tmp_path / "report")),
+                   "manifest.json does not belong to the games stored beside it")
+    assert not (tmp_path / "report").exists()  # no folder left behind
+    args = [a if a != "7" else "8" for a in ARGS]
+    one_line_error(invoke("simulate", *args, "--out", str(fresh)),
+                   "manifest.json does not belong to the games stored beside it")
+    assert snapshot(fresh) == before  # nothing replayed, nothing deleted
+    assert invoke("simulate", *args, "--out", str(fresh), "--restart", "-q").exit_code == 0
+    assert run_status(fresh).complete
+
+
+def test_a_manifest_with_another_game_is_refused(fresh, tmp_path):
+    """The game changed by hand: a "Maharani" report was written over Taj Mahal data."""
+    edit_manifest(fresh, game="maharani")
+    out = tmp_path / "report"
+    one_line_error(invoke("report", str(fresh), "--out", str(out)),
+                   "manifest.json does not belong to the games stored beside it")
+    assert not (out / "report.md").exists()
+
+
+def test_a_second_run_started_at_the_same_moment_says_another_run_is_writing(tmp_path):
+    """The moment after the first run took the lock and before its manifest: the second used to
+    say "not empty and holds no tajsim run"."""
+    out = tmp_path / "run"
+    (out / "chunks").mkdir(parents=True)
+    (out / ".lock").write_text(f"{socket.gethostname()} {os.getpid()}")
+    one_line_error(invoke("simulate", *ARGS, "--out", str(out)),
+                   f"another tajsim run (host {socket.gethostname()}, pid {os.getpid()}) is "
+                   f"writing to {str(out)!r}")
+    (out / ".lock").unlink()
+    one_line_error(invoke("simulate", *ARGS, "--out", str(out)), "holds no tajsim run")
+
+
+def test_the_lock_is_never_seen_empty(tmp_path, monkeypatch):
+    """The lock appears with its writer in it (a dead writer's empty lock would be taken)."""
+    from tajsim.running.store import RunStore
+
+    seen = []
+    real_link = os.link
+
+    def link(src, dst):
+        seen.append(Path(src).read_text())  # what the lock will hold the moment it exists
+        return real_link(src, dst)
+
+    monkeypatch.setattr(os, "link", link)
+    store = RunStore(tmp_path)
+    store._lock()
+    assert seen == [f"{socket.gethostname()} {os.getpid()}"]
+    assert (tmp_path / ".lock").read_text() == seen[0]
+    assert [p.name for p in tmp_path.iterdir()] == [".lock"]  # no temporary left
+    store.close()
+    assert not (tmp_path / ".lock").exists()
+
+
+def test_two_identical_runs_started_together(tmp_path):
+    """Whichever wins, the other either says that a run is writing or finds the run finished;
+    never that the folder "holds no tajsim run"."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p))
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "tajsim", "simulate", *ARGS, "--out", str(out), "-q"]
+    procs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    for code, err in results:
+        assert code == 0 or (code == 2 and "another tajsim run" in err and
+                             "is writing to" in err), err
+        assert "holds no tajsim run" not in err
+    assert run_status(out).complete

@@ -62,8 +62,7 @@ def test_tune_cli_tiny_budget():
     from tajsim.cli.main import cli
 
     result = CliRunner().invoke(cli, ["tune", "--field", "random", "--generations", "1",
-                                      "--popsize", "4", "--games", "8", "--heldout", "8",
-                                      "--no-write"])
+                                      "--popsize", "4", "--games", "8", "--heldout", "8"])
     assert result.exit_code == 0, result.output
     assert "held out" in result.output
 

@@ -22,6 +22,7 @@ from tajsim.cli.options import (
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.reporting.ladder import (
+    REPO,
     LadderConfig,
     LadderData,
     default_search,
@@ -56,8 +57,9 @@ from tajsim.reporting.ladder import (
 @click.option("--search-threads", type=click.IntRange(min=1), default=2, show_default=True,
               help="Threads for the search tables.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Markdown file whose ladder section is regenerated (default: the game's "
-                   "strategies document in this checkout).")
+              help="Markdown file whose ladder section is regenerated (required: e.g. "
+                   "docs/strategies.md, the game's strategies document in a checkout); its "
+                   "numbers go to the .json beside it.")
 @click.option("--render-only", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Rewrite OUTPUT from a saved ladder JSON instead of playing.")
 @verbosity_options
@@ -65,10 +67,15 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
             h2h_games, search_field_games, search_h2h_games, python_games, threads,
             search_threads, output, render_only, quiet, verbose) -> None:
     """Play the strength ladder and write its tables into OUTPUT (between the ladder markers);
-    the numbers are also saved next to it as JSON (OUTPUT with a .json suffix)."""
+    the numbers are also saved next to it as JSON (OUTPUT with a .json suffix). Nothing else is
+    written: --output is required."""
     echo = Echo(quiet, verbose)
     spec = get_game(game)
-    output = Path(output) if output is not None else ladder_document(spec)
+    if output is None:
+        # A document of the checkout is rewritten only when the user names it.
+        raise UserError("--output is missing; expected the Markdown file to write the ladder "
+                        f"into (the {spec.title} document of a checkout: "
+                        f"{ladder_document(spec).relative_to(REPO)})")
     # Both files are written after every table has played: check them first.
     check_writable_file(output, "--output")
     if render_only:
@@ -91,7 +98,8 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     names = tuple(s.strip() for s in strategies.split(",") if s.strip()) if strategies \
         else fast_strategies(spec)
     search = default_search(spec) if search is None else search
-    parts = [f"tajsim ladder --game {spec.name}", f"--seed {seed}", f"--players {players}",
+    parts = [f"tajsim ladder --game {spec.name}", f"--output {output}", f"--seed {seed}",
+             f"--players {players}",
              f"--edition {ed}", f"--random-games {random_games}", f"--field-games {field_games}",
              f"--h2h-games {h2h_games}", f"--search-field-games {search_field_games}",
              f"--search-h2h-games {search_h2h_games}", f"--python-games {python_games}",

@@ -175,6 +175,49 @@ def find_config(results_path: str | Path) -> dict[str, Any]:
     return {}
 
 
+def recorded_games(results: str | Path) -> dict[str, Path]:
+    """The games the tajsim run manifests under RESULTS record: game -> the first manifest
+    naming it (empty for a file, or a folder without run manifests)."""
+    p = Path(results)
+    if not p.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for manifest in sorted(p.rglob("manifest.json")):
+        if any(part.startswith(".") for part in manifest.relative_to(p).parts):
+            continue
+        try:
+            game = json.loads(manifest.read_text()).get("game")
+        except (OSError, ValueError, AttributeError):
+            continue  # read_results says what is wrong with it
+        if isinstance(game, str):
+            found.setdefault(game, manifest)
+    return found
+
+
+def _report_game(results: Path, game: str | None, config: dict[str, Any],
+                 config_path: Path | None) -> Any:
+    """The spec of the game to report: the one the run manifests under RESULTS record; --game
+    (or a --config's game) only where it agrees with them (a Maharaja report of Taj Mahal
+    games would silently drop every Taj Mahal section)."""
+    from tajsim.games.registry import get_game
+
+    recorded = {get_game(name).name: where for name, where in recorded_games(results).items()}
+    if len(recorded) > 1:
+        raise UserError(f"RESULTS {str(results)!r} holds runs of several games "
+                        f"({', '.join(sorted(recorded))}); expected the runs of one game")
+    asked, source = (game, f"--game {game}") if game is not None else \
+        (config.get("game"), f"--config {config_path}" if config_path else None)
+    if recorded:
+        [(name, where)] = recorded.items()
+        spec = get_game(name)
+        if asked is not None and get_game(asked).name != spec.name:
+            raise UserError(f"{source} does not match RESULTS {str(results)!r}: {where} "
+                            f"records {spec.title} games (game {spec.name}); expected --game "
+                            f"{spec.name}, or no --game")
+        return spec
+    return get_game(asked)
+
+
 def _section_help() -> str:
     from tajsim.reporting.sections import GENERIC_SECTIONS
 
@@ -185,23 +228,37 @@ def _section_help() -> str:
 @click.command("report")
 @click.argument("results", type=click.Path(path_type=Path))
 @click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path),
-              help="Directory for report.md, report.html, fig_*.png and table_*.csv.")
+              help="Directory for report.md, report.html, fig_*.png and table_*.csv: empty, "
+                   "or this same report's earlier output (see --force).")
+@click.option("--force", is_flag=True,
+              help="Write into --out even if it holds other files or another report (files "
+                   "of the same names are replaced).")
 @click.option("--game", "-g", default=None, metavar="GAME",
-              help="The game of the results (default: the one the run directory records, "
-                   "else Taj Mahal).")
+              help="The game of the results (default: the one the run directories record, "
+                   "else Taj Mahal); refused if the runs record another.")
 @click.option("--title", default=None, help="Report title (default: from the results name).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
               help="Run configuration (JSON or TOML) for the captions; default: manifest.json "
                    "or config.json/.toml beside the results.")
 @click.option("--section", "sections", multiple=True, help=_section_help())
 @verbosity_options
-def command(results: Path, out_dir: Path, game: str | None, title: str | None,
+def command(results: Path, out_dir: Path, force: bool, game: str | None, title: str | None,
             config_path: Path | None, sections: tuple[str, ...], quiet: bool,
             verbose: bool) -> None:
     """Write the Markdown + HTML report of RESULTS (a run directory, a Parquet file, a directory
-    of Parquet files, or CSV) into --out."""
+    of Parquet files, or CSV) into --out.
+
+    --out is marked as this report's (.tajsim-output.json): a folder holding anything else is
+    refused, never overwritten, unless --force. Every file is written whole or not at all (a
+    full disk keeps the old one)."""
     from tajsim.cli.simulate import catch_warnings, echo_warnings
-    from tajsim.games.registry import get_game
+    from tajsim.reporting.outputs import (
+        Owner,
+        check_output_folder,
+        claim_output_folder,
+        read_owner,
+        release_output_folder,
+    )
     from tajsim.reporting.report import build_report
     from tajsim.reporting.sections import section_names
 
@@ -213,29 +270,29 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
         config = _read_config_file(config_path)
     else:
         config = find_config(results)
-    spec = get_game(game if game is not None else config.get("game"))
+    spec = _report_game(results, game, config, config_path)
     valid = section_names(spec)
     unknown = [s for s in sections if s not in valid]
     if unknown:
         raise UserError(f"--section {unknown[0]!r} is unknown for {spec.title}; expected one "
                         f"of {', '.join(valid)}")
-    if out_dir.exists() and not out_dir.is_dir():
-        raise UserError(f"--out {str(out_dir)!r} is a file; expected a directory")
+    owner = Owner("report", str(results.resolve()), spec.name)
+    found = read_owner(out_dir)
+    if found is not None and found.command == "run" and \
+            out_dir.resolve() == results.resolve():
+        owner = found  # an experiment's report written again from its own runs, in place
+    check_output_folder(out_dir, owner, force=force)
     if not results.exists():
         read_results(results)  # its one-line error, before anything is created
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        probe = out_dir / ".tajsim-probe"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise UserError(f"--out {str(out_dir)!r} cannot be written ({exc.strerror or exc}); "
-                        "expected a folder you can write to") from None
+    created = not out_dir.exists()
+    claim_output_folder(out_dir, owner, force=force)  # before the read: an unwritable --out
     with catch_warnings() as caught:
         try:
             frame = read_results(results)
         except UserError:
             echo_warnings(caught, echo)
+            if created:  # results that cannot be read leave no folder behind
+                release_output_folder(out_dir)
             raise
     echo_warnings(caught, echo)
     status = frame.attrs.get("run_status")
@@ -249,8 +306,14 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
         name = config.get("name") or (results.name if results.is_dir() else results.stem)
         title = f"tajsim report: {name}"
     with catch_warnings() as caught:
-        path = build_report(frame, out_dir, title=title, config=config,
-                            sections=list(sections) or None, game=spec)
+        try:
+            path = build_report(frame, out_dir, title=title, config=config,
+                                sections=list(sections) or None, game=spec)
+        except OSError as exc:
+            raise UserError(f"cannot write the report into {str(out_dir)!r} "
+                            f"({exc.strerror or exc}); every file there is whole (the new one "
+                            "or the one before): make room or fix the folder, then run the "
+                            "same command again") from None
     echo_warnings(caught, echo)
     echo.detail(f"figures fig_*.png and tables table_*.csv in {out_dir}")
     if not quiet:

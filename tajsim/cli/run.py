@@ -16,20 +16,27 @@ from tajsim.errors import UserError
 @click.argument("experiment", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: reports/<experiment name>, or "
-                   "reports/<game>/<name> for a game other than Taj Mahal).")
+                   "reports/<game>/<name> for a game other than Taj Mahal). It must be empty "
+                   "or this experiment's own earlier output (see --force).")
 @click.option("--scale", type=float, default=1.0, show_default=True,
               help="Multiply every run's number of games (e.g. 0.1 for a quick look).")
 @click.option("--restart", is_flag=True,
               help="Delete this experiment's stored runs and play them again (after updating "
                    "tajsim: runs made by other engine code cannot be resumed).")
+@click.option("--force", is_flag=True,
+              help="Write into --out even if it holds other files or another experiment's "
+                   "output (files of the same names are replaced).")
 @run_options
-def command(experiment, out, scale, restart, device, scheduler, workers, quiet, verbose) -> None:
+def command(experiment, out, scale, restart, force, device, scheduler, workers, quiet,
+            verbose) -> None:
     """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/
     (reports/GAME/NAME/ for a game other than Taj Mahal).
 
     Each simulation is stored chunk by chunk under reports/NAME/runs/; running the same
     command again after an interruption finishes only what is missing (--restart plays
-    everything again).
+    everything again). The output folder is marked as this experiment's
+    (.tajsim-output.json): a folder holding anything else is refused, never overwritten,
+    unless --force.
     """
     from tajsim.reporting.experiments import run_experiment
 
@@ -44,7 +51,7 @@ def command(experiment, out, scale, restart, device, scheduler, workers, quiet, 
             path = run_experiment(experiment, out, workers=workers, scheduler=scheduler,
                                   progress=False if quiet else None, scale=scale,
                                   echo=progress_lines.say,
-                                  restart=restart, log=echo.log, device=device)
+                                  restart=restart, log=echo.log, device=device, force=force)
         except KeyboardInterrupt:
             echo_warnings(caught, echo)
             click.echo("interrupted: finished chunks are kept; run the same command again to "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import click
 
@@ -48,11 +49,16 @@ CMAES_MIN_POPSIZE = 4
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="Python threads running game batches (the kernel releases the GIL).")
 @click.option("--name", default="tuned", show_default=True, help="Preset name to write.")
-@click.option("--write/--no-write", default=False, show_default=True,
-              help="Write the weights to the game's presets file as [presets.NAME].")
+@click.option("--write", "write_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="FILE",
+              help="Write the weights as [presets.NAME] into FILE, a presets TOML file (if "
+                   "missing, created as a copy of the game's presets; its other presets are "
+                   "kept). Nothing is written without it; name "
+                   "the game's presets file (tajsim/games/GAME/strategies/presets.toml in a "
+                   "checkout) to register the preset as a strategy.")
 @verbosity_options
 def command(game, start, field_, players, edition, method, generations, popsize, games,
-            heldout, seed, threads, name, write, quiet, verbose) -> None:
+            heldout, seed, threads, name, write_path, quiet, verbose) -> None:
     """Tune START's weights against FIELD and report a held-out evaluation.
 
     Every candidate of a generation plays the same games (common random numbers); the held-out
@@ -61,6 +67,7 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     """
     echo = Echo(quiet, verbose)
     spec = get_game(game)
+    write = write_path is not None
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
@@ -97,7 +104,9 @@ def command(game, start, field_, players, edition, method, generations, popsize,
                 spec.strategies.get(name).strategy_id != spec.tuning.strategy_id:
             raise UserError(f"--name {name!r} is a {spec.title} strategy of another family; "
                             "expected a new preset name or a preset of the tuned family")
-        check_writable_file(spec.tuning.presets_path(), "presets file")
+        check_writable_file(write_path, "--write")
+        if write_path.exists():
+            spec.tuning.check_presets(write_path)  # a valid presets file before hours of tuning
     elif given("name"):
         raise UserError("--name without --write; expected --write to store the preset "
                         "(or no --name)")
@@ -119,9 +128,11 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     echo.say(f"{result.seconds:.0f} s")
     if write:
         try:
-            path = write_preset(result, name)
+            path = write_preset(result, name, write_path)
         except OSError as exc:
-            raise UserError(f"cannot write [presets.{name}] ({exc.strerror or exc}); the tuned "
-                            f"weights are {result.weights_dict()}") from None
-        spec.tuning.reload()
+            raise UserError(f"cannot write [presets.{name}] to {str(write_path)!r} "
+                            f"({exc.strerror or exc}); the tuned weights are "
+                            f"{result.weights_dict()}") from None
+        if write_path.resolve() == spec.tuning.presets_path().resolve():
+            spec.tuning.reload()  # the registered presets changed
         echo.say(f"wrote [presets.{name}] to {path}")

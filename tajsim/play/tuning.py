@@ -341,12 +341,14 @@ def heldout_evaluation(spec: GameSpec, weights, start_weights, start_name, field
 # Writing the preset
 # ---------------------------------------------------------------------------
 def write_preset(result: TuneResult, name: str = "tuned", path: str | Path | None = None) -> Path:
-    """Store ``result.weights`` as ``[presets.<name>]`` in the game's presets file (other
-    presets and the file's header comment are kept)."""
+    """Store ``result.weights`` as ``[presets.<name>]`` in the presets file ``path`` (default:
+    the game's own); other presets and the file's header comment are kept. A missing file is
+    created as a copy of the game's presets file (a presets file needs its base preset)."""
     space = _space(get_game(result.game))
     file = Path(path) if path is not None else space.presets_path()
-    text = file.read_text()
-    space.check_presets(file)  # the file must be valid before we touch it
+    source = file if file.exists() else space.presets_path()
+    text = source.read_text()
+    space.check_presets(source)  # the file must be valid before we touch it
     block = _preset_block(result, name)
     header = f"[presets.{name}]"
     lines = text.splitlines()

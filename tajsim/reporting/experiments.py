@@ -18,10 +18,12 @@ import pandas as pd
 from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
 from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME
+from tajsim.reporting.outputs import Owner, check_output_folder, claim_output_folder
 from tajsim.reporting.render import write_csv
 from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
+from tajsim.running.store import atomic_write
 
 __all__ = ["check_names", "run_experiment"]
 
@@ -54,8 +56,13 @@ def run_experiment(
     restart: bool = False,
     log: Callable[[str], None] | None = None,
     device: str | None = None,
+    force: bool = False,
 ) -> Path:
     """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
+
+    ``out`` must be empty or this experiment's own earlier output (its mark, see
+    :mod:`tajsim.reporting.outputs`); anything else is refused in one ``UserError`` before a
+    file is written, unless ``force=True``.
 
     Returns the report path (``out/report.md``). Runs already finished (or partly finished) in
     ``out`` are resumed, not repeated; ``restart=True`` deletes them first and plays them again.
@@ -70,15 +77,20 @@ def run_experiment(
     check_names(exp)
     out_dir = Path(out) if out is not None else default_report_dir(exp)
     named = [str(a.get("name") if isinstance(a, dict) else a) for a in exp.analyses]
+    owner = Owner("run", exp.name, exp.game)
+    check_output_folder(out_dir, owner, force=force)
     detail(f"validated {exp.path}: {len(exp.runs)} run{'s' if len(exp.runs) != 1 else ''}, "
            f"{exp.total_games:,} games before --scale, analyses "
            f"{', '.join(named) or 'none'}; output {out_dir}")
     data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
                                progress=progress, scale=scale, echo=say, restart=restart,
-                               log=log, device=device)
+                               log=log, device=device,
+                               # marked once every run is valid: a bad file writes nothing
+                               on_validated=lambda: claim_output_folder(out_dir, owner,
+                                                                        force=force))
     try:
         write_csv(data.summaries, out_dir / "summary.csv")
-        (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())
+        atomic_write(out_dir / "experiment.toml", exp.path.read_bytes())
         cache = AnalysisCache(data.results, exp.game)
         if exp.analyses:
             outputs = run_analyses(data.results, list(exp.analyses), exp.game, cache)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import math
 import sys
 import warnings
@@ -44,6 +45,7 @@ from matplotlib.ticker import MaxNLocator
 from tajsim.analysis.frames import game_index
 from tajsim.analysis.registry import AnalysisCache
 from tajsim.engine.spec import GameSpec
+from tajsim.running.store import atomic_write
 
 PART_COLOURS = ("#8c6d31", "#b5524b", "#d9a441", "#6b8e4e", "#7b68a6", "#4f7fa8", "#c77d4e",
                 "#5f9ea0", "#9c6b98", "#7a7a52")
@@ -214,12 +216,18 @@ class ReportContext:
 
 def save_png(fig: plt.Figure, path: Path) -> tuple[int, int]:
     """Write ``fig`` as a PNG of its own size at :data:`DPI`, without the metadata that would
-    differ between machines or library versions; returns its (width, height) in pixels."""
+    differ between machines or library versions; returns its (width, height) in pixels.
+
+    The file appears whole or not at all (written beside it, then renamed): a full disk never
+    leaves a truncated PNG."""
+    buffer = io.BytesIO()
     with warnings.catch_warnings():
         # A panel with nothing to show (a statistic of too few games) leaves matplotlib's
         # constrained layout nothing to size; the figure is still right, the warning is noise.
         warnings.filterwarnings("ignore", message="constrained_layout not applied")
-        fig.savefig(path, dpi=DPI, facecolor="white", metadata={"Software": None})
+        fig.savefig(buffer, format="png", dpi=DPI, facecolor="white",
+                    metadata={"Software": None})
+    atomic_write(Path(path), buffer.getvalue())
     width, height = fig.get_size_inches() * DPI
     return int(round(width)), int(round(height))
 
@@ -244,7 +252,8 @@ def write_csv(frame: pd.DataFrame, path: str | Path, digits: int = CSV_SIGNIFICA
     (``0.00255926``, ``1.2e-07``), whole numbers exactly (``1234567.0``), -0.0 as ``0.0``,
     NaN as an empty field;
     integers, text and booleans as they are. The index is written only with ``index=True``
-    (as it is). Lines end in a line feed on every platform.
+    (as it is). Lines end in a line feed on every platform. The file appears whole or not at
+    all (written beside it, then renamed).
     """
     columns = []
     for position in range(frame.shape[1]):  # by position: column names may repeat
@@ -259,7 +268,7 @@ def write_csv(frame: pd.DataFrame, path: str | Path, digits: int = CSV_SIGNIFICA
         columns.append(values)
     out = pd.concat(columns, axis=1) if columns else frame.copy()
     out.columns = frame.columns
-    out.to_csv(path, index=index, lineterminator="\n")
+    atomic_write(Path(path), out.to_csv(index=index, lineterminator="\n").encode("utf-8"))
 
 
 def n_games(frame: pd.DataFrame) -> int:

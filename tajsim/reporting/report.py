@@ -42,6 +42,7 @@ from tajsim.reporting.render import (
     report_style,
 )
 from tajsim.reporting.sections import caveats_for, sections_for
+from tajsim.running.store import atomic_write
 
 __all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table"]
 
@@ -83,7 +84,9 @@ def build_report(
         Results frame (docs/results-schema.md); at least :data:`REQUIRED_COLUMNS`. An optional
         ``variant`` column (component-data variant label) adds the robustness section.
     out_dir : str or Path
-        Created if needed; existing ``fig_*``/``table_*`` files of the same names are replaced.
+        Created if needed; existing ``fig_*``/``table_*`` files of the same names are replaced,
+        each file whole or not at all (a full disk leaves the old one; ``OSError``). Whose
+        folder it is, is the caller's check (:mod:`tajsim.reporting.outputs`).
     title : str
     config : dict, optional
         Run configuration (experiment ``name``, ``seed``, ...): shown in the overview and used
@@ -137,8 +140,8 @@ def build_report(
                 section(ctx)
                 _add_caveats(ctx, first, notes, name)
     md_path = out / "report.md"
-    # newline="\n": the same bytes on every platform.
-    md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8", newline="\n")
-    (out / "report.html").write_text(render_html(title, ctx.blocks, out), encoding="utf-8",
-                                     newline="\n")
+    # Each file appears whole or not at all (a full disk leaves the old one), with "\n" line
+    # ends: the same bytes on every platform.
+    atomic_write(md_path, render_markdown(title, ctx.blocks).encode("utf-8"))
+    atomic_write(out / "report.html", render_html(title, ctx.blocks, out).encode("utf-8"))
     return md_path

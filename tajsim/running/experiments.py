@@ -294,8 +294,12 @@ def simulate_experiment(
     restart: bool = False,
     log: Callable[[str], None] | None = None,
     device: str | None = None,
+    on_validated: Callable[[], Any] | None = None,
 ) -> ExperimentData:
     """Play (or resume) every run of ``exp`` into ``out_dir/runs/<run>/``.
+
+    ``on_validated()`` is called once every run's settings are checked, before anything is
+    written (``tajsim run`` marks its output folder there).
 
     Runs already finished (or partly finished) in ``out_dir`` are resumed, not repeated;
     ``restart=True`` deletes them first and plays them again (needed after an update of the
@@ -309,6 +313,8 @@ def simulate_experiment(
     # Restarting replaces the stored runs, so only the settings are checked, not that the
     # directories hold these same runs.
     check_experiment(exp, None if restart else out_dir, scale)
+    if on_validated is not None:
+        on_validated()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -25,6 +25,7 @@ from tajsim.running.executors import (
     ExecutorLostError,
     available_cores,
     check_workers,
+    interrupt_guard,
     make_executor,
 )
 from tajsim.running.gpu import GpuExecutor, check_device_name, check_gpu_run
@@ -179,29 +180,33 @@ def run_simulation(
         bar = _progress_bar(progress, config.games, total.games)
         start = last = time.perf_counter()
         try:
-            for result in _play_missing(executor, task, config.n_chunks, done):
-                if store is not None:
-                    try:
-                        store.write(result)
-                    except OSError as exc:
-                        raise UserError(
-                            f"cannot write {chunk_name(result.index)} to {str(out)!r} "
-                            f"({exc.strerror or exc}); the {stored} finished chunks are kept: "
-                            "make room or fix the folder, then run the same command again"
-                        ) from None
-                elif result.records is not None:
-                    in_memory[result.index] = result.records
-                stored += 1
-                total.merge(result.aggregates)
-                bar.update(result.games)
-                now = time.perf_counter()
-                first, stop = config.chunk_games(result.index)
-                say(f"{chunk_name(result.index)}: games {first:,}-{stop - 1:,} stored after "
-                    f"{now - last:.2f} s ({stored}/{config.n_chunks} chunks, "
-                    f"{now - start:.1f} s in all)")
-                last = now
-                if on_chunk is not None:
-                    on_chunk(result.index)
+            # Ctrl-C stops the run after the chunk in hand, even where Python loses its
+            # KeyboardInterrupt (executors.interrupt_guard).
+            with interrupt_guard() as guard:
+                for result in _play_missing(executor, task, config.n_chunks, done):
+                    if store is not None:
+                        try:
+                            store.write(result)
+                        except OSError as exc:
+                            raise UserError(
+                                f"cannot write {chunk_name(result.index)} to {str(out)!r} "
+                                f"({exc.strerror or exc}); the {stored} finished chunks are kept: "
+                                "make room or fix the folder, then run the same command again"
+                            ) from None
+                    elif result.records is not None:
+                        in_memory[result.index] = result.records
+                    stored += 1
+                    total.merge(result.aggregates)
+                    bar.update(result.games)
+                    now = time.perf_counter()
+                    first, stop = config.chunk_games(result.index)
+                    say(f"{chunk_name(result.index)}: games {first:,}-{stop - 1:,} stored after "
+                        f"{now - last:.2f} s ({stored}/{config.n_chunks} chunks, "
+                        f"{now - start:.1f} s in all)")
+                    last = now
+                    if on_chunk is not None:
+                        on_chunk(result.index)
+                    guard.check()
         except ExecutorLostError as exc:
             kept = (f"the {stored} finished chunks of {config.n_chunks} are kept in "
                     f"{str(out)!r}; run the same command again to resume") if store is not None \

@@ -4,7 +4,8 @@ Layout of ``OUT``::
 
     OUT/manifest.json                     the run configuration (what fixes the results)
     OUT/chunks/chunk-000123.parquet       rows of games [123 * C, 124 * C) (with records)
-    OUT/aggregates/chunk-000123.check.json  sizes and SHA-256 of the chunk's two files
+    OUT/aggregates/chunk-000123.check.json  sizes and SHA-256 of the chunk's two files, and
+                                          the identity of the run it belongs to
     OUT/aggregates/chunk-000123.npz       their mergeable aggregates (the chunk's "done" mark)
     OUT/summary.csv                       the summary table, written when the run is complete
 
@@ -17,10 +18,18 @@ because a chunk's games are fixed by its index.
 A finished chunk is *verified* before it is used, on resume and on read (``verify_chunk``):
 its aggregates load, hold the chunk's game count and the run's line-up; its Parquet footer
 reads, with one row per player per game and the chunk's game ids (the ``game_id`` column's
-statistics); and, when the check file exists, both files have the size and SHA-256 recorded
-when they were written, which also catches a file corrupted but still readable. Chunks written
-before check files existed get the structural checks only. A bad chunk is reported in one line
-and played again on resume; reading a run with a bad chunk names it and says how to repair it.
+statistics); its check file exists, records the run the chunk was written for (``run_identity``
+of the manifest: game, configuration, seed, code fingerprint) and the size and SHA-256 of both
+files, which also catches a file corrupted but still readable. A missing check file, or one of
+an older format that names no run, is damage like a corrupt row file. A bad chunk is reported in
+one line and played again on resume; reading a run with a bad chunk names it and says how to
+repair it. A manifest that no longer matches any of its chunks (edited after they were written:
+another seed, another game) is refused in one line, on resume and on read, so a run never
+presents games it did not play.
+
+The lock (``OUT/.lock``, "host pid") is created with its contents in one step (a hard link of a
+written temporary file), so a second run started at the same moment never reads it half
+written: it says that another run is writing.
 """
 
 from __future__ import annotations
@@ -47,7 +56,8 @@ from tajsim.running.records import read_parquet_files
 MANIFEST = "manifest.json"
 FORMAT = 1
 CHECK_SUFFIX = ".check.json"
-CHECK_FORMAT = 1
+#: 2: the check file records the run's identity (``run_identity``); format 1 did not.
+CHECK_FORMAT = 2
 #: How a bad or unfinished chunk is repaired, in the words of every message that names one.
 REPAIR = ("run the command that wrote it again with the same settings (the same `tajsim "
           "simulate ... --out` or `tajsim run`): it verifies every chunk and replays the bad or "
@@ -102,6 +112,16 @@ def _digest(data: bytes) -> dict[str, Any]:
     return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
+def run_identity(manifest: dict[str, Any]) -> str:
+    """The identity of a stored run: the SHA-256 (16 hex digits) of its whole manifest as
+    canonical JSON (game, configuration, seed, components, code fingerprint, line-up).
+
+    Every chunk's check file records it when the chunk is written, so a manifest edited
+    afterwards (another seed, another game) no longer matches its chunks."""
+    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class RunLayout:
     """What verifying a run's chunks needs: from a ``RunConfig`` or from a manifest."""
@@ -111,18 +131,21 @@ class RunLayout:
     players: int
     records: bool
     labels: tuple[str, ...]
+    #: ``run_identity`` of the manifest: what every chunk's check file must record.
+    run: str = ""
 
     @classmethod
-    def of_config(cls, config: RunConfig) -> RunLayout:
+    def of_config(cls, config: RunConfig, run: str) -> RunLayout:
         return cls(config.games, config.chunk_size, config.players, config.records,
-                   tuple(config.labels))
+                   tuple(config.labels), run)
 
     @classmethod
     def of_manifest(cls, manifest: dict[str, Any], where: Path) -> RunLayout:
         cfg = manifest.get("config", {})
         try:
             layout = cls(int(cfg["games"]), int(cfg["chunk_size"]), int(cfg["players"]),
-                         bool(cfg["records"]), tuple(str(s) for s in manifest["strategies"]))
+                         bool(cfg["records"]), tuple(str(s) for s in manifest["strategies"]),
+                         run_identity(manifest))
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"{where / MANIFEST} lacks the run's layout ({_reason(exc)}); "
                             "expected the manifest.json of a tajsim run") from None
@@ -144,13 +167,26 @@ class Scan:
     """The verified state of a run directory's chunks.
 
     ``finished``: indices of the chunks that verified; ``bad``: index -> what is wrong, for
-    chunks with a done mark that failed verification; ``aggregates``: the merged aggregates of
-    the finished chunks (None if there are none).
+    chunks with a done mark that failed verification; ``other_run``: index -> the run identity
+    recorded by a bad chunk's check file when it is not the manifest's; ``aggregates``: the
+    merged aggregates of the finished chunks (None if there are none).
     """
 
     finished: list[int] = field(default_factory=list)
     bad: dict[int, str] = field(default_factory=dict)
+    other_run: dict[int, str] = field(default_factory=dict)
     aggregates: Aggregates | None = None
+
+    @property
+    def manifest_mismatch(self) -> str | None:
+        """The one run identity that every stored chunk records, when it is not the
+        manifest's: the manifest, not the chunks, was changed (or replaced) after they were
+        written. None otherwise."""
+        recorded = set(self.other_run.values())
+        if self.finished or not self.bad or len(self.other_run) != len(self.bad) or \
+                len(recorded) != 1:
+            return None
+        return recorded.pop()
 
 
 @dataclass(frozen=True)
@@ -205,6 +241,9 @@ class RunStore:
         self.aggregates = self.out / "aggregates"
         self.manifest_path = self.out / MANIFEST
         self._locked = False
+        #: ``run_identity`` of the manifest, recorded in every chunk's check file (set by
+        #: ``open``).
+        self.identity = ""
         #: True when a finished run was opened in a folder this process cannot write.
         self.read_only = False
         #: What ``open`` found: the verified chunks, the bad ones (played again) and the merged
@@ -236,7 +275,6 @@ class RunStore:
         opens read-only (``read_only``): there is nothing to write.
         """
         existing = self.check(config)
-        layout = RunLayout.of_config(config)
         try:
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -246,8 +284,9 @@ class RunStore:
             self._lock()
         except OSError as exc:
             if existing is not None and existing.get("code") == code_fingerprint():
-                scan = self.scan(layout)
-                if len(scan.finished) == layout.n_chunks:
+                scan = self.scan(RunLayout.of_config(config, run_identity(existing)))
+                self._refuse_other_manifest(scan)
+                if len(scan.finished) == config.n_chunks:
                     self.read_only = True
                     self.scan_result = scan
                     return set(scan.finished)
@@ -255,9 +294,10 @@ class RunStore:
                             "folder you can write to (only a finished run can be read from a "
                             "read-only folder)") from None
         try:
-            self._check_or_create(config)
+            manifest = self._check_or_create(config)
             self._clean_temporaries()
-            scan = self.scan(layout)
+            scan = self.scan(RunLayout.of_config(config, run_identity(manifest)))
+            self._refuse_other_manifest(scan)
             for index in scan.bad:
                 self._unmark(index)
         except OSError as exc:
@@ -278,6 +318,8 @@ class RunStore:
         existing = self.manifest()
         if existing is None:
             if self.out.exists() and any(not p.name.startswith(".") for p in self.out.iterdir()):
+                # A run started a moment earlier may not have written its manifest yet.
+                self._refuse_live_writer()
                 raise UserError(
                     f"output directory {str(self.out)!r} is not empty and holds no tajsim "
                     "run (no manifest.json); expected a new or empty directory"
@@ -310,7 +352,15 @@ class RunStore:
         games = sum(b - a for a, b in map(layout.chunk_games, done))
         return f"{games:,} finished game{'s' if games != 1 else ''}"
 
-    def _check_or_create(self, config: RunConfig) -> None:
+    def _refuse_other_manifest(self, scan: Scan) -> None:
+        """``UserError`` when no stored chunk belongs to the run the manifest describes."""
+        if scan.manifest_mismatch is not None:
+            raise UserError(manifest_mismatch_message(self.out, scan, run_identity(
+                self.manifest() or {})))
+
+    def _check_or_create(self, config: RunConfig) -> dict[str, Any]:
+        """Check the directory again under the lock and write the manifest of a new run;
+        returns the manifest."""
         existing = self.check(config)  # again, under the lock
         identity = config.identity()
         if existing is not None:
@@ -321,9 +371,8 @@ class RunStore:
                     f"{self.out} was started by other tajsim engine code "
                     f"({existing.get('code')}, now {code_fingerprint()}); expected the same "
                     "code to resume: use --restart to play it again, or a new --out")
-        self.chunks.mkdir(exist_ok=True)
-        self.aggregates.mkdir(exist_ok=True)
         if existing is None:
+            # The manifest first: a folder holding run files always says whose they are.
             manifest = {
                 "format": FORMAT,
                 "game": config.game,
@@ -334,10 +383,18 @@ class RunStore:
                 "n_chunks": config.n_chunks,
             }
             atomic_write(self.manifest_path, json.dumps(manifest, indent=1).encode())
+            existing = self.manifest()
+        self.chunks.mkdir(exist_ok=True)
+        self.aggregates.mkdir(exist_ok=True)
+        self.identity = run_identity(existing)
+        return existing
 
     def finished(self, config: RunConfig) -> set[int]:
         """Chunks whose files are on disk and verify (see ``verify_chunk``)."""
-        return set(self.scan(RunLayout.of_config(config)).finished)
+        manifest = self.manifest()
+        if manifest is None:
+            return set()
+        return set(self.scan(RunLayout.of_config(config, run_identity(manifest))).finished)
 
     # -- verification ----------------------------------------------------------------------
     def _check_path(self, index: int) -> Path:
@@ -348,25 +405,19 @@ class RunStore:
 
         ``problem`` is None for a good chunk, else what is wrong, in a few words.
         """
+        problem, check = self._read_check(layout, index)
+        if check is None:
+            return problem, None
         name = chunk_name(index)
         start, stop = layout.chunk_games(index)
         games = stop - start
-        check = None
-        check_path = self._check_path(index)
-        if check_path.exists():
-            try:
-                check = json.loads(check_path.read_bytes())
-                if not isinstance(check, dict) or check.get("format") != CHECK_FORMAT:
-                    raise ValueError("unknown format")
-            except (OSError, ValueError) as exc:
-                return f"its check file {check_path.name} is unreadable ({_reason(exc)})", None
-            if check.get("games") != games:
-                return f"its check file says {check.get('games')} games, expected {games}", None
+        if check.get("games") != games:
+            return f"its check file says {check.get('games')} games, expected {games}", None
         try:
             data = (self.aggregates / f"{name}.npz").read_bytes()
         except OSError as exc:
             return f"its aggregates cannot be read ({_reason(exc)})", None
-        if check is not None and _digest(data) != check.get("aggregates"):
+        if _digest(data) != check.get("aggregates"):
             return "its aggregates file differs from the one written (size or SHA-256)", None
         try:
             agg = Aggregates.from_bytes(data)
@@ -382,27 +433,46 @@ class RunStore:
                 return problem, None
         return None, agg
 
-    def _verify_rows(self, layout: RunLayout, index: int, check: dict | None) -> str | None:
+    def _read_check(self, layout: RunLayout, index: int) -> tuple[str | None, dict | None]:
+        """``(problem, check)``: chunk ``index``'s check file, when it exists, reads and records
+        this run (``layout.run``); else what is wrong and None."""
+        path = self._check_path(index)
+        try:
+            check = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            return f"its check file {path.name} is missing", None
+        except (OSError, ValueError) as exc:
+            return f"its check file {path.name} is unreadable ({_reason(exc)})", None
+        if not isinstance(check, dict) or not isinstance(check.get("format"), int):
+            return f"its check file {path.name} is unreadable (not a check file)", None
+        if check["format"] != CHECK_FORMAT:
+            return (f"its check file {path.name} has format {check['format']} (expected "
+                    f"{CHECK_FORMAT}, which records the run it belongs to)"), None
+        if check.get("run") != layout.run:
+            return (f"its check file {path.name} records run {_show(check.get('run'))}, "
+                    f"not {layout.run} of {MANIFEST}"), None
+        return None, check
+
+    def _verify_rows(self, layout: RunLayout, index: int, check: dict) -> str | None:
         import pyarrow.parquet as pq
 
         path = self.chunks / f"{chunk_name(index)}.parquet"
         start, stop = layout.chunk_games(index)
         if not path.is_file():
             return f"its rows file {path.name} is missing"
-        if check is not None:
-            expected = check.get("records") or {}
-            try:
-                size = path.stat().st_size
-                if size != expected.get("bytes"):
-                    return (f"its rows file has {size:,} bytes, {expected.get('bytes'):,} were "
-                            "written") if isinstance(expected.get("bytes"), int) else \
-                        "its check file records no rows"
-                with open(path, "rb") as fh:
-                    digest = hashlib.file_digest(fh, "sha256").hexdigest()
-            except OSError as exc:
-                return f"its rows file cannot be read ({_reason(exc)})"
-            if digest != expected.get("sha256"):
-                return "its rows file differs from the one written (SHA-256)"
+        expected = check.get("records") or {}
+        try:
+            size = path.stat().st_size
+            if size != expected.get("bytes"):
+                return (f"its rows file has {size:,} bytes, {expected.get('bytes'):,} were "
+                        "written") if isinstance(expected.get("bytes"), int) else \
+                    "its check file records no rows"
+            with open(path, "rb") as fh:
+                digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        except OSError as exc:
+            return f"its rows file cannot be read ({_reason(exc)})"
+        if digest != expected.get("sha256"):
+            return "its rows file differs from the one written (SHA-256)"
         try:
             meta = pq.read_metadata(path)
             rows = meta.num_rows
@@ -430,10 +500,22 @@ class RunStore:
             problem, agg = self.verify_chunk(layout, index)
             if problem is not None or agg is None:
                 result.bad[index] = problem or "unreadable"
+                recorded = self._recorded_run(index)
+                if recorded is not None and recorded != layout.run:
+                    result.other_run[index] = recorded
                 continue
             result.finished.append(index)
             result.aggregates = agg if result.aggregates is None else result.aggregates.merge(agg)
         return result
+
+    def _recorded_run(self, index: int) -> str | None:
+        """The run identity chunk ``index``'s check file records (None if it records none)."""
+        try:
+            check = json.loads(self._check_path(index).read_bytes())
+        except (OSError, ValueError):
+            return None
+        run = check.get("run") if isinstance(check, dict) else None
+        return run if isinstance(run, str) else None
 
     def _unmark(self, index: int) -> None:
         """Remove a bad chunk's done mark (and its check file), so it is played again."""
@@ -459,29 +541,32 @@ class RunStore:
             return None
         return f"host {host}, pid {pid}" if alive else None
 
+    def _refuse_live_writer(self) -> None:
+        """``UserError`` when another live process holds this folder's lock."""
+        holder = self.lock_holder()
+        if holder is not None:
+            raise UserError(f"another tajsim run ({holder}) is writing to {str(self.out)!r}; "
+                            f"wait for it, or delete {self.out / '.lock'} if it is gone")
+
     def _lock(self) -> None:
         path = self.out / ".lock"
-        me = f"{socket.gethostname()} {os.getpid()}"
         for _ in range(2):
+            if _create_with(path, f"{socket.gethostname()} {os.getpid()}"):
+                self._locked = True
+                return
             try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                try:
-                    host, pid = path.read_text().split()
-                    alive = host != socket.gethostname() or _pid_alive(int(pid))
-                except (OSError, ValueError):
-                    host, pid, alive = "?", "?", False
-                if alive:
-                    raise UserError(
-                        f"another tajsim run (host {host}, pid {pid}) is writing to "
-                        f"{str(self.out)!r}; wait for it, or delete {path} if it is gone"
-                    ) from None
-                path.unlink(missing_ok=True)
+                host, pid = path.read_text().split()
+                alive = host != socket.gethostname() or _pid_alive(int(pid))
+            except FileNotFoundError:  # released meanwhile: try again
                 continue
-            with os.fdopen(fd, "w") as fh:
-                fh.write(me)
-            self._locked = True
-            return
+            except (OSError, ValueError):
+                host, pid, alive = "?", "?", False
+            if alive:
+                raise UserError(
+                    f"another tajsim run (host {host}, pid {pid}) is writing to "
+                    f"{str(self.out)!r}; wait for it, or delete {path} if it is gone"
+                ) from None
+            path.unlink(missing_ok=True)  # a dead run's lock (or an unreadable one)
         raise OSError(errno.EEXIST, "the lock file keeps coming back", str(path))
 
     def close(self) -> None:
@@ -504,7 +589,7 @@ class RunStore:
         done mark)."""
         name = chunk_name(result.index)
         aggregates = result.aggregates.to_bytes()
-        check = {"format": CHECK_FORMAT, "games": result.games,
+        check = {"format": CHECK_FORMAT, "run": self.identity, "games": result.games,
                  "records": None if result.records is None else _digest(result.records),
                  "aggregates": _digest(aggregates)}
         if result.records is not None:
@@ -563,6 +648,33 @@ def _column_range(path: Path, meta: Any, column: int) -> tuple[int, int]:
     return min(lows), max(highs)
 
 
+def _create_with(path: Path, text: str) -> bool:
+    """Create ``path`` holding ``text`` in one step, unless it exists (then False).
+
+    The text is written to a temporary file that is hard-linked to ``path``: another process
+    sees no file or the whole one, never an empty lock it would take for a dead run's. Where
+    the file system has no hard links, ``O_EXCL`` creation is the fallback."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o644)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    try:
+        os.link(tmp, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:  # no hard links here
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        return True
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -601,9 +713,25 @@ def bad_chunks_message(out: str | Path, bad: dict[int, str]) -> str:
     return f"{out}: {describe_bad_chunks(bad)}; expected verified chunks: {REPAIR}"
 
 
+def manifest_mismatch_message(out: str | Path, scan: Scan, manifest_run: str) -> str:
+    """One line for a manifest that matches none of its chunks (``Scan.manifest_mismatch``):
+    which file, what is wrong, how to repair it."""
+    chunks = len(scan.bad)
+    first = chunk_name(min(scan.other_run))
+    which = f"finished chunk {first} was" if chunks == 1 else \
+        f"{chunks} finished chunks ({first}, ...) were"
+    return (f"{Path(out) / MANIFEST} does not belong to the games stored beside it: its "
+            f"{which} written for run {scan.manifest_mismatch}, the manifest describes run "
+            f"{manifest_run} "
+            "(edited or replaced after they were written); expected the manifest the run "
+            "wrote: put it back, or play the run again with --restart")
+
+
 def _scan_run(out: str | Path) -> tuple[RunStore, RunLayout, Scan, RunStatus]:
     store, layout = _open_run(out)
     scan = store.scan(layout)
+    if scan.manifest_mismatch is not None:
+        raise UserError(manifest_mismatch_message(out, scan, layout.run))
     if scan.bad:
         raise UserError(bad_chunks_message(out, scan.bad))
     games = sum(b - a for a, b in map(layout.chunk_games, scan.finished))
