@@ -66,13 +66,81 @@ class RunResult:
         return format_summary(self.summary(), self.aggregates.games)
 
 
-def _want_progress(progress: bool | None) -> bool:
-    if progress is not None:
-        return bool(progress)
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
+#: Periodic progress lines (stderr not a terminal: a log file, a pipe, CI): none in the first
+#: ``PROGRESS_QUIET_S`` seconds (a short run stays quiet), then one for every further tenth of
+#: the chunks and at least every ``PROGRESS_LINE_S`` seconds, and a last one at the end.
+PROGRESS_QUIET_S = 10.0
+PROGRESS_LINE_S = 30.0
+
+
+def _in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (notebook, lab, VS Code): tqdm.auto then draws a
+    notebook bar, although stderr is no terminal."""
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
         return False
+    try:
+        shell = ipython.get_ipython()
+    except Exception:  # noqa: BLE001 - any failure means: not a notebook we can draw in
+        return False
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def progress_mode(progress: bool | None) -> str:
+    """How a run shows its progress: ``"bar"`` (tqdm: a terminal, a Jupyter notebook, or
+    ``progress=True``), ``"lines"`` (periodic one-line reports on stderr, :class:`LineProgress`:
+    ``progress=None`` and stderr a log file or a pipe) or ``"off"`` (``progress=False``)."""
+    if progress is not None:
+        return "bar" if progress else "off"
+    if _in_notebook():
+        return "bar"
+    try:
+        return "bar" if sys.stderr.isatty() else "lines"
+    except (AttributeError, ValueError):
+        return "lines"
+
+
+class LineProgress:
+    """Progress for logs, where a bar's carriage returns would pile up: one line such as
+    ``simulating: played 12 of 64 chunks (18,750 of 100,000 games), 41 s`` (see
+    ``PROGRESS_QUIET_S``). The same ``update(games)`` / ``close()`` calls as a tqdm bar, one
+    ``update`` per finished chunk."""
+
+    def __init__(self, chunks: int, games: int, chunks_done: int = 0, games_done: int = 0,
+                 write: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.chunks, self.games = chunks, games
+        self.chunks_done, self.games_done = chunks_done, games_done
+        self._write = write or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._clock = clock
+        self._start = self._last = clock()
+        self._tenth = self._tenth_of(chunks_done)
+        self._printed = False
+        self._printed_final = False
+
+    def _tenth_of(self, chunks_done: int) -> int:
+        return chunks_done * 10 // max(1, self.chunks)
+
+    def _line(self, now: float) -> str:
+        return (f"simulating: played {self.chunks_done:,} of {self.chunks:,} chunks "
+                f"({self.games_done:,} of {self.games:,} games), {now - self._start:.0f} s")
+
+    def update(self, games: int) -> None:
+        self.chunks_done += 1
+        self.games_done += games
+        now = self._clock()
+        tenth = self._tenth_of(self.chunks_done)
+        due = tenth > self._tenth or now - self._last >= PROGRESS_LINE_S
+        if now - self._start >= PROGRESS_QUIET_S and due:
+            self._write(self._line(now))
+            self._printed, self._last, self._tenth = True, now, tenth
+            self._printed_final = self.chunks_done == self.chunks
+
+    def close(self) -> None:
+        """The last line, where earlier ones were printed and did not end with it."""
+        if self._printed and not self._printed_final:
+            self._write(self._line(self._clock()))
+            self._printed_final = True
 
 
 def run_simulation(
@@ -168,7 +236,7 @@ def run_simulation(
         total = (store.scan_result.aggregates if store is not None else None) or \
             Aggregates.from_task(task)
         stored = len(done)
-        bar = _progress_bar(progress, config.games, total.games)
+        bar = _progress(progress, config, len(done), total.games)
         start = last = time.perf_counter()
         try:
             for result in executor.run(task, todo):
@@ -230,11 +298,16 @@ def _describe_executor(executor: Any) -> str:
     return f"{workers} ({name})"
 
 
-def _progress_bar(progress: bool | None, total: int, initial: int):
+def _progress(progress: bool | None, config: RunConfig, chunks_done: int, games_done: int):
+    """The run's progress display (``progress_mode``): a tqdm bar in games, periodic lines, or
+    a disabled bar."""
+    mode = progress_mode(progress)
+    if mode == "lines":
+        return LineProgress(config.n_chunks, config.games, chunks_done, games_done)
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, unit=" games", unit_scale=True,
-                disable=not _want_progress(progress), file=sys.stderr, dynamic_ncols=True,
+    return tqdm(total=config.games, initial=games_done, unit=" games", unit_scale=True,
+                disable=mode == "off", file=sys.stderr, dynamic_ncols=True,
                 desc="simulating", smoothing=0.1)
 
 
@@ -312,7 +385,11 @@ def simulate(
     options : dict of str to bool, optional
         The game's rule options (``GameSpec.options``) switched on or off.
     progress : bool, optional
-        Show a progress bar with games per second (default: when stderr is a terminal).
+        True: a progress bar with games per second; False: nothing. Default: a bar in a
+        terminal and in a Jupyter notebook (tqdm's notebook bar), and where stderr is a log
+        file or a pipe (CI, ``nohup``) one line now and then, such as ``simulating: played 12
+        of 64 chunks (18,750 of 100,000 games), 41 s`` (after 10 s, then every tenth of the
+        chunks or 30 s).
     device : "cpu" or "gpu"
         Where the games are played. "gpu" needs a CUDA GPU and ``pip install tajsim[gpu]``;
         it plays ``random``, ``greedy`` and the heuristic presets (not search strategies) and
