@@ -143,6 +143,9 @@ SPEC = GameSpec(
         # the score parts (gold breaks ties; houses, governor moves and unperformed actions tell
         # the presets apart).
         "ladder_columns": ("gold", "houses_village", "chose_governor", "penalties"),
+        # What `tajsim compare` compares besides the win share: the score is a ranking key
+        # (palaces x 10,000 + gold), not points a player would name.
+        "compare_measures": ("palaces", "gold"),
     },
 )
 SPEC.check_layout()
