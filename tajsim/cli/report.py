@@ -182,10 +182,28 @@ def _section_help() -> str:
             + ", or one of the game's own (tajsim report --list-sections --game GAME).")
 
 
+def _list_sections(spec: Any) -> None:
+    """Print the report's sections of ``spec``'s game, in report order, with what each
+    shows."""
+    from tajsim.reporting.sections import sections_for
+
+    entries = sections_for(spec)
+    width = max(len(name) for name in entries)
+    click.echo(f"The sections of a {spec.title} report, in order (--section NAME writes only "
+               "those named; a section the results cannot support is left out):")
+    for name, (_function, what) in entries.items():
+        click.echo(f"  {name:<{width}}  {what}")
+
+
 @click.command("report")
-@click.argument("results", type=click.Path(path_type=Path))
-@click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path),
-              help="Directory for report.md, report.html, fig_*.png and table_*.csv.")
+@click.argument("results", type=click.Path(path_type=Path), required=False)
+@click.option("--out", "-o", "out_dir", default=None, type=click.Path(path_type=Path),
+              help="Directory for report.md, report.html, fig_*.png and table_*.csv (default: "
+                   "reports/<name of RESULTS>, or reports/<game>/<name> for a game other than "
+                   "Taj Mahal, as tajsim run).")
+@click.option("--list-sections", is_flag=True,
+              help="List the sections of the game's report (the game of RESULTS, or --game) "
+                   "and stop.")
 @click.option("--game", "-g", default=None, metavar="GAME",
               help="The game of the results (default: the one the run directory records, "
                    "else Taj Mahal).")
@@ -195,11 +213,11 @@ def _section_help() -> str:
                    "or config.json/.toml beside the results.")
 @click.option("--section", "sections", multiple=True, help=_section_help())
 @verbosity_options
-def command(results: Path, out_dir: Path, game: str | None, title: str | None,
-            config_path: Path | None, sections: tuple[str, ...], quiet: bool,
-            verbose: bool) -> None:
+def command(results: Path | None, out_dir: Path | None, list_sections: bool, game: str | None,
+            title: str | None, config_path: Path | None, sections: tuple[str, ...],
+            quiet: bool, verbose: bool) -> None:
     """Write the Markdown + HTML report of RESULTS (a run directory, a Parquet file, a directory
-    of Parquet files, or CSV) into --out."""
+    of Parquet files, or CSV) into --out (default: reports/<name of RESULTS>)."""
     from tajsim.cli.simulate import catch_warnings, echo_warnings
     from tajsim.games.registry import get_game
     from tajsim.reporting.report import build_report
@@ -211,9 +229,22 @@ def command(results: Path, out_dir: Path, game: str | None, title: str | None,
             raise UserError(f"--config {str(config_path)!r} does not exist; expected a JSON or "
                             "TOML file")
         config = _read_config_file(config_path)
-    else:
+    elif results is not None:
         config = find_config(results)
+    else:
+        config = {}
     spec = get_game(game if game is not None else config.get("game"))
+    if list_sections:
+        _list_sections(spec)
+        return
+    if results is None:
+        raise UserError("RESULTS is missing; expected a run directory, a Parquet or CSV file "
+                        "(or --list-sections)")
+    if out_dir is None:
+        from tajsim.reporting.experiments import report_dir
+
+        out_dir = report_dir(spec.name, results.resolve().name if results.is_dir()
+                             else results.stem)
     valid = section_names(spec)
     unknown = [s for s in sections if s not in valid]
     if unknown:
