@@ -115,8 +115,7 @@ class LineProgress:
         self._clock = clock
         self._start = self._last = clock()
         self._tenth = self._tenth_of(chunks_done)
-        self._printed = False
-        self._printed_final = False
+        self._printed_at: int | None = None  # chunks_done at the last line
 
     def _tenth_of(self, chunks_done: int) -> int:
         return chunks_done * 10 // max(1, self.chunks)
@@ -133,14 +132,13 @@ class LineProgress:
         due = tenth > self._tenth or now - self._last >= PROGRESS_LINE_S
         if now - self._start >= PROGRESS_QUIET_S and due:
             self._write(self._line(now))
-            self._printed, self._last, self._tenth = True, now, tenth
-            self._printed_final = self.chunks_done == self.chunks
+            self._printed_at, self._last, self._tenth = self.chunks_done, now, tenth
 
     def close(self) -> None:
-        """The last line, where earlier ones were printed and did not end with it."""
-        if self._printed and not self._printed_final:
+        """The last state, where earlier lines were printed and none said it yet."""
+        if self._printed_at is not None and self._printed_at != self.chunks_done:
             self._write(self._line(self._clock()))
-            self._printed_final = True
+            self._printed_at = self.chunks_done
 
 
 def run_simulation(
