@@ -297,20 +297,23 @@ def test_line_progress_says_nothing_early_then_every_tenth_and_the_end():
     assert chunk(12.0) == 1  # 4 of 20 chunks, past 10 s
     assert lines[0] == "simulating: played 4 of 20 chunks (400 of 2,000 games), 12 s"
     assert chunk(12.0) == 1  # 5 of 20: the same tenth
-    assert chunk(12.0) == 2  # 6 of 20: a new tenth
-    assert chunk(13.0) == 2
+    assert chunk(14.0) == 1  # 6 of 20: a new tenth, but 2 s after the last line
+    assert chunk(18.0) == 2  # 7 of 20: a tenth not yet said, 6 s after the last line
+    assert lines[-1] == "simulating: played 7 of 20 chunks (700 of 2,000 games), 18 s"
     assert chunk(50.0) == 3  # 8 of 20: a new tenth
     assert chunk(81.0) == 4  # 9 of 20: the same tenth, but 31 s after the last line
     assert lines[-1] == "simulating: played 9 of 20 chunks (900 of 2,000 games), 81 s"
     bar.close()
     assert len(lines) == 4  # close() repeats nothing the last line said...
-    assert chunk(81.0) == 5 and chunk(82.0) == 5  # 10 (a new tenth), 11
+    assert chunk(81.0) == 4 and chunk(82.0) == 4  # 10 and 11: a burst, no line
     bar.close()  # ...but ends with the last state
+    assert len(lines) == 5
     assert lines[-1] == "simulating: played 11 of 20 chunks (1,100 of 2,000 games), 82 s"
 
 
 def test_simulate_in_a_log_prints_progress_lines(capsys, monkeypatch):
     monkeypatch.setattr(simulate, "PROGRESS_QUIET_S", 0.0)
+    monkeypatch.setattr(simulate, "PROGRESS_GAP_S", 0.0)
     run_simulation(40, 2, "random", chunk_size=10, workers=1, records=False)
     err = capsys.readouterr().err  # pytest's capture is not a terminal: a log
     assert "simulating: played 4 of 4 chunks (40 of 40 games)" in err

@@ -68,8 +68,11 @@ class RunResult:
 
 #: Periodic progress lines (stderr not a terminal: a log file, a pipe, CI): none in the first
 #: ``PROGRESS_QUIET_S`` seconds (a short run stays quiet), then one for every further tenth of
-#: the chunks and at least every ``PROGRESS_LINE_S`` seconds, and a last one at the end.
+#: the chunks but no two within ``PROGRESS_GAP_S`` seconds (chunks finished in a burst, e.g.
+#: after a compilation, give one line), at least every ``PROGRESS_LINE_S`` seconds, and the
+#: last state at the end.
 PROGRESS_QUIET_S = 10.0
+PROGRESS_GAP_S = 5.0
 PROGRESS_LINE_S = 30.0
 
 
@@ -129,7 +132,8 @@ class LineProgress:
         self.games_done += games
         now = self._clock()
         tenth = self._tenth_of(self.chunks_done)
-        due = tenth > self._tenth or now - self._last >= PROGRESS_LINE_S
+        since = now - self._last
+        due = (tenth > self._tenth and since >= PROGRESS_GAP_S) or since >= PROGRESS_LINE_S
         if now - self._start >= PROGRESS_QUIET_S and due:
             self._write(self._line(now))
             self._printed_at, self._last, self._tenth = self.chunks_done, now, tenth
