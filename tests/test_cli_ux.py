@@ -277,10 +277,17 @@ def test_a_cached_kernel_says_nothing():
     assert again.returncode == 0 and again.stderr == "", again.stderr
 
 
-def test_progress_mode_by_where_stderr_goes(monkeypatch):
+def test_progress_mode_by_where_stderr_goes(monkeypatch, tmp_path):
     assert progress_mode(True) == "bar" and progress_mode(False) == "off"
-    monkeypatch.setattr(sys, "stderr", open(os.devnull, "w"))  # a log file
-    assert progress_mode(None) == "lines"
+    with open(tmp_path / "log", "w") as log:
+        monkeypatch.setattr(sys, "stderr", log)  # a log file
+        assert progress_mode(None) == "lines"
+        # A Jupyter kernel: stderr is no terminal either, but tqdm.auto draws a notebook bar.
+        shell = type("ZMQInteractiveShell", (), {})()
+        fake = type(sys)("IPython")
+        fake.get_ipython = lambda: shell  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "IPython", fake)
+        assert progress_mode(None) == "bar"
 
 
 def test_line_progress_says_nothing_early_then_every_tenth_and_the_end():
