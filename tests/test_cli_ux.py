@@ -122,6 +122,8 @@ def test_compare_strategies_pairs_a_and_b_within_games():
     assert score.difference == pytest.approx(1.0)
     assert score.p_value == pytest.approx(expected.pvalue)
     assert (score.ci_low, score.ci_high) == pytest.approx(expected.confidence_interval())
+    by_default = compare_strategies(frame)  # the first two strategies: A, then B
+    assert by_default.equals(compare_strategies(frame, a="A", b="B"))
     with pytest.raises(ValueError, match="itself"):
         compare_strategies(frame, a="A", b="A")
     with pytest.raises(ValueError, match="'D' is not in the results"):

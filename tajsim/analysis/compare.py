@@ -24,7 +24,7 @@ __all__ = ["REQUIRED_COLUMNS", "compare_strategies"]
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "winner")
 
 
-def compare_strategies(results: pd.DataFrame, *, a: str, b: str,
+def compare_strategies(results: pd.DataFrame, *, a: str | None = None, b: str | None = None,
                        measures: Sequence[str] = ("win", "score"),
                        confidence: float = 0.95) -> pd.DataFrame:
     """Strategy ``a`` against strategy ``b`` (labels of the ``strategy`` column), measure by
@@ -34,8 +34,9 @@ def compare_strategies(results: pd.DataFrame, *, a: str, b: str,
     ----------
     results : DataFrame
         The results frame (one row per player per game).
-    a, b : str
-        The two strategies' labels.
+    a, b : str, optional
+        The two strategies' labels (default: the first two strategies of the results, in the
+        order they first appear).
     measures : sequence of str
         ``"win"`` (the win share, ties shared: :func:`tajsim.analysis.frames.win_value`) and
         numeric columns of ``results`` (``"score"``, Maharaja's ``"palaces"``, ``"gold"`` ...).
@@ -53,9 +54,16 @@ def compare_strategies(results: pd.DataFrame, *, a: str, b: str,
     ValueError
         ``a`` equals ``b``, a label or a measure column is missing, or no game seats both.
     """
+    labels = results["strategy"].astype(str)
+    if a is None or b is None:
+        first = [s for s in pd.unique(labels) if s not in (a, b)]
+        if len(first) < (a is None) + (b is None):
+            raise ValueError("the results hold fewer than two strategies; expected two to "
+                             "compare")
+        a = a if a is not None else first.pop(0)
+        b = b if b is not None else first.pop(0)
     if a == b:
         raise ValueError(f"compare {a!r} with itself; expected two different strategies")
-    labels = results["strategy"].astype(str)
     for name in (a, b):
         if not (labels == name).any():
             raise ValueError(f"strategy {name!r} is not in the results; expected one of "
