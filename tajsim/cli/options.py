@@ -97,7 +97,12 @@ class Echo:
 
 
 def _notice(message: str) -> None:
-    click.echo(message, err=True)
+    """A line on stderr that keeps a running progress bar whole (tqdm clears and redraws it)."""
+    import sys
+
+    from tqdm import tqdm
+
+    tqdm.write(message, file=sys.stderr)
 
 
 def given(name: str) -> bool:
