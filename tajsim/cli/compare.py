@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import TYPE_CHECKING
 
 import click
-import pandas as pd
 
 from tajsim.cli.options import (
     Echo,
@@ -22,6 +22,9 @@ from tajsim.cli.options import (
 )
 from tajsim.cli.simulate import catch_warnings, echo_warnings, option_option, parse_options
 from tajsim.errors import UserError
+
+if TYPE_CHECKING:  # pandas loads only when a comparison runs, not for tajsim --help
+    import pandas as pd
 
 #: compare keeps every game's rows in memory (the test pairs A and B within each game).
 MAX_GAMES = 200_000
