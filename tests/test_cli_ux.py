@@ -28,7 +28,12 @@ from tajsim.cli.options import Echo
 from tajsim.errors import UserError
 from tajsim.games.registry import GAMES, get_game
 from tajsim.running import compiling, simulate
-from tajsim.running.compiling import announce_compiles, compile_message
+from tajsim.running.compiling import (
+    announce_compiles,
+    announce_unless_told,
+    compile_message,
+    stderr_line,
+)
 from tajsim.running.config import RunConfig
 from tajsim.running.simulate import LineProgress, progress_mode, run_simulation
 
@@ -269,6 +274,21 @@ def test_a_real_compilation_is_announced_once_and_quiet_says_nothing(capsys, mon
         assert capsys.readouterr().err.splitlines() == [compile_message(None)]
     finally:
         announce_compiles(None)
+
+
+def test_the_library_announces_while_it_runs_unless_a_command_decided(capsys, monkeypatch):
+    monkeypatch.setattr(compiling, "_decided_by_command", False)  # a notebook, a script
+    stop = announce_unless_told(stderr_line)
+    _fresh_kernel("tajsim.games.tajmahal.probe")(1)
+    stop()
+    assert capsys.readouterr().err.splitlines() == [compile_message("Taj Mahal")]
+    _fresh_kernel("tajsim.games.tajmahal.probe")(1)  # after the run: nothing
+    assert capsys.readouterr().err == ""
+    announce_compiles(None)  # a command with -q decided: the library says nothing either
+    stop = announce_unless_told(stderr_line)
+    _fresh_kernel("tajsim.games.maharaja.probe")(1)
+    stop()
+    assert capsys.readouterr().err == ""
 
 
 def test_a_cached_kernel_says_nothing():

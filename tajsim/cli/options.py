@@ -75,12 +75,12 @@ class Echo:
             from tajsim.errors import UserError
 
             raise UserError("--quiet and --verbose both given; expected at most one")
-        from tajsim.running.compiling import announce_compiles
+        from tajsim.running.compiling import announce_compiles, stderr_line
 
         self.quiet = quiet
         self.verbose = verbose
         self._err = err
-        announce_compiles(None if quiet else _notice)
+        announce_compiles(None if quiet else stderr_line)
 
     def say(self, message: str) -> None:
         if not self.quiet:
@@ -94,15 +94,6 @@ class Echo:
     def log(self) -> Callable[[str], None] | None:
         """``detail`` for library functions that take a ``log`` callback (None unless -v)."""
         return self.detail if self.verbose else None
-
-
-def _notice(message: str) -> None:
-    """A line on stderr that keeps a running progress bar whole (tqdm clears and redraws it)."""
-    import sys
-
-    from tqdm import tqdm
-
-    tqdm.write(message, file=sys.stderr)
 
 
 def given(name: str) -> bool:

@@ -11,17 +11,21 @@ not seen.
 
 :func:`announce_compiles` switches the notices on (a ``say`` callback, one line each) or off
 (``None``); the command line switches them on for every command and off with ``--quiet``.
+:func:`announce_unless_told` is the library's: ``tajsim.simulate`` in a notebook or a script
+says so too while it runs, unless a command already decided.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
 
 from numba.core import event
 
-__all__ = ["BURST_GAP_S", "announce_compiles", "compile_message"]
+__all__ = ["BURST_GAP_S", "announce_compiles", "announce_unless_told", "compile_message",
+           "stderr_line"]
 
 #: Compilations less than this many seconds apart belong to one burst, announced once per game:
 #: replay's step kernels compile one after the other, a batch kernel compiles its callees.
@@ -34,6 +38,14 @@ def compile_message(game_title: str | None) -> str:
         return "compiling tajsim's kernels (first run after an install or update) ..."
     return (f"compiling {game_title}'s kernels (first run after an install or update: up to a "
             "minute; cached afterwards) ...")
+
+
+def stderr_line(message: str) -> None:
+    """Write ``message`` as a line on stderr, keeping a progress bar already drawn whole (tqdm
+    clears it, writes the line and draws it again below)."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(message, file=sys.stderr)
 
 
 def _game_title(module: str) -> str | None:
@@ -85,11 +97,11 @@ class _CompileListener(event.Listener):
 
 
 _listener: _CompileListener | None = None
+#: Whether a command decided (its ``Echo``: on, or off with ``-q``); the library then defers.
+_decided_by_command = False
 
 
-def announce_compiles(say: Callable[[str], None] | None) -> None:
-    """Call ``say(line)`` when a compilation starts (see the module's docstring), replacing
-    any earlier callback; ``None`` switches the notices off."""
+def _install(say: Callable[[str], None] | None) -> None:
     global _listener
     if _listener is not None:
         event.unregister("numba:compile", _listener)
@@ -97,3 +109,22 @@ def announce_compiles(say: Callable[[str], None] | None) -> None:
     if say is not None:
         _listener = _CompileListener(say)
         event.register("numba:compile", _listener)
+
+
+def announce_compiles(say: Callable[[str], None] | None) -> None:
+    """Call ``say(line)`` when a compilation starts (see the module's docstring), replacing
+    any earlier callback; ``None`` switches the notices off. What a command decides this way
+    holds for the rest of the process."""
+    global _decided_by_command
+    _decided_by_command = True
+    _install(say)
+
+
+def announce_unless_told(say: Callable[[str], None]) -> Callable[[], None]:
+    """The library's notices (``tajsim.simulate`` in a notebook or a script): switch them on
+    with ``say`` unless a command decided (:func:`announce_compiles`); returns what switches
+    them off again (nothing, where a command decided)."""
+    if _decided_by_command:
+        return lambda: None
+    _install(say)
+    return lambda: _install(None)

@@ -20,6 +20,7 @@ import pandas as pd
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
+from tajsim.running.compiling import announce_unless_told, stderr_line
 from tajsim.running.config import RunConfig
 from tajsim.running.executors import (
     ExecutorLostError,
@@ -221,6 +222,9 @@ def run_simulation(
     if executor is None:
         executor = make_executor(workers, scheduler, mode)
     say(f"workers: {_describe_executor(executor)}")
+    # A notebook or a script is told about a compilation too, where a progress display is on.
+    stop_notices = announce_unless_told(stderr_line) if progress_mode(progress) != "off" \
+        else (lambda: None)
     store = RunStore(out) if out is not None else None
     in_memory: dict[int, bytes] = {}
     stored = 0
@@ -289,6 +293,7 @@ def run_simulation(
         return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
                          chunks_run=len(todo), records=frame)
     finally:
+        stop_notices()
         executor.close()
         if store is not None:
             store.close()
