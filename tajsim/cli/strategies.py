@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tajsim.cli.options import game_option
+from tajsim.cli.options import Echo, game_option
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
@@ -39,6 +39,7 @@ def command(game: str, params: bool, plugins: str) -> None:
     strategies are files used as py:PATH (see docs/strategies.md); those found in --plugins
     are listed last.
     """
+    Echo()  # compile notices on, as in every command (listing compiles nothing today)
     game_spec = get_game(game)
     click.echo(f"{'id':>2}  {'name':<10} description" + (
         "; below it, its parameters = defaults (override one: NAME:KEY=VALUE)" if params
