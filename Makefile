@@ -13,9 +13,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## The main job: the default experiment, ending in reports/default/report.md (+ .html).
+## The main job: the default experiment, ending in reports/default/report.md and report.html
+## (figures fig_*.png and tables table_*.csv beside them).
 report: $(STAMP)
 	$(VENV)/bin/tajsim run experiments/default.toml
+	@echo "open reports/default/report.html (or read reports/default/report.md)"
 
 ## Lint, the one-way layers (import-linter, docs/architecture.md) and the whole test suite.
 test: $(STAMP)

@@ -20,7 +20,8 @@ __version__ = "0.2.0"
 
 #: Public name -> (module, attribute), loaded on first access.
 _PUBLIC = {
-    "Game": ("tajsim.games.tajmahal.engine.game", "Game"),
+    "Game": ("tajsim.play.games", "Game"),
+    "game": ("tajsim.play.games", "game"),
     "GameRecord": ("tajsim.engine.base_game", "GameRecord"),
     "play_game": ("tajsim.play.mixed", "play_game"),
     "replay_record": ("tajsim.play.mixed", "replay_record"),

@@ -324,7 +324,9 @@ def test_a_closed_pipe_is_a_normal_end():
     assert proc.stdout.readline()  # `tajsim replay | head -1`
     proc.stdout.close()
     err = proc.stderr.read()
-    assert proc.wait(timeout=120) == 0 and err == ""
+    # nothing on stderr but, from a cold cache, the notice that the kernels compile
+    assert proc.wait(timeout=120) == 0
+    assert [line for line in err.splitlines() if not line.startswith("compiling ")] == [], err
 
 
 def test_the_documented_way_to_read_a_run_directory():

@@ -34,7 +34,7 @@ from typing import Any
 
 import pandas as pd
 
-from tajsim.analysis import composition, ratings, robustness, setup_balance, winrates
+from tajsim.analysis import compare, composition, ratings, robustness, setup_balance, winrates
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
@@ -59,6 +59,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "openskill_ratings": ratings.openskill_ratings,
     "seat_rotation_check": ratings.seat_rotation_check,
     "robustness": robustness.robustness,  # on a frame with a ``variant`` column
+    "compare_strategies": compare.compare_strategies,  # a = "...", b = "..." (tajsim compare)
 }
 
 _GAME = ("game_id", "n_players", "seat")
@@ -80,6 +81,7 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "openskill_ratings": (*_GAME, "strategy", "rank"),
     "seat_rotation_check": (*_GAME, "strategy"),
     "robustness": (*_GAME, "variant", "winner", "strategy", "rank", "score", "pts_*"),
+    "compare_strategies": compare.REQUIRED_COLUMNS,
 }
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "mean_ci",
     "newcombe_difference",
     "normal_quantile",
+    "paired_difference",
     "proportion_table",
     "summarize_mean",
     "two_proportion_test",
@@ -370,6 +371,38 @@ def difference_of_means(
     test = sps.ttest_ind(a, b, equal_var=False)
     low, high = test.confidence_interval(confidence)
     return diff, float(low), float(high), float(test.pvalue)
+
+
+def paired_difference(
+    a: np.ndarray, b: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float, float, float, int]:
+    """Mean of the paired differences ``a - b`` (one pair per independent unit, e.g. a game in
+    which both were measured): ``scipy.stats.ttest_rel(a, b)`` and its ``confidence_interval``.
+
+    Parameters
+    ----------
+    a, b : array-like of float, shape (n,)
+        Pairs with a NaN in either are dropped.
+
+    Returns
+    -------
+    (difference, ci_low, ci_high, p_value, n) : tuple of float, float, float, float, int
+        ``nan`` bounds and p-value for fewer than 2 pairs. Differences without variation give
+        a zero-width interval and p-value 0 (a nonzero difference) or NaN (none).
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    keep = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[keep], b[keep]
+    n = int(a.size)
+    diff = float((a - b).mean()) if n else float("nan")
+    if n < 2:
+        return diff, float("nan"), float("nan"), float("nan"), n
+    if np.all(a - b == a[0] - b[0]):
+        return diff, diff, diff, float("nan") if diff == 0 else 0.0, n
+    test = sps.ttest_rel(a, b)
+    low, high = test.confidence_interval(confidence)
+    return diff, float(low), float(high), float(test.pvalue), n
 
 
 def fisher_z_interval(r: float, n: int, confidence: float = 0.95) -> tuple[float, float, float]:

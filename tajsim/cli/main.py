@@ -19,6 +19,7 @@ from tajsim.errors import UserError
 COMMAND_MODULES = (
     "bench",
     "board",
+    "compare",
     "replay",
     "report",
     "simulate",

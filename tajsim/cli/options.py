@@ -64,16 +64,23 @@ def verbosity_options(func: F) -> F:
 class Echo:
     """What a command prints, by ``--quiet`` / ``--verbose``: ``say`` the normal lines (nothing
     with ``-q``), ``detail`` the ``-v`` lines (each step, with timings; to stderr, so the
-    output stays a command's result). ``-q`` with ``-v`` is refused: they contradict."""
+    output stays a command's result). ``-q`` with ``-v`` is refused: they contradict.
+
+    Making one also decides the compile notices (:mod:`tajsim.running.compiling`): a line on
+    stderr when kernels are about to compile, unless ``-q``. Every command that may run kernels
+    makes its ``Echo`` before any work, so this is the one place that switches them."""
 
     def __init__(self, quiet: bool = False, verbose: bool = False, err: bool = False) -> None:
         if quiet and verbose:
             from tajsim.errors import UserError
 
             raise UserError("--quiet and --verbose both given; expected at most one")
+        from tajsim.running.compiling import announce_compiles, stderr_line
+
         self.quiet = quiet
         self.verbose = verbose
         self._err = err
+        announce_compiles(None if quiet else stderr_line)
 
     def say(self, message: str) -> None:
         if not self.quiet:

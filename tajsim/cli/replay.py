@@ -23,14 +23,29 @@ from tajsim.games.registry import get_game
 from tajsim.play.mixed import play_game
 
 
-class _Printer:
-    """Prints each action with the events it caused, and the game's checkpoints."""
+def _identity(game: BaseGame, strategies: list[str]) -> str:
+    """The line that says which game this is and who played it: the game and edition, the
+    seed, game and setup ids (all a replay needs), and each seat's strategy as given (P0 is
+    seat 0)."""
+    who = ", ".join(f"P{seat} {name}" for seat, name in enumerate(strategies)) \
+        or "strategies not recorded"
+    edition = f" {game.edition}" if len(game.editions) > 1 else ""
+    return (f"{game.title}{edition}, {game.n_players} players, seed {game.seed}, game "
+            f"{game.game_id}, setup {game.setup_id}: {who}")
 
-    def __init__(self) -> None:
+
+class _Printer:
+    """Prints the game's identity (before the first action: the seats are resolved by then),
+    each action with the events it caused, and the game's checkpoints."""
+
+    def __init__(self, strategies: list[str]) -> None:
+        self.strategies = strategies
         self.pending: tuple[BaseGame, int, object] | None = None
 
     def before(self, game: BaseGame, player: int, action: int) -> None:
         self.flush()
+        if not game.actions:
+            click.echo(_identity(game, self.strategies))
         checkpoint = game.replay_checkpoint()
         if checkpoint:
             click.echo("")
@@ -103,7 +118,7 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
         if quiet:
             played = whole
         else:
-            printer = _Printer()
+            printer = _Printer(list(record.strategies))
             shadow = spec.game_class.replay(record, upto=0)  # same board and components
             for action in record.actions:
                 printer.before(shadow, shadow.current_player, action)
@@ -125,7 +140,7 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
         echo.detail(f"{spec.title}, {players} players, strategies {','.join(names)}, seed "
                     f"{seed}, game {game_id}, setup {game_id if setup_id is None else setup_id}"
                     f", components: {'shipped' if comps is None else comps.describe()}")
-        printer = _Printer() if not quiet else None
+        printer = _Printer(names) if not quiet else None
         played = play_game(names, edition=edition, seed=seed, game_id=game_id,
                            setup_id=setup_id, components=comps,
                            on_action=printer.before if printer else None, game=spec,
@@ -137,6 +152,7 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
         click.echo(str(played))
         for line in played.final_summary():
             click.echo(line)
+        click.echo(_identity(played, played.strategies))
     if save:
         try:
             played.record().save(save)

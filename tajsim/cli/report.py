@@ -225,14 +225,32 @@ def _section_help() -> str:
             + ", or one of the game's own (tajsim report --list-sections --game GAME).")
 
 
+def _list_sections(spec: Any) -> None:
+    """Print the report's sections of ``spec``'s game, in report order, with what each
+    shows."""
+    from tajsim.reporting.sections import sections_for
+
+    entries = sections_for(spec)
+    width = max(len(name) for name in entries)
+    click.echo(f"The sections of a {spec.title} report, in order (--section NAME writes only "
+               "those named; a section the results cannot support is left out):")
+    for name, (_function, what) in entries.items():
+        click.echo(f"  {name:<{width}}  {what}")
+
+
 @click.command("report")
-@click.argument("results", type=click.Path(path_type=Path))
-@click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path),
+@click.argument("results", type=click.Path(path_type=Path), required=False)
+@click.option("--out", "-o", "out_dir", default=None, type=click.Path(path_type=Path),
               help="Directory for report.md, report.html, fig_*.png and table_*.csv: empty, "
-                   "or this same report's earlier output (see --force).")
+                   "or this same report's earlier output (see --force). Default: "
+                   "reports/<name of RESULTS>, or reports/<game>/<name> for a game other than "
+                   "Taj Mahal, as tajsim run.")
 @click.option("--force", is_flag=True,
               help="Write into --out even if it holds other files or another report (files "
                    "of the same names are replaced).")
+@click.option("--list-sections", is_flag=True,
+              help="List the sections of the game's report (the game of RESULTS, or --game) "
+                   "and stop.")
 @click.option("--game", "-g", default=None, metavar="GAME",
               help="The game of the results (default: the one the run directories record, "
                    "else Taj Mahal); refused if the runs record another.")
@@ -242,11 +260,11 @@ def _section_help() -> str:
                    "or config.json/.toml beside the results.")
 @click.option("--section", "sections", multiple=True, help=_section_help())
 @verbosity_options
-def command(results: Path, out_dir: Path, force: bool, game: str | None, title: str | None,
-            config_path: Path | None, sections: tuple[str, ...], quiet: bool,
-            verbose: bool) -> None:
+def command(results: Path | None, out_dir: Path | None, force: bool, list_sections: bool,
+            game: str | None, title: str | None, config_path: Path | None,
+            sections: tuple[str, ...], quiet: bool, verbose: bool) -> None:
     """Write the Markdown + HTML report of RESULTS (a run directory, a Parquet file, a directory
-    of Parquet files, or CSV) into --out.
+    of Parquet files, or CSV) into --out (default: reports/<name of RESULTS>).
 
     --out is marked as this report's (.tajsim-output.json): a folder holding anything else is
     refused, never overwritten, unless --force. Every file is written whole or not at all (a
@@ -268,9 +286,28 @@ def command(results: Path, out_dir: Path, force: bool, game: str | None, title: 
             raise UserError(f"--config {str(config_path)!r} does not exist; expected a JSON or "
                             "TOML file")
         config = _read_config_file(config_path)
-    else:
+    elif results is not None:
         config = find_config(results)
-    spec = _report_game(results, game, config, config_path)
+    else:
+        config = {}
+    if results is None:
+        if not list_sections:
+            raise UserError("RESULTS is missing; expected a run directory, a Parquet or CSV "
+                            "file (or --list-sections)")
+        from tajsim.games.registry import get_game
+
+        spec = get_game(game if game is not None else config.get("game"))
+    else:
+        spec = _report_game(results, game, config, config_path)
+    if list_sections:
+        _list_sections(spec)
+        return
+    assert results is not None
+    if out_dir is None:
+        from tajsim.reporting.experiments import report_dir
+
+        out_dir = report_dir(spec.name, results.resolve().name if results.is_dir()
+                             else results.stem)
     valid = section_names(spec)
     unknown = [s for s in sections if s not in valid]
     if unknown:

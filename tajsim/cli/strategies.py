@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tajsim.cli.options import game_option
+from tajsim.cli.options import Echo, game_option
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
@@ -45,7 +45,11 @@ def command(game: str, params: bool, plugins: str) -> None:
     strategies are files used as py:PATH (see docs/strategies.md); those found in --plugins
     are listed last.
     """
+    Echo()  # compile notices on, as in every command (listing compiles nothing today)
     game_spec = get_game(game)
+    click.echo(f"{'id':>2}  {'name':<10} description" + (
+        "; below it, its parameters = defaults (override one: NAME:KEY=VALUE)" if params
+        else ""))
     for spec in game_spec.strategies.all():
         click.echo(f"{spec.strategy_id:>2}  {spec.name:<10} {spec.description}")
         if params and spec.param_names:
@@ -60,13 +64,17 @@ def command(game: str, params: bool, plugins: str) -> None:
             for line in _wrap(["ranges:", *ranges]):
                 click.echo(line)
     folder = Path(plugins)
-    if folder.is_dir():
-        for file in sorted(folder.glob("*.py")):
-            try:
-                policy = load_policy_file(file)
-                if getattr(policy, "game", "") not in ("", game_spec.name):
-                    continue
-                text = f"{policy.name}: {getattr(policy, 'description', '')}"
-            except UserError as exc:
-                text = f"cannot load: {exc}"
-            click.echo(f" -  py:{file}  {text}")
+    listed = []
+    for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+        try:
+            policy = load_policy_file(file)
+            if getattr(policy, "game", "") not in ("", game_spec.name):
+                continue
+            text = f"{policy.name}: {getattr(policy, 'description', '')}"
+        except UserError as exc:
+            text = f"cannot load: {exc}"
+        listed.append(f" -  py:{file}  {text}")
+    if listed:
+        click.echo(f"pure-Python strategies in {folder} (use as py:PATH; docs/strategies.md):")
+        for line in listed:
+            click.echo(line)

@@ -114,9 +114,16 @@ def run_experiment(
 def default_report_dir(exp: Experiment) -> Path:
     """``reports/<name>`` for Taj Mahal (the default game), ``reports/<game>/<name>`` for the
     others."""
-    if exp.game == DEFAULT_GAME:
-        return Path("reports") / exp.name
-    return Path("reports") / exp.game / exp.name
+    return report_dir(exp.game, exp.name)
+
+
+def report_dir(game: str, name: str) -> Path:
+    """Where a report named ``name`` of ``game`` goes by default (``tajsim run`` and ``tajsim
+    report``): ``reports/<name>``, or ``reports/<game>/<name>`` for a game other than Taj
+    Mahal."""
+    if game == DEFAULT_GAME:
+        return Path("reports") / name
+    return Path("reports") / game / name
 
 
 def _save_output(folder: Path, name: str, value: Any) -> None:

@@ -20,6 +20,7 @@ import pandas as pd
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
 from tajsim.running.aggregates import Aggregates, format_summary
+from tajsim.running.compiling import announce_unless_told, stderr_line
 from tajsim.running.config import RunConfig, bool_value
 from tajsim.running.executors import (
     ExecutorLostError,
@@ -67,13 +68,83 @@ class RunResult:
         return format_summary(self.summary(), self.aggregates.games)
 
 
-def _want_progress(progress: bool | None) -> bool:
-    if progress is not None:
-        return bool(progress)
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
+#: Periodic progress lines (stderr not a terminal: a log file, a pipe, CI): none in the first
+#: ``PROGRESS_QUIET_S`` seconds (a short run stays quiet), then one for every further tenth of
+#: the chunks but no two within ``PROGRESS_GAP_S`` seconds (chunks finished in a burst, e.g.
+#: after a compilation, give one line), at least every ``PROGRESS_LINE_S`` seconds, and the
+#: last state at the end.
+PROGRESS_QUIET_S = 10.0
+PROGRESS_GAP_S = 5.0
+PROGRESS_LINE_S = 30.0
+
+
+def _in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (notebook, lab, VS Code): tqdm.auto then draws a
+    notebook bar, although stderr is no terminal."""
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
         return False
+    try:
+        shell = ipython.get_ipython()
+    except Exception:  # noqa: BLE001 - any failure means: not a notebook we can draw in
+        return False
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def progress_mode(progress: bool | None) -> str:
+    """How a run shows its progress: ``"bar"`` (tqdm: a terminal, a Jupyter notebook, or
+    ``progress=True``), ``"lines"`` (periodic one-line reports on stderr, :class:`LineProgress`:
+    ``progress=None`` and stderr a log file or a pipe) or ``"off"`` (``progress=False``)."""
+    if progress is not None:
+        return "bar" if progress else "off"
+    if _in_notebook():
+        return "bar"
+    try:
+        return "bar" if sys.stderr.isatty() else "lines"
+    except (AttributeError, ValueError):
+        return "lines"
+
+
+class LineProgress:
+    """Progress for logs, where a bar's carriage returns would pile up: one line such as
+    ``simulating: played 12 of 64 chunks (18,750 of 100,000 games), 41 s`` (see
+    ``PROGRESS_QUIET_S``). The same ``update(games)`` / ``close()`` calls as a tqdm bar, one
+    ``update`` per finished chunk."""
+
+    def __init__(self, chunks: int, games: int, chunks_done: int = 0, games_done: int = 0,
+                 write: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.chunks, self.games = chunks, games
+        self.chunks_done, self.games_done = chunks_done, games_done
+        self._write = write or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._clock = clock
+        self._start = self._last = clock()
+        self._tenth = self._tenth_of(chunks_done)
+        self._printed_at: int | None = None  # chunks_done at the last line
+
+    def _tenth_of(self, chunks_done: int) -> int:
+        return chunks_done * 10 // max(1, self.chunks)
+
+    def _line(self, now: float) -> str:
+        return (f"simulating: played {self.chunks_done:,} of {self.chunks:,} chunks "
+                f"({self.games_done:,} of {self.games:,} games), {now - self._start:.0f} s")
+
+    def update(self, games: int) -> None:
+        self.chunks_done += 1
+        self.games_done += games
+        now = self._clock()
+        tenth = self._tenth_of(self.chunks_done)
+        since = now - self._last
+        due = (tenth > self._tenth and since >= PROGRESS_GAP_S) or since >= PROGRESS_LINE_S
+        if now - self._start >= PROGRESS_QUIET_S and due:
+            self._write(self._line(now))
+            self._printed_at, self._last, self._tenth = self.chunks_done, now, tenth
+
+    def close(self) -> None:
+        """The last state, where earlier lines were printed and none said it yet."""
+        if self._printed_at is not None and self._printed_at != self.chunks_done:
+            self._write(self._line(self._clock()))
+            self._printed_at = self.chunks_done
 
 
 def run_simulation(
@@ -160,6 +231,9 @@ def run_simulation(
     if executor is None:
         executor = make_executor(workers, scheduler, mode)
     say(f"workers: {_describe_executor(executor)}")
+    # A notebook or a script is told about a compilation too, where a progress display is on.
+    stop_notices = announce_unless_told(stderr_line) if progress_mode(progress) != "off" \
+        else (lambda: None)
     store = RunStore(out) if out is not None else None
     in_memory: dict[int, bytes] = {}
     stored = 0
@@ -177,7 +251,7 @@ def run_simulation(
         total = (store.scan_result.aggregates if store is not None else None) or \
             Aggregates.from_task(task)
         stored = len(done)
-        bar = _progress_bar(progress, config.games, total.games)
+        bar = _progress(progress, config, len(done), total.games)
         start = last = time.perf_counter()
         try:
             # Ctrl-C stops the run after the chunk in hand, even where Python loses its
@@ -232,6 +306,7 @@ def run_simulation(
         return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
                          chunks_run=to_play, records=frame)
     finally:
+        stop_notices()
         executor.close()
         if store is not None:
             store.close()
@@ -260,11 +335,16 @@ def _describe_executor(executor: Any) -> str:
     return f"{workers} ({name})"
 
 
-def _progress_bar(progress: bool | None, total: int, initial: int):
+def _progress(progress: bool | None, config: RunConfig, chunks_done: int, games_done: int):
+    """The run's progress display (``progress_mode``): a tqdm bar in games, periodic lines, or
+    a disabled bar."""
+    mode = progress_mode(progress)
+    if mode == "lines":
+        return LineProgress(config.n_chunks, config.games, chunks_done, games_done)
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, unit=" games", unit_scale=True,
-                disable=not _want_progress(progress), file=sys.stderr, dynamic_ncols=True,
+    return tqdm(total=config.games, initial=games_done, unit=" games", unit_scale=True,
+                disable=mode == "off", file=sys.stderr, dynamic_ncols=True,
                 desc="simulating", smoothing=0.1)
 
 
@@ -318,8 +398,10 @@ def simulate(
         False: keep no rows, only the mergeable aggregates; the return value is then the
         summary frame (``RunResult.summary``: win rates and scores by strategy and by seat).
     chunk_size : int, optional
-        Games per chunk (default: about 1/32 of the run, between 250 and 10000). Part of the
-        run's configuration (the chunk files), not of the results.
+        Games per chunk (default: 1/64 of the run, kept between 0.05 and 2 s of one core by
+        the line-up's expected cost and at most 10,000 games: ``default_chunk_size`` of
+        :mod:`tajsim.running.config`). Part of the run's configuration (the chunk files), not
+        of the results.
     rotate : True, False, "auto" or "round-robin"
         Seating: "auto" = fixed seats if there is one strategy per seat, a rotated field if
         fewer; True = rotate even with one per seat; "round-robin" = more strategies than
@@ -342,7 +424,11 @@ def simulate(
     options : dict of str to bool, optional
         The game's rule options (``GameSpec.options``) switched on or off.
     progress : bool, optional
-        Show a progress bar with games per second (default: when stderr is a terminal).
+        True: a progress bar with games per second; False: nothing. Default: a bar in a
+        terminal and in a Jupyter notebook (tqdm's notebook bar), and where stderr is a log
+        file or a pipe (CI, ``nohup``) one line now and then, such as ``simulating: played 12
+        of 64 chunks (18,750 of 100,000 games), 41 s`` (after 10 s, then every tenth of the
+        chunks or 30 s).
     device : "cpu" or "gpu"
         Where the games are played. "gpu" needs a CUDA GPU and ``pip install tajsim[gpu]``;
         it plays ``random``, ``greedy`` and the heuristic presets (not search strategies) and

@@ -152,6 +152,9 @@ SPEC = GameSpec(
             "architects": (E.MAX_PLAYERS,), "houses": (E.N_LOCS, E.MAX_PLAYERS),
             "sites": (E.N_CITIES, E.N_SITES), "picks": (E.MAX_PLAYERS,), "turn": (20,),
         },
+        # What `tajsim compare` compares besides the win share: the score is a ranking key
+        # (palaces x 10,000 + gold), not points a player would name.
+        "compare_measures": ("palaces", "gold"),
     },
 )
 SPEC.check_layout()

@@ -266,6 +266,16 @@ class Components:
                            *self.card_names)).encode())
         return h.hexdigest()[:12]
 
+    def summary(self) -> str:
+        """One line, as the other games' (``tajsim board show`` / ``validate``): cities, the
+        starting location, villages and roads, characters."""
+        per_road = (self.road_villages >= 0).sum(axis=1)
+        counts = ", ".join(f"{int((per_road == k).sum())} with {k}"
+                           for k in sorted(set(per_road.tolist()), reverse=True))
+        return (f"{len(self.city_names)} cities and the starting location ({self.start_name}), "
+                f"{len(self.village_names)} villages on {self.n_roads} roads ({counts}), "
+                f"{len(self.card_names)} characters")
+
     def describe(self) -> str:
         """Readable summary: board, numbers and where each fact comes from."""
         lines = [self.name, f"board: {self.board_path}", f"components: {self.components_path}",

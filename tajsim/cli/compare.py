@@ -1,0 +1,161 @@
+"""``tajsim compare A B``: does strategy A beat strategy B? One command for the most common
+question: A and B play in every seat rotation (alone, or with a field of another strategy), and
+the difference of their win shares and of their scores is printed with 95% intervals, the
+p-value and n (:func:`tajsim.analysis.compare.compare_strategies`)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from tajsim.cli.options import (
+    Echo,
+    check_workers,
+    edition_option,
+    game_option,
+    players_option,
+    seed_option,
+    verbosity_options,
+)
+from tajsim.cli.simulate import catch_warnings, echo_warnings, option_option, parse_options
+from tajsim.errors import UserError
+
+if TYPE_CHECKING:  # pandas loads only when a comparison runs, not for tajsim --help
+    import pandas as pd
+
+#: compare keeps every game's rows in memory (the test pairs A and B within each game).
+MAX_GAMES = 200_000
+
+
+def rotation_games(players: int, entries: int) -> int:
+    """Games in one whole cycle of the rotated seating of ``entries`` seat entries at a table
+    of ``players`` (``tajsim.running.config.lineup_codes``): every entry in every seat equally
+    often, every fill of the seats in all its rotations."""
+    return entries if players % entries == 0 else players * entries
+
+
+def _p_text(p: float) -> str:
+    if math.isnan(p):
+        return "p = n/a (no variation)"
+    return "p < 1e-300" if p == 0 else f"p = {p:.2g}"
+
+
+def _values(measure: str, mean: float, low: float, high: float, signed: bool = False) -> str:
+    """``mean [low, high]``: the win share in percent (its difference in points), other
+    measures as numbers."""
+    sign = "+" if signed else ""
+    if measure == "win":
+        unit = " points" if signed else "%"
+        return (f"{100 * mean:{sign}.1f}{unit} [{100 * low:{sign}.1f}, {100 * high:{sign}.1f}]")
+    return f"{mean:{sign},.2f} [{low:{sign},.2f}, {high:{sign},.2f}]"
+
+
+def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
+    """The lines ``tajsim compare`` prints for a :func:`compare_strategies` table."""
+    names = {"win": "win share"}
+    rows = [(names.get(r.measure, r.measure),
+             _values(r.measure, r.a_mean, r.a_ci_low, r.a_ci_high),
+             _values(r.measure, r.b_mean, r.b_ci_low, r.b_ci_high),
+             _values(r.measure, r.difference, r.ci_low, r.ci_high, signed=True),
+             _p_text(r.p_value)) for r in table.itertuples(index=False)]
+    header = ("", f"A: {a}", f"B: {b}", "A - B (95% CI)", "paired t-test")
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(5)]
+    lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)).rstrip()
+             for row in [header, *rows]]
+    first = table.iloc[0]
+    lines.append(f"n = {first.n:,} games ({first.n_a:,} player-games of A, {first.n_b:,} of B);"
+                 " intervals and p over games (each game's A - B); win shares share ties")
+    win = table[table["measure"] == "win"]
+    if not win.empty:
+        w = win.iloc[0]
+        if w.ci_low > 0 or w.ci_high < 0:
+            better, worse = (a, b) if w.ci_low > 0 else (b, a)
+            lines.append(f"verdict: {better} wins more often than {worse} "
+                         f"({_values('win', w.difference, w.ci_low, w.ci_high, signed=True)}, "
+                         f"{_p_text(w.p_value)})")
+        else:
+            lines.append(f"verdict: no difference in win share detected with {w.n:,} games "
+                         "(the interval includes 0); play more games to tell them apart")
+    return lines
+
+
+@click.command("compare")
+@click.argument("a")
+@click.argument("b")
+@game_option
+@click.option("--games", "-n", type=int, default=2000, show_default=True,
+              help=f"Games to play (1 to {MAX_GAMES:,}), rounded up to whole seat rotations.")
+@players_option()
+@click.option("--field", default=None, metavar="STRATEGY",
+              help="Fill the other seats with this strategy (one A, one B, the rest the "
+                   "field); default: A and B alternate at the table.")
+@edition_option
+@option_option
+@seed_option()
+@click.option("--workers", "-w", type=int, default=None, metavar="W",
+              help="Local cores to use (default: all).")
+@verbosity_options
+def command(a: str, b: str, game: str, games: int, players: int, field: str | None,
+            edition: str | None, rule_options: tuple[str, ...], seed: int,
+            workers: int | None, quiet: bool, verbose: bool) -> None:
+    """Does strategy A beat strategy B? Play them in every seat rotation and print the
+    difference of their win shares and scores, with 95% intervals, the p-value and n.
+
+    \b
+    Examples:
+      tajsim compare balanced commodity -n 4000
+      tajsim compare balanced thrifty --game maharani -p 3
+      tajsim compare hoarder balanced --game maharaja --field random
+    """
+    from tajsim.analysis.compare import compare_strategies
+    from tajsim.games.registry import get_game
+    from tajsim.running.simulate import run_simulation
+
+    echo = Echo(quiet, verbose)
+    workers = check_workers(workers)
+    a, b = a.strip(), b.strip()
+    field = field.strip() if field is not None else None
+    if a == b:
+        raise UserError(f"A and B are both {a!r}; expected two different strategies")
+    if field is not None and field in (a, b):
+        raise UserError(f"--field {field!r} is A or B; expected a third strategy (or no "
+                        "--field)")
+    if not 1 <= games <= MAX_GAMES:
+        raise UserError(f"--games {games} is not allowed; expected 1 to {MAX_GAMES:,} (compare "
+                        "keeps every game in memory; for more, tajsim simulate --out and "
+                        "tajsim report)")
+    spec = get_game(game)
+    spec.check_players(players, edition)
+    if field is not None and players < 3:
+        raise UserError(f"--field {field!r} with {players} players; expected 3 or more players "
+                        "(two seats are A and B)")
+    entries = [a, b] if field is None else [a, b] + [field] * (players - 2)
+    cycle = rotation_games(players, len(entries))
+    played = -(-games // cycle) * cycle
+    with catch_warnings() as caught:
+        try:
+            result = run_simulation(
+                played, players, entries, edition, seed, game=spec.name,
+                options=parse_options(rule_options), workers=workers, records=True,
+                rotate=True, progress=False if quiet else None, log=echo.log)
+        except KeyboardInterrupt:
+            echo_warnings(caught, echo)
+            click.echo("interrupted: nothing is kept (compare stores no games)", err=True)
+            sys.exit(130)
+        except UserError:
+            echo_warnings(caught, echo)
+            raise
+    echo_warnings(caught, echo)
+    measures = ("win", *spec.extras.get("compare_measures", ("score",)))
+    table = compare_strategies(result.records, a=a, b=b, measures=measures)
+    config = result.config
+    seating = ("A and B alternate at the table" if field is None
+               else f"one A, one B and {players - 2} {field}")
+    rounded = "" if played == games else f" ({games:,} rounded up to whole seat rotations)"
+    echo.say(f"{a} (A) against {b} (B): {spec.title} {config.edition}, {players} players, "
+             f"{seating}, in every seat rotation; {played:,} games{rounded}, seed {seed}")
+    for line in format_comparison(table, a, b):
+        echo.say(line)
