@@ -555,7 +555,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, float]]:
 
 class _TimedISMCTSBot(_ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTS with an optional time budget per decision (``seconds`` > 0: run
-    simulations until it is spent, at least one). The search itself is OpenSpiel's."""
+    simulations until it is spent, at least two). The search itself is OpenSpiel's."""
 
     def __init__(self, *args: Any, seconds: float = 0.0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -573,11 +573,12 @@ class _TimedISMCTSBot(_ismcts.ISMCTSBot):
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self._seconds
-        while True:
+        done = 0
+        # the first simulation only evaluates the root: two are the least that choose
+        while done < 2 or time.perf_counter() < deadline:
             self.run_simulation(self.sample_root_state(state))
-            self.simulations += 1
-            if time.perf_counter() >= deadline:
-                break
+            done += 1
+        self.simulations += done
         return self.get_final_policy(state, self._root_node)
 
 
