@@ -133,6 +133,8 @@ def measure(name: str, games: int, args, problems: list[str]) -> dict:
         s.information_state_string(s.current_player())
     t_info_first = (time.thread_time() - c0) / len(fresh)
     # a later call (the recall folded): the current view and a digest, as in a search tree
+    for s in samples:
+        s.information_state_string(s.current_player())
     t_info = per_call(lambda s: (s._d.obs_cache.clear(), s.information_state_string(
         s.current_player())))
     t_resample = per_call(lambda s: s.resample_from_infostate(s.current_player(), sampler))
