@@ -229,3 +229,22 @@ def test_tajsim_does_not_import_pyspiel():
     code = ("import sys, tajsim, tajsim.play.mixed, tajsim.play.arena, tajsim.reporting.ladder; "
             "assert 'pyspiel' not in sys.modules, 'pyspiel imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_ladder_places_our_search_against_openspiel():
+    from tajsim.reporting.ladder import LadderConfig, openspiel_tables, render_openspiel
+
+    cfg = LadderConfig.quick(game="maharani", search="mcts:iterations=4", openspiel=("ismcts",),
+                             openspiel_games=4, openspiel_players=2, openspiel_iterations=2)
+    rows = openspiel_tables(cfg)
+    assert [r["setting"] for r in rows] == ["equal iterations", "equal time"]
+    assert rows[0]["a"] == "mcts:iterations=4:iterations=2"
+    assert rows[0]["b"] == "openspiel:ismcts:iterations=2"
+    assert rows[1]["b"].startswith("openspiel:ismcts:seconds=")
+    for r in rows:
+        assert r["games"] == 4 and r["ci"][0] <= r["share"] <= r["ci"][1]
+        assert r["decisions_a"] > 0 and r["decisions_b"] > 0
+    text = "\n".join(render_openspiel(rows, "maharani"))
+    assert "| equal time | `mcts:iterations=4` |" in text and "--openspiel ismcts" in text
+    with pytest.raises(UserError, match="need a search strategy"):
+        openspiel_tables(LadderConfig.quick(game="maharani", search="", openspiel=("ismcts",)))

@@ -261,6 +261,12 @@ def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None
         raise UserError(f"{search!r} has no iterations parameter; the OpenSpiel tables need "
                         "a search strategy with one")
     say = log or (lambda _m: None)
+    edition = spec.editions[cfg.edition & 0xFF]
+    command = (f"tajsim ladder --game {spec.name} --seed {cfg.seed} --edition {edition} "
+               + (f"--search '{search}' " if search != default_search(spec) else "")
+               + " ".join(f"--openspiel {bot}" for bot in cfg.openspiel)
+               + f" --openspiel-only --openspiel-games {cfg.openspiel_games} --openspiel-players "
+               f"{cfg.openspiel_players} --openspiel-iterations {cfg.openspiel_iterations}")
     # compile the search's kernels before anything is timed
     small = LadderConfig(**{**asdict(cfg), "openspiel_games": 2 * cfg.openspiel_players})
     _openspiel_match(small, f"{search}:iterations=1", "random", 598)
@@ -271,7 +277,7 @@ def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None
         theirs = f"openspiel:{bot}:iterations={it}"
         say(f"{ours} vs {theirs} (equal iterations)")
         equal_iterations = _openspiel_match(cfg, ours, theirs, 600 + 2 * k)
-        equal_iterations["setting"] = "equal iterations"
+        equal_iterations.update(setting="equal iterations", command=command)
         out.append(equal_iterations)
         if bot.split(":")[0] != "ismcts":
             continue  # only ISMCTS takes a time budget
@@ -282,7 +288,7 @@ def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None
         theirs = f"openspiel:{bot}:seconds={seconds:.6f}"
         say(f"{search} vs {theirs} (equal time)")
         equal_time = _openspiel_match(cfg, search, theirs, 601 + 2 * k)
-        equal_time["setting"] = "equal time"
+        equal_time.update(setting="equal time", command=command)
         out.append(equal_time)
     return out
 
@@ -536,7 +542,11 @@ def render_openspiel(rows: Sequence[dict], game: str) -> list[str]:
         f"Our search (A) against an OpenSpiel bot (B) playing through `tajsim.interop."
         f"openspiel`, {n} players, seats alternating (A B, rotated); share of the wins taken by "
         "A (parity 50%). Equal time: OpenSpiel's ISMCTS stops after the seconds per decision "
-        "our search took at its own settings (measured alone first).",
+        "our search took at its own settings (measured alone first). Played by:",
+        "",
+        "```",
+        *dict.fromkeys(r["command"] for r in rows if "command" in r),
+        "```",
         "",
         "| setting | A | B | A's share | 95% CI | games | A s/decision | B s/decision |",
         "|---|---|---|---:|---|---:|---:|---:|",
