@@ -63,7 +63,8 @@ from tajsim.reporting.ladder import (
 @click.option("--openspiel-iterations", type=click.IntRange(min=1), default=20,
               show_default=True, help="Iterations of both sides at equal iterations.")
 @click.option("--openspiel-only", is_flag=True,
-              help="Play only the OpenSpiel tables and print them (no document is written).")
+              help="Play only the OpenSpiel tables, print them and, if OUTPUT has a saved "
+                   "ladder beside it (.json), put them into both.")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="Threads for the fast tables.")
 @click.option("--search-threads", type=click.IntRange(min=1), default=2, show_default=True,
@@ -138,6 +139,13 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     if openspiel_only:
         rows = openspiel_tables(cfg, log=echo.say)
         click.echo("\n".join(render_openspiel(rows, spec.name)))
+        saved = output.with_suffix(".json")
+        if saved.is_file():  # place the tables in the saved ladder and its document
+            data = load_json(saved)
+            data.openspiel = rows
+            _write(save_json, data, saved, None)
+            path = _write(write_docs, data, output, saved)
+            echo.say(f"added the OpenSpiel tables to {path} and {saved}")
         return
     data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
     saved = _write(save_json, data, output.with_suffix(".json"), data)
