@@ -248,3 +248,22 @@ def test_ladder_places_our_search_against_openspiel():
     assert "| equal time | `mcts:iterations=4` |" in text and "--openspiel ismcts" in text
     with pytest.raises(UserError, match="need a search strategy"):
         openspiel_tables(LadderConfig.quick(game="maharani", search="", openspiel=("ismcts",)))
+
+
+def test_one_seat_object_at_two_seats_keeps_a_stream_per_seat():
+    """A 3-player table A B A with one openspiel seat object: each of its seats has its own
+    bot and stream, and the game is reproducible."""
+    from tajsim.play.mixed import play_mixed_game, resolve_seat
+
+    spec = get_game("maharani")
+
+    def play():
+        seat = resolve_seat(spec, "openspiel:mcts:iterations=3")
+        other = resolve_seat(spec, "random")
+        game = play_mixed_game(spec, [None] * 3, seed=2, game_id=1,
+                               _resolved=[seat, other, seat])
+        return game, seat[1]
+
+    game, seat = play()
+    assert sorted(player for _, player in seat._bots) == [0, 2]
+    assert play()[0].actions == game.actions

@@ -597,38 +597,50 @@ class OpenSpielSeat:
         self.name = f"openspiel:{text}"
         self.label = self.name
         self._os_games: dict[tuple, TajsimGame] = {}
-        self._bot: Any = None
+        # one bot and random stream per (game configuration, seat): a seat object may sit at
+        # several seats of a table
+        self._bots: dict[tuple, tuple[Any, np.random.RandomState]] = {}
+        self._seeded: set[tuple] = set()
         self._synced: tuple[int, TajsimState] | None = None
-        self._seeded_for: tuple | None = None
-        self.random_state = np.random.RandomState(0)
         self.decisions = 0
         self.seconds = 0.0
 
     def reset(self, n_players: int, player: int) -> None:
         self._synced = None
-        self._seeded_for = None
+        self._seeded = set()
 
-    def _os_game(self, base: BaseGame) -> TajsimGame:
+    def _make_bot(self, os_game: TajsimGame, rs: np.random.RandomState) -> Any:
+        s = self.settings
+        evaluator = _mcts.RandomRolloutEvaluator(int(s["rollouts"]), rs)
+        if self.bot_name == "ismcts":
+            bot = _TimedISMCTSBot(os_game, evaluator, s["uct_c"], int(s["iterations"]),
+                                  random_state=rs, seconds=s["seconds"])
+            # OpenSpiel's default resampler restarts its sampler at every call; draw from the
+            # bot's own (seeded) stream instead
+            bot.set_resampler(lambda st, p: st.resample_from_infostate(p, rs.uniform))
+            return bot
+        return _mcts.MCTSBot(os_game, s["uct_c"], int(s["iterations"]), evaluator,
+                             random_state=rs, solve=False)
+
+    def _bot(self, base: BaseGame, player: int) -> tuple[TajsimGame, Any, Any]:
+        """(OpenSpiel game, bot, its random stream) of seat ``player`` of ``base``, the stream
+        reseeded at the seat's first decision of the game."""
         key = (base.n_players, base.edition, base.seed, tuple(sorted(base.options)))
         if key not in self._os_games:
             self._os_games[key] = load_game(self.spec, base.n_players, base.edition, base.seed,
                                             base.options)
-            self._bot = None
-        return self._os_games[key]
-
-    def _make_bot(self, os_game: TajsimGame) -> Any:
-        s = self.settings
-        evaluator = _mcts.RandomRolloutEvaluator(int(s["rollouts"]), self.random_state)
-        if self.bot_name == "ismcts":
-            bot = _TimedISMCTSBot(os_game, evaluator, s["uct_c"], int(s["iterations"]),
-                                  random_state=self.random_state, seconds=s["seconds"])
-            # OpenSpiel's default resampler restarts its sampler at every call; draw from the
-            # bot's own (seeded) stream instead
-            bot.set_resampler(lambda st, p: st.resample_from_infostate(
-                p, self.random_state.uniform))
-            return bot
-        return _mcts.MCTSBot(os_game, s["uct_c"], int(s["iterations"]), evaluator,
-                             random_state=self.random_state, solve=False)
+        os_game = self._os_games[key]
+        if (key, player) not in self._bots:
+            rs = np.random.RandomState(0)
+            self._bots[key, player] = (self._make_bot(os_game, rs), rs)
+        bot, rs = self._bots[key, player]
+        seeded_for = (base.seed, base.game_id, player)
+        if seeded_for not in self._seeded:
+            rs.seed(np.random.SeedSequence(
+                [int(self.settings["seed"]), base.seed, base.game_id, player]
+            ).generate_state(1)[0])
+            self._seeded.add(seeded_for)
+        return os_game, bot, rs
 
     def _state(self, base: BaseGame, os_game: TajsimGame) -> TajsimState:
         """The OpenSpiel state of ``base``, kept in step with it between decisions."""
@@ -644,21 +656,12 @@ class OpenSpielSeat:
     def choose_in_game(self, base: BaseGame, player: int, options: Sequence[int]) -> int:
         """The bot's action for seat ``player`` of ``base`` (one of ``options``)."""
         t0 = time.perf_counter()
-        os_game = self._os_game(base)
-        seeded_for = (base.seed, base.game_id, player)
-        if self._seeded_for != seeded_for:
-            self.random_state.seed(np.random.SeedSequence(
-                [int(self.settings["seed"]), base.seed, base.game_id, player]
-            ).generate_state(1)[0])
-            self._seeded_for = seeded_for
-        if self._bot is None:
-            self._bot = self._make_bot(os_game)
+        os_game, bot, rs = self._bot(base, player)
         state = self._state(base, os_game)
         if self.bot_name == "mcts":
-            world = state.resample_from_infostate(player, self.random_state.uniform)
-            action = int(self._bot.step(world))
+            action = int(bot.step(state.resample_from_infostate(player, rs.uniform)))
         else:
-            action = int(self._bot.step(state))
+            action = int(bot.step(state))
         self.decisions += 1
         self.seconds += time.perf_counter() - t0
         return action
