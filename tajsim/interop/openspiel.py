@@ -7,8 +7,9 @@ prefix ``openspiel:`` with :mod:`tajsim.play.mixed` (``openspiel:ismcts:iteratio
 
 The OpenSpiel game
 ------------------
-* Parameters: ``players``, ``edition`` (the game's edition names), ``seed`` (the master seed)
-  and one boolean per rule option (``GameSpec.options``).
+* Parameters: ``players``, ``edition`` (the game's edition; Taj Mahal's as a number),
+  ``seed`` (the master seed), ``deals`` (see chance) and one boolean per rule option
+  (``GameSpec.options``).
 * ``GameType``: sequential, imperfect information, terminal rewards.
   **Chance is explicit, once** (``EXPLICIT_STOCHASTIC``): a tajsim game draws all its chance
   (the deck, the bag, the setup...) from a stream seeded by (master seed, game id) and kept
@@ -27,10 +28,12 @@ The OpenSpiel game
   (``spec.view``: only what that seat sees). ``information_state_string(p)`` adds perfect
   recall: a digest chained over the seat's view at each of its own past decisions and the
   action it took there (views are computed lazily: a rollout that never asks costs a state
-  copy per step, not a view).
+  copy per step, not a view). What a seat saw only between two of its decisions and no longer
+  sees at the next one is not in it: the same limit as ``redraw_hidden``, which deals again
+  whatever the current view does not show.
 * Serialisation is the game's ``GameRecord`` JSON (the record replays the state exactly); a
-  state made by ``resample_from_infostate`` is not the replay of any record, so it serialises
-  its raw vectors instead.
+  state made by ``resample_from_infostate`` is not the replay of any record, so it also
+  carries its raw vectors and the seats' recall digests.
 
 OpenSpiel's bots as seats
 -------------------------
