@@ -231,12 +231,28 @@ def test_tajsim_does_not_import_pyspiel():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_ladder_places_our_search_against_openspiel():
-    from tajsim.reporting.ladder import LadderConfig, openspiel_tables, render_openspiel
+def test_ladder_places_our_search_against_openspiel(tmp_path):
+    """``tajsim ladder --openspiel-only`` plays both tables and puts them into a saved ladder
+    and its document."""
+    import json
+    import shutil
 
-    cfg = LadderConfig.quick(game="maharani", search="mcts:iterations=4", openspiel=("ismcts",),
-                             openspiel_games=4, openspiel_players=2, openspiel_iterations=2)
-    rows = openspiel_tables(cfg)
+    from click.testing import CliRunner
+
+    from tajsim.cli.main import cli
+    from tajsim.reporting.ladder import REPO, LadderConfig, load_json, openspiel_tables
+
+    doc = tmp_path / "ladder.md"
+    shutil.copy(REPO / "docs/games/maharani/ladder-2p.md", doc)
+    saved = json.loads((REPO / "docs/games/maharani/ladder-2p.json").read_text())
+    saved["openspiel"] = []
+    doc.with_suffix(".json").write_text(json.dumps(saved))
+    res = CliRunner().invoke(cli, [
+        "ladder", "--game", "maharani", "--search", "mcts:iterations=4", "--openspiel", "ismcts",
+        "--openspiel-only", "--openspiel-games", "4", "--openspiel-iterations", "2",
+        "--output", str(doc), "-q"])
+    assert res.exit_code == 0, res.output
+    rows = load_json(doc.with_suffix(".json")).openspiel
     assert [r["setting"] for r in rows] == ["equal iterations", "equal time"]
     assert rows[0]["a"] == "mcts:iterations=4:iterations=2"
     assert rows[0]["b"] == "openspiel:ismcts:iterations=2"
@@ -244,10 +260,13 @@ def test_ladder_places_our_search_against_openspiel():
     for r in rows:
         assert r["games"] == 4 and r["ci"][0] <= r["share"] <= r["ci"][1]
         assert r["decisions_a"] > 0 and r["decisions_b"] > 0
-    text = "\n".join(render_openspiel(rows, "maharani"))
-    assert "| equal time | `mcts:iterations=4` |" in text and "--openspiel ismcts" in text
+    text = doc.read_text()
+    assert "### Against OpenSpiel's bots" in text and "| equal time | `mcts:iterations=4` |" in text
+    assert text.index("Against OpenSpiel") < text.index("<!-- ladder:end -->")
     with pytest.raises(UserError, match="need a search strategy"):
         openspiel_tables(LadderConfig.quick(game="maharani", search="", openspiel=("ismcts",)))
+    res = CliRunner().invoke(cli, ["ladder", "--game", "maharani", "--openspiel-only"])
+    assert res.exit_code == 2 and "--openspiel-only without --openspiel" in res.output
 
 
 def test_one_seat_object_at_two_seats_keeps_a_stream_per_seat():
