@@ -29,6 +29,8 @@ from tajsim.reporting.ladder import (
     fast_strategies,
     ladder_document,
     load_json,
+    openspiel_tables,
+    render_openspiel,
     run_ladder,
     save_json,
     write_docs,
@@ -52,6 +54,18 @@ from tajsim.reporting.ladder import (
               show_default=True)
 @click.option("--search-h2h-games", type=click.IntRange(min=1), default=400, show_default=True)
 @click.option("--python-games", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--openspiel", "openspiel", multiple=True, metavar="BOT",
+              help="Also play the search strategy against OpenSpiel's BOT (ismcts or mcts, "
+                   "with :key=value settings) at equal iterations and (ismcts) at equal time; "
+                   "repeatable; needs tajsim[interop].")
+@click.option("--openspiel-games", type=click.IntRange(min=1), default=40, show_default=True)
+@click.option("--openspiel-players", type=int, default=2, show_default=True,
+              help="Players in the OpenSpiel tables.")
+@click.option("--openspiel-iterations", type=click.IntRange(min=1), default=20,
+              show_default=True, help="Iterations of both sides at equal iterations.")
+@click.option("--openspiel-only", is_flag=True,
+              help="Play only the OpenSpiel tables, print them and, if OUTPUT has a saved "
+                   "ladder beside it (.json), put them into both.")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="Threads for the fast tables.")
 @click.option("--search-threads", type=click.IntRange(min=1), default=2, show_default=True,
@@ -64,7 +78,8 @@ from tajsim.reporting.ladder import (
               help="Rewrite OUTPUT from a saved ladder JSON instead of playing.")
 @verbosity_options
 def command(game, strategies, search, players, edition, seed, random_games, field_games,
-            h2h_games, search_field_games, search_h2h_games, python_games, threads,
+            h2h_games, search_field_games, search_h2h_games, python_games, openspiel,
+            openspiel_games, openspiel_players, openspiel_iterations, openspiel_only, threads,
             search_threads, output, render_only, quiet, verbose) -> None:
     """Play the strength ladder and write its tables into OUTPUT (between the ladder markers);
     the numbers are also saved next to it as JSON (OUTPUT with a .json suffix). Nothing else is
@@ -81,7 +96,8 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     if render_only:
         played = ("strategies", "search", "players", "edition", "seed", "random_games",
                   "field_games", "h2h_games", "search_field_games", "search_h2h_games",
-                  "python_games", "threads", "search_threads")
+                  "python_games", "openspiel", "openspiel_games", "openspiel_players",
+                  "openspiel_iterations", "openspiel_only", "threads", "search_threads")
         clash = [name for name in played if given(name)]
         if clash:
             raise UserError(f"--{clash[0].replace('_', '-')} and --render-only both given; "
@@ -95,6 +111,10 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
+    if openspiel:
+        spec.check_players(openspiel_players, ed)
+    elif openspiel_only:
+        raise UserError("--openspiel-only without --openspiel BOT; expected at least one bot")
     names = tuple(s.strip() for s in strategies.split(",") if s.strip()) if strategies \
         else fast_strategies(spec)
     search = default_search(spec) if search is None else search
@@ -108,14 +128,33 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         parts.append(f"--strategies {','.join(names)}")
     if search != default_search(spec):
         parts.append(f"--search '{search}'")
+    for bot in openspiel:
+        parts.append(f"--openspiel {bot}")
+    if openspiel:
+        parts += [f"--openspiel-games {openspiel_games}",
+                  f"--openspiel-players {openspiel_players}",
+                  f"--openspiel-iterations {openspiel_iterations}"]
     cfg = LadderConfig(
         strategies=names, search=search, game=spec.name, n_players=players,
         edition=spec.rules_code(ed), seed=seed, random_games=random_games,
         field_games=field_games, h2h_games=h2h_games, search_field_games=search_field_games,
         search_h2h_games=search_h2h_games, python_games=python_games, threads=threads,
-        search_threads=search_threads, command=" ".join(parts),
+        search_threads=search_threads, command=" ".join(parts), openspiel=tuple(openspiel),
+        openspiel_games=openspiel_games, openspiel_players=openspiel_players,
+        openspiel_iterations=openspiel_iterations,
     )
     echo.detail(f"validated: {cfg.command}")
+    if openspiel_only:
+        rows = openspiel_tables(cfg, log=echo.say)
+        click.echo("\n".join(render_openspiel(rows, spec.name)))
+        saved = output.with_suffix(".json")
+        if saved.is_file():  # place the tables in the saved ladder and its document
+            data = load_json(saved)
+            data.openspiel = rows
+            _write(save_json, data, saved, None)
+            path = _write(write_docs, data, output, saved)
+            echo.say(f"added the OpenSpiel tables to {path} and {saved}")
+        return
     data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
     saved = _write(save_json, data, output.with_suffix(".json"), data)
     path = _write(write_docs, data, output, saved)

@@ -4,6 +4,8 @@ It calls the game's batch kernel (``GameSpec.kernels.play_batch``) directly (one
 function of the master seed and the game id), rotates seats so that every entry sits in every
 seat equally often, and counts wins with ties shared. Big experiments belong to
 ``tajsim.simulate``; this module only needs lineups of a few compiled strategies.
+:func:`play_mixed_lineups` plays the same matches step by step, for seats that are not compiled
+(``py:FILE`` plug-ins, ``openspiel:BOT`` seats of ``tajsim.interop.openspiel``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tajsim.engine.spec import GameSpec
+from tajsim.play.mixed import play_mixed_game, resolve_seat
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,43 @@ def play_lineups(
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(work, range(threads)))
     return results, setups
+
+
+def play_mixed_lineups(
+    spec: GameSpec,
+    seats: Sequence[str],
+    lineups: np.ndarray,
+    seed: int,
+    *,
+    edition: int = 0,
+    first_game: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`play_lineups` for seats that play step by step (``py:FILE``, ``openspiel:BOT``,
+    or compiled names): game k plays ``play_mixed_game`` with id ``first_game + k``.
+
+    Returns the result and setup records as :func:`play_lineups` does (``strategy_id`` -1 for
+    a seat that is not a compiled strategy) and float64[2, len(seats)]: seconds spent deciding
+    and decisions asked, per entry of ``seats``.
+    """
+    resolved = [resolve_seat(spec, s) for s in seats]
+    lineups = np.ascontiguousarray(lineups, np.int64)
+    n_games, n = lineups.shape
+    name = spec.editions[edition & 0xFF]
+    options = {o.name: bool(edition >> o.bit & 1) for o in spec.options}
+    results = np.zeros(n_games * n, spec.result_dtype)
+    setups = np.zeros(n_games, spec.setup_dtype)
+    timing = np.zeros((2, len(seats)))
+    ids = np.array([o[0].strategy_id if kind == "nb" else -1 for kind, o in resolved], np.int64)
+    for k in range(n_games):
+        g = first_game + k
+        per_seat = np.zeros((2, n))
+        game = play_mixed_game(spec, [None] * n, name, seed, g, g,
+                               _resolved=[resolved[e] for e in lineups[k]], options=options,
+                               timing=per_seat)
+        np.add.at(timing.T, lineups[k], per_seat.T)
+        spec.kernels.write_records(game.state, game.comp, g, g, ids[lineups[k]], results, k * n,
+                                   setups, k)
+    return results, setups, timing
 
 
 def win_shares(results: np.ndarray, lineups: np.ndarray, n_entries: int) -> tuple[np.ndarray, ...]:

@@ -6,6 +6,8 @@ game id, setup id); the kernels decide, this loop only asks the seats.
 
 from __future__ import annotations
 
+import importlib
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,15 +19,34 @@ from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
 
-__all__ = ["play_game", "play_mixed_game", "play_python_games", "replay_record", "resolve_seat"]
+__all__ = ["play_game", "play_mixed_game", "play_python_games", "register_seat_resolver",
+           "replay_record", "resolve_seat"]
+
+#: Seat prefixes served by plug-ins of upper layers (``prefix:rest``), imported by name when a
+#: seat first names them so that this layer never imports them itself.
+SEAT_PLUGINS: dict[str, str] = {"openspiel": "tajsim.interop.openspiel"}
+_SEAT_RESOLVERS: dict[str, Callable[[GameSpec, str], Any]] = {}
+
+
+def register_seat_resolver(prefix: str, resolver: Callable[[GameSpec, str], Any]) -> None:
+    """Serve seats ``prefix:rest`` with ``resolver(spec, rest)``, which returns a policy
+    object: ``choose(view, options)`` like a Python policy, or ``choose_in_game(game, player,
+    options)`` for a seat that searches on the game itself (it must read only what ``player``
+    may see; OpenSpiel's bots reach hidden facts only through ``redraw_hidden``)."""
+    _SEAT_RESOLVERS[prefix] = resolver
 
 
 def resolve_seat(spec: GameSpec, seat: Any) -> tuple[str, Any]:
     """``("py", policy)`` for ``py:path`` or a policy object, ``("nb", (strategy, params))``
     for a registered compiled strategy of ``spec`` (with ``:key=value`` overrides)."""
     if isinstance(seat, str):
+        prefix, sep, rest = seat.partition(":")
+        if sep and prefix in SEAT_PLUGINS and prefix not in _SEAT_RESOLVERS:
+            importlib.import_module(SEAT_PLUGINS[prefix])  # registers its resolver
         if seat.startswith("py:"):
             policy = load_policy_file(seat[3:])
+        elif sep and prefix in _SEAT_RESOLVERS:
+            policy = _SEAT_RESOLVERS[prefix](spec, rest)
         else:
             return "nb", spec.strategies.parse(seat)
     elif hasattr(seat, "choose"):
@@ -41,20 +62,26 @@ def resolve_seat(spec: GameSpec, seat: Any) -> tuple[str, Any]:
 
 
 def _seat_label(kind: str, obj: Any) -> str:
-    return f"py:{obj.name}" if kind == "py" else obj[0].name
+    if kind == "py":
+        return getattr(obj, "label", f"py:{obj.name}")
+    return obj[0].name
 
 
 def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = None,
                     seed: int = 0, game_id: int = 0, setup_id: int | None = None,
                     components: Any = None, _resolved: list | None = None,
                     on_action: Callable[[BaseGame, int, int], None] | None = None,
-                    options: Mapping[str, bool] | None = None) -> BaseGame:
-    """Play one game of ``spec`` where each seat is a compiled strategy name, ``py:path`` or a
-    policy object; returns the finished game (``spec.game_class``).
+                    options: Mapping[str, bool] | None = None,
+                    timing: np.ndarray | None = None) -> BaseGame:
+    """Play one game of ``spec`` where each seat is a compiled strategy name, ``py:path``, a
+    plug-in seat (``openspiel:BOT``, see :func:`register_seat_resolver`) or a policy object;
+    returns the finished game (``spec.game_class``).
 
     ``on_action`` (optional) is called as ``on_action(game, player, action)`` before each
     action is applied. A decision with a single legal action does not ask the seat.
     ``options`` switches the game's rule options (``GameSpec.options``) by name.
+    ``timing`` (optional, float64[2, n_seats]) accumulates per seat the seconds spent choosing
+    (row 0) and the decisions asked (row 1).
     """
     resolved = _resolved if _resolved is not None else [resolve_seat(spec, s) for s in seats]
     game = spec.game_class(len(resolved), edition, seed, game_id, setup_id, components,
@@ -74,20 +101,26 @@ def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = 
             action = int(legal[0])
         else:
             kind, obj = resolved[p]
+            t0 = time.perf_counter() if timing is not None else 0.0
             if kind == "nb":
                 strategy, params = obj
                 action = int(k.choose_action(strategy.strategy_id, state, comp, p, params, prng,
                                              legal, n, *switches))
             else:
-                view = spec.view(state, comp, p, game.components)
                 options = [int(a) for a in legal[:n]]
-                action = obj.choose(view, options)
+                if hasattr(obj, "choose_in_game"):
+                    action = obj.choose_in_game(game, p, options)
+                else:
+                    action = obj.choose(spec.view(state, comp, p, game.components), options)
                 if action not in options:
                     raise UserError(
                         f"python strategy {obj.name!r} returned {action!r}, not one of the "
                         f"{n} legal actions"
                     )
                 action = int(action)
+            if timing is not None:
+                timing[0, p] += time.perf_counter() - t0
+                timing[1, p] += 1
         if on_action is not None:
             on_action(game, p, action)
         k.apply_action(state, comp, action)

@@ -12,6 +12,12 @@
    of table 2, head to head, with the wall-clock seconds per game.
 5. **Python seats**: the cost of a pure-Python policy at the table (the game's example plug-in,
    if it has one).
+6. **OpenSpiel's bots** (only with ``openspiel``, e.g. ``("ismcts",)``; needs
+   ``tajsim[interop]``): the search strategy against ``openspiel:BOT`` head to head with
+   ``openspiel_players`` seats, (a) at equal iterations (both at ``openspiel_iterations``)
+   and (b) at equal time per decision (the search at its own settings; OpenSpiel's ISMCTS
+   stopped by the clock after the search's measured seconds per decision), with each side's
+   seconds per decision.
 
 Win shares count a tied win as shared. Intervals are Wilson 95% intervals over games (each game
 gives the entry one share in [0, 1]). Everything is a pure function of the seed: game ``g`` of
@@ -41,6 +47,7 @@ from tajsim.play.arena import (
     game_shares,
     mean_by_entry,
     play_lineups,
+    play_mixed_lineups,
     rotated_lineups,
 )
 from tajsim.play.mixed import play_python_games
@@ -86,6 +93,10 @@ class LadderConfig:
     search_field_games: int = 200
     search_h2h_games: int = 400
     python_games: int = 200
+    openspiel: tuple[str, ...] = ()
+    openspiel_games: int = 40
+    openspiel_players: int = 2
+    openspiel_iterations: int = 20
     threads: int = 1
     search_threads: int = 2
     command: str = "tajsim ladder"
@@ -107,6 +118,7 @@ class LadderData:
     head_to_head: list[dict] = field(default_factory=list)
     search: dict = field(default_factory=dict)
     python: dict = field(default_factory=dict)
+    openspiel: list[dict] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -215,6 +227,72 @@ def _python_timing(cfg: LadderConfig) -> dict:
     return out
 
 
+def _openspiel_match(cfg: LadderConfig, ours: str, theirs: str, table: int) -> dict:
+    """``ours`` against ``theirs`` head to head, ``openspiel_players`` seats alternating (A B,
+    rotated; odd counts swap the majority every other game), step by step."""
+    spec = get_game(cfg.game)
+    n = cfg.openspiel_players
+    pattern = [0, 1] * (n // 2) + ([0] if n % 2 else [])
+    n_games = max(2 * n, cfg.openspiel_games - cfg.openspiel_games % (2 * n))
+    lineups = rotated_lineups(pattern, n_games)
+    if n % 2:
+        lineups[1::2] = 1 - lineups[1::2]
+    results, _, timing = play_mixed_lineups(spec, [ours, theirs], lineups, cfg.seed,
+                                            edition=cfg.edition,
+                                            first_game=_base(cfg.seed, table))
+    share = game_shares(results, lineups, 0)
+    wins = float(share.sum())
+    per_decision = timing[0] / np.maximum(timing[1], 1)
+    return {"a": ours, "b": theirs, "games": n_games, "players": n, "share": wins / n_games,
+            "ci": _wilson(wins, n_games), "seconds_per_decision_a": float(per_decision[0]),
+            "seconds_per_decision_b": float(per_decision[1]),
+            "decisions_a": int(timing[1, 0]), "decisions_b": int(timing[1, 1])}
+
+
+def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> list[dict]:
+    """Table 6 of the module docstring: for each bot of ``cfg.openspiel``, the search strategy
+    against it at equal iterations and at equal time per decision."""
+    spec = get_game(cfg.game)
+    if not cfg.search:
+        raise UserError(f"the OpenSpiel tables need a search strategy of {spec.title}; "
+                        "got none (--search '')")
+    search = cfg.search
+    if "iterations" not in spec.strategies.get(search.split(":")[0]).named_params():
+        raise UserError(f"{search!r} has no iterations parameter; the OpenSpiel tables need "
+                        "a search strategy with one")
+    say = log or (lambda _m: None)
+    edition = spec.editions[cfg.edition & 0xFF]
+    command = (f"tajsim ladder --game {spec.name} --seed {cfg.seed} --edition {edition} "
+               + (f"--search '{search}' " if search != default_search(spec) else "")
+               + " ".join(f"--openspiel {bot}" for bot in cfg.openspiel)
+               + f" --openspiel-only --openspiel-games {cfg.openspiel_games} --openspiel-players "
+               f"{cfg.openspiel_players} --openspiel-iterations {cfg.openspiel_iterations}")
+    # compile the search's kernels before anything is timed
+    small = LadderConfig(**{**asdict(cfg), "openspiel_games": 2 * cfg.openspiel_players})
+    _openspiel_match(small, f"{search}:iterations=1", "random", 598)
+    out = []
+    for k, bot in enumerate(cfg.openspiel):
+        it = cfg.openspiel_iterations
+        ours = f"{search}:iterations={it}"
+        theirs = f"openspiel:{bot}:iterations={it}"
+        say(f"{ours} vs {theirs} (equal iterations)")
+        equal_iterations = _openspiel_match(cfg, ours, theirs, 600 + 2 * k)
+        equal_iterations.update(setting="equal iterations", command=command)
+        out.append(equal_iterations)
+        if bot.split(":")[0] != "ismcts":
+            continue  # only ISMCTS takes a time budget
+        # the search's own time per decision at its settings: a short calibration against
+        # OpenSpiel at equal iterations would cost OpenSpiel's time, so measure it alone
+        calib = _openspiel_match(small, search, "random", 599)
+        seconds = calib["seconds_per_decision_a"]
+        theirs = f"openspiel:{bot}:seconds={seconds:.6f}"
+        say(f"{search} vs {theirs} (equal time)")
+        equal_time = _openspiel_match(cfg, search, theirs, 601 + 2 * k)
+        equal_time.update(setting="equal time", command=command)
+        out.append(equal_time)
+    return out
+
+
 def run_ladder(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> LadderData:
     """Play every table of the ladder (see the module docstring)."""
     spec = get_game(cfg.game)
@@ -266,6 +344,8 @@ def run_ladder(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> L
         }
     say("python policy timing")
     data.python = _python_timing(cfg)
+    if cfg.openspiel:
+        data.openspiel = openspiel_tables(cfg, log=say)
     data.seconds = time.time() - t_start
     return data
 
@@ -447,8 +527,35 @@ def render_markdown(data: LadderData) -> str:
                 f"{_pct(p['example_vs_random'])} {_ci(p['example_ci'])} against {n - 1} random "
                 "seats.",
             ]
+    if data.openspiel:
+        lines += [""] + render_openspiel(data.openspiel, spec.name)
     lines += ["", END]
     return "\n".join(lines)
+
+
+def render_openspiel(rows: Sequence[dict], game: str) -> list[str]:
+    """The OpenSpiel table (Markdown lines) of :func:`openspiel_tables`' rows."""
+    n = rows[0]["players"]
+    lines = [
+        "### Against OpenSpiel's bots",
+        "",
+        f"Our search (A) against an OpenSpiel bot (B) playing through `tajsim.interop."
+        f"openspiel`, {n} players, seats alternating (A B, rotated); share of the wins taken by "
+        "A (parity 50%). Equal time: OpenSpiel's ISMCTS stops after the seconds per decision "
+        "our search took at its own settings (measured alone first). Played by:",
+        "",
+        "```",
+        *dict.fromkeys(r["command"] for r in rows if "command" in r),
+        "```",
+        "",
+        "| setting | A | B | A's share | 95% CI | games | A s/decision | B s/decision |",
+        "|---|---|---|---:|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['setting']} | `{r['a']}` | `{r['b']}` | {_pct(r['share'])} | "
+                     f"{_ci(r['ci'])} | {r['games']} | {r['seconds_per_decision_a']:.4f} | "
+                     f"{r['seconds_per_decision_b']:.4f} |")
+    return lines
 
 
 def save_json(data: LadderData, path: str | Path) -> Path:

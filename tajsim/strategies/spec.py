@@ -295,6 +295,13 @@ class StrategyRegistry:
         try:
             return self._specs[name]
         except KeyError:
+            if name == "openspiel":
+                raise UserError(
+                    "OpenSpiel bots (openspiel:BOT) are not compiled strategies, so the batch "
+                    "kernels (simulate, run, tune) cannot play them; they play step by step: "
+                    "tajsim ladder --openspiel BOT, matches (tajsim.play.arena."
+                    "play_mixed_lineups) and tajsim.play.mixed.play_game"
+                ) from None
             hint = " (pure-Python strategies are given as py:path/to/file.py)" \
                 if name.startswith("py") else ""
             raise UserError(
