@@ -4,7 +4,7 @@
   character card during your turn, you may use both abilities"): a Builder given up with its
   bonus unused loses the bonus, and whoever takes the card gets it.
 * R39a: the rule option ``ten_rounds`` ends the game after round 10 whatever the governor
-  track shows (R27 can leave the track short of its last box after round 10); off, the game
+  track shows (R27 can leave the governor of round 10 short of the last box); off, the game
   runs until a governor reaches the last box.
 """
 
