@@ -140,7 +140,8 @@ def test_game_spec_is_complete():
     assert SPEC.rules_code(options={"no_lone_bonus": True}) == 1 << E.OPT_NO_LONE_BONUS
     assert {o.name for o in SPEC.options} == {"no_lone_bonus", "penalty_per_turn",
                                               "static_order", "free_palace_site",
-                                              "unlimited_houses", "several_palaces"}
+                                              "unlimited_houses", "several_palaces",
+                                              "ten_rounds"}
     assert all(path.is_dir() for path in SPEC.source_folders)
     assert SPEC.golden_dir.is_dir() and list(SPEC.golden_dir.glob("*.txt"))
     assert SPEC.components.default().digest() == COMPONENTS.digest()

@@ -39,6 +39,7 @@ from tajsim.games.maharaja.engine.enums import (
     OPT_FREE_PALACE_SITE,
     OPT_PENALTY_PER_TURN,
     OPT_SEVERAL_PALACES,
+    OPT_TEN_ROUNDS,
     OPT_UNLIMITED_HOUSES,
     PAIR_A,
     PAIR_B,
@@ -435,6 +436,8 @@ def check_state_nb(state, comp):
         return 1
     setup = phase == PHASE_DRAFT or phase == PHASE_SETUP_HOUSE
     if (setup and rnd != 0) or (not setup and (rnd < 1 or rnd > MAX_ROUNDS)):
+        return 1
+    if (state[S_RULES] >> OPT_TEN_ROUNDS) & 1 and rnd > comp[C_ROUND_BOXES]:
         return 1
     if not _cards(state, n, phase, cur):
         return 2

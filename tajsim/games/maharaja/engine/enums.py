@@ -29,6 +29,7 @@ OPT_STATIC_ORDER = 10  # R15: turn order fixed at the reveal, not re-read after 
 OPT_FREE_PALACE_SITE = 11  # R22: the builder picks centre or outer, centre not first
 OPT_UNLIMITED_HOUSES = 12  # R6: the quarry never runs out (houses not limited to 20 a colour)
 OPT_SEVERAL_PALACES = 13  # R21: a player may build more than one palace in a city
+OPT_TEN_ROUNDS = 14  # R39: the game ends after round 10 whatever the governor track shows (R27)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -43,6 +43,9 @@ OPTIONS: dict[str, tuple[int, bool, str]] = {
                          "the quarry never runs out (houses not limited to 20 a colour)"),
     "several_palaces": (E.OPT_SEVERAL_PALACES, False,
                         "a player may build more than one palace in a city"),
+    "ten_rounds": (E.OPT_TEN_ROUNDS, False,
+                   "the game ends after round 10 even when a governor moved down from the top "
+                   "left the track short of its last box"),
 }
 
 
@@ -458,9 +461,13 @@ def _round_events(game: Game, s: np.ndarray) -> list[str]:
 
 def _end_events(game: Game, s: np.ndarray) -> list[str]:
     n = int(s[E.S_N_PLAYERS])
+    track = "a governor reached the last box"
+    if int(s[E.S_ROUND_BOX]) < int(game.comp[E.C_ROUND_BOXES]):
+        # only the rule option ten_rounds ends the game before the last box is reached
+        track = f"round {int(s[E.S_END_ROUND])} was played (rule option ten_rounds)"
     cause = {E.END_PALACES: "a seventh palace was built",
-             E.END_TRACK: "a governor reached the last box",
-             E.END_BOTH: "a seventh palace was built and a governor reached the last box",
+             E.END_TRACK: track,
+             E.END_BOTH: f"a seventh palace was built and {track}",
              E.END_ROUND_CAP: f"the simulator's limit of {E.MAX_ROUNDS} rounds was reached",
              }[int(s[E.S_END_CAUSE])]
     out = [f"The game ends after round {int(s[E.S_END_ROUND])}: {cause}"]

@@ -98,6 +98,8 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
     rnd = s[E.S_ROUND]
     setup = phase in (E.PHASE_DRAFT, E.PHASE_SETUP_HOUSE)
     _require((rnd == 0) if setup else (1 <= rnd <= E.MAX_ROUNDS), f"round {rnd}", w)
+    if _opt(s, E.OPT_TEN_ROUNDS):
+        _require(rnd <= c[E.C_ROUND_BOXES], f"round {rnd} under ten_rounds", w)
 
     # characters
     holders = s[E.S_CARD_OWNER:E.S_CARD_OWNER + E.N_CARDS]

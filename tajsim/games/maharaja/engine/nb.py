@@ -90,6 +90,7 @@ from tajsim.games.maharaja.engine.enums import (
     OPT_PENALTY_PER_TURN,
     OPT_SEVERAL_PALACES,
     OPT_STATIC_ORDER,
+    OPT_TEN_ROUNDS,
     OPT_UNLIMITED_HOUSES,
     PAIR_A,
     PAIR_B,
@@ -751,12 +752,16 @@ def score_round(state, comp):
         add_gold(state, best, comp[C_GOLD_TABLE + n * P + r], PART_CITY)
         if n_scorers == 1 and not option_on(state, OPT_NO_LONE_BONUS):
             add_gold(state, best, comp[C_LONE_BONUS], PART_LONE)
-    # R39: end after this scoring if a 7th palace stands or the governor reached the last box
+    # R39: end after this scoring if a 7th palace stands or the governor reached the last box;
+    # with OPT_TEN_ROUNDS after round 10 (as many rounds as round boxes) whatever the track
+    # shows. The round box never runs ahead of the round (R27 only lowers the top), so the
+    # option can only end a game sooner, never later.
     seventh = False
     for p in range(n):
         if state[S_PALACES + p] >= comp[C_PALACES_PER_PLAYER]:
             seventh = True
-    track = state[S_ROUND_BOX] >= comp[C_ROUND_BOXES]
+    track = state[S_ROUND_BOX] >= comp[C_ROUND_BOXES] or (
+        option_on(state, OPT_TEN_ROUNDS) and rnd >= comp[C_ROUND_BOXES])
     cause = END_NONE
     if seventh and track:
         cause = END_BOTH

@@ -54,6 +54,8 @@ __all__ = [
     "DEFAULT_BOARD",
     "DEFAULT_TILES",
     "TILES_PROVENANCE_KEYS",
+    "SEATINGS",
+    "SEATING_SEED_BASE",
     "ComponentError",
     "Components",
     "alternative_components",
@@ -62,6 +64,7 @@ __all__ = [
     "kind_of_pattern",
     "load_components",
     "rotate_pattern",
+    "seating_alternative",
     "validate_file",
     "validate_files",
 ]
@@ -893,9 +896,58 @@ def check_components(c: Components) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Alternative component sets for robustness runs
 # ---------------------------------------------------------------------------------------------
+#: Alternative seeds ``SEATING_SEED_BASE + k`` (k = 1 .. len(SEATINGS)) name the seating
+#: alternatives (:func:`seating_alternative`); the other seeds of the block
+#: ``SEATING_SEED_BASE .. SEATING_SEED_BASE + 999`` are refused.
+SEATING_SEED_BASE = 1000
+
+#: The other plausible sides of the seats with 2 and 3 players (docs/games/maharani/
+#: components.md, "Seatings"). The shipped file seats 2 players face to face (south, north)
+#: and 3 players with the empty side after seat 2 (south, west, north). The palace is the same
+#: from every side (its quarters are quarter turns of each other, and the turntable turns with
+#: the arrow), so up to a turn of the table the other seatings are: with 2 players side by
+#: side, the second player to the first one's left or to its right; with 3 players the empty
+#: side after seat 0 or after seat 1. A run has one player count, so each alternative changes
+#: both counts; 4 players keep the sourced sides.
+SEATINGS: tuple[dict[int, tuple[str, ...]], ...] = (
+    {2: ("south", "west"), 3: ("south", "north", "east")},
+    {2: ("south", "east"), 3: ("south", "west", "east")},
+)
+
+
+def seating_alternative(k: int, base: Components | None = None) -> Components:
+    """``base`` (default: the shipped set) with seating ``k`` (1-based index into
+    :data:`SEATINGS`) for 2 and 3 players; 4 players, the palace and the tiles unchanged.
+
+    The same as ``alternative_components(SEATING_SEED_BASE + k, base)``; ``board_path`` says
+    "alternative seed=<seed> (seating k) of <base path>", and the ``positions`` provenance line
+    is marked reconstructed with the sides.
+    """
+    if not (_is_int(k) or isinstance(k, np.integer)) or not 1 <= int(k) <= len(SEATINGS):
+        raise ComponentError(f"seating alternative {k!r}, expected 1 to {len(SEATINGS)}")
+    base = default_components() if base is None else base
+    k = int(k)
+    seed = SEATING_SEED_BASE + k
+    sides = dict(base.seat_sides)
+    sides.update({n: tuple(SIDE_KEYS.index(x) for x in row) for n, row in SEATINGS[k - 1].items()})
+    prov = dict(base.provenance)
+    prov["positions"] = (
+        f"reconstructed: alternative_components(seed={seed}), seating {k}: "
+        + "; ".join(f"{n} players {', '.join(SEATINGS[k - 1][n])}" for n in (2, 3))
+        + "; 4 players as the base (sourced: each player at a side, play clockwise)")
+    alt = dataclasses.replace(base, seat_sides=sides, provenance=prov,
+                              board_path=f"alternative seed={seed} (seating {k}) of "
+                                         f"{base.board_path}")
+    problems = check_components(alt)
+    if problems:  # pragma: no cover - a bug in SEATINGS, not a user error
+        raise RuntimeError(f"seating alternative {k} is invalid: {problems[0]}")
+    return alt
+
+
 def alternative_components(seed: int, base: Components | None = None, *, columns: bool = True,
                            tiles: bool = True, turntable: bool = True) -> Components:
-    """A valid alternative palace and tile table, random within the sourced constraints.
+    """A valid alternative palace and tile table, random within the sourced constraints; or,
+    for the seeds ``SEATING_SEED_BASE + k``, another seating (:func:`seating_alternative`).
 
     Kept from ``base`` (default: the shipped set): the shape (spaces, quarters, adjacency,
     walls), the number of central spaces per quarter, the tile colours and the number of tiles
@@ -916,7 +968,9 @@ def alternative_components(seed: int, base: Components | None = None, *, columns
     Parameters
     ----------
     seed : int
-        Non-negative; the result is a deterministic function of (seed, base, flags).
+        Non-negative; the result is a deterministic function of (seed, base, flags). Seeds
+        ``SEATING_SEED_BASE + k`` (1001, 1002) give seating ``k`` of :data:`SEATINGS` (the
+        flags do not apply); the rest of that block (1000-1999) is refused.
 
     Returns
     -------
@@ -926,6 +980,15 @@ def alternative_components(seed: int, base: Components | None = None, *, columns
     """
     if not (_is_int(seed) or isinstance(seed, np.integer)) or int(seed) < 0:
         raise ComponentError(f"alternative_components: seed {seed!r}, expected an integer >= 0")
+    if SEATING_SEED_BASE <= int(seed) < SEATING_SEED_BASE + 1000:
+        k = int(seed) - SEATING_SEED_BASE
+        if not 1 <= k <= len(SEATINGS):
+            raise ComponentError(
+                f"alternative_components: seed {int(seed)} is in the block "
+                f"{SEATING_SEED_BASE}-{SEATING_SEED_BASE + 999} kept for the seatings, expected "
+                f"{SEATING_SEED_BASE + 1} to {SEATING_SEED_BASE + len(SEATINGS)} (a seating) or "
+                "a seed outside the block (a random palace and tile table)")
+        return seating_alternative(k, base)
     base = default_components() if base is None else base
     ss = np.random.SeedSequence(int(seed))
     rng_cols, rng_tiles, rng_tt = (np.random.default_rng(s) for s in ss.spawn(3))
