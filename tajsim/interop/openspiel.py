@@ -65,6 +65,7 @@ from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import GAMES, get_game
 from tajsim.interop import require
+from tajsim.interop.encoding import layout, observe
 from tajsim.play.mixed import register_seat_resolver
 
 pyspiel = require("pyspiel", "the OpenSpiel adapter (tajsim.interop.openspiel)")
@@ -124,7 +125,7 @@ def _game_type(spec: GameSpec) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=params,
     )
 
@@ -211,7 +212,7 @@ class TajsimGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(perfect_recall)
+        return _Observer(self.spec, perfect_recall)
 
     def deserialize_state(self, text: str) -> TajsimState:
         """The state that :meth:`TajsimState.serialize` wrote: its record replayed through
@@ -232,15 +233,25 @@ class TajsimGame(pyspiel.Game):
 
 
 class _Observer:
-    """pyspiel's observer protocol: strings only (no fixed-shape tensor here)."""
+    """pyspiel's observer protocol. Strings: the seat's view, or with perfect recall its
+    information state. Tensor (without perfect recall only; a seat's recall has no fixed shape):
+    the seat's view as the fixed-shape array of :mod:`tajsim.interop.encoding`, as float32[size],
+    the same numbers PettingZoo's observation holds; all -1 before the deal."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, spec: GameSpec, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
+        size = 0 if perfect_recall else layout(spec).size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {"observation": self.tensor}
 
     def set_from(self, state: TajsimState, player: int) -> None:
-        pass
+        if self.perfect_recall:
+            return
+        base = state._d.base
+        if base is None:
+            self.tensor.fill(-1.0)
+        else:
+            self.tensor[:] = observe(state._d.spec, base.state, base.comp, player)
 
     def string_from(self, state: TajsimState, player: int) -> str:
         if self.perfect_recall:
