@@ -19,6 +19,7 @@ import pandas as pd
 
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
+from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.config import RunConfig
 from tajsim.running.executors import (
@@ -63,7 +64,8 @@ class RunResult:
         return self.aggregates.summary()
 
     def summary_text(self) -> str:
-        return format_summary(self.summary(), self.aggregates.games)
+        return format_summary(self.summary(), self.aggregates.games,
+                              get_game(self.aggregates.game).score_display)
 
 
 def _want_progress(progress: bool | None) -> bool:
