@@ -21,7 +21,7 @@ computed is computed again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from tajsim.reporting.render import (
     Para,
     ReportContext,
     Table,
+    front_matter,
     markdown_table,
     render_html,
     render_markdown,
@@ -74,6 +75,7 @@ def build_report(
     game: str | GameSpec | None = None,
     cache: AnalysisCache | None = None,
     board_components: Any = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Path:
     """Write the report of ``results`` into ``out_dir``.
 
@@ -96,6 +98,9 @@ def build_report(
         The analyses the run already computed on these results (reused, and filled).
     board_components : optional
         Components for the board pictures (default: the game's shipped ones).
+    progress : callable, optional
+        Receives one line per section as it is computed ("report: section 3 of 17:
+        seat_advantage"), for commands to show on stderr.
 
     Returns
     -------
@@ -130,12 +135,16 @@ def build_report(
     ctx = ReportContext(results=frame, out_dir=out, config=dict(config or {}),
                         components=board_components, spec=spec, cache=cache)
     notes = caveats_for(spec)(frame)
+    run = [name for name in available if name in chosen]
     with report_style():  # the same figures whatever the user's matplotlib style
-        for name, (section, _) in available.items():
-            if name in chosen:
-                first = len(ctx.blocks)
-                section(ctx)
-                _add_caveats(ctx, first, notes, name)
+        for number, name in enumerate(run, start=1):
+            if progress is not None:  # a long report is not silent
+                progress(f"report: section {number} of {len(run)}: {name}")
+            first = len(ctx.blocks)
+            available[name][0](ctx)
+            _add_caveats(ctx, first, notes, name)
+    # The summary of the sections' headline statements and the contents go first.
+    ctx.blocks[:0] = front_matter(ctx.blocks, ctx.findings)
     md_path = out / "report.md"
     # newline="\n": the same bytes on every platform.
     md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8", newline="\n")
