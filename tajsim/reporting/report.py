@@ -31,6 +31,7 @@ from tajsim.analysis.registry import AnalysisCache
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.reporting.render import (
+    Block,
     Figure,
     Heading,
     Para,
@@ -44,7 +45,7 @@ from tajsim.reporting.render import (
 )
 from tajsim.reporting.sections import caveats_for, sections_for
 
-__all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table"]
+__all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table", "write_report_files"]
 
 #: Columns without which no report can be written.
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "score", "rank", "winner")
@@ -145,9 +146,15 @@ def build_report(
             _add_caveats(ctx, first, notes, name)
     # The summary of the sections' headline statements and the contents go first.
     ctx.blocks[:0] = front_matter(ctx.blocks, ctx.findings)
+    return write_report_files(out, title, ctx.blocks)
+
+
+def write_report_files(out: Path, title: str, blocks: list[Block]) -> Path:
+    """Write ``report.md`` and ``report.html`` of ``blocks`` into ``out`` (the figures lie there
+    already); returns the Markdown file's path."""
     md_path = out / "report.md"
     # newline="\n": the same bytes on every platform.
-    md_path.write_text(render_markdown(title, ctx.blocks), encoding="utf-8", newline="\n")
-    (out / "report.html").write_text(render_html(title, ctx.blocks, out), encoding="utf-8",
+    md_path.write_text(render_markdown(title, blocks), encoding="utf-8", newline="\n")
+    (out / "report.html").write_text(render_html(title, blocks, out), encoding="utf-8",
                                      newline="\n")
     return md_path

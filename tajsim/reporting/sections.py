@@ -43,7 +43,9 @@ from tajsim.reporting.render import (
     signed,
 )
 
-__all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "section_names", "sections_for"]
+__all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "baseline_handle",
+           "composition_wide", "score_parts_figure", "section_names", "sections_for",
+           "strongest_statement", "unnamed_when_equal"]
 
 #: openskill updates game by game in Python (~0.1 ms a game): the report rates at most this many.
 OPENSKILL_MAX_GAMES = 50_000
@@ -97,7 +99,7 @@ def _section_overview(ctx: ReportContext) -> None:
     )
 
 
-def _baseline_handle() -> Line2D:
+def baseline_handle() -> Line2D:
     return Line2D([], [], color=BASELINE_COLOUR, ls="--", lw=1.2,
                   label="equal players (1 / number of players)")
 
@@ -125,7 +127,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
         ax.set_title(group_label(grp.iloc[0], facet) + f" — {games_in[key]:,} games")
         ax.set_ylim(0, high)
     # One legend for all panels, below them: it covers no bar.
-    fig.legend(handles=[_baseline_handle()], loc="outside lower center", frameon=False)
+    fig.legend(handles=[baseline_handle()], loc="outside lower center", frameon=False)
     ctx.figure(fig, "win_rate_by_seat",
                f"Win rate by seat ({ctx.spec.extras.get('seat_note', 'seat 0 plays first')}), "
                "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", r)
@@ -160,7 +162,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
             ax.set_xlim(low, high)
             ax.set_xlabel("win rate")
             ax.set_title(group_label(grp.iloc[0], facet) + f" — {games_in[key]:,} games")
-        fig.legend(handles=[_baseline_handle()], loc="outside lower center", frameon=False)
+        fig.legend(handles=[baseline_handle()], loc="outside lower center", frameon=False)
         ctx.figure(fig, "win_rate_by_strategy",
                    "Win rate by strategy with 95% Wilson intervals, strategies in the same "
                    "order in every panel (strongest on average on top), x axis from 0; dashed "
@@ -169,7 +171,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
                                           + [False]),
                   "Win rate by strategy.", "win_rates_by_strategy")
         for _key, grp in groups:
-            ctx.headline(_strongest_statement(grp, facet))
+            ctx.headline(strongest_statement(grp, facet))
 
 
 def _section_seat_advantage(ctx: ReportContext) -> None:
@@ -278,7 +280,7 @@ def unnamed_when_equal(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _strongest_statement(grp: pd.DataFrame, facet: list[str]) -> str:
+def strongest_statement(grp: pd.DataFrame, facet: list[str]) -> str:
     """The win-rate headline of one panel of strategies: the one that wins most, and whether
     its 95% interval separates it from the next and from equal players."""
     ranked = grp.sort_values("excess", ascending=False)
