@@ -181,9 +181,16 @@ def _display(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _legend_below(fig: plt.Figure, ax: plt.Axes, n: int) -> None:
+    """The axes' legend below the panels, in as many columns as fit the figure's width (six
+    at most): a row wider than the figure is clipped at both edges."""
     if n > 1:
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center",
-                   ncol=min(n, 6), frameon=False)
+        handles, labels = ax.get_legend_handles_labels()
+        # About 0.075 inch a character at the legend's font size, plus the marker and gaps.
+        entry = max(0.075 * max(len(label) for label in labels) + 0.75, 0.5)
+        fits = max(1, int(fig.get_figwidth() // entry))
+        rows = -(-n // min(n, 6, fits))
+        fig.legend(handles, labels, loc="outside lower center", ncol=-(-n // rows),
+                   frameon=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,7 +266,8 @@ def _section_tolls(ctx: ReportContext) -> None:
         frame = frame[frame["variant"] == first]
         note = (f" Only the games of variant {first} are shown here (the first run's board: "
                 "variants may put the villages on other roads).")
-    meta_key = {k: meta[k] for k in ("village_names", "city_names", "roads", "road_villages")}
+    meta_key = {**{k: meta[k] for k in ("village_names", "city_names", "roads",
+                                        "road_villages")}, "start_name": comps.start_name}
     subset = {} if frame is ctx.results else {"subset": f"variant == {str(first)!r}"}
     villages = ctx.analysis("village_value", meta=meta_key, **subset)
     roads = ctx.analysis("road_value", meta=meta_key, **subset)
