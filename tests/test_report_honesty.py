@@ -207,3 +207,16 @@ def test_report_prints_one_line_per_section_unless_quiet(tmp_path: Path) -> None
     quiet = CliRunner().invoke(cli, ["report", str(data), "--out", str(tmp_path / "b"), "-q",
                                      "--section", "overview"])
     assert quiet.exit_code == 0 and "report: section" not in quiet.stderr
+
+
+def test_the_summary_keeps_a_finding_up_to_its_interval_and_its_association_caveat() -> None:
+    from tajsim.reporting.render import short_finding
+
+    text = ("Players who build more win more. Compared within games, one more goes with +0.08 "
+            "[+0.04, +0.13] in win share. This is an association in simulated play, not a "
+            "causal effect. More details follow.")
+    short = short_finding(text)
+    assert short.startswith("Players who build more win more. Compared within games")
+    assert "[+0.04, +0.13]" in short and "More details" not in short
+    assert short.endswith("(An association in simulated play, not a causal effect.)")
+    assert short_finding("A is 3.0 [2.0, 4.0]. B.") == "A is 3.0 [2.0, 4.0]."

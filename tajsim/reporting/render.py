@@ -179,6 +179,23 @@ def anchor(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
 
 
+def short_finding(text: str) -> str:
+    """A section's headline statement cut for the summary: its sentences up to the first that
+    gives an interval ("[low, high]"); when a sentence left out calls the finding an
+    association, the summary says so too (it must not read as a causal claim)."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z*])", text.strip())
+    kept: list[str] = []
+    for sentence in sentences:
+        kept.append(sentence)
+        if "[" in sentence:
+            break
+    dropped = " ".join(sentences[len(kept):])
+    out = " ".join(kept)
+    if "association" in dropped and "association" not in out:
+        out += " (An association in simulated play, not a causal effect.)"
+    return out
+
+
 def front_matter(blocks: list[Block], findings: list[tuple[str, str]]) -> list[Block]:
     """What a long report opens with: a summary of the sections' headline statements
     (``findings``: (section heading, statement)) and a table of contents of the level-2
@@ -188,8 +205,8 @@ def front_matter(blocks: list[Block], findings: list[tuple[str, str]]) -> list[B
         out += [Heading(2, "Summary of findings"),
                 Para("The headline statement of each section (95% intervals; n as stated); the "
                      "sections give the details and the caveats."),
-                Bullets([f"**{section}.** {text}" if section else text
-                         for section, text in findings])]
+                Bullets([f"**{section}.** {short_finding(text)}" if section
+                         else short_finding(text) for section, text in findings])]
     headings = [b.text for b in blocks if isinstance(b, Heading) and b.level == 2]
     if len(headings) > 1:
         out += [Heading(2, "Contents"), Contents([(h, anchor(h)) for h in headings])]

@@ -201,13 +201,14 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
         order = (f"Best seat {row.best_seat}, worst seat {row.worst_seat}." if apart else
                  "The seats cannot be told apart at this level, so none is named best or "
                  "worst.")
+        # The verdict goes in the first sentence: the summary at the top keeps only that one.
         ctx.headline(
             f"**{label}**: the first seat wins {pct(row.first_seat_win_rate)} of "
             f"{row.n:,} games (equal seats: {pct(row.first_seat_win_rate - row.first_seat_excess)}"
             f"; excess {signed(100 * row.first_seat_excess)} points, 95% CI "
-            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]). Test of equal seats "
-            f"within line-ups (Wald, clustered by game): χ² = {row.chi2:.1f} on {row.dof} df, "
-            f"p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%); "
+            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]); equal seats within "
+            f"line-ups: p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%). Wald "
+            f"test clustered by game: χ² = {row.chi2:.1f} on {row.dof} df; "
             f"Cramér's V = {row.cramers_v:.3f}. {order}"
         )
         if row.confounded:
