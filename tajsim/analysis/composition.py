@@ -36,6 +36,8 @@ def score_composition(
     *,
     parts: Sequence[str] | None = None,
     include_total: bool = True,
+    total: str = "score",
+    measures: Sequence[str] = (),
     confidence: float = 0.95,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
 ) -> pd.DataFrame:
@@ -51,7 +53,14 @@ def score_composition(
     parts : sequence of str, optional
         Part names without the ``pts_`` prefix (default: every ``pts_*`` column).
     include_total : bool
-        Add ``part == "score"`` rows for the final score.
+        Add ``part == total`` rows for the total the parts add up to.
+    total : str
+        The column the parts add up to (default ``score``; a game whose score is a ranking
+        key gives what its parts really sum to, e.g. Maharaja's ``gold``: its spec's
+        ``score_display``). ``share_of_score`` is a part's share of it.
+    measures : sequence of str
+        Other result columns summarised the same way before the total (``part`` = the column
+        name, e.g. Maharaja's ``palaces``); they are not parts, their share is NaN.
     quantiles : sequence of float
         Quantiles reported as ``q10``, ``q25``, ... columns.
 
@@ -60,25 +69,29 @@ def score_composition(
     DataFrame, one row per group and part
         ``by...``; ``part`` (str); ``n`` (int64, player-games); ``mean``, ``sd``, ``ci_low``,
         ``ci_high`` (float64, t interval of the mean); ``q<pct>`` (float64); ``share_of_score``
-        (float64, the part's mean over the group's mean score).
+        (float64, the part's mean over the group's mean ``total``).
     """
     by = _present(results, by)
     parts = part_names(results) if parts is None else tuple(parts)
-    names = list(parts) + (["score"] if include_total else [])
+    # name -> column: the parts, the other measures, then the total.
+    columns = {name: f"pts_{name}" for name in parts}
+    columns.update({name: name for name in measures})
+    if include_total:
+        columns[total] = total
     tables = []
-    for name in names:
-        col = "score" if name == "score" else f"pts_{name}"
+    for name, col in columns.items():
         table = summarize_mean(results, by, col, confidence=confidence, quantiles=quantiles)
         table.insert(len(by), "part", name)
         tables.append(table)
     out = pd.concat(tables, ignore_index=True)
-    totals = summarize_mean(results, by, "score")[[*by, "mean"]].rename(
-        columns={"mean": "_mean_score"})
+    totals = summarize_mean(results, by, total)[[*by, "mean"]].rename(
+        columns={"mean": "_mean_total"})
     out = out.merge(totals, on=by, how="left") if by else out.assign(
-        _mean_score=float(totals["_mean_score"].iloc[0]))
+        _mean_total=float(totals["_mean_total"].iloc[0]))
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["share_of_score"] = out["mean"] / out["_mean_score"]
-    return out.drop(columns="_mean_score")
+        out["share_of_score"] = out["mean"] / out["_mean_total"]
+    out.loc[out["part"].isin([m for m in measures if m != total]), "share_of_score"] = np.nan
+    return out.drop(columns="_mean_total")
 
 
 def score_part_histogram(

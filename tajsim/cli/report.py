@@ -5,7 +5,9 @@ RESULTS is a Parquet file, a directory of Parquet files, a run directory of ``ta
 supplies the run configuration for the captions), a folder holding run directories (an
 experiment's ``reports/NAME``), or a CSV file. Problems a user can fix (a missing or unreadable
 file, a corrupt chunk, missing columns) are reported as one line; an incomplete run is said in
-one line and in the report's overview.
+one line and in the report's overview. A run made with ``--no-records`` gets the sections its
+verified sums support (win rates, score composition), and its overview names the others. One line
+per section goes to stderr as it is computed (not with ``-q``).
 """
 
 from __future__ import annotations
@@ -323,6 +325,10 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
         read_results(results)  # its one-line error, before anything is created
     created = not out_dir.exists()
     claim_output_folder(out_dir, owner, force=force)  # before the read: an unwritable --out
+    if _without_records(results):
+        _report_from_aggregates(results, out_dir, spec, title, config, sections, quiet, verbose,
+                                echo)
+        return
     with catch_warnings() as caught:
         try:
             frame = read_results(results)
@@ -345,7 +351,8 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     with catch_warnings() as caught:
         try:
             path = build_report(frame, out_dir, title=title, config=config,
-                                sections=list(sections) or None, game=spec)
+                                sections=list(sections) or None, game=spec,
+                                progress=Echo(quiet, verbose, err=True).say)
         except OSError as exc:
             raise UserError(f"cannot write the report into {str(out_dir)!r} "
                             f"({exc.strerror or exc}); every file there is whole (the new one "
@@ -355,3 +362,44 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     echo.detail(f"figures fig_*.png and tables table_*.csv in {out_dir}")
     if not quiet:
         click.echo(f"wrote {path} and {path.with_suffix('.html')}")
+
+
+def _without_records(results: Path) -> bool:
+    """Whether ``results`` is a run directory that ``tajsim simulate --no-records`` wrote (its
+    manifest says ``records: false``): it has sums, no per-game rows."""
+    try:
+        manifest = json.loads((results / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False  # not a run directory, or an unreadable one: read_results says which
+    return isinstance(manifest, dict) and isinstance(manifest.get("config"), dict) \
+        and manifest["config"].get("records") is False
+
+
+def _report_from_aggregates(results: Path, out_dir: Path, spec: Any, title: str | None,
+                            config: dict[str, Any], sections: tuple[str, ...], quiet: bool,
+                            verbose: bool, echo: Echo) -> None:
+    """The report of a run without records: the sections its verified sums support."""
+    from tajsim.cli.simulate import catch_warnings, echo_warnings
+    from tajsim.reporting.aggregate_report import build_aggregate_report
+    from tajsim.running.store import load_aggregates
+
+    with catch_warnings() as caught:
+        try:
+            agg = load_aggregates(results)
+        except UserError:
+            echo_warnings(caught, echo)
+            raise
+    echo_warnings(caught, echo)
+    if agg is None:
+        raise UserError(f"RESULTS {str(results)!r} holds no finished chunk; expected a run "
+                        "with at least one")
+    echo.detail(f"read the sums of {agg.games:,} games from {results} (a run without records)")
+    with catch_warnings() as caught:
+        path = build_aggregate_report(
+            agg, out_dir, title=title or f"tajsim report: {config.get('name') or results.name}",
+            config=config, sections=list(sections) or None, game=spec,
+            progress=Echo(quiet, verbose, err=True).say)
+    echo_warnings(caught, echo)
+    if not quiet:
+        click.echo(f"wrote {path} and {path.with_suffix('.html')} (a run without records: "
+                   "win rates and score composition only)")

@@ -215,6 +215,38 @@ class SetupFeature:
 
 
 @dataclass(frozen=True)
+class ScoreDisplay:
+    """How a player reads the score of a game whose ``score`` is a ranking key, not points.
+
+    Maharaja ranks by palaces, then gold: its ``score`` is ``10,000 x palaces + gold``, which
+    orders players exactly but is no quantity a player would call a score. The summary of
+    ``tajsim simulate`` and the report's score composition show ``measures`` (the result fields
+    a player reads, e.g. palaces and gold, each with its interval) and the composition of
+    ``total`` by the score parts ``parts`` (e.g. the gold by source), in ``unit``, instead of the
+    ranking key as "points". A game without one shows ``score`` and every part as points.
+
+    Attributes
+    ----------
+    measures : tuple of str
+        Result fields shown instead of ``score``, in ranking order (``("palaces", "gold")``).
+    total : str
+        The result field that ``parts`` add up to (one of ``measures``).
+    parts : tuple of str
+        Score part names (without ``pts_``) whose sum is ``total``.
+    unit : str
+        The unit of ``total`` and its parts (``"gold"``).
+    note : str
+        One sentence saying what ``score`` is and how players are ranked.
+    """
+
+    measures: tuple[str, ...]
+    total: str
+    parts: tuple[str, ...]
+    unit: str
+    note: str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the generic layers know about one game.
 
@@ -285,6 +317,9 @@ class GameSpec:
     board_picture : str, optional
         ``"module:function"`` drawing the board: ``function(components, **options) -> Figure``
         (``tajsim board show``).
+    score_display : ScoreDisplay, optional
+        What a player calls the score when ``score`` is a ranking key (see
+        :class:`ScoreDisplay`); None: ``score`` is points and its parts are shown as such.
     enumerated_setups : callable ``() -> int64[S]``, optional
         Every setup of the game as setup ids, for runs that play each setup in turn
         (``setups = "enumerated"``: game g plays setup ``ids[(g // games_per_setup) % S]``);
@@ -329,6 +364,7 @@ class GameSpec:
     board_picture: str = ""
     golden_dir: Path | None = None
     enumerated_setups: Callable[[], np.ndarray] | None = None
+    score_display: ScoreDisplay | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------
@@ -339,6 +375,16 @@ class GameSpec:
     @property
     def part_columns(self) -> tuple[str, ...]:
         return tuple(f"pts_{p}" for p in self.score_parts)
+
+    @property
+    def shown_parts(self) -> tuple[str, ...]:
+        """The score parts a report and a summary show: the ``score_display`` parts, else all."""
+        return self.score_display.parts if self.score_display else self.score_parts
+
+    @property
+    def score_unit(self) -> str:
+        """What the shown parts count: ``score_display.unit``, else "points"."""
+        return self.score_display.unit if self.score_display else "points"
 
     @property
     def result_metrics(self) -> tuple[str, ...]:
@@ -407,3 +453,12 @@ class GameSpec:
                              f"{self.part_columns}")
         if tuple((self.setup_dtype.names or ())[:2]) != SETUP_LEAD:
             raise ValueError(f"{self.name}: setup dtype must start with {SETUP_LEAD}")
+        shown = self.score_display
+        if shown is not None:
+            unknown = [m for m in shown.measures if m not in self.result_metrics]
+            if unknown or shown.total not in shown.measures:
+                raise ValueError(f"{self.name}: score_display measures {shown.measures} must be "
+                                 f"result fields and include its total {shown.total!r}")
+            if not set(shown.parts) <= set(self.score_parts):
+                raise ValueError(f"{self.name}: score_display parts {shown.parts} must be "
+                                 f"score parts of {self.score_parts}")

@@ -102,7 +102,7 @@ def run_experiment(
         sections = list(exp.sections) if exp.sections is not None else None
         report = build_report(data.results, out_dir, title=exp.title, config=data.config,
                               sections=sections, game=exp.game, cache=cache,
-                              board_components=data.components)
+                              board_components=data.components, progress=echo)
     except OSError as exc:
         raise UserError(f"cannot write into {str(out_dir)!r} ({exc.strerror or exc}); every "
                         "run is kept in runs/: fix the folder and run the same command again "

@@ -23,6 +23,7 @@ import base64
 import html
 import io
 import math
+import re
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
@@ -157,7 +158,61 @@ class Figure:
     min_text_px: float = float("nan")
 
 
-Block = Heading | Para | Table | Figure
+@dataclass
+class Bullets:
+    """A list of short statements (``**bold**`` and `code` spans as in paragraphs)."""
+
+    items: list[str]
+
+
+@dataclass
+class Contents:
+    """The table of contents: (heading text, anchor) of every section."""
+
+    entries: list[tuple[str, str]]
+
+
+Block = Heading | Para | Table | Figure | Bullets | Contents
+
+
+def anchor(text: str) -> str:
+    """The anchor of a heading, as GitHub makes it for Markdown (lower case, punctuation left
+    out, spaces as hyphens); the HTML report gives its headings the same ids."""
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+def short_finding(text: str) -> str:
+    """A section's headline statement cut for the summary: its sentences up to the first that
+    gives an interval ("[low, high]"); when a sentence left out calls the finding an
+    association, the summary says so too (it must not read as a causal claim)."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z*])", text.strip())
+    kept: list[str] = []
+    for sentence in sentences:
+        kept.append(sentence)
+        if "[" in sentence:
+            break
+    dropped = " ".join(sentences[len(kept):])
+    out = " ".join(kept)
+    if "association" in dropped and "association" not in out:
+        out += " (An association in simulated play, not a causal effect.)"
+    return out
+
+
+def front_matter(blocks: list[Block], findings: list[tuple[str, str]]) -> list[Block]:
+    """What a long report opens with: a summary of the sections' headline statements
+    (``findings``: (section heading, statement)) and a table of contents of the level-2
+    headings of ``blocks``."""
+    out: list[Block] = []
+    if findings:
+        out += [Heading(2, "Summary of findings"),
+                Para("The headline statement of each section (95% intervals; n as stated); the "
+                     "sections give the details and the caveats."),
+                Bullets([f"**{section}.** {short_finding(text)}" if section
+                         else short_finding(text) for section, text in findings])]
+    headings = [b.text for b in blocks if isinstance(b, Heading) and b.level == 2]
+    if len(headings) > 1:
+        out += [Heading(2, "Contents"), Contents([(h, anchor(h)) for h in headings])]
+    return out
 
 
 @dataclass
@@ -169,6 +224,11 @@ class ReportContext:
     spec: GameSpec
     cache: AnalysisCache
     blocks: list[Block] = field(default_factory=list)
+    #: The sections' headline statements (heading, text), for the summary at the top.
+    findings: list[tuple[str, str]] = field(default_factory=list)
+    #: What was simulated, for figure captions drawn without a results frame (a run without
+    #: records); by default the captions describe the frame the figure shows.
+    description: str = ""
     n_figures: int = 0
     n_tables: int = 0
     files: list[Path] = field(default_factory=list)
@@ -183,6 +243,14 @@ class ReportContext:
 
     def para(self, text: str) -> None:
         self.blocks.append(Para(text))
+
+    def headline(self, text: str) -> None:
+        """A paragraph that states the section's main finding (with n and its interval); the
+        report's summary at the top repeats it under the section's name."""
+        self.para(text)
+        section = next((b.text for b in reversed(self.blocks) if isinstance(b, Heading)
+                        and b.level == 2), "")
+        self.findings.append((section, text))
 
     def table(self, frame: pd.DataFrame, caption: str, name: str | None = None,
               full: pd.DataFrame | None = None) -> None:
@@ -201,8 +269,10 @@ class ReportContext:
         self.files.append(path)
         return path.name
 
-    def figure(self, fig: plt.Figure, name: str, what: str, frame: pd.DataFrame) -> None:
-        """Save ``fig`` as ``fig_<name>.png`` with a caption: ``what`` + what was simulated."""
+    def figure(self, fig: plt.Figure, name: str, what: str,
+               frame: pd.DataFrame | None) -> None:
+        """Save ``fig`` as ``fig_<name>.png`` with a caption: ``what`` + what was simulated
+        (``frame`` described, or :attr:`description` when ``frame`` is None)."""
         self.n_figures += 1
         file_name = f"fig_{name}.png"
         path = self.out_dir / file_name
@@ -210,7 +280,9 @@ class ReportContext:
         min_text_px = smallest_font_pt(fig) * DPI / 72
         plt.close(fig)
         self.files.append(path)
-        caption = f"Figure {self.n_figures}. {what} {describe_simulation(frame, self.config)}"
+        simulated = (self.description if frame is None
+                     else describe_simulation(frame, self.config))
+        caption = f"Figure {self.n_figures}. {what} {simulated}"
         self.blocks.append(Figure(file_name, caption, width_px, height_px, min_text_px))
 
 
@@ -458,6 +530,7 @@ figure img {{ display: block; max-width: 100%; height: auto;
 figcaption, .caption {{ font-size: 0.88em; color: #555; margin-top: .3em; }}
 code {{ background: #f4f4f4; padding: 0 3px; border-radius: 3px; }}
 .more {{ font-size: 0.85em; color: #777; font-style: italic; }}
+ul.contents {{ columns: 2; }}
 """
 
 
@@ -472,6 +545,10 @@ def render_markdown(title: str, blocks: list[Block]) -> str:
             out += [f"*{b.caption}*", "", markdown_table(b.frame), ""]
         elif isinstance(b, Figure):
             out += [f"![{b.caption.split('.')[0]}]({b.file_name})", "", f"*{b.caption}*", ""]
+        elif isinstance(b, Bullets):
+            out += [f"- {item}" for item in b.items] + [""]
+        elif isinstance(b, Contents):
+            out += [f"- [{text}](#{target})" for text, target in b.entries] + [""]
     return "\n".join(out)
 
 
@@ -481,9 +558,16 @@ def render_html(title: str, blocks: list[Block], out_dir: Path) -> str:
            f"<h1>{html.escape(title)}</h1>"]
     for b in blocks:
         if isinstance(b, Heading):
-            out.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
+            ident = f' id="{anchor(b.text)}"' if b.level == 2 else ""
+            out.append(f"<h{b.level}{ident}>{html.escape(b.text)}</h{b.level}>")
         elif isinstance(b, Para):
             out.append(f"<p>{inline_md(b.text)}</p>")
+        elif isinstance(b, Bullets):
+            out.append("<ul>" + "".join(f"<li>{inline_md(i)}</li>" for i in b.items) + "</ul>")
+        elif isinstance(b, Contents):
+            out.append('<ul class="contents">' + "".join(
+                f'<li><a href="#{target}">{html.escape(text)}</a></li>'
+                for text, target in b.entries) + "</ul>")
         elif isinstance(b, Table):
             wide = is_wide(b.frame.head(MAX_TABLE_ROWS))
             hint = " (A wide table: scroll it sideways.)" if wide else ""

@@ -21,7 +21,7 @@ computed is computed again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,13 @@ from tajsim.analysis.registry import AnalysisCache
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.reporting.render import (
+    Block,
     Figure,
     Heading,
     Para,
     ReportContext,
     Table,
+    front_matter,
     markdown_table,
     render_html,
     render_markdown,
@@ -44,7 +46,7 @@ from tajsim.reporting.render import (
 from tajsim.reporting.sections import caveats_for, sections_for
 from tajsim.running.store import atomic_write
 
-__all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table"]
+__all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table", "write_report_files"]
 
 #: Columns without which no report can be written.
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "score", "rank", "winner")
@@ -75,6 +77,7 @@ def build_report(
     game: str | GameSpec | None = None,
     cache: AnalysisCache | None = None,
     board_components: Any = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Path:
     """Write the report of ``results`` into ``out_dir``.
 
@@ -99,6 +102,9 @@ def build_report(
         The analyses the run already computed on these results (reused, and filled).
     board_components : optional
         Components for the board pictures (default: the game's shipped ones).
+    progress : callable, optional
+        Receives one line per section as it is computed ("report: section 3 of 17:
+        seat_advantage"), for commands to show on stderr.
 
     Returns
     -------
@@ -133,15 +139,25 @@ def build_report(
     ctx = ReportContext(results=frame, out_dir=out, config=dict(config or {}),
                         components=board_components, spec=spec, cache=cache)
     notes = caveats_for(spec)(frame)
+    run = [name for name in available if name in chosen]
     with report_style():  # the same figures whatever the user's matplotlib style
-        for name, (section, _) in available.items():
-            if name in chosen:
-                first = len(ctx.blocks)
-                section(ctx)
-                _add_caveats(ctx, first, notes, name)
+        for number, name in enumerate(run, start=1):
+            if progress is not None:  # a long report is not silent
+                progress(f"report: section {number} of {len(run)}: {name}")
+            first = len(ctx.blocks)
+            available[name][0](ctx)
+            _add_caveats(ctx, first, notes, name)
+    # The summary of the sections' headline statements and the contents go first.
+    ctx.blocks[:0] = front_matter(ctx.blocks, ctx.findings)
+    return write_report_files(out, title, ctx.blocks)
+
+
+def write_report_files(out: Path, title: str, blocks: list[Block]) -> Path:
+    """Write ``report.md`` and ``report.html`` of ``blocks`` into ``out`` (the figures lie there
+    already); returns the Markdown file's path."""
     md_path = out / "report.md"
     # Each file appears whole or not at all (a full disk leaves the old one), with "\n" line
     # ends: the same bytes on every platform.
-    atomic_write(md_path, render_markdown(title, ctx.blocks).encode("utf-8"))
-    atomic_write(out / "report.html", render_html(title, ctx.blocks, out).encode("utf-8"))
+    atomic_write(md_path, render_markdown(title, blocks).encode("utf-8"))
+    atomic_write(out / "report.html", render_html(title, blocks, out).encode("utf-8"))
     return md_path

@@ -43,11 +43,19 @@ from tajsim.reporting.render import (
     signed,
 )
 
-__all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "section_names", "sections_for"]
+__all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "baseline_handle",
+           "composition_wide", "score_parts_figure", "section_names", "sections_for",
+           "strongest_statement", "unnamed_when_equal"]
 
 #: openskill updates game by game in Python (~0.1 ms a game): the report rates at most this many.
 OPENSKILL_MAX_GAMES = 50_000
 Section = Callable[[ReportContext], None]
+#: The level at which the report names a best or worst seat or setup: above it the data cannot
+#: tell them apart, and the report says so instead of ranking noise.
+SIGNIFICANCE = 0.05
+#: A setup is called balanced when its seat spread's 95% interval lies below this (win-rate
+#: points): at few games a setup the interval is wide, and a spread of 0 says nothing.
+BALANCED_SPREAD = 0.10
 
 
 def _section_overview(ctx: ReportContext) -> None:
@@ -91,7 +99,7 @@ def _section_overview(ctx: ReportContext) -> None:
     )
 
 
-def _baseline_handle() -> Line2D:
+def baseline_handle() -> Line2D:
     return Line2D([], [], color=BASELINE_COLOUR, ls="--", lw=1.2,
                   label="equal players (1 / number of players)")
 
@@ -119,7 +127,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
         ax.set_title(group_label(grp.iloc[0], facet) + f" — {games_in[key]:,} games")
         ax.set_ylim(0, high)
     # One legend for all panels, below them: it covers no bar.
-    fig.legend(handles=[_baseline_handle()], loc="outside lower center", frameon=False)
+    fig.legend(handles=[baseline_handle()], loc="outside lower center", frameon=False)
     ctx.figure(fig, "win_rate_by_seat",
                f"Win rate by seat ({ctx.spec.extras.get('seat_note', 'seat 0 plays first')}), "
                "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", r)
@@ -154,7 +162,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
             ax.set_xlim(low, high)
             ax.set_xlabel("win rate")
             ax.set_title(group_label(grp.iloc[0], facet) + f" — {games_in[key]:,} games")
-        fig.legend(handles=[_baseline_handle()], loc="outside lower center", frameon=False)
+        fig.legend(handles=[baseline_handle()], loc="outside lower center", frameon=False)
         ctx.figure(fig, "win_rate_by_strategy",
                    "Win rate by strategy with 95% Wilson intervals, strategies in the same "
                    "order in every panel (strongest on average on top), x axis from 0; dashed "
@@ -162,6 +170,8 @@ def _section_win_rates(ctx: ReportContext) -> None:
         ctx.table(by_strategy.sort_values([*facet, "win_rate"], ascending=[True] * len(facet)
                                           + [False]),
                   "Win rate by strategy.", "win_rates_by_strategy")
+        for _key, grp in groups:
+            ctx.headline(strongest_statement(grp, facet))
 
 
 def _section_seat_advantage(ctx: ReportContext) -> None:
@@ -185,16 +195,21 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
                      f"every seat, so seat and line-up cannot be separated ({raw}; do not read "
                      "it as a seat effect).")
             continue
-        verdict = "significant" if row.p_value < 0.05 else "not significant"
-        ctx.para(
+        apart = row.p_value < SIGNIFICANCE
+        verdict = "significant" if apart else "not significant"
+        # Seats are named best and worst only when the test tells them apart.
+        order = (f"Best seat {row.best_seat}, worst seat {row.worst_seat}." if apart else
+                 "The seats cannot be told apart at this level, so none is named best or "
+                 "worst.")
+        # The verdict goes in the first sentence: the summary at the top keeps only that one.
+        ctx.headline(
             f"**{label}**: the first seat wins {pct(row.first_seat_win_rate)} of "
             f"{row.n:,} games (equal seats: {pct(row.first_seat_win_rate - row.first_seat_excess)}"
             f"; excess {signed(100 * row.first_seat_excess)} points, 95% CI "
-            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]). Test of equal seats "
-            f"within line-ups (Wald, clustered by game): χ² = {row.chi2:.1f} on {row.dof} df, "
-            f"p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%); "
-            f"Cramér's V = {row.cramers_v:.3f}. Best seat {row.best_seat}, "
-            f"worst seat {row.worst_seat}."
+            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]); equal seats within "
+            f"line-ups: p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%). Wald "
+            f"test clustered by game: χ² = {row.chi2:.1f} on {row.dof} df; "
+            f"Cramér's V = {row.cramers_v:.3f}. {order}"
         )
         if row.confounded:
             ctx.para(f"Caution ({label}): the seats saw different line-ups (seat × line-up "
@@ -202,8 +217,9 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
                      f"{pct(row.support_share)} of the player-games have a line-up seen in "
                      f"every seat), so the estimate above uses only those {row.n:,} games; "
                      f"{raw}.")
-    ctx.table(test, "Test of equal seats within line-ups (standardised seat win rates, Wald test "
-              "clustered by game; ties shared; `raw_*`: unadjusted).", "seat_advantage")
+    ctx.table(unnamed_when_equal(test), "Test of equal seats within line-ups (standardised "
+              "seat win rates, Wald test clustered by game; ties shared; `raw_*`: unadjusted; "
+              "best and worst seat left blank where p ≥ 0.05).", "seat_advantage", full=test)
 
     lineups = r.assign(lineup=winrates.table_lineups(r).to_numpy())
     per_group = lineups.groupby(facet, observed=True)["lineup"].nunique()
@@ -248,53 +264,155 @@ def _section_seat_advantage(ctx: ReportContext) -> None:
     cols = [*facet, "lineup", "n", "n_games", "confounded", "first_seat_win_rate",
             "first_seat_excess", "ci_low", "ci_high", "chi2", "dof", "p_value", "best_seat",
             "worst_seat"]
-    ctx.table(by_lineup[cols], "Test of equal seats within each line-up.",
-              "seat_advantage_by_lineup", full=by_lineup)
+    ctx.table(unnamed_when_equal(by_lineup[cols]), "Test of equal seats within each line-up "
+              "(best and worst seat left blank where p ≥ 0.05).", "seat_advantage_by_lineup",
+              full=by_lineup)
+
+
+def unnamed_when_equal(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with ``best_seat`` / ``worst_seat`` blank (object column, "") in the rows
+    whose ``p_value`` does not reject equal seats at :data:`SIGNIFICANCE`: a seat named best
+    beside p = 0.4 would rank noise."""
+    out = table.copy()
+    equal = ~(out["p_value"] < SIGNIFICANCE)
+    for col in ("best_seat", "worst_seat"):
+        if col in out.columns:
+            out[col] = out[col].astype(object).where(~equal, "")
+    return out
+
+
+def strongest_statement(grp: pd.DataFrame, facet: list[str]) -> str:
+    """The win-rate headline of one panel of strategies: the one that wins most, and whether
+    its 95% interval separates it from the next and from equal players."""
+    ranked = grp.sort_values("excess", ascending=False)
+    top = ranked.iloc[0]
+    label = group_label(top, facet)
+    rate = (f"{pct(top['win_rate'])} [{pct(top['ci_low'])}, {pct(top['ci_high'])}] of "
+            f"{int(top['n']):,} player-games (equal players: {pct(top['baseline'])})")
+    if len(ranked) > 1:
+        second = ranked.iloc[1]
+        if top["ci_low"] - top["baseline"] <= second["ci_high"] - second["baseline"]:
+            return (f"{label}: {top['strategy']} wins most often, {rate}, but its interval "
+                    f"overlaps that of {second['strategy']} ({pct(second['win_rate'])} "
+                    f"[{pct(second['ci_low'])}, {pct(second['ci_high'])}]): the data do not "
+                    "tell the two apart.")
+    beats = "above" if top["ci_low"] > top["baseline"] else "not clearly above"
+    return f"{label}: {top['strategy']} wins most often, {rate}; {beats} equal players."
 
 
 def _section_composition(ctx: ReportContext) -> None:
     r = ctx.results
-    parts = list(ctx.spec.score_parts)
+    spec = ctx.spec
+    shown = spec.score_display  # None: the score is points, every part shown
+    parts = list(spec.shown_parts)
+    total = shown.total if shown else "score"
+    # The measures a player reads besides the total (Maharaja's palaces), in ranking order.
+    others = tuple(m for m in shown.measures if m != total) if shown else ()
     ctx.heading(2, "Score composition")
-    missing = [f"pts_{p}" for p in parts if f"pts_{p}" not in r.columns]
+    missing = [f"pts_{p}" for p in parts if f"pts_{p}" not in r.columns] + [
+        m for m in (*others, total) if m not in r.columns]
     if missing:
         ctx.para(f"Skipped: the results lack {', '.join(missing)}.")
         return
     facet = [c for c in ("edition", "n_players") if c in r.columns and r[c].nunique() > 1]
     by = [*facet, "strategy"]
-    table = ctx.analysis("score_composition", by=tuple(by))
+    # A game without a score display asks exactly what it always asked (the run's cache).
+    extra = {} if shown is None else {"parts": tuple(parts), "total": total,
+                                      "measures": others}
+    table = ctx.analysis("score_composition", by=tuple(by), **extra)
+    wide = composition_wide(table, by, [*others, total, *parts] if shown else [*parts, total])
+    overall = ctx.analysis("score_composition", by=(), **extra)
+    unit = spec.score_unit
+    if shown is not None:
+        ctx.para(f"{shown.note} The figure and the table show " + join_words(
+            [f"the {m}" for m in shown.measures]) + f" a player ends with, and where the {total} "
+            "comes from.")
+    stated = [f"{_mean_ci(overall, m)} {m if m != 'score' else 'points'}"
+              for m in (*others, total)]
+    ctx.headline(f"A player ends with {join_words(stated)} a game on average (mean, 95% CI; "
+                 f"n = {int(overall['n'].iloc[0]):,} player-games).")
+    fig = score_parts_figure(wide, [group_label(row, by) for _, row in wide.iterrows()], parts,
+                             total, unit)
+    what = "score" if shown is None else total
+    ctx.figure(fig, "score_parts",
+               f"Mean {unit} per player-game from each score part: gains stacked to the right of "
+               f"0, costs (negative parts) to the left, so each segment's length is its part's "
+               f"mean; the black tick marks the mean {what} (gains minus costs), its value "
+               "written at the bar's right end"
+               + (f"; {shown.note}" if shown else ".")
+               , r)
+    ctx.table(wide, f"Mean {unit} per player-game by score part"
+              + (f", with the mean {join_words(list(shown.measures))}" if shown else "")
+              + " (intervals and quantiles in the CSV).", "score_composition", full=table)
+    ctx.csv(ctx.analysis("score_part_histogram", by=tuple(by),
+                         **({"parts": tuple(parts)} if shown else {})),
+            "table_score_part_histogram")
+    ctx.para(f"The full distribution of each part ({unit} → frequency) is in "
+             "`table_score_part_histogram.csv`.")
+
+
+def _mean_ci(table: pd.DataFrame, part: str) -> str:
+    """``mean [low, high]`` of ``part`` in a one-group score-composition table."""
+    row = table[table["part"] == part].iloc[0]
+    digits = 1 if abs(float(row["mean"])) < 1000 else 0
+    return (f"{row['mean']:,.{digits}f} [{row['ci_low']:,.{digits}f}, "
+            f"{row['ci_high']:,.{digits}f}]")
+
+
+def composition_wide(table: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
+    """The long score-composition ``table`` as one row per group: ``by...``, ``n`` (int64,
+    player-games) and the mean of each of ``columns`` (float64; parts, measures, the total)."""
     wide = table.pivot_table(index=by, columns="part", values="mean", observed=True,
                              sort=False)
-    wide = wide[[*parts, "score"]]
-    counts = table[table["part"] == "score"].set_index(by)["n"]
+    wide = wide[columns]
+    counts = table[table["part"] == columns[0]].set_index(by)["n"]  # the same for every part
     wide.insert(0, "n", counts.reindex(wide.index).to_numpy())
-    wide = wide.reset_index()
-    labels = [group_label(row, by) for _, row in wide.iterrows()]
+    return wide.reset_index()
+
+
+def score_parts_figure(wide: pd.DataFrame, labels: list[str], parts: list[str], total: str,
+                       unit: str) -> plt.Figure:
+    """Horizontal bars of the mean score parts of each row of ``wide``: positive means stacked
+    to the right of 0, negative ones (costs) to the left, so no segment hides another, and a
+    black diamond at the mean ``total`` (the sum of the parts). ``wide`` holds one float64
+    column per part and ``total``, one row per label (the first on top)."""
     fig, ax = plt.subplots(figsize=(min(8.5, PAGE_WIDTH_IN), 1.8 + 0.45 * len(wide)),
                            layout="constrained")
-    left = np.zeros(len(wide))
     y = np.arange(len(wide))[::-1]
+    values_of = wide[parts].to_numpy(np.float64)
+    span = float(np.clip(values_of, 0, None).sum(axis=1).max()
+                 - np.clip(values_of, None, 0).sum(axis=1).min())
+    # A segment is labelled only when its label fits inside it (about 5% of the axis).
+    smallest_label = max(3.0, 0.05 * span)
+    right = np.zeros(len(wide))  # where the next gain starts
+    left = np.zeros(len(wide))  # where the next cost starts (going left)
     for part, colour in zip(parts, PART_COLOURS):
         values = wide[part].to_numpy(np.float64)
-        ax.barh(y, values, left=left, color=colour, edgecolor="white", label=part, height=0.7)
-        for yi, li, v in zip(y, left, values):
-            if v >= 3:
-                ax.text(li + v / 2, yi, f"{v:.1f}", ha="center", va="center", fontsize=8,
+        start = np.where(values >= 0, right, left)
+        ax.barh(y, values, left=start, color=colour, edgecolor="white", label=part, height=0.7)
+        for yi, si, v in zip(y, start, values):
+            if abs(v) >= smallest_label:
+                ax.text(si + v / 2, yi, f"{v:.1f}", ha="center", va="center", fontsize=8,
                         color="white")
-        left += values
+        right += np.where(values >= 0, values, 0.0)
+        left += np.where(values < 0, values, 0.0)
+    handles, names = ax.get_legend_handles_labels()
+    means = wide[total].to_numpy(np.float64)
+    # The mean as a tick across the bar, its value beside the bar's right end: a marker on the
+    # bar would cover a segment's label.
+    (mark,) = ax.plot(means, y, ls="none", marker="|", color="black", markersize=22,
+                      markeredgewidth=2.2)
+    for yi, end, m in zip(y, right, means):
+        ax.text(end + 0.01 * max(float(right.max()), 1.0), yi, f"{m:,.1f}", ha="left",
+                va="center", fontsize=8.5)
+    ax.axvline(0, color="#333", lw=1)
+    ax.set_xlim(min(0.0, float(left.min())) * 1.05, max(float(right.max()), 1.0) * 1.1)
     ax.set_yticks(y, labels)
-    ax.set_xlabel("mean points per player-game")
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center",
-               ncol=min(6, len(parts)), frameon=False)
-    ax.set_title("Score parts (mean points)")
-    ctx.figure(fig, "score_parts",
-               "Mean points per player-game from each score part, stacked (the bar length is "
-               "the mean score).", r)
-    ctx.table(wide, "Mean points per player-game by score part (intervals and quantiles in "
-              "the CSV).", "score_composition", full=table)
-    ctx.csv(ctx.analysis("score_part_histogram", by=tuple(by)), "table_score_part_histogram")
-    ctx.para("The full distribution of each part (points → frequency) is in "
-             "`table_score_part_histogram.csv`.")
+    ax.set_xlabel(f"mean {unit} per player-game (costs left of 0)")
+    fig.legend([*handles, mark], [*names, f"mean {total} (value at the bar's end)"],
+               loc="outside lower center", ncol=min(5, len(parts) + 1), frameon=False)
+    ax.set_title(f"Score parts (mean {unit})")
+    return fig
 
 
 def _section_setup_balance(ctx: ReportContext) -> None:
@@ -320,6 +438,13 @@ def _section_setup_balance(ctx: ReportContext) -> None:
         "0 = the board does not matter."
     )
     ctx.table(share, "Share of win variance due to the setup, by seat.", "setup_variance_share")
+    if share["icc"].notna().any():
+        top = share.loc[share["icc"].idxmax()]
+        ctx.headline(
+            f"The setup's share of the win variance (ICC) is at most {top['icc']:.3f} "
+            f"[{top['ci_low']:.3f}, {top['ci_high']:.3f}] ({top['target']}, "
+            f"{int(top['n_setups']):,} setups, n = {int(top['n']):,}; 0: the setup does not "
+            "matter).")
     imbalance = ctx.analysis("setup_imbalance")
     if not imbalance.empty:
         fig, ax = plt.subplots(figsize=(7.5, 4.0), layout="constrained")
@@ -339,11 +464,34 @@ def _section_setup_balance(ctx: ReportContext) -> None:
                    "games.", r)
         cols = [c for c in ("seed", "setup_id", "n_players") if c in imbalance.columns] + [
             "n", "spread", "ci_low", "ci_high", "best_seat", "worst_seat", "p_value", "q_value"]
-        ctx.table(imbalance[cols].head(5), "Least balanced setups (replay from seed + "
-                  "setup_id). Spread = best minus worst seat win rate, with a conservative 95% "
-                  "interval (simultaneous Wilson intervals); p: chi-square test of equal seats; "
-                  "q: Benjamini-Hochberg over setups.", "setup_imbalance", full=imbalance)
-        ctx.table(imbalance[cols].tail(5).iloc[::-1], "Most balanced setups.")
+        # Only setups the data tell apart are listed: a spread whose interval excludes equal
+        # seats (0) and whose test survives the correction over setups. At a few games a
+        # setup every spread is noise, and ranking them would present noise as findings.
+        apart = imbalance[(imbalance["ci_low"] > 0) & (imbalance["q_value"] < SIGNIFICANCE)]
+        games = float(per_setup.median())
+        if apart.empty:
+            ctx.headline(
+                f"No setup's seats can be told apart at {games:.0f} games a setup (median, "
+                f"{len(imbalance):,} setups): no spread's 95% interval excludes equal seats "
+                "with q < 0.05, so no setup is listed as unbalanced (every setup is in "
+                "`table_setup_imbalance.csv`).")
+            ctx.csv(imbalance, "table_setup_imbalance")
+        else:
+            ctx.headline(
+                f"{len(apart):,} of {len(imbalance):,} setups ({games:.0f} games a setup, "
+                "median) have seats the data tell apart: their spread's 95% interval excludes "
+                "equal seats and q < 0.05.")
+            ctx.table(apart[cols].head(10), "Setups whose seats the data tell apart, least "
+                      "balanced first (replay from seed + setup_id). Spread = best minus worst "
+                      "seat win rate, with a conservative 95% interval (simultaneous Wilson "
+                      "intervals) that excludes 0; p: chi-square test of equal seats; q: "
+                      "Benjamini-Hochberg over setups, below 0.05.", "setup_imbalance",
+                      full=imbalance)
+        balanced = imbalance[imbalance["ci_high"] <= BALANCED_SPREAD].sort_values(
+            ["ci_high", "spread"], kind="stable")
+        if not balanced.empty:
+            ctx.table(balanced[cols].head(5), "Setups shown to be balanced: the spread's 95% "
+                      f"interval lies below {BALANCED_SPREAD:.2f} (narrowest first).")
     features = ctx.analysis("setup_feature_tests")
     if not features.empty:
         n_sig = int(features["significant"].sum())
@@ -421,6 +569,17 @@ def _section_ratings(ctx: ReportContext) -> None:
                "Head-to-head: share of the games in which the row strategy finished above the "
                "column strategy (ties count one half); strategies ordered by Bradley-Terry "
                "strength, strongest first.", r)
+    finite = bt[np.isfinite(bt["strength"])]
+    if len(finite) > 1:
+        top, second = finite.iloc[0], finite.iloc[1]
+        apart = top["ci_low"] > second["ci_high"]
+        ctx.headline(
+            f"Bradley-Terry (all pairwise finishing orders of {games:,} games): {top['strategy']} "
+            f"is {'the strongest' if apart else 'first, but not told apart from the next'}, "
+            f"strength {top['strength']:+.2f} [{top['ci_low']:+.2f}, {top['ci_high']:+.2f}] "
+            f"against {second['strategy']}'s {second['strength']:+.2f} "
+            f"[{second['ci_low']:+.2f}, {second['ci_high']:+.2f}] (log-odds against the "
+            "average strategy)" + ("." if apart else "; the intervals overlap."))
     ctx.table(os_table, f"openskill ratings (interval: μ ± 1.96σ).{rated}", "openskill_ratings")
     ctx.table(bt, "Bradley-Terry strengths.", "bradley_terry")
     ctx.table(h2h, "Head-to-head with 95% Wilson intervals.", "head_to_head")

@@ -42,7 +42,7 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from tajsim.engine.spec import GameSpec
+from tajsim.engine.spec import GameSpec, ScoreDisplay
 from tajsim.games.registry import get_game
 from tajsim.running.kernels import accumulate_nb
 
@@ -211,7 +211,9 @@ class Aggregates:
         winners counts 1/k, so win rates of a table add up to 1) with a Wilson interval
         ``win_ci_low`` / ``win_ci_high``, ``score`` (mean) with a normal interval
         ``score_ci_low`` / ``score_ci_high``, ``score_sd``, and the mean of every score part
-        (``pts_palace`` ... ``pts_cards``).
+        (``pts_palace`` ... ``pts_cards``). A game whose score is a ranking key (its spec's
+        ``score_display``) adds the mean of each measure a player reads, with its interval
+        (Maharaja: ``palaces``, ``palaces_ci_low``, ``palaces_ci_high``, ``gold``, ...).
         """
         a = self.arrays
         rows = []
@@ -223,7 +225,9 @@ class Aggregates:
                          a["sumsq"][:, p].sum(axis=0)))
         rows.append(("all", "*", -1, a["n"].sum(), a["sum"].sum(axis=(0, 1)),
                      a["sumsq"].sum(axis=(0, 1))))
-        return _summary_frame(rows, confidence, self.metrics, self.parts)
+        shown = get_game(self.game).score_display
+        return _summary_frame(rows, confidence, self.metrics, self.parts,
+                              shown.measures if shown else ())
 
     def by_strategy_seat(self, confidence: float = 0.95) -> pd.DataFrame:
         """The summary's columns for every (strategy, seat) cell."""
@@ -298,7 +302,7 @@ def wilson_interval(successes, n, confidence: float = 0.95):
 
 
 def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
-                   parts: tuple[str, ...]) -> pd.DataFrame:
+                   parts: tuple[str, ...], measures: tuple[str, ...] = ()) -> pd.DataFrame:
     group, strategy, seat, n, sums, sumsqs = zip(*rows)
     n = np.asarray(n, np.float64)
     sums = np.asarray(sums, np.float64)
@@ -313,7 +317,8 @@ def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
     # Normal interval of the mean score, mean +/- z * sd / sqrt(n) with z = scipy's quantile
     # (scipy's norm.interval itself would turn a zero sd into NaN).
     score = mean[:, idx["score"]]
-    half = sps.norm.ppf(0.5 + confidence / 2) * sd[:, idx["score"]] / np.sqrt(safe)
+    z = sps.norm.ppf(0.5 + confidence / 2)
+    half = z * sd[:, idx["score"]] / np.sqrt(safe)
     frame = pd.DataFrame({
         "group": group, "strategy": strategy, "seat": np.asarray(seat, np.int64),
         "n": n.astype(np.int64),
@@ -324,18 +329,33 @@ def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
     })
     for part in parts:
         frame[f"pts_{part}"] = mean[:, idx[f"pts_{part}"]]
+    for name in measures:  # what a player reads when the score is a ranking key
+        j = idx[name]
+        spread = z * sd[:, j] / np.sqrt(safe)
+        frame[name] = mean[:, j]
+        frame[f"{name}_ci_low"] = mean[:, j] - spread
+        frame[f"{name}_ci_high"] = mean[:, j] + spread
     empty = n == 0
     frame.loc[empty, ["win_rate", "score", "score_ci_low", "score_ci_high", "score_sd"]] = np.nan
     return frame
 
 
-def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
+def format_summary(summary: pd.DataFrame, games: int | None = None,
+                   display: ScoreDisplay | None = None) -> str:
     """The summary as a plain-text table (what ``tajsim simulate`` prints): win rate and mean
-    score with 95% intervals, then the mean of every score part (full part names)."""
-    parts = [c for c in summary.columns if c.startswith("pts_")]
+    score with 95% intervals, then the mean of every score part (full part names).
+
+    With ``display`` (the spec's ``score_display``: the score is a ranking key) the table shows
+    its measures (Maharaja: palaces and gold) with their intervals instead of the score, and
+    the parts of its total (the gold by source), never the ranking key as points.
+    """
+    parts = [f"pts_{p}" for p in display.parts] if display else [
+        c for c in summary.columns if c.startswith("pts_")]
     names = [c[4:] for c in parts]
     widths = [max(6, len(n)) for n in names]
-    header = (f"{'':<22} {'n':>9}  {'win rate (95% CI)':<24} {'score (95% CI)':<22} "
+    shown = display.measures if display else ("score",)
+    header = (f"{'':<22} {'n':>9}  {'win rate (95% CI)':<24} "
+              + " ".join(f"{f'{m} (95% CI)':<22}" for m in shown) + " "
               + " ".join(f"{n:>{w}}" for n, w in zip(names, widths)))
 
     def line(name: str, row: Any) -> str:
@@ -344,11 +364,14 @@ def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
         if not row.n:
             return f"{name:<22} {0:>9}  -"
         win = f"{row.win_rate:6.1%} [{row.win_ci_low:5.1%}, {row.win_ci_high:5.1%}]"
-        score = f"{row.score:6.2f} [{row.score_ci_low:.2f}, {row.score_ci_high:.2f}]"
+        means = " ".join(_mean_with_interval(row, m) for m in shown)
         values = " ".join(f"{getattr(row, c):{w}.2f}" for c, w in zip(parts, widths))
-        return f"{name:<22} {row.n:>9,}  {win:<24} {score:<22} {values}"
+        return f"{name:<22} {row.n:>9,}  {win:<24} {means} {values}"
 
-    lines = [f"{games:,} games; win rates share ties; n = player-games; score parts are means"] \
+    what = (f"{display.note.replace('`', '')} Shown: {' and '.join(display.measures)} (95% "
+            f"CI) and the {display.unit} by source (means)." if display
+            else "score parts are means")
+    lines = [f"{games:,} games; win rates share ties; n = player-games; {what}"] \
         if games is not None else []
     strat = summary[summary["group"] == "strategy"]
     if not strat.empty:
@@ -361,3 +384,9 @@ def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
     for r in summary[summary["group"] == "all"].itertuples(index=False):
         lines.append(line("all players", r))
     return "\n".join(lines)
+
+
+def _mean_with_interval(row: Any, name: str) -> str:
+    """``mean [low, high]`` of column ``name`` of a summary row, padded to 22 characters."""
+    low, high = getattr(row, f"{name}_ci_low"), getattr(row, f"{name}_ci_high")
+    return f"{f'{getattr(row, name):6.2f} [{low:.2f}, {high:.2f}]':<22}"

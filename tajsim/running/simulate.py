@@ -19,6 +19,7 @@ import pandas as pd
 
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
+from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.compiling import announce_unless_told, stderr_line
 from tajsim.running.config import RunConfig, bool_value
@@ -65,7 +66,8 @@ class RunResult:
         return self.aggregates.summary()
 
     def summary_text(self) -> str:
-        return format_summary(self.summary(), self.aggregates.games)
+        return format_summary(self.summary(), self.aggregates.games,
+                              get_game(self.aggregates.game).score_display)
 
 
 #: Periodic progress lines (stderr not a terminal: a log file, a pipe, CI): none in the first

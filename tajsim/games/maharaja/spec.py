@@ -6,7 +6,14 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels, RuleOption
+from tajsim.engine.spec import (
+    ComponentSet,
+    GameKernels,
+    GameSpec,
+    GpuKernels,
+    RuleOption,
+    ScoreDisplay,
+)
 from tajsim.games.maharaja import SOURCE_FOLDERS
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
@@ -114,6 +121,16 @@ SPEC = GameSpec(
     seat_cost_us=10.8,  # random: about 23,000 4-player games/s on one core
     board_picture="tajsim.games.maharaja.report.board_plot:draw_board",
     enumerated_setups=enumerated_setup_ids,
+    # The score is a ranking key (10,000 x palaces + gold): summaries and reports show palaces
+    # and gold, and the gold by source, instead of some 60,000 "points".
+    score_display=ScoreDisplay(
+        measures=("palaces", "gold"),
+        total="gold",
+        parts=tuple(E.PART_NAMES[i] for i in E.GOLD_PARTS),
+        unit="gold",
+        note=("`score` is the ranking key 10,000 × palaces + gold, not points: players are "
+              "ranked by palaces, then by gold."),
+    ),
     description=("Kramer & Kiesling's Maharaja (2004): secret pairs of actions, architects "
                  "travelling a road network with tolls, palaces in seven cities; the first "
                  "to seven palaces (or the most after round 10) wins. Score = 10000 x palaces "

@@ -236,7 +236,8 @@ def _road_of_village(meta: Mapping[str, Any] | None) -> dict[str, str]:
     if not meta:
         return {}
     names = [slug(v) for v in meta["village_names"]]
-    junctions = [*meta["city_names"], "start"]
+    # The start is named as the board names it (the map's label), "start" when not given.
+    junctions = [*meta["city_names"], meta.get("start_name", "start")]
     out = {}
     for r, (a, b) in enumerate(meta["roads"]):
         for v in meta["road_villages"][r]:
@@ -298,7 +299,8 @@ def road_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = None,
     meta = meta or default_components().frame_meta()
     games = _one_per_game(results)
     names = [slug(v) for v in meta["village_names"]]
-    junctions = [*meta["city_names"], "start"]
+    # The start is named as the board names it (the map's label), "start" when not given.
+    junctions = [*meta["city_names"], meta.get("start_name", "start")]
     rows = []
     for r, (a, b) in enumerate(meta["roads"]):
         vil = [names[v] for v in meta["road_villages"][r] if v >= 0]

@@ -87,11 +87,6 @@ def draw_board(components: Components | None = None,
     else:
         ax.scatter(vxy[:, 0], vxy[:, 1], s=90, color="#f3e3c3", edgecolors="#7a5a2a",
                    zorder=3)
-    if label_villages:
-        for v, name in enumerate(comps.village_names):
-            text = name if values is None else f"{name} {values[v]:.1f}"
-            ax.annotate(text, vxy[v], xytext=(0, -13), textcoords="offset points",
-                        ha="center", fontsize=7.5, color="#5a4020", zorder=4)
     cities = xy[:E.N_CITIES]
     # Over a heat map the cities turn slate: red squares would read as values.
     ax.scatter(cities[:, 0], cities[:, 1], s=520, marker="s",
@@ -104,6 +99,7 @@ def draw_board(components: Components | None = None,
                           "alpha": 0.7})
     ax.scatter([xy[E.START, 0]], [xy[E.START, 1]], s=400, marker="*", color="#2c3e50",
                zorder=5)
+    # The start is named as the tables name it (its board name), "(start)" saying what it is.
     ax.annotate(f"{comps.start_name} (start)", xy[E.START], xytext=(0, -20),
                 textcoords="offset points", ha="center", fontsize=9.5, style="italic")
     if state is not None:
@@ -114,7 +110,71 @@ def draw_board(components: Components | None = None,
     ax.set_ylabel("latitude")
     ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
     ax.set_ylim(xy[:, 1].min() - pad, xy[:, 1].max() + top)
+    if label_villages:  # last: each name goes where it covers no other name or piece
+        texts = [name if values is None else f"{name} {values[v]:.1f}"
+                 for v, name in enumerate(comps.village_names)]
+        place_labels(ax, vxy, texts, fontsize=7.5, color="#5a4020", zorder=4)
     return fig
+
+
+#: Where a village's name may go, tried in this order: (dx, dy) in points, ha, va.
+_LABEL_SPOTS = ((0, -7, "center", "top"), (0, 7, "center", "bottom"),
+                (8, 0, "left", "center"), (-8, 0, "right", "center"),
+                (6, -5, "left", "top"), (-6, -5, "right", "top"),
+                (6, 5, "left", "bottom"), (-6, 5, "right", "bottom"))
+
+
+def place_labels(ax: Any, anchors: np.ndarray, texts: Sequence[str], **style: Any) -> list[Any]:
+    """Write ``texts[i]`` beside ``anchors[i]`` (float64[n, 2], data units) at the first spot
+    of :data:`_LABEL_SPOTS` where it overlaps no text already on the axes, no marker and no
+    label placed before it (else where it overlaps least); returns the annotations."""
+    fig = ax.figure
+    fig.canvas.draw()  # the layout fixes where everything lies on the canvas
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer).padded(1.5) for t in ax.texts if t.get_text()]
+    to_px = fig.dpi / 72.0
+    for collection in ax.collections:  # markers: a square box of each point's size
+        points = ax.transData.transform(np.asarray(collection.get_offsets(), np.float64))
+        sizes = np.broadcast_to(np.asarray(collection.get_sizes(), np.float64),
+                                (len(points),)) if len(collection.get_sizes()) else \
+            np.full(len(points), 36.0)
+        for (x, y), size in zip(points, sizes):
+            r = 0.5 * np.sqrt(size) * to_px
+            boxes.append(_Box(x - r, y - r, x + r, y + r))
+    placed = []
+    for anchor, text in zip(np.asarray(anchors, np.float64), texts):
+        best, best_overlap = None, np.inf
+        for dx, dy, ha, va in _LABEL_SPOTS:
+            label = ax.annotate(text, anchor, xytext=(dx, dy), textcoords="offset points",
+                                ha=ha, va=va, **style)
+            box = label.get_window_extent(renderer)
+            overlap = sum(_overlap(box, other) for other in boxes)
+            if overlap < best_overlap:
+                if best is not None:
+                    best[0].remove()
+                best, best_overlap = (label, box), overlap
+            else:
+                label.remove()
+            if overlap == 0:
+                break
+        assert best is not None
+        boxes.append(best[1])
+        placed.append(best[0])
+    return placed
+
+
+class _Box:
+    """An axis-aligned box in canvas pixels (x0, y0, x1, y1), like a matplotlib Bbox."""
+
+    def __init__(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+
+
+def _overlap(a: Any, b: Any) -> float:
+    """The area (square pixels) two boxes share."""
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return float(w * h) if w > 0 and h > 0 else 0.0
 
 
 def _draw_state(ax: Any, comps: Components, state: np.ndarray,

@@ -181,9 +181,16 @@ def _display(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _legend_below(fig: plt.Figure, ax: plt.Axes, n: int) -> None:
+    """The axes' legend below the panels, in as many columns as fit the figure's width (six
+    at most): a row wider than the figure is clipped at both edges."""
     if n > 1:
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center",
-                   ncol=min(n, 6), frameon=False)
+        handles, labels = ax.get_legend_handles_labels()
+        # About 0.075 inch a character at the legend's font size, plus the marker and gaps.
+        entry = max(0.075 * max(len(label) for label in labels) + 0.75, 0.5)
+        fits = max(1, int(fig.get_figwidth() // entry))
+        rows = -(-n // min(n, 6, fits))
+        fig.legend(handles, labels, loc="outside lower center", ncol=-(-n // rows),
+                   frameon=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +223,7 @@ def _section_income(ctx: ReportContext) -> None:
     parts = [f"{SOURCE_LABELS[r.source]} {_ci(r.mean, r.ci_low, r.ci_high)} gold "
              f"({100 * r.share:.0f}%)" for r in inc.itertuples()]
     spend = pooled[pooled["kind"] != "income"].set_index("source")
-    ctx.para(
+    ctx.headline(
         f"Over {n:,} player-games ({int(inc['n_games'].iloc[0]):,} games), a player's income "
         f"comes from {join_words(parts[:4])}; the rest is small. Houses and palaces cost "
         f"{_ci(-spend.loc['build_spent', 'mean'], -spend.loc['build_spent', 'ci_high'], -spend.loc['build_spent', 'ci_low'])}"  # noqa: E501
@@ -259,7 +266,8 @@ def _section_tolls(ctx: ReportContext) -> None:
         frame = frame[frame["variant"] == first]
         note = (f" Only the games of variant {first} are shown here (the first run's board: "
                 "variants may put the villages on other roads).")
-    meta_key = {k: meta[k] for k in ("village_names", "city_names", "roads", "road_villages")}
+    meta_key = {**{k: meta[k] for k in ("village_names", "city_names", "roads",
+                                        "road_villages")}, "start_name": comps.start_name}
     subset = {} if frame is ctx.results else {"subset": f"variant == {str(first)!r}"}
     villages = ctx.analysis("village_value", meta=meta_key, **subset)
     roads = ctx.analysis("road_value", meta=meta_key, **subset)
@@ -278,7 +286,7 @@ def _section_tolls(ctx: ReportContext) -> None:
     per_house = villages.dropna(subset=["per_house"]).sort_values("per_house",
                                                                   ascending=False)
     best = per_house.iloc[0]
-    ctx.para(
+    ctx.headline(
         f"Over {n:,} games the villages earn their owners {total:.1f} gold of tolls per game in "
         f"all. The richest is {top['village']} ({top['road']}): "
         f"{_ci(top['mean'], top['ci_low'], top['ci_high'])} gold per game; the poorest "
@@ -351,7 +359,7 @@ def _section_cards(ctx: ReportContext) -> None:
     common = common if not common.empty else final
     best = common.sort_values("excess", ascending=False).iloc[0]
     worst = common.sort_values("excess").iloc[0]
-    ctx.para(
+    ctx.headline(
         f"The holder of {best['key']} at the end wins {_ci(best['win_rate'], best['ci_low'], best['ci_high'], percent=True)}"  # noqa: E501
         f" of {int(best['n']):,} player-games (equal players: {pct(best['baseline'])}); the "
         f"holder of {worst['key']} {_ci(worst['win_rate'], worst['ci_low'], worst['ci_high'], percent=True)}"  # noqa: E501
@@ -418,7 +426,7 @@ def _section_palace_tempo(ctx: ReportContext) -> None:
     else:
         first_text = (f"The first palace comes in round {first['mean'].min():.2f} to "
                       f"{first['mean'].max():.2f} on average (by group)")
-    ctx.para(
+    ctx.headline(
         f"Palaces at the end per player (n = {int(palaces['n'].min()):,} player-games or more "
         f"per group): {join_words(lines_text)}. {first_text}; the last comes in round "
         f"{last['mean'].min():.2f} to {last['mean'].max():.2f} on average.")
@@ -496,7 +504,7 @@ def _section_game_ends(ctx: ReportContext) -> None:
     for label, sub in _series(ends, facet):
         n = int(sub["n"].iloc[0])
         parts = [_end_phrase(r) for r in sub.itertuples() if r.successes > 0]
-        ctx.para(f"{label + ': o' if facet else 'O'}f {n:,} games, {'; '.join(parts)}.")
+        ctx.headline(f"{label + ': o' if facet else 'O'}f {n:,} games, {'; '.join(parts)}.")
     ctx.table(ends, "End causes (Wilson intervals over games) and the mean last round of each "
               "(t intervals).", "game_ends")
     ctx.csv(length, "table_game_length")
@@ -539,7 +547,7 @@ def _section_penalties(ctx: ReportContext) -> None:
     texts = [f"{group_label(r, list(by))} {_ci(r['mean'], r['ci_low'], r['ci_high'], 2)} "
              f"(at least one in {pct(r['any'])})"
              for _, r in overall.sort_values("mean", ascending=False).iterrows()]
-    ctx.para(
+    ctx.headline(
         f"Unperformed actions per player-game: {join_words(texts)} "
         f"(n = {int(overall['n'].min()):,} player-games or more per group). The main cause "
         f"is {ACTION_LABELS.get(main.index[0], main.index[0])}"
@@ -596,7 +604,7 @@ def _section_central(ctx: ReportContext) -> None:
                "players). Right: central and outer palaces per player-game (t intervals, "
                "clustered by game).", ctx.results)
     win, gold = within.loc["win"], within.loc["gold"]
-    ctx.para(
+    ctx.headline(
         f"Players who build more central palaces win more, but they also build more palaces. "
         f"Compared among the players of one game with the same number of palaces "
         f"({int(win['n_games']):,} games; seat and strategy controls, intervals clustered by "
@@ -688,14 +696,14 @@ def _section_governor(ctx: ReportContext) -> None:
     if facet:  # raw rates are not comparable across player counts: by group only
         ahead = sum(1 for _, sub in series
                     if sub.iloc[-1]["ci_low"] > sub.iloc[0]["ci_high"])
-        ctx.para(f"In {ahead} of {len(series)} groups the players who chose the governor "
+        ctx.headline(f"In {ahead} of {len(series)} groups the players who chose the governor "
                  f"action {levels[-1]} times win more than those who never did (the "
                  f"intervals apart). Compared {compared}")
     else:
         raw = pooled[pooled["measure"] == "win_rate"]
         low, high = raw.iloc[0], raw.iloc[-1]
         apart = high["ci_low"] > low["ci_high"] or high["ci_high"] < low["ci_low"]
-        ctx.para(
+        ctx.headline(
             f"Players who chose the governor action {high['level']} times win "
             f"{_ci(high['estimate'], high['ci_low'], high['ci_high'], percent=True)} of "
             f"{int(high['n']):,} player-games, those who never did "
@@ -770,7 +778,7 @@ def _section_governor_order(ctx: ReportContext) -> None:
         worst, best = all_orders.iloc[0], all_orders.iloc[-1]
         by_city = sub[sub["first_city"] != "all"]
         far = by_city.loc[(by_city["win_rate"] - by_city["baseline"]).abs().idxmax()]
-        ctx.para(
+        ctx.headline(
             f"{label + ': s' if facet else 'S'}eat {int(best['seat'])} wins "
             f"{_ci(best['win_rate'], best['ci_low'], best['ci_high'], percent=True)} and seat "
             f"{int(worst['seat'])} {_ci(worst['win_rate'], worst['ci_low'], worst['ci_high'], percent=True)}"  # noqa: E501

@@ -26,6 +26,8 @@ TILE_COLOURS = {"blue": "#2b5cab", "orange": "#f08a24", "green": "#3c9a4a",
                 "purple": "#7b3f9e", "red": "#c7352b", "yellow": "#e8c21f"}
 FALLBACK = ("#2b5cab", "#f08a24", "#3c9a4a", "#7b3f9e", "#c7352b", "#e8c21f")
 ARTISAN_COLOURS = ("#d62728", "#2ca02c", "#1f77b4", "#ffdd00")
+#: Radius of a column mark (grid units): small enough to leave a space's id readable below it.
+MARK_RADIUS = 0.1
 
 
 def _figure(ax: Any, size: float = 7.0) -> tuple[Any, Any]:
@@ -81,14 +83,41 @@ def _marks(ax: Any, components: Components, s: int) -> None:
     r, c = int(components.space_row[s]), int(components.space_col[s])
     marks = int(components.space_marks[s])
     if marks & E.MARK_CENTRE:
-        ax.add_patch(Circle((c + 0.5, r + 0.5), 0.16, color="black", zorder=3))
+        ax.add_patch(Circle((c + 0.5, r + 0.5), MARK_RADIUS, color="black", zorder=3))
     # half columns: a half disc on the edge, inside the space
     centres = {0: (c + 0.5, r, 180, 360), 1: (c + 1, r + 0.5, 90, 270),
                2: (c + 0.5, r + 1, 0, 180), 3: (c, r + 0.5, 270, 90)}
     for d in range(4):
         if marks >> d & 1:
             x, y, t1, t2 = centres[d]
-            ax.add_patch(Wedge((x, y), 0.16, t1, t2, color="black", zorder=3))
+            ax.add_patch(Wedge((x, y), MARK_RADIUS, t1, t2, color="black", zorder=3))
+
+
+def _legend(fig: Any, with_tiles: bool, with_artisans: bool) -> None:
+    """What the palace's marks mean (and, with tiles, their arrows; the artisans when any is
+    drawn), below the picture."""
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], ls="none", marker="o", markersize=8, color="black",
+               label="central column"),
+        Line2D([], [], ls="none", marker="o", markersize=8, color="black", fillstyle="bottom",
+               markerfacecoloralt="white", label="half column (on that edge)"),
+    ]
+    if with_tiles:
+        handles += [
+            Line2D([], [], ls="none", marker=r"$\rightarrow$", markersize=12, color="#555",
+                   label="the tile's arrow"),
+        ]
+    if with_artisans:
+        handles.append(Line2D([], [], ls="none", marker="o", markersize=8,
+                              color=ARTISAN_COLOURS[0], markeredgecolor="black",
+                              label="artisan (seat colour)"))
+    if not with_tiles:
+        handles.append(Line2D([], [], ls="none", marker="s", markersize=9, color="#f4efe4",
+                              markeredgecolor="#7a6a55", label="space (its id)"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+               fontsize=8.5)
 
 
 def draw_palace(components: Components, state: np.ndarray | None = None, ax: Any = None,
@@ -98,6 +127,7 @@ def draw_palace(components: Components, state: np.ndarray | None = None, ax: Any
 
     fig, ax = _figure(ax)
     n_players = int(state[E.S_N_PLAYERS]) if state is not None else None
+    artisans = False  # whether any artisan stands on the board (then the legend names them)
     for s in range(components.n_spaces):
         r, c = int(components.space_row[s]), int(components.space_col[s])
         t = int(state[E.S_SPACE_TILE + s]) if state is not None else -1
@@ -112,12 +142,15 @@ def draw_palace(components: Components, state: np.ndarray | None = None, ax: Any
                                     length_includes_head=True, zorder=4))
             a = int(state[E.S_SPACE_ARTISAN + s])
             if a >= 0:
+                artisans = True
                 ax.add_patch(Circle((c + 0.78, r + 0.78), 0.13, facecolor=ARTISAN_COLOURS[a],
                                     edgecolor="black", zorder=5))
         else:
-            ax.text(c + 0.5, r + 0.82, components.space_ids[s], ha="center", va="center",
+            # Between the central mark and the lower edge's half column: both stay clear.
+            ax.text(c + 0.5, r + 0.72, components.space_ids[s], ha="center", va="center",
                     fontsize=7.5, color="#7a6a55")
     _frame(ax, components, n_players)
+    _legend(fig, state is not None, artisans)
     if title:
         ax.set_title(title)
     return fig

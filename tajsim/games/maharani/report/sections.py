@@ -111,7 +111,7 @@ def _section_choices(ctx: ReportContext) -> None:
         return _interval(rows.iloc[0], digits=digits)
 
     n_games = int(both["n_games"].max())
-    ctx.para(
+    ctx.headline(
         f"Compared among the players of one game ({n_games:,} games; game fixed effects, seat "
         "and strategy controls, intervals clustered by game), one more second tile bought "
         f"goes with {line('score', 'second_tiles')} gold net of its 2 gold and "
@@ -219,6 +219,17 @@ def _section_colours(ctx: ReportContext) -> None:
                "Right: the change in win share that goes with one more gold from that colour's "
                "zones, from one within-game regression on all six colours (seat and strategy "
                "controls, 95% intervals clustered by game).", ctx.results)
+    ranked = table.sort_values("mean_zone_gold", ascending=False)
+    if len(ranked) > 1:
+        most, least = ranked.iloc[0], ranked.iloc[-1]
+        apart = most["low"] > least["high"]
+        ctx.headline(
+            f"Zone gold per seat and game ranges from {most['mean_zone_gold']:.2f} "
+            f"[{most['low']:.2f}, {most['high']:.2f}] ({most['colour']}) to "
+            f"{least['mean_zone_gold']:.2f} [{least['low']:.2f}, {least['high']:.2f}] "
+            f"({least['colour']}) over {int(most['n']):,} seats"
+            + ("." if apart else "; the intervals overlap, so the data do not tell the "
+               "colours apart."))
     table = table.assign(n_games=table["n_games"].astype("Int64"))
     ctx.table(table.drop(columns=["column"]), "Zone gold by tile colour and its value in "
               "wins (n = seats, n_games = games).", "colour_zone_value", full=table)
