@@ -17,8 +17,9 @@ A game's fingerprint hashes the generic sources that shape every game's records
 compiled functions outside the wings (``tajsim/engine/rng.py``, ``tajsim/running/kernels.py``),
 which call only generic code.
 
-This module is read by ``import tajsim`` before any kernel module is imported, so it imports
-nothing heavier than the wings' package ``__init__`` files (no numba).
+``import tajsim`` calls :func:`use_game_keyed_numba_cache` before any kernel module is imported,
+so this module imports no numba; a fingerprint is computed when first asked for (by numba's
+cache locators, a run), reading only the wing's cheap package ``__init__`` and its files.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ GAMES_DIR = ROOT / "games"
 GENERIC_SOURCES = ("engine", "running/chunk.py", "running/records.py", "running/aggregates.py",
                    "running/config.py", "running/kernels.py")
 _SUFFIXES = (".py", ".toml")
-#: The cache folder of compiled functions defined outside the package (tests, scripts), which
-#: may call any game's kernels: keyed by every game's fingerprint.
+#: The owner of the cache folder of the package's compiled functions outside the wings.
+GENERIC_CACHE = "generic"
+#: The owner of the cache folder of compiled functions defined outside the package (tests,
+#: scripts), which may call any game's kernels: keyed by every game's fingerprint.
 OTHER_CACHE = "other"
 #: numba's cache locators of :mod:`tajsim.games.numba_cache` (``NUMBA_CACHE_LOCATOR_CLASSES``,
 #: see :func:`use_game_keyed_numba_cache`): the package's functions, then the others.
@@ -121,8 +124,8 @@ def numba_cache_base() -> Path:
 def cache_folder_name(owner: str) -> str:
     """The cache folder of ``owner``'s compiled functions: ``numba-<game>-<game fingerprint>``,
     ``numba-generic-<generic fingerprint>`` or ``numba-other-<every game's fingerprint>``."""
-    if owner == "generic":
-        return f"numba-generic-{generic_fingerprint()}"
+    if owner == GENERIC_CACHE:
+        return f"numba-{GENERIC_CACHE}-{generic_fingerprint()}"
     if owner == OTHER_CACHE:
         return f"numba-{OTHER_CACHE}-{all_games_fingerprint()}"
     return f"numba-{owner}-{game_fingerprint(owner)}"
@@ -145,7 +148,7 @@ def cache_owner(py_file: str | Path) -> str:
         return OTHER_CACHE
     if len(parts) > 2 and parts[0] == "games" and (GAMES_DIR / parts[1] / "__init__.py").is_file():
         return parts[1]
-    return "generic"
+    return GENERIC_CACHE
 
 
 def use_game_keyed_numba_cache() -> None:
