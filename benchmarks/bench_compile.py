@@ -47,16 +47,16 @@ def cache_size(path: Path) -> tuple[int, float]:
 
 
 def _prime_bench_cache(cache: Path) -> None:
-    """Copy the freshly compiled kernels into this process's numba cache when it is the
-    benchmarks' fingerprinted cache (same sources, same layout), so the next scripts need not
-    compile them again. Never touches numba's usual cache."""
+    """Copy the freshly compiled kernels into this process's numba cache folders (the same
+    fingerprinted ``numba-<game>-<fingerprint>`` layout under another base), so the next scripts
+    need not compile them again. Files already there are kept."""
     import shutil
 
-    target = os.environ.get("NUMBA_CACHE_DIR")
-    if target and Path(target) == common.bench_cache_dir():
+    target = common.bench_cache_dir()
+    if target != cache:
         for src in cache.rglob("*"):
             if src.is_file():
-                dst = Path(target) / src.relative_to(cache)
+                dst = target / src.relative_to(cache)
                 if not dst.exists():
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(src, dst)

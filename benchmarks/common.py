@@ -24,15 +24,26 @@ if str(REPO) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(REPO))
 
 
-# Importing tajsim points numba at its cache directory keyed by the source fingerprint
-# (tajsim.games.fingerprint): every script compiles into, or loads from, the cache of the sources
-# as they are, and never loads a kernel compiled before an edit.
+# Importing tajsim makes numba cache each game's kernels in a folder keyed by that game's source
+# fingerprint (tajsim.games.fingerprint): every script compiles into, or loads from, the cache of
+# the sources as they are, and never loads a kernel compiled before an edit.
 
 
 def bench_cache_dir() -> Path:
-    """The numba cache directory of this process (tajsim's, keyed by the source fingerprint,
-    unless ``NUMBA_CACHE_DIR`` was set by the caller)."""
-    return Path(os.environ["NUMBA_CACHE_DIR"])
+    """The base of this process's numba cache folders (``numba-<game>-<fingerprint>`` ...:
+    ``~/.cache/tajsim``, or ``NUMBA_CACHE_DIR`` when the caller set it)."""
+    from tajsim.games.fingerprint import numba_cache_base
+
+    return numba_cache_base()
+
+
+def code_of(game: str | None) -> str:
+    """The code fingerprint of ``game`` (a registered name; "" for none or another name): what
+    the measurement ran, recorded in every row."""
+    from tajsim.games import GAME_PACKAGES
+    from tajsim.games.fingerprint import game_fingerprint
+
+    return game_fingerprint(game) if game in GAME_PACKAGES else ""
 
 
 def parser(description: str, repeat: int = 5, quick_repeat: int = 3) -> argparse.ArgumentParser:
@@ -83,10 +94,11 @@ def load_avg() -> float:
 
 def write_csv(name: str, rows: Iterable[dict[str, Any]], args: argparse.Namespace) -> Path:
     """Write ``rows`` to ``<results>/<name>.csv`` (columns from the first row, plus the run's
-    options and the time)."""
+    options, the time and the code fingerprint of the row's game, or else of ``--game``)."""
     rows = list(rows)
     stamp = dt.datetime.now().isoformat(timespec="seconds")
     for row in rows:
+        row.setdefault("code", code_of(row.get("game") or getattr(args, "game", None)))
         row.setdefault("quick", bool(args.quick))
         row.setdefault("repeat", args.repeat)
         row.setdefault("warmup", args.warmup)

@@ -53,8 +53,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.warmup is not None:
         extra += ["--warmup", str(args.warmup)]
     extra += ["--results", str(args.results)]
-    env = dict(os.environ)  # NUMBA_CACHE_DIR set by common: every script shares it
-    common.log(f"numba cache: {env.get('NUMBA_CACHE_DIR')}")
+    # tajsim's cache locators (NUMBA_CACHE_LOCATOR_CLASSES, set by importing tajsim above): every
+    # script shares the per-game fingerprinted cache folders
+    env = dict(os.environ)
+    common.log(f"numba cache: {common.bench_cache_dir()} (a folder per game and fingerprint)")
     info = machine_info()
     started = time.perf_counter()
     failed = []

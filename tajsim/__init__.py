@@ -3,8 +3,9 @@ games registered in :mod:`tajsim.games.registry`).
 
 The public entry points are loaded on first use so that ``import tajsim`` (and so the command
 line's start) stays cheap: numba, pandas and pyarrow load, and the kernels compile or load from
-numba's cache, only when a game is played. Before any kernel module is imported, numba's cache
-directory is keyed by the source fingerprint (:mod:`tajsim.games.fingerprint`).
+numba's cache, only when a game is played. Before any kernel module is imported, numba is told
+to cache each game's kernels in a folder keyed by that game's source fingerprint
+(:mod:`tajsim.games.fingerprint`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from tajsim.games.fingerprint import use_source_keyed_numba_cache
+from tajsim.games.fingerprint import use_game_keyed_numba_cache
 
-use_source_keyed_numba_cache()
+use_game_keyed_numba_cache()
 
 __version__ = "0.2.0"
 

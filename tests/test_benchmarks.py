@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from tajsim.games.fingerprint import game_fingerprint
 from tajsim.running.benchmarking import (
     Batch,
     check_batch,
@@ -112,6 +113,7 @@ def test_throughput_script_check_quick(tmp_path):
         rows = list(csv.DictReader(f))
     assert {r["mode"] for r in rows} >= {"one core"}
     assert all(float(r["games_per_s"]) > 0 and r["checked"] == "True" for r in rows)
+    assert {r["code"] for r in rows} == {game_fingerprint("tajmahal")}  # the code measured
     sys.path.insert(0, str(BENCH))
     try:
         import render

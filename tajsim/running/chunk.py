@@ -148,9 +148,10 @@ def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
     "raise" | "exit"}`` makes the first attempt at chunk k (the marker file does not exist yet)
     create the marker and fail.
     """
-    if task.get("code") not in (None, code_fingerprint()):
+    code = code_fingerprint(task["game"])
+    if task.get("code") not in (None, code):
         raise CodeMismatchError(
-            f"this worker runs tajsim code {code_fingerprint()}, the driver {task['code']}; "
+            f"this worker runs {task['game']} code {code}, the driver {task['code']}; "
             "install the same tajsim version on every worker"
         )
     if _fault is not None and _fault.get("chunk") == index:

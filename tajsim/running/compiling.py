@@ -1,6 +1,6 @@
 """Say on stderr when numba is about to compile kernels, so that a first run is never silent.
 
-The first call of a game's kernels after an install or an update (a new source fingerprint,
+The first call of a game's kernels after an install or an update (a new fingerprint of the game,
 :mod:`tajsim.games.fingerprint`) compiles them: 20-45 s with no output otherwise. numba
 broadcasts a ``"numba:compile"`` event only for a real compilation, never when a kernel is
 already compiled in this process or loaded from its on-disk cache, so a listener on that event

@@ -22,7 +22,7 @@ import numpy as np
 
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
-from tajsim.games.fingerprint import source_fingerprint
+from tajsim.games.fingerprint import game_fingerprint
 from tajsim.games.registry import get_game
 from tajsim.strategies.spec import PYTHON_SEATS_PLAY
 
@@ -426,7 +426,7 @@ class RunConfig:
         data = asdict(self)
         data["components"] = asdict(self.components)
         data["fingerprint"] = self.fingerprint()
-        data["code"] = code_fingerprint()
+        data["code"] = code_fingerprint(self.game)
         return data
 
 
@@ -486,7 +486,8 @@ def lineup_codes(seating: str, seat_entries: Sequence[int], players: int,
 
 
 # -- code identity -----------------------------------------------------------------------------
-def code_fingerprint() -> str:
-    """The code of a run: :func:`tajsim.games.fingerprint.source_fingerprint`. Workers refuse
-    tasks made by a driver with other code; a stored run refuses to resume under other code."""
-    return source_fingerprint()
+def code_fingerprint(game: str) -> str:
+    """The code of a run of ``game``: :func:`tajsim.games.fingerprint.game_fingerprint` (the
+    generic sources and that game's own, no other game's). Workers refuse tasks made by a driver
+    with other code; a stored run refuses to resume under other code."""
+    return game_fingerprint(game)

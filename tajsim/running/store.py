@@ -19,13 +19,13 @@ A finished chunk is *verified* before it is used, on resume and on read (``verif
 its aggregates load, hold the chunk's game count and the run's line-up; its Parquet footer
 reads, with one row per player per game and the chunk's game ids (the ``game_id`` column's
 statistics); its check file exists, records the run the chunk was written for (``run_identity``
-of the manifest: game, configuration, seed, code fingerprint) and the size and SHA-256 of both
-files, which also catches a file corrupted but still readable. A missing check file, or one of
-an older format that names no run, is damage like a corrupt row file. A bad chunk is reported in
-one line and played again on resume; reading a run with a bad chunk names it and says how to
-repair it. A manifest that no longer matches any of its chunks (edited after they were written:
-another seed, another game) is refused in one line, on resume and on read, so a run never
-presents games it did not play.
+of the manifest: game, configuration, seed, the game's code fingerprint) and the size and
+SHA-256 of both files, which also catches a file corrupted but still readable. A missing
+check file, or one of an older format that names no run, is damage like a corrupt row file. A
+bad chunk is reported in one line and played again on resume; reading a run with a bad chunk
+names it and says how to repair it. A manifest that no longer matches any of its chunks
+(edited after they were written: another seed, another game) is refused in one line, on resume
+and on read, so a run never presents games it did not play.
 
 The lock (``OUT/.lock``, "host pid") is created with its contents in one step (a hard link of a
 written temporary file), so a second run started at the same moment never reads it half
@@ -114,7 +114,8 @@ def _digest(data: bytes) -> dict[str, Any]:
 
 def run_identity(manifest: dict[str, Any]) -> str:
     """The identity of a stored run: the SHA-256 (16 hex digits) of its whole manifest as
-    canonical JSON (game, configuration, seed, components, code fingerprint, line-up).
+    canonical JSON (game, configuration, seed, components, the game's code fingerprint,
+    line-up).
 
     Every chunk's check file records it when the chunk is written, so a manifest edited
     afterwards (another seed, another game) no longer matches its chunks."""
@@ -283,7 +284,7 @@ class RunStore:
         try:
             self._lock()
         except OSError as exc:
-            if existing is not None and existing.get("code") == code_fingerprint():
+            if existing is not None and existing.get("code") == code_fingerprint(config.game):
                 scan = self.scan(RunLayout.of_config(config, run_identity(existing)))
                 self._refuse_other_manifest(scan)
                 if len(scan.finished) == config.n_chunks:
@@ -364,20 +365,22 @@ class RunStore:
         existing = self.check(config)  # again, under the lock
         identity = config.identity()
         if existing is not None:
-            if existing.get("code") != code_fingerprint():
+            code = code_fingerprint(config.game)
+            if existing.get("code") != code:
                 # Finished chunks came from other engine code: mixing them would make one run
-                # a blend of two rule sets.
+                # a blend of two rule sets. Only this game's code counts (and the generic
+                # code it runs on): an edit to another game's kernels leaves the run resumable.
                 raise UserError(
-                    f"{self.out} was started by other tajsim engine code "
-                    f"({existing.get('code')}, now {code_fingerprint()}); expected the same "
-                    "code to resume: use --restart to play it again, or a new --out")
+                    f"{self.out} was started by other tajsim engine code for {config.game} "
+                    f"({existing.get('code')}, now {code}); expected the same code to resume: "
+                    "use --restart to play it again, or a new --out")
         if existing is None:
             # The manifest first: a folder holding run files always says whose they are.
             manifest = {
                 "format": FORMAT,
                 "game": config.game,
                 "config": identity,
-                "code": code_fingerprint(),
+                "code": code_fingerprint(config.game),
                 "components": config.components.description,
                 "strategies": list(config.labels),
                 "n_chunks": config.n_chunks,
