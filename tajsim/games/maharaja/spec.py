@@ -34,6 +34,7 @@ from tajsim.games.maharaja.play.records import (
 from tajsim.games.maharaja.strategies.ids import N_PARAMS, WORK_SIZE
 from tajsim.games.maharaja.strategies.nb import choose_action_nb
 from tajsim.games.maharaja.strategies.registry import REGISTRY
+from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
 from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
 from tajsim.games.maharaja.strategies.view import player_view
 
@@ -114,6 +115,7 @@ SPEC = GameSpec(
     seat_cost_us=10.8,  # random: about 23,000 4-player games/s on one core
     board_picture="tajsim.games.maharaja.report.board_plot:draw_board",
     enumerated_setups=enumerated_setup_ids,
+    restrictions=RESTRICTIONS,
     description=("Kramer & Kiesling's Maharaja (2004): secret pairs of actions, architects "
                  "travelling a road network with tolls, palaces in seven cities; the first "
                  "to seven palaces (or the most after round 10) wins. Score = 10000 x palaces "
