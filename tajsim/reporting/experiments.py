@@ -17,11 +17,12 @@ import pandas as pd
 
 from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
 from tajsim.errors import UserError
-from tajsim.games.registry import DEFAULT_GAME
+from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.reporting.render import write_csv
 from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
+from tajsim.running.repeats import repeat_note_for_results
 
 __all__ = ["check_names", "run_experiment"]
 
@@ -76,6 +77,9 @@ def run_experiment(
     data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
                                progress=progress, scale=scale, echo=say, restart=restart,
                                log=log, device=device)
+    note = repeat_note_for_results(get_game(exp.game), data.results)
+    if note is not None:
+        say(f"note: {note}")
     try:
         write_csv(data.summaries, out_dir / "summary.csv")
         (out_dir / "experiment.toml").write_bytes(exp.path.read_bytes())

@@ -275,6 +275,10 @@ class StrategySpec:
         """``value`` of parameter ``key`` as the kernels receive it (float), or a one-line
         ``UserError`` naming the parameter, the value (``shown``: as the user wrote it) and
         what was expected; ``where`` says where it was given."""
+        if key in GENERIC_OPTIONS and not self.generic_options:
+            raise UserError(f"strategy {self.name!r} option {key}{where}: this game's kernels do "
+                            "not take the generic options (temperature, forbid) yet; expected "
+                            f"one of: {', '.join(self.option_names()) or '(none)'}")
         if key not in self.option_names():
             raise UserError(
                 f"strategy {self.name!r} has no parameter {key!r}{where}; "
