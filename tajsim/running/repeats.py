@@ -75,16 +75,19 @@ def repeat_note_for_config(config: RunConfig, spec: GameSpec) -> str | None:
 
 
 def repeat_note_for_results(spec: GameSpec, results: pd.DataFrame) -> str | None:
-    """:func:`repeat_note` of a results frame (one row per player per game): the games, and the
-    seatings they show, counted per player count and rule variant; the first note found."""
+    """:func:`repeat_note` of a results frame (one row per player per game): the games, the
+    seatings they show and the most games sharing a ``setup_id``, counted per run (seed, player
+    count, edition, variant); the first note found."""
     keys = [c for c in ("seed", "n_players", "edition", "variant", "run_id")
             if c in results.columns]
     groups = results.groupby(keys, sort=False, observed=True) if keys else [((), results)]
     for _key, part in groups:
         by_game = part.sort_values("seat").groupby("game_id", sort=False)["strategy"]
         seatings = by_game.agg(lambda s: tuple(s.astype(str))).nunique()
+        per_setup = part.drop_duplicates("game_id").groupby("setup_id").size().max() \
+            if "setup_id" in part.columns else 1
         note = repeat_note(spec, part["strategy"].astype(str).unique(), by_game.ngroups,
-                           int(seatings))
+                           int(seatings), int(per_setup))
         if note is not None:
             return note
     return None
