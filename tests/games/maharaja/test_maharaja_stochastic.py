@@ -66,9 +66,10 @@ def test_search_takes_the_temperature_for_its_rollouts():
 
 @pytest.mark.parametrize("restriction", RESTRICTIONS, ids=lambda r: r.name)
 def test_each_restriction_removes_its_family(restriction):
-    """Step by step, a restricted seat never takes an action of its family unless every legal
-    action belongs to it (then the restriction is lifted), and always has an action."""
-    spec, params = SPEC.strategies.parse(f"balanced:forbid={restriction.name}")
+    """Step by step, a restricted seat (at temperature 1: every decision drawn, so the whole
+    legal list is exercised) never takes an action of its family unless every legal action
+    belongs to it (then the restriction is lifted), and always takes a legal action."""
+    spec, params = SPEC.strategies.parse(f"balanced:temperature=1:forbid={restriction.name}")
     plain_spec, plain = SPEC.strategies.parse("balanced")
     mask = 1 << restriction.bit
     ids = np.array([spec.strategy_id, plain_spec.strategy_id], np.int64)
