@@ -257,3 +257,16 @@ def test_experiment_files_take_a_device(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split("\n")[:2] == ["cpu []", "gpu ['tajmahal']"]  # the GPU played
     assert _tree(tmp_path / "out-cpu") == _tree(tmp_path / "out-gpu")
+
+
+def test_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
+    """Stochastic and restricted play (the generic options, issue 19) decide alike on the GPU:
+    the temperature's integer softmax draws from the seat's stream, a restriction filters the
+    legal list in the shared dispatcher. Maharaja, three seats: the heuristic above temperature
+    0 and restricted, greedy warm, random restricted (the dispatcher's path, not the batch's
+    shortcut)."""
+    case = {"game": "maharaja", "players": 3, "edition": "basic", "games": 1, "seed": 23,
+            "strategies": ["balanced:temperature=2:forbid=governor+outer_palaces",
+                           "greedy:temperature=0.5", "random:forbid=village_houses"]}
+    (report,) = simulate_cases([case])
+    assert report["differences"] == []

@@ -183,6 +183,12 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
     if quiet:
         return
     click.echo(result.summary_text())
+    from tajsim.games.registry import get_game
+    from tajsim.running.repeats import repeat_note_for_config
+
+    note = repeat_note_for_config(result.config, get_game(result.config.game))
+    if note is not None:
+        click.echo(f"\nnote: {note}", err=True)
     if out is not None:
         what = "results and aggregates" if records else "aggregates"
         click.echo(f"\n{what}: {out} ({result.config.n_chunks} chunks, "

@@ -10,7 +10,7 @@ from tajsim.cli.options import Echo, game_option
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
-from tajsim.strategies.spec import is_internal
+from tajsim.strategies.spec import TEMPERATURE_RANGE, is_internal
 
 
 def _wrap(items: list[str], indent: str = "      ", width: int = 96) -> list[str]:
@@ -43,7 +43,8 @@ def command(game: str, params: bool, plugins: str) -> None:
     Presets of the heuristic share one id and differ by their weights; override any parameter
     with NAME:KEY=VALUE (e.g. balanced:connect=2, ismcts:iterations=200). Pure-Python
     strategies are files used as py:PATH (see docs/strategies.md); those found in --plugins
-    are listed last.
+    are listed last. A game with the generic options lists them and its restriction families
+    after the strategies (balanced:temperature=1, balanced:forbid=governor).
     """
     Echo()  # compile notices on, as in every command (listing compiles nothing today)
     game_spec = get_game(game)
@@ -63,6 +64,14 @@ def command(game: str, params: bool, plugins: str) -> None:
             ranges[-1] = ranges[-1].rstrip(";")
             for line in _wrap(["ranges:", *ranges]):
                 click.echo(line)
+    registry = game_spec.strategies
+    if getattr(registry, "generic_options", False):
+        click.echo("\nEvery compiled strategy above also takes (docs/strategies.md):")
+        click.echo(f"    temperature: {TEMPERATURE_RANGE.expected(why=False)}; 0 (the default) "
+                   "is its own choice, above 0 a softmax of value / temperature")
+        click.echo("    forbid: restriction families joined by + (none by default):")
+        for restriction in game_spec.restrictions:
+            click.echo(f"      {restriction.name:<15} {restriction.text}")
     folder = Path(plugins)
     listed = []
     for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:

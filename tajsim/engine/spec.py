@@ -201,6 +201,32 @@ class RuleOption:
 
 
 @dataclass(frozen=True)
+class Restriction:
+    """A family of actions a strategy may be forbidden to take (restricted play: Jaffe et al.,
+    "Evaluating Competitive Game Balance with Restricted Play", AIIDE 2012).
+
+    ``balanced:forbid=NAME`` (several joined by ``+``) removes the family's actions from the
+    legal list before the strategy chooses; the kernels receive the families as a bit mask in
+    the parameter vector's last slot (:mod:`tajsim.engine.choice`). A family is something a
+    player chooses; when removing it would leave a seat no legal action, the restriction is
+    lifted for that decision (the game's docs say when that can happen).
+
+    Attributes
+    ----------
+    name : str
+        The name a user writes (``forbid=governor``).
+    bit : int
+        Its bit in the mask (0 .. 51: the mask travels in a float64 slot).
+    text : str
+        What it forbids, in one line (``tajsim strategies --game G`` shows it).
+    """
+
+    name: str
+    bit: int
+    text: str
+
+
+@dataclass(frozen=True)
 class SetupFeature:
     """One categorical feature of a game's setup: what the setup-balance analyses and the
     aggregates group win rates by (per value and seat).
@@ -324,6 +350,10 @@ class GameSpec:
         Every setup of the game as setup ids, for runs that play each setup in turn
         (``setups = "enumerated"``: game g plays setup ``ids[(g // games_per_setup) % S]``);
         None when the setups are too many to list.
+    restrictions : tuple of Restriction
+        The families of actions a strategy may be forbidden (``forbid=NAME``); empty for a
+        game whose kernels do not read the generic strategy options yet. They must be the
+        families its strategy registry was built with (``check_layout`` says so).
     """
 
     name: str
@@ -365,6 +395,7 @@ class GameSpec:
     golden_dir: Path | None = None
     enumerated_setups: Callable[[], np.ndarray] | None = None
     score_display: ScoreDisplay | None = None
+    restrictions: tuple[Restriction, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------
@@ -462,3 +493,7 @@ class GameSpec:
             if not set(shown.parts) <= set(self.score_parts):
                 raise ValueError(f"{self.name}: score_display parts {shown.parts} must be "
                                  f"score parts of {self.score_parts}")
+        declared = tuple(getattr(self.strategies, "restrictions", ()))
+        if tuple(self.restrictions) != declared:
+            raise ValueError(f"{self.name}: the spec's restrictions {self.restrictions} are not "
+                             f"the strategy registry's {declared}")

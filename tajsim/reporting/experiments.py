@@ -17,12 +17,13 @@ import pandas as pd
 
 from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
 from tajsim.errors import UserError
-from tajsim.games.registry import DEFAULT_GAME
+from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.reporting.outputs import Owner, check_output_folder, claim_output_folder
 from tajsim.reporting.render import write_csv
 from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
+from tajsim.running.repeats import repeat_note_for_results
 from tajsim.running.store import atomic_write
 
 __all__ = ["check_names", "run_experiment"]
@@ -88,6 +89,9 @@ def run_experiment(
                                # marked once every run is valid: a bad file writes nothing
                                on_validated=lambda: claim_output_folder(out_dir, owner,
                                                                         force=force))
+    note = repeat_note_for_results(get_game(exp.game), data.results)
+    if note is not None:
+        say(f"note: {note}")
     try:
         write_csv(data.summaries, out_dir / "summary.csv")
         atomic_write(out_dir / "experiment.toml", exp.path.read_bytes())

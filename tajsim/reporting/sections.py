@@ -42,6 +42,7 @@ from tajsim.reporting.render import (
     setup_keys,
     signed,
 )
+from tajsim.running.repeats import deterministic_lineup, repeat_note_for_results
 
 __all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "baseline_handle",
            "composition_wide", "score_parts_figure", "section_names", "sections_for",
@@ -71,6 +72,9 @@ def _section_overview(ctx: ReportContext) -> None:
                  f" finished games only; run the command that wrote the run again to finish it, "
                  "then write the report again.")
     ctx.para(describe_simulation(r, ctx.config))
+    repeated = repeat_note_for_results(ctx.spec, r)
+    if repeated is not None:
+        ctx.para(f"**{repeated}**")
     winners = r.groupby(game_index(r))["winner"].sum()
     facts = pd.DataFrame({
         "quantity": ["games", "player-games", "strategies", "player counts", "editions",
@@ -421,7 +425,9 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     if "setup_id" not in r.columns:
         ctx.para("Skipped: the results have no `setup_id` column.")
         return
-    if ctx.spec.extras.get("setup_balance_note"):  # the game says why these would mislead
+    if ctx.spec.extras.get("setup_balance_note") and deterministic_lineup(
+            ctx.spec, r["strategy"].astype(str).unique()):
+        # the game says why these would mislead when its games are a function of the setup
         ctx.para(f"Skipped: {ctx.spec.extras['setup_balance_note']}")
         return
     per_setup = setup_balance.games_per_setup(r)

@@ -11,6 +11,15 @@ switch, within a closed range), and every value is checked here, once for all ga
 game is played: a search with 0 iterations or a ``nan`` weight would otherwise play degenerate
 games without a word. Slots whose names begin with ``_`` are internal (padding that keeps the
 rollout weights at ``params[N_WEIGHTS:]``): not parameters a user may set.
+
+**Generic options.** A game whose registry is built with ``generic_options=True`` gives every
+compiled strategy two more options, parsed here once for all games and read by the kernels
+from the last two slots of the vector (:mod:`tajsim.engine.choice` says how):
+
+* ``temperature`` (``balanced:temperature=0.5``; :data:`TEMPERATURE_RANGE`): 0 is the
+  strategy's own deterministic choice; above it, a softmax of value / temperature;
+* ``forbid`` (``balanced:forbid=governor+village_houses``, ``forbid=none``): families of actions
+  the game declares (``GameSpec.restrictions``), removed from the legal list before choosing.
 """
 
 from __future__ import annotations
@@ -22,10 +31,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tajsim.engine.spec import Restriction
 from tajsim.errors import UserError
 
-__all__ = ["INTERNAL_SLOT", "PYTHON_SEATS_PLAY", "ParamRange", "StrategyRegistry",
-           "StrategySpec", "bool_param", "float_param", "int_param", "is_internal",
+__all__ = ["FORBID", "GENERIC_OPTIONS", "INTERNAL_SLOT", "PYTHON_SEATS_PLAY", "ParamRange",
+           "StrategyRegistry", "StrategySpec", "TEMPERATURE", "TEMPERATURE_RANGE",
+           "bool_param", "float_param", "forbid_names", "int_param", "is_internal",
            "no_switches"]
 
 #: Where a pure-Python strategy (``py:FILE``) can play: step-by-step games only, never the
@@ -105,6 +116,25 @@ def bool_param(why: str = "") -> ParamRange:
     return ParamRange("bool", 0.0, 1.0, why)
 
 
+#: The generic options (see the module doc): their names and slots, counted from the end.
+TEMPERATURE = "temperature"
+FORBID = "forbid"
+GENERIC_OPTIONS = (TEMPERATURE, FORBID)
+#: Slots they take: params[n - 2] and params[n - 1] (``tajsim.engine.choice.GENERIC_SLOTS``,
+#: not imported: this module stays free of numba so that ``tajsim --help`` starts fast).
+GENERIC_SLOTS = len(GENERIC_OPTIONS)
+#: What a temperature may be: 0 (the strategy's own choice) up to 1,000 value units of the game
+#: (each game's strategies.md says what one unit is; far above its value gaps it plays
+#: uniformly at random among the actions it values at all).
+TEMPERATURE_RANGE = ParamRange("float", 0.0, 1000.0, "in the game's value units")
+
+
+def forbid_names(mask: int, restrictions: Iterable[Restriction]) -> str:
+    """The ``forbid=`` text of ``mask`` (``governor+village_houses``; ``none`` for 0)."""
+    names = [r.name for r in restrictions if (int(mask) >> r.bit) & 1]
+    return "+".join(names) or "none"
+
+
 #: The range of an internal slot (a name beginning with ``_``): it holds 0, no user value.
 INTERNAL_SLOT = ParamRange("internal")
 
@@ -146,6 +176,13 @@ class StrategySpec:
     cost_param : str
         A parameter the cost grows with in proportion (e.g. a search's ``iterations``): the
         cost is then ``cost`` per unit of that parameter.
+    deterministic : bool or callable ``(float64[n_params]) -> bool``
+        Whether the strategy draws no chance at temperature 0 (its choice a function of what
+        it sees), for its parameter vector: a run of such line-ups on a game whose only chance
+        is the setup replays its games (:mod:`tajsim.running.repeats`).
+    generic_options, restrictions
+        Set by the registry (:class:`StrategyRegistry`): whether the strategy takes the
+        generic options, and the game's restriction families.
     """
 
     name: str
@@ -158,6 +195,9 @@ class StrategySpec:
     cost: float = 1.0
     cost_param: str = ""
     param_ranges: tuple[ParamRange, ...] = ()
+    deterministic: bool | Callable[[np.ndarray], bool] = False
+    generic_options: bool = False
+    restrictions: tuple[Restriction, ...] = ()
 
     def __post_init__(self) -> None:
         # A programming error in a wing's registry, not a user's: plain ValueError.
@@ -183,20 +223,71 @@ class StrategySpec:
         return [(tuple(names), declared) for declared, names in groups.items()]
 
     def user_param_names(self) -> tuple[str, ...]:
-        """The parameters a user may set (internal slots left out)."""
+        """The parameters a user may set (internal slots left out; the generic options are
+        :meth:`option_names`)."""
         return tuple(name for name in self.param_names if not is_internal(name))
+
+    def option_names(self) -> tuple[str, ...]:
+        """Everything ``name:key=value`` may set: the parameters, then the generic options."""
+        return self.user_param_names() + (GENERIC_OPTIONS if self.generic_options else ())
+
+    def generic_slot(self, key: str) -> int:
+        """Index of generic option ``key`` in the parameter vector (the last two slots)."""
+        return self.n_params - GENERIC_SLOTS + GENERIC_OPTIONS.index(key)
+
+    def forbid_mask(self, text: object, where: str = "") -> float:
+        """``forbid=`` text (family names joined by ``+``, or ``none``; or a mask already
+        parsed) -> the mask the kernels receive (as float64), or a one-line ``UserError``
+        naming the bad family."""
+        families = {r.name: r.bit for r in self.restrictions}
+        expected = ", ".join(families) or "(this game declares none)"
+        known = sum(1 << bit for bit in families.values())
+        if isinstance(text, (int, float, np.integer, np.floating)) \
+                and not isinstance(text, (bool, np.bool_)) and float(text).is_integer() \
+                and 0 <= int(text) and not int(text) & ~known:
+            return float(text)  # a mask already parsed (the parameter vector's own value)
+        if not isinstance(text, str) or not text.strip():
+            raise UserError(f"strategy {self.name!r} option forbid={text!r}{where} is not a "
+                            f"family name; expected none or names joined by + from: {expected}")
+        mask = 0
+        for name in text.strip().split("+"):
+            name = name.strip()
+            if name == "none" and text.strip() == "none":
+                continue
+            if name not in families:
+                raise UserError(f"strategy {self.name!r} option forbid={text.strip()}{where}: "
+                                f"unknown restriction {name!r}; expected none or names joined "
+                                f"by + from: {expected}")
+            mask |= 1 << families[name]
+        return float(mask)
+
+    def is_deterministic(self, vec: np.ndarray | None = None) -> bool:
+        """Whether this strategy at parameters ``vec`` (default: its own) draws no chance."""
+        vec = self.param_vector() if vec is None else np.asarray(vec, np.float64)
+        if self.generic_options and vec[self.generic_slot(TEMPERATURE)] > 0:
+            return False
+        if callable(self.deterministic):
+            return bool(self.deterministic(vec))
+        return bool(self.deterministic)
 
     def check_value(self, key: str, value: float, where: str = "",
                     shown: str | None = None) -> float:
         """``value`` of parameter ``key`` as the kernels receive it (float), or a one-line
         ``UserError`` naming the parameter, the value (``shown``: as the user wrote it) and
         what was expected; ``where`` says where it was given."""
-        if key not in self.user_param_names():
+        if key in GENERIC_OPTIONS and not self.generic_options:
+            raise UserError(f"strategy {self.name!r} option {key}{where}: this game's kernels do "
+                            "not take the generic options (temperature, forbid) yet; expected "
+                            f"one of: {', '.join(self.option_names()) or '(none)'}")
+        if key not in self.option_names():
             raise UserError(
                 f"strategy {self.name!r} has no parameter {key!r}{where}; "
-                f"expected one of: {', '.join(self.user_param_names()) or '(none)'}"
+                f"expected one of: {', '.join(self.option_names()) or '(none)'}"
             )
-        declared = self.param_ranges[self.param_names.index(key)]
+        if key == FORBID:
+            return self.forbid_mask(value, where)
+        declared = TEMPERATURE_RANGE if key == TEMPERATURE else \
+            self.param_ranges[self.param_names.index(key)]
         text = shown if shown is not None else repr(value)
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                           np.floating)):
@@ -215,7 +306,9 @@ class StrategySpec:
         vec[: len(self.params)] = self.params
         for key, value in (overrides or {}).items():
             checked = self.check_value(key, value)
-            vec[self.param_names.index(key)] = checked
+            slot = self.generic_slot(key) if key in GENERIC_OPTIONS and self.generic_options \
+                else self.param_names.index(key)
+            vec[slot] = checked
         return vec
 
     def check_vector(self, vec: np.ndarray, what: str = "") -> np.ndarray:
@@ -229,6 +322,15 @@ class StrategySpec:
         for i, key in enumerate(self.param_names):
             if not is_internal(key):
                 self.check_value(key, float(vec[i]), what)
+        if self.generic_options:
+            self.check_value(TEMPERATURE, float(vec[self.generic_slot(TEMPERATURE)]), what)
+            mask = float(vec[self.generic_slot(FORBID)])
+            known = sum(1 << r.bit for r in self.restrictions)
+            if not mask.is_integer() or int(mask) & ~known or mask < 0:
+                raise UserError(f"strategy {self.name!r}{what}: restriction mask {mask:g} is "
+                                f"not made of this game's families; expected a sum of: "
+                                + ", ".join(f"{r.name} = {1 << r.bit}"
+                                            for r in self.restrictions))
         return vec
 
     def relative_cost(self, params: np.ndarray | None = None) -> float:
@@ -260,24 +362,41 @@ class StrategyRegistry:
     kernel_switches : callable ``(strategy_ids) -> tuple``
         Extra trailing arguments of the game's kernels for a line-up of these ids (numba drops
         the code of a family switched off with ``None``: a smaller, faster-compiling kernel).
+    generic_options : bool
+        Whether the game's kernels read the generic options (``temperature``, ``forbid``)
+        from the last two slots of ``n_params`` (:mod:`tajsim.engine.choice`); a strategy's
+        own parameters must then fit in the slots before them.
+    restrictions : tuple of Restriction
+        The families ``forbid=`` may name (the game spec's ``restrictions``).
     """
 
     def __init__(self, game: str, n_params: int,
-                 kernel_switches: Callable[[Iterable[int]], tuple] = no_switches) -> None:
+                 kernel_switches: Callable[[Iterable[int]], tuple] = no_switches, *,
+                 generic_options: bool = False,
+                 restrictions: Iterable[Restriction] = ()) -> None:
         self.game = game
         self.n_params = int(n_params)
         self.kernel_switches = kernel_switches
+        self.generic_options = bool(generic_options)
+        self.restrictions = tuple(restrictions)
+        if self.restrictions and not self.generic_options:
+            raise ValueError(f"{game}: restrictions need the generic options")
+        bits = [r.bit for r in self.restrictions]
+        if len(set(bits)) != len(bits) or any(not 0 <= b < 52 for b in bits):
+            raise ValueError(f"{game}: restriction bits {bits} must be distinct, 0 to 51")
         self._specs: dict[str, StrategySpec] = {}
 
     def register(self, spec: StrategySpec, *, replace: bool = False) -> StrategySpec:
         """Add ``spec`` (names are unique unless ``replace``)."""
         if spec.name in self._specs and not replace:
             raise ValueError(f"strategy {spec.name!r} registered twice")
-        if spec.n_params != self.n_params:
-            spec = dataclasses.replace(spec, n_params=self.n_params)
-        if len(spec.params) > self.n_params:
+        spec = dataclasses.replace(spec, n_params=self.n_params,
+                                   generic_options=self.generic_options,
+                                   restrictions=self.restrictions)
+        own = self.n_params - (GENERIC_SLOTS if self.generic_options else 0)
+        if len(spec.params) > own or len(spec.param_names) > own:
             raise ValueError(f"strategy {spec.name!r} has {len(spec.params)} parameters; "
-                             f"the kernels take {self.n_params}")
+                             f"the kernels take {own}")
         self._specs[spec.name] = spec
         return spec
 
@@ -331,7 +450,7 @@ class StrategyRegistry:
             try:
                 if not sep or not key:
                     raise ValueError
-                number = float(value)
+                number: float | str = value if key == FORBID else float(value)
             except ValueError:
                 raise UserError(
                     f"bad strategy parameter {item!r} in {text!r}; expected key=number"

@@ -41,6 +41,7 @@ from tajsim.games.maharaja.play.records import (
 from tajsim.games.maharaja.strategies.ids import N_PARAMS, WORK_SIZE
 from tajsim.games.maharaja.strategies.nb import choose_action_nb
 from tajsim.games.maharaja.strategies.registry import REGISTRY
+from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
 from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
 from tajsim.games.maharaja.strategies.view import player_view
 
@@ -131,6 +132,7 @@ SPEC = GameSpec(
         note=("`score` is the ranking key 10,000 × palaces + gold, not points: players are "
               "ranked by palaces, then by gold."),
     ),
+    restrictions=RESTRICTIONS,
     description=("Kramer & Kiesling's Maharaja (2004): secret pairs of actions, architects "
                  "travelling a road network with tolls, palaces in seven cities; the first "
                  "to seven palaces (or the most after round 10) wins. Score = 10000 x palaces "
@@ -143,16 +145,21 @@ SPEC = GameSpec(
         "palace_points": E.PALACE_POINTS,
         "seat_note": "seat 0 chooses a character card first",
         "setup_features_text": "the governor order: which city is visited in each round",
-        # Why the generic setup-balance section (ICC, per-setup tests) is left out.
+        # The governor order is the game's only chance: a line-up of strategies that draw none
+        # replays its games beyond 5,040 orders x seatings (tajsim.running.repeats says so).
+        "chance_only_in_setup": True,
+        # Why the generic setup-balance section (ICC, per-setup tests) is left out for such a
+        # line-up (it runs when a strategy draws chance: a temperature above 0, or random).
         "setup_balance_note": (
-            "Maharaja's compiled strategies (all but random) draw no chance, so a game is a "
+            "these strategies draw no chance (temperature 0), so a game is a "
             "function of the governor order and the seating, and the games of one order are "
             "not independent draws: a mirror match has one game per order, and across the "
             "seat rotations of a field the games of an order are tied together (a strategy "
             "that wins every rotation wins once in each seat), which pushes the share of the "
             "variance due to the setup below 0. The section \"The governor order and the "
             "seats\" shows each seat's win rate by order instead (exact when every order is "
-            "played: setups = \"enumerated\")."),
+            "played: setups = \"enumerated\"). Give the strategies a temperature "
+            "(balanced:temperature=1) for independent games of each order."),
         "rules_doc": "docs/games/maharaja/rules.md",
         "components_doc": "docs/games/maharaja/components.md",
         "strategies_doc": "docs/games/maharaja/strategies.md",

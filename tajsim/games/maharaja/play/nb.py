@@ -86,8 +86,9 @@ def play_out_work_nb(comp, state, seat_ids, seat_params, prng, legal, actions_ou
         p = state[S_CUR]
         if n == 1:
             action = legal[0]
-        elif seat_ids[p] == STRATEGY_RANDOM:
-            # the same draw as random_policy_nb, without the dispatch (half a random game's time)
+        elif seat_ids[p] == STRATEGY_RANDOM and seat_params[p, seat_params.shape[1] - 1] == 0:
+            # the same draw as random_policy_nb, without the dispatch (half a random game's
+            # time); a restricted random seat (forbid=, the last slot) goes to the dispatcher
             action = legal[below(prng, p, n)]
         else:
             action = choose_action_work_nb(seat_ids[p], state, comp, p, seat_params[p], prng,

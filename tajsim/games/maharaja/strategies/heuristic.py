@@ -127,7 +127,13 @@ from tajsim.games.maharaja.engine.nb import (
     performed_mask_of,
     village_cap,
 )
-from tajsim.games.maharaja.strategies.ids import HEUR_SIZE, N_WEIGHTS, W_HEUR, WEIGHT_ONE
+from tajsim.games.maharaja.strategies.ids import (
+    HEUR_SIZE,
+    N_WEIGHTS,
+    W_HEUR,
+    W_VALUES,
+    WEIGHT_ONE,
+)
 
 P = MAX_PLAYERS
 WEIGHT_NAMES = (
@@ -996,6 +1002,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
         else:
             v = card_value(state, comp, p, a - ACTION_CARD, True, work) - mine_value
             v += saving(work, 5)
+        work[W_VALUES + i] = v  # hook: the temperature draws from every value
         if v > best_v:
             best_v = v
             best_i = i
@@ -1069,7 +1076,10 @@ def weighted_policy_nb(state, comp, player, params, legal, n_legal, work):
 
 @kernel
 def decide_nb(state, comp, player, legal, n_legal, work):
-    """The heuristic decision with the weights already in ``work`` (see the module doc)."""
+    """The heuristic decision with the weights already in ``work`` (see the module doc).
+
+    Every candidate's value is left in ``work[W_VALUES + i]`` (int64, fixed-point gold, for
+    ``legal[i]``): the dispatcher's temperature draws from them."""
     phase = state[S_PHASE]
     p = player
     if phase == PHASE_PICK:
@@ -1078,6 +1088,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
         best_v = NEG
         for i in range(n_legal):
             v = work[W_HEUR + H_PAIRV + legal[i] - ACTION_PICK]
+            work[W_VALUES + i] = v  # hook: the temperature draws from every value
             if v > best_v:
                 best_v = v
                 best_i = i
@@ -1092,6 +1103,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
         best_v = NEG
         for i in range(n_legal):
             v = house_value(state, comp, p, legal[i] - ACTION_MOVE_TO, work)
+            work[W_VALUES + i] = v  # hook: the temperature draws from every value
             if v > best_v:
                 best_v = v
                 best_i = i
@@ -1103,6 +1115,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
         best_v = NEG
         for i in range(n_legal):
             v = vil_value(work, legal[i] - ACTION_BUILD)
+            work[W_VALUES + i] = v  # hook: the temperature draws from every value
             if v > best_v:
                 best_v = v
                 best_i = i
@@ -1113,6 +1126,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
         best_v = NEG
         for i in range(n_legal):
             v = card_value(state, comp, p, legal[i] - ACTION_CARD, False, work)
+            work[W_VALUES + i] = v  # hook: the temperature draws from every value
             if v > best_v:
                 best_v = v
                 best_i = i

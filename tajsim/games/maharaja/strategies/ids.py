@@ -14,9 +14,12 @@ from __future__ import annotations
 from tajsim.games.maharaja.engine.enums import MAX_PLAYERS, N_ACTIONS, N_PAIRS, STATE_SIZE
 
 # params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; the search
-# reads its settings from the first slots and gives params[N_WEIGHTS:] to its rollout policy.
-N_PARAMS = 32
+# reads its settings from the first slots and gives params[N_WEIGHTS:] to its rollout policy
+# (its 16 rollout weights). The last two slots are the generic options, temperature and the
+# restriction mask (tajsim.engine.choice: read from the end, so the rollouts' slice keeps them).
 N_WEIGHTS = 16
+N_OWN_PARAMS = 2 * N_WEIGHTS
+N_PARAMS = N_OWN_PARAMS + 2
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
@@ -45,7 +48,10 @@ W_SEARCH_NCAND = W_SEARCH_SUM + MAX_PLAYERS * MAX_CANDIDATES  # [P] candidates p
 W_SEARCH_CHOICE = W_SEARCH_NCAND + MAX_PLAYERS  # [P] this iteration's candidate per seat
 W_SEARCH_PAIRV = W_SEARCH_CHOICE + MAX_PLAYERS  # [N_PAIRS] pair values of one seat
 W_SEARCH_EVAL = W_SEARCH_PAIRV + N_PAIRS  # [P] evaluations at the horizon
-WORK_SIZE = W_SEARCH_EVAL + MAX_PLAYERS
+# [N_ACTIONS] the heuristic's value of each legal action of its last decision (the temperature
+# draws from them)
+W_VALUES = W_SEARCH_EVAL + MAX_PLAYERS
+WORK_SIZE = W_VALUES + N_ACTIONS
 
 
 def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:

@@ -8,7 +8,9 @@ pick (``state[S_PICK + q]`` while ``state[S_REVEALED + q] == 0``).
 * ``state``: int64[STATE_SIZE]; ``comp``: int64[COMP_SIZE];
 * ``params``: float64[N_PARAMS], the strategy's parameters;
 * ``prng``: int64[MAX_PLAYERS], the per-seat policy streams (a policy advances slot ``player``);
-* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``;
+* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``; a restricted
+  strategy (``forbid=``) removes its forbidden families from it in place (callers refill it
+  before every decision; ``choose_action_nb`` works on a copy);
 * ``work``: int64[WORK_SIZE] scratch (``choose_action_work_nb``; the public ``choose_action_nb``
   allocates one per call for callers that decide one action at a time).
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.choice import forbid_mask
 from tajsim.games.maharaja.strategies.ids import (
     N_PARAMS,
     N_STRATEGY_IDS,
@@ -31,6 +34,7 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_SEARCH,
     WORK_SIZE,
 )
+from tajsim.games.maharaja.strategies.restrictions import restrict_legal
 from tajsim.games.maharaja.strategies.rollout import choose_simple_nb, random_policy_nb
 from tajsim.games.maharaja.strategies.search import search_policy_nb
 
@@ -60,7 +64,10 @@ def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal,
     """
     if search is not None:
         if strategy_id == STRATEGY_SEARCH:
-            return search_policy_nb(state, comp, player, params, prng, legal, n_legal, work,
+            n = restrict_legal(state, legal, n_legal, forbid_mask(params))
+            if n == 1 and n_legal > 1:  # the restriction left one action
+                return legal[0]
+            return search_policy_nb(state, comp, player, params, prng, legal, n, work,
                                     heuristics)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             work, heuristics)
@@ -72,5 +79,6 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     """``choose_action_work_nb`` with its own scratch: the ``GameKernels.choose_action``
     signature, for callers that decide one action at a time."""
     work = np.zeros(WORK_SIZE, np.int64)
-    return choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal,
+    own = legal[:n_legal].copy()  # a restriction filters in place: the caller's list stays
+    return choose_action_work_nb(strategy_id, state, comp, player, params, prng, own,
                                  n_legal, work, search, heuristics)

@@ -6,7 +6,10 @@
   ``hoarder``, ``character``);
 * ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts.
 
-``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector.
+``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector. Every
+strategy also takes the generic options ``temperature`` (one unit = one gold of the heuristic's
+values) and ``forbid`` (the families of ``restrictions.RESTRICTIONS``): the last two slots of
+the vector (:mod:`tajsim.engine.choice`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_SEARCH,
     kernel_switches,
 )
-from tajsim.games.maharaja.strategies.search import SEARCH_PARAM_NAMES
+from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
+from tajsim.games.maharaja.strategies.search import I_ROLLOUT, SEARCH_PARAM_NAMES
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -77,21 +81,28 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
                                "Maharaja presets", WEIGHT_RANGE)
 
 
+def _search_deterministic(vec) -> bool:
+    """Whether a search at parameters ``vec`` (temperature 0) draws no chance: its rollouts
+    use the seat's stream only with the random rollout policy."""
+    return int(vec[I_ROLLOUT]) != 0
+
+
 def _build_registry() -> StrategyRegistry:
-    reg = StrategyRegistry("Maharaja", N_PARAMS, kernel_switches)
+    reg = StrategyRegistry("Maharaja", N_PARAMS, kernel_switches, generic_options=True,
+                           restrictions=RESTRICTIONS)
     reg.register(StrategySpec("random", STRATEGY_RANDOM,
                               "uniform over the legal actions (each step of a turn is one "
                               "action)", tags=("baseline",)))
     reg.register(StrategySpec("greedy", STRATEGY_GREEDY,
                               "one-step look-ahead in raw gold: the heuristic kernel with fixed "
-                              "weights", tags=("baseline",),
+                              "weights", tags=("baseline",), deterministic=True,
                               cost=10.0))  # about 2,400 4-player games/s against 23,000
     presets = load_presets()
     for name, preset in presets.items():
         reg.register(StrategySpec(name, STRATEGY_HEURISTIC,
                                   f"heuristic preset: {preset['description']}",
                                   tuple(float(x) for x in preset["weights"]), WEIGHT_NAMES,
-                                  ("heuristic", "preset"), cost=10.5,
+                                  ("heuristic", "preset"), cost=10.5, deterministic=True,
                                   param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)))
     params = [SEARCH_DEFAULTS[k] for k in SEARCH_PARAM_NAMES]
     params += [0.0] * (N_WEIGHTS - len(params))
@@ -105,6 +116,8 @@ def _build_registry() -> StrategyRegistry:
         tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",),
         # every seat searching, 80 iterations: about 12 games/s against 23,000 random
         cost=24.0, cost_param="iterations",
+        # its rollouts draw chance only with the random rollout policy (rollout = 0)
+        deterministic=_search_deterministic,
         param_ranges=tuple(SEARCH_RANGES.get(name, INTERNAL_SLOT) for name in names)
         + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)))
     return reg

@@ -1,11 +1,23 @@
-"""Policies that never search: the random policy and the dispatcher the search's rollouts use.
+"""Policies that never search: the random policy and the dispatchers the search's rollouts and
+the GPU use.
 
 ``choose_simple_nb`` dispatches over every strategy except the search (numba cannot compile the
 recursion search -> rollout -> dispatcher -> search), so the search kernel calls this one.
+
+The generic strategy options (:mod:`tajsim.engine.choice`) are read from the end of ``params``:
+
+* the **temperature** (``params[-2]``, one unit = one gold of the heuristic's values, i.e.
+  ``WEIGHT_ONE`` fixed-point units): above 0 the heuristic family draws among the legal actions
+  from the values it left in ``work[W_VALUES:]``, ``random`` stays uniform;
+* the **restriction mask** (``params[-1]``): ``choose_simple_nb`` removes the forbidden
+  families from the legal list first (:mod:`~tajsim.games.maharaja.strategies.restrictions`);
+  ``simple_choice_nb`` does not, because a search's rollouts play every seat with the
+  searcher's parameters and the restriction is the searcher's alone.
 """
 
 from __future__ import annotations
 
+from tajsim.engine.choice import forbid_mask, softmax_index, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.strategies.heuristic import (
@@ -17,7 +29,10 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_RANDOM,
+    W_VALUES,
+    WEIGHT_ONE,
 )
+from tajsim.games.maharaja.strategies.restrictions import restrict_legal
 
 
 @kernel
@@ -27,9 +42,10 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 
 
 @kernel
-def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
+def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
                      heuristics=True):
-    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
+    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]`` at its
+    temperature, without restrictions (the search's rollouts).
 
     ``work``: int64[WORK_SIZE] scratch. ``heuristics=None`` compiles a dispatcher without the
     heuristic family (``kernel_switches``); the caller must not pass their ids then. So does
@@ -43,7 +59,25 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                     load_weights(params, work)
                 else:
                     load_greedy_weights(work)
-                return decide_nb(state, comp, player, legal, n_legal, work)
+                action = decide_nb(state, comp, player, legal, n_legal, work)
+                t_units = temperature_units(params, WEIGHT_ONE)
+                if t_units > 0:  # at 0 nothing is drawn: today's choice, today's streams
+                    return legal[softmax_index(work, W_VALUES, n_legal, t_units, prng, player)]
+                return action
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
+
+
+@kernel
+def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
+                     heuristics=True):
+    """``simple_choice_nb`` after removing the families the seat is forbidden from
+    ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
+
+    The CPU dispatcher's and the GPU batch kernel's entry (``GpuKernels.choose_simple``)."""
+    n = restrict_legal(state, legal, n_legal, forbid_mask(params))
+    if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
+        return legal[0]
+    return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n, work,
+                            heuristics)

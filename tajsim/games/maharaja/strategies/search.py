@@ -15,7 +15,14 @@ hidden from it, so it never reads them) and runs a decoupled bandit search at th
    is rewarded with its own value minus the best other value: palaces at ``palace_value`` gold
    each, plus gold, plus ``win_bonus`` for the winner of a finished game.
 3. **Decision.** The searching seat takes its most visited candidate (ties: higher reward sum,
-   then the better heuristic rank).
+   then the better heuristic rank; above temperature 0, a draw from the seat's stream among
+   the candidates tied on visits and reward sum).
+
+Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher's temperature
+(the last slots of ``params[N_WEIGHTS:]`` are the searcher's), so above 0 they draw from the
+rollout streams. A restriction (``forbid=``) removes the searcher's own forbidden pairs from its
+candidates and its forbidden actions from its decisions outside the pick; the rollouts play
+every seat unrestricted (a model of the others' play, and of its own later turns).
 
 Decisions after the pick (the turn's steps, the draft, setup houses) use the rollout policy.
 Everything is integer, the rollouts' randomness comes from the seat's own stream, and nothing
@@ -30,8 +37,10 @@ import math
 import numpy as np
 from numba import njit
 
-from tajsim.engine.rng import derive_seed, next_u64
+from tajsim.engine.choice import forbid_mask, temperature_units
+from tajsim.engine.rng import below, derive_seed, next_u64
 from tajsim.games.maharaja.engine.enums import (
+    ACTION_DONE,
     ACTION_PICK,
     MAX_PLAYERS,
     N_PAIRS,
@@ -64,8 +73,9 @@ from tajsim.games.maharaja.strategies.ids import (
     W_SEARCH_PRNG,
     W_SEARCH_STATE,
     W_SEARCH_SUM,
+    WEIGHT_ONE,
 )
-from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
+from tajsim.games.maharaja.strategies.rollout import simple_choice_nb
 
 P = MAX_PLAYERS
 # Parameter slots (names in SEARCH_PARAM_NAMES).
@@ -104,22 +114,31 @@ def clamp_int(x, low, high):
     return low if v < low else (high if v > high else v)
 
 
+ALL_PAIRS = (np.int64(1) << N_PAIRS) - 1
+
+
 @njit(cache=True)
-def fill_candidates(state, comp, seat, k, work):
-    """Seat's ``k`` best pairs by the heuristic pair values (weights already loaded)."""
+def fill_candidates(state, comp, seat, k, work, allowed=ALL_PAIRS):
+    """Seat's ``k`` best pairs by the heuristic pair values (weights already loaded), among the
+    pairs whose bit is set in ``allowed`` (int64: a restricted searcher's own pairs); fewer if
+    fewer are allowed."""
     fill_pair_values(state, comp, seat, work, work, W_SEARCH_PAIRV)
     base = W_SEARCH_CAND + seat * MAX_CANDIDATES
     chosen = 0
+    n_cand = 0
     for i in range(k):
         best = -1
         for pair in range(N_PAIRS):
-            if (chosen >> pair) & 1:
+            if (chosen >> pair) & 1 or not (allowed >> pair) & 1:
                 continue
             if best < 0 or work[W_SEARCH_PAIRV + pair] > work[W_SEARCH_PAIRV + best]:
                 best = pair
+        if best < 0:
+            break
         chosen |= np.int64(1) << best
         work[base + i] = best
-    work[W_SEARCH_NCAND + seat] = k
+        n_cand += 1
+    work[W_SEARCH_NCAND + seat] = n_cand
 
 
 @njit(cache=True)
@@ -152,8 +171,9 @@ def evaluate(det, n, palace_value, win_bonus, work):
 
 
 @njit(cache=True)
-def search_pick(state, comp, player, params, prng, work, heuristics=True):
-    """The searching seat's pick (an ``ACTION_PICK + pair`` action); see the module doc."""
+def search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics=True):
+    """The searching seat's pick (an ``ACTION_PICK + pair`` action) among ``legal[:n_legal]``
+    when a restriction shortened it; see the module doc."""
     n = state[S_N_PLAYERS]
     iterations = clamp_int(params[I_ITERATIONS], 1, MAX_ITERATIONS)
     k = clamp_int(params[I_CANDIDATES], 1, MAX_CANDIDATES)
@@ -164,8 +184,14 @@ def search_pick(state, comp, player, params, prng, work, heuristics=True):
     win_bonus = clamp_int(params[I_WIN_BONUS], 0, 100000)
     rparams = params[N_WEIGHTS:]
     load_weights(rparams, work)
+    own = ALL_PAIRS
+    if forbid_mask(params) != 0:  # unrestricted: every pair, as before restrictions existed
+        own = np.int64(0)
+        for i in range(n_legal):
+            if legal[i] < ACTION_DONE:
+                own |= np.int64(1) << (legal[i] - ACTION_PICK)
     for q in range(n):
-        fill_candidates(state, comp, q, k, work)
+        fill_candidates(state, comp, q, k, work, own if q == player else ALL_PAIRS)
         for i in range(MAX_CANDIDATES):
             work[W_SEARCH_N + q * MAX_CANDIDATES + i] = 0
             work[W_SEARCH_SUM + q * MAX_CANDIDATES + i] = 0
@@ -191,7 +217,7 @@ def search_pick(state, comp, player, params, prng, work, heuristics=True):
             if n_leg == 1:
                 action = legal[0]
             else:
-                action = choose_simple_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
+                action = simple_choice_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
                                           legal, n_leg, work, heuristics)
             apply_action_nb(det, comp, action)
         evaluate(det, n, palace_value, win_bonus, work)
@@ -204,13 +230,32 @@ def search_pick(state, comp, player, params, prng, work, heuristics=True):
             work[W_SEARCH_N + slot] += 1
             work[W_SEARCH_SUM + slot] += work[W_SEARCH_EVAL + q] - best_other
     base = player * MAX_CANDIDATES
+    k_own = work[W_SEARCH_NCAND + player]
     best_i = 0
-    for i in range(1, k):
+    for i in range(1, k_own):
         n_i = work[W_SEARCH_N + base + i]
         n_b = work[W_SEARCH_N + base + best_i]
         if n_i > n_b or (n_i == n_b and work[W_SEARCH_SUM + base + i] >
                          work[W_SEARCH_SUM + base + best_i]):
             best_i = i
+    if temperature_units(params, WEIGHT_ONE) > 0:
+        # above temperature 0, exact ties on visits and reward sum are drawn from the seat's
+        # stream instead of going to the better heuristic rank
+        n_b = work[W_SEARCH_N + base + best_i]
+        sum_b = work[W_SEARCH_SUM + base + best_i]
+        tied = 0
+        for i in range(k_own):
+            if work[W_SEARCH_N + base + i] == n_b and work[W_SEARCH_SUM + base + i] == sum_b:
+                tied += 1
+        if tied > 1:
+            r = below(prng, player, tied)
+            for i in range(k_own):
+                if work[W_SEARCH_N + base + i] == n_b and \
+                        work[W_SEARCH_SUM + base + i] == sum_b:
+                    if r == 0:
+                        best_i = i
+                        break
+                    r -= 1
     return ACTION_PICK + work[W_SEARCH_CAND + base + best_i]
 
 
@@ -225,7 +270,7 @@ def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, he
     work : int64[WORK_SIZE] scratch
     """
     if state[S_PHASE] == PHASE_PICK and n_legal > 1:
-        return search_pick(state, comp, player, params, prng, work, heuristics)
+        return search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics)
     rollout_id = clamp_int(params[I_ROLLOUT], 0, 2)
-    return choose_simple_nb(rollout_id, state, comp, player, params[N_WEIGHTS:], prng, legal,
+    return simple_choice_nb(rollout_id, state, comp, player, params[N_WEIGHTS:], prng, legal,
                             n_legal, work, heuristics)

@@ -1,0 +1,130 @@
+"""Maharaja's restriction families (restricted play, ``balanced:forbid=governor``).
+
+Each family is something a player chooses; ``RESTRICTIONS`` declares them (the spec and the
+registry carry the same tuple) and :func:`restrict_legal` removes a mask of them from a legal
+list before a strategy chooses:
+
+* ``governor``: every secret pair with the governor action, and governor moves in a turn;
+* ``village_houses``: paid and free (Builder) houses in villages, and a moved house landing in
+  a village. The four setup houses stand in villages by rule (R5), so they stay: a restricted
+  seat still earns the tolls of its setup houses, and of nothing it builds;
+* ``character``: every secret pair with the character action, and taking a card in a turn
+  (the setup draft and a robbed seat's replacement are forced, so they stay);
+* ``outer_palaces``: a palace on an outer site (the central site stays).
+
+A restriction never leaves a seat without an action: when every legal action of a decision
+belongs to a forbidden family (in practice only ``village_houses`` when a house being moved can
+land only in villages), the restriction is lifted for that decision. The turn always offers
+``done`` and the pick always offers pairs outside any one family, so the other families are
+never lifted.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from tajsim.engine.spec import Restriction
+from tajsim.engine.targets import kernel
+from tajsim.games.maharaja.engine.enums import (
+    ACT,
+    ACTION_BUILD,
+    ACTION_CARD,
+    ACTION_DONE,
+    ACTION_FREE_BUILD,
+    ACTION_GOVERNOR,
+    ACTION_MOVE_FROM,
+    ACTION_MOVE_TO,
+    ACTION_PALACE,
+    ACTION_PICK,
+    N_VILLAGES,
+    PAIR_A,
+    PAIR_B,
+    PHASE_SETUP_HOUSE,
+    PHASE_TURN,
+    S_PHASE,
+)
+
+__all__ = ["RESTRICTIONS", "count_allowed", "forbidden", "restrict_legal"]
+
+F_GOVERNOR = 0
+F_VILLAGE_HOUSES = 1
+F_CHARACTER = 2
+F_OUTER_PALACES = 3
+RESTRICTIONS = (
+    Restriction("governor", F_GOVERNOR,
+                "no governor action: no secret pair holding it, no governor move"),
+    Restriction("village_houses", F_VILLAGE_HOUSES,
+                "no house built in or moved to a village (the setup houses stay): no new "
+                "tolls earned"),
+    Restriction("character", F_CHARACTER,
+                "no character change: no secret pair holding the character action, no card "
+                "taken in a turn (the draft stays)"),
+    Restriction("outer_palaces", F_OUTER_PALACES,
+                "no palace on an outer site of a city (the central site stays)"),
+)
+
+
+@kernel
+def forbidden(state, action, mask):
+    """Whether ``action`` belongs to a family of ``mask`` (int64, bit ``F_*`` per family)."""
+    if action < ACTION_DONE:  # a secret pair
+        pair = action - ACTION_PICK
+        for act in (PAIR_A[pair], PAIR_B[pair]):
+            if act == ACT.GOVERNOR and (mask >> F_GOVERNOR) & 1:
+                return True
+            if act == ACT.CHARACTER and (mask >> F_CHARACTER) & 1:
+                return True
+        return False
+    if (mask >> F_VILLAGE_HOUSES) & 1:
+        if ACTION_BUILD <= action < ACTION_MOVE_FROM and state[S_PHASE] != PHASE_SETUP_HOUSE:
+            loc = (action - ACTION_BUILD) if action < ACTION_FREE_BUILD else \
+                (action - ACTION_FREE_BUILD)
+            if loc < N_VILLAGES:
+                return True
+        if ACTION_MOVE_TO <= action < ACTION_PALACE and action - ACTION_MOVE_TO < N_VILLAGES:
+            return True
+    if action == ACTION_PALACE + 1 and (mask >> F_OUTER_PALACES) & 1:
+        return True
+    if ACTION_GOVERNOR <= action < ACTION_CARD and (mask >> F_GOVERNOR) & 1:
+        return True
+    if action >= ACTION_CARD and state[S_PHASE] == PHASE_TURN and (mask >> F_CHARACTER) & 1:
+        return True
+    return False
+
+
+@kernel
+def count_allowed(state, legal, n_legal, mask):
+    """How many of ``legal[:n_legal]`` no family of ``mask`` forbids."""
+    kept = 0
+    for i in range(n_legal):
+        if not forbidden(state, legal[i], mask):
+            kept += 1
+    return kept
+
+
+@kernel
+def restrict_legal(state, legal, n_legal, mask):
+    """Remove the actions of the families in ``mask`` from ``legal[:n_legal]`` in place
+    (order kept) and return how many remain; when none would, leave the list whole (the
+    restriction is lifted for this decision) and return ``n_legal``.
+
+    ``legal``: int64[>= n_legal], the caller's buffer (it is refilled before each decision).
+    """
+    if mask == 0:
+        return n_legal
+    if count_allowed(state, legal, n_legal, mask) == 0:
+        return n_legal
+    kept = 0
+    for i in range(n_legal):
+        action = legal[i]
+        if not forbidden(state, action, mask):
+            legal[kept] = action
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def lifted(state, legal, n_legal, mask):
+    """Whether the restriction ``mask`` would be lifted at this decision (every legal action
+    forbidden): what the tests and the docs' count of lifts read."""
+    return mask != 0 and n_legal > 1 and count_allowed(state, legal, n_legal, mask) == 0
