@@ -265,9 +265,14 @@ class GameSpec:
     source_folders : tuple of Path
         Folders whose sources decide the game's outcomes and records (the code fingerprint and
         numba's cache key).
-    analyses_module, report_module : str
+    analyses_module, report_module : str, optional
         Modules (imported when needed) exposing ``ANALYSES`` / ``REQUIRED_COLUMNS`` and
-        ``SECTIONS``: the game's own analyses and report sections.
+        ``SECTIONS``: the game's own analyses and report sections ("": the game has none, the
+        generic ones serve it).
+    better_score : {"higher", "lower"}
+        Which score wins: ``"higher"`` (the default: most points) or ``"lower"`` (No Thanks!).
+        The kernels rank by it (rank 1 = best); the per-game aggregates (``top_score``,
+        ``margin``), the reports and the ladder read it.
     golden_dir : Path, optional
         Where the game's golden transcripts lie in a checkout (``tests/golden/<name>/``; the
         conformance suite replays every file of ``tests/make_golden.py``).
@@ -318,8 +323,8 @@ class GameSpec:
     redraw_hidden: Callable[..., np.ndarray]
     view: Callable[..., Any]
     source_folders: tuple[Path, ...]
-    analyses_module: str
-    report_module: str
+    analyses_module: str = ""
+    report_module: str = ""
     description: str = ""
     check_legal: Callable[..., None] | None = None
     check_step: Callable[..., None] | None = None
@@ -330,11 +335,17 @@ class GameSpec:
     golden_dir: Path | None = None
     enumerated_setups: Callable[[], np.ndarray] | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)
+    better_score: str = "higher"
 
     # -- derived -------------------------------------------------------------------------------
     @property
     def default_edition(self) -> str:
         return self.editions[0]
+
+    @property
+    def higher_score_wins(self) -> bool:
+        """Whether the highest score wins (``better_score == "higher"``)."""
+        return self.better_score == "higher"
 
     @property
     def part_columns(self) -> tuple[str, ...]:
@@ -405,5 +416,8 @@ class GameSpec:
         if parts != self.part_columns:
             raise ValueError(f"{self.name}: result fields after {RESULT_LEAD} must be "
                              f"{self.part_columns}")
+        if self.better_score not in ("higher", "lower"):
+            raise ValueError(f"{self.name}: better_score {self.better_score!r}; expected "
+                             "'higher' or 'lower'")
         if tuple((self.setup_dtype.names or ())[:2]) != SETUP_LEAD:
             raise ValueError(f"{self.name}: setup dtype must start with {SETUP_LEAD}")

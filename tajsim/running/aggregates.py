@@ -7,7 +7,8 @@ report win rates, mean scores and their confidence intervals in bounded memory.
 
 What is summed comes from the game's spec: the metrics are ``win``, ``win_share``, ``score``,
 the score parts and the other result fields (``metrics``); the per-game metrics are the scalar
-fields of the setup records plus ``n_winners``, ``top_score`` and ``margin``
+fields of the setup records plus ``n_winners``, ``top_score`` (the winning score: the highest, or
+the lowest where ``GameSpec.better_score`` is "lower") and ``margin`` (its lead over the next)
 (``game_metrics``); the setup features are the game's (``GameSpec.setup_features``).
 
 Arrays (S strategies = distinct strategy texts, P seats, M metrics, GM per-game metrics,
@@ -119,10 +120,12 @@ class Aggregates:
         values[:, 2] = score.reshape(-1)
         for j, name in enumerate(agg.metrics[3:], start=3):
             values[:, j] = results[name]
-        sorted_scores = np.sort(score, axis=1)
-        margin = sorted_scores[:, -1] - sorted_scores[:, -2] if P > 1 else np.zeros(G, np.int64)
+        # best first: the highest score, or the lowest where the lower score wins
+        ranked = np.sort(score, axis=1)[:, ::-1] if spec.higher_score_wins \
+            else np.sort(score, axis=1)
+        margin = np.abs(ranked[:, 0] - ranked[:, 1]) if P > 1 else np.zeros(G, np.int64)
         gvals = np.stack([*(setups[m].astype(np.int64) for m in spec.game_metrics), n_win,
-                          sorted_scores[:, -1], margin], axis=1)
+                          ranked[:, 0], margin], axis=1)
         feats = spec.setup_features(task["components"]["meta"], setups)
         rows = np.full((G, len(feats)), -1, np.int64)
         offset = 0

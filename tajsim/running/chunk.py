@@ -117,7 +117,10 @@ def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
     G = game_ids.shape[0]
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
-    heuristics = spec.strategies.kernel_switches(lineup_ids)[1] is not None
+    # The heuristic family is the switches' second entry; a game without families to leave
+    # out (no switches) always passes its scratch.
+    switches = spec.strategies.kernel_switches(lineup_ids)
+    heuristics = len(switches) < 2 or switches[1] is not None
     play_batch_gpu(spec, _comp_of(task, spec), n, int(task["rules"]), int(task["seed"]),
                    game_ids, setup_ids, lineups, lineup_ids, lineup_params, results, setups,
                    heuristics)
