@@ -173,6 +173,10 @@ class TuningSpace:
         Loads a presets file, raising a one-line ``UserError`` if it is invalid.
     reload : callable ``()``
         Re-registers the presets after the file changed.
+    start : str
+        The preset ``tajsim tune`` starts from by default ("": the family's first preset).
+    field : tuple of str
+        The opponents it tunes against by default (empty: the family's other presets).
     """
 
     strategy_id: int
@@ -183,6 +187,8 @@ class TuningSpace:
     presets_path: Callable[[], Path]
     check_presets: Callable[[Path], Any]
     reload: Callable[[], None]
+    start: str = ""
+    field: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
