@@ -88,6 +88,8 @@ def _section_overview(ctx: ReportContext) -> None:
         "Conventions: every estimate comes with its sample size `n` and a 95% interval "
         "(`ci_low`, `ci_high`). A shared win counts 1/k for each of the k tied winners, so the "
         "expected win rate of equal players is exactly 1/n_players (the `baseline` column)."
+        + (f" In {ctx.spec.title} the lowest score wins: a lower mean score is better."
+           if not ctx.spec.higher_score_wins else "")
     )
 
 
@@ -272,16 +274,25 @@ def _section_composition(ctx: ReportContext) -> None:
     labels = [group_label(row, by) for _, row in wide.iterrows()]
     fig, ax = plt.subplots(figsize=(min(8.5, PAGE_WIDTH_IN), 1.8 + 0.45 * len(wide)),
                            layout="constrained")
-    left = np.zeros(len(wide))
+    # Positive parts stack rightwards from 0, negative ones (chips, tolls paid) leftwards, so
+    # no part hides another; the bar then spans more than the score, which a mark shows.
+    right, left = np.zeros(len(wide)), np.zeros(len(wide))
     y = np.arange(len(wide))[::-1]
     for part, colour in zip(parts, PART_COLOURS):
         values = wide[part].to_numpy(np.float64)
-        ax.barh(y, values, left=left, color=colour, edgecolor="white", label=part, height=0.7)
-        for yi, li, v in zip(y, left, values):
-            if v >= 3:
+        start = np.where(values >= 0, right, left)
+        ax.barh(y, values, left=start, color=colour, edgecolor="white", label=part, height=0.7)
+        for yi, li, v in zip(y, start, values):
+            if abs(v) >= 3:
                 ax.text(li + v / 2, yi, f"{v:.1f}", ha="center", va="center", fontsize=8,
                         color="white")
-        left += values
+        right += np.maximum(values, 0)
+        left += np.minimum(values, 0)
+    negative = bool((left < 0).any())
+    if negative:
+        ax.scatter(wide["score"].to_numpy(np.float64), y, marker="|", s=400, color="black",
+                   zorder=3, label="mean score")
+        ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, labels)
     ax.set_xlabel("mean points per player-game")
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center",
@@ -289,7 +300,10 @@ def _section_composition(ctx: ReportContext) -> None:
     ax.set_title("Score parts (mean points)")
     ctx.figure(fig, "score_parts",
                "Mean points per player-game from each score part, stacked (the bar length is "
-               "the mean score).", r)
+               "the mean score)." if not negative else
+               "Mean points per player-game from each score part, stacked: the parts that "
+               "add points right of 0, those that take points off left of it; the black mark "
+               "is the mean score.", r)
     ctx.table(wide, "Mean points per player-game by score part (intervals and quantiles in "
               "the CSV).", "score_composition", full=table)
     ctx.csv(ctx.analysis("score_part_histogram", by=tuple(by)), "table_score_part_histogram")

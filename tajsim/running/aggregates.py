@@ -332,9 +332,11 @@ def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
     return frame
 
 
-def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
+def format_summary(summary: pd.DataFrame, games: int | None = None,
+                   better_score: str = "higher") -> str:
     """The summary as a plain-text table (what ``tajsim simulate`` prints): win rate and mean
-    score with 95% intervals, then the mean of every score part (full part names)."""
+    score with 95% intervals, then the mean of every score part (full part names). A game whose
+    lower score wins (``better_score``) says so in the first line."""
     parts = [c for c in summary.columns if c.startswith("pts_")]
     names = [c[4:] for c in parts]
     widths = [max(6, len(n)) for n in names]
@@ -351,8 +353,9 @@ def format_summary(summary: pd.DataFrame, games: int | None = None) -> str:
         values = " ".join(f"{getattr(row, c):{w}.2f}" for c, w in zip(parts, widths))
         return f"{name:<22} {row.n:>9,}  {win:<24} {score:<22} {values}"
 
-    lines = [f"{games:,} games; win rates share ties; n = player-games; score parts are means"] \
-        if games is not None else []
+    lowest = "; the lowest score wins" if better_score == "lower" else ""
+    lines = [f"{games:,} games; win rates share ties; n = player-games; score parts are means"
+             f"{lowest}"] if games is not None else []
     strat = summary[summary["group"] == "strategy"]
     if not strat.empty:
         lines += ["", "by strategy:", header]

@@ -19,6 +19,7 @@ import pandas as pd
 
 from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
+from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.config import RunConfig, bool_value
 from tajsim.running.executors import (
@@ -64,7 +65,8 @@ class RunResult:
         return self.aggregates.summary()
 
     def summary_text(self) -> str:
-        return format_summary(self.summary(), self.aggregates.games)
+        return format_summary(self.summary(), self.aggregates.games,
+                              get_game(self.config.game).better_score)
 
 
 def _want_progress(progress: bool | None) -> bool:
