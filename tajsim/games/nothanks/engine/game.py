@@ -107,7 +107,13 @@ class Game(BaseGame):
 
     def final_summary(self) -> list[str]:
         removed = self.state[E.S_DECK + E.N_PLAYED:E.S_DECK + E.N_CARDS]
-        return [f"put away: {' '.join(str(int(c)) for c in sorted(removed))}"]
+        lines = [f"put away: {' '.join(str(int(c)) for c in sorted(removed))}"]
+        for p in range(self.n_players):
+            parts = self.score_parts(p)
+            lines.append(f"  P{p}  score {sum(parts.values()):4d} (cards={parts['cards']} "
+                         f"chips={parts['chips']})")
+        lines.append(f"Ranks: {self.ranks()}  winners: {self.winners()} (the lowest score wins)")
+        return lines
 
     def scores(self) -> list[int]:
         return [int(nb.score_nb(self.state, p)) for p in range(self.n_players)]
