@@ -8,29 +8,7 @@ from __future__ import annotations
 
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import kernel
-from tajsim.games.nothanks.engine.enums import (
-    ACT_PASS,
-    ACT_TAKE,
-    LOW_CARD,
-    N_CARDS,
-    N_PLAYED,
-    PHASE_DECIDE,
-    PHASE_GAME_OVER,
-    S_CHIPS,
-    S_CUR,
-    S_DECK,
-    S_N_PLAYERS,
-    S_OWNER,
-    S_PASSES,
-    S_PHASE,
-    S_POT,
-    S_RANK,
-    S_RNG,
-    S_RULES,
-    S_STEP,
-    S_TURNED,
-    STATE_SIZE,
-)
+from tajsim.games.nothanks.engine import enums as E
 
 
 @kernel
@@ -49,23 +27,23 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
     of (master seed, game id) the order of the 24 others, so games of one setup share the cards
     in play. Seat 0 decides first (the runner rotates the seats)."""
     setup_seed, play_seed = game_seeds(master_seed, game_id, setup_id)
-    for i in range(STATE_SIZE):
+    for i in range(E.STATE_SIZE):
         state[i] = 0
-    state[S_N_PLAYERS] = n_players
-    state[S_RULES] = edition
-    for k in range(N_CARDS):
-        state[S_DECK + k] = LOW_CARD + k
-        state[S_OWNER + k] = -1
-    state[S_RNG] = setup_seed
-    shuffle_slice(state, S_DECK, S_DECK + N_CARDS, state, S_RNG)
-    state[S_RNG] = play_seed
-    shuffle_slice(state, S_DECK, S_DECK + N_PLAYED, state, S_RNG)
-    state[S_RNG] = 0  # no chance after the setup: nothing hidden is left in the stream
+    state[E.S_N_PLAYERS] = n_players
+    state[E.S_RULES] = edition
+    for k in range(E.N_CARDS):
+        state[E.S_DECK + k] = E.LOW_CARD + k
+        state[E.S_OWNER + k] = -1
+    state[E.S_RNG] = setup_seed
+    shuffle_slice(state, E.S_DECK, E.S_DECK + E.N_CARDS, state, E.S_RNG)
+    state[E.S_RNG] = play_seed
+    shuffle_slice(state, E.S_DECK, E.S_DECK + E.N_PLAYED, state, E.S_RNG)
+    state[E.S_RNG] = 0  # no chance after the setup: nothing hidden is left in the stream
     chips = start_chips(n_players)
     for p in range(n_players):
-        state[S_CHIPS + p] = chips
-    state[S_PHASE] = PHASE_DECIDE
-    state[S_CUR] = 0
+        state[E.S_CHIPS + p] = chips
+    state[E.S_PHASE] = E.PHASE_DECIDE
+    state[E.S_CUR] = 0
     seed_policy_streams(play_seed, prng)
 
 
@@ -73,13 +51,13 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
 def legal_actions_nb(state, comp, legal):
     """Write the legal actions into ``legal`` (int64[N_ACTIONS]); returns how many (0 at the
     end). "No thanks" needs a chip; taking is always legal."""
-    if state[S_PHASE] == PHASE_GAME_OVER:
+    if state[E.S_PHASE] == E.PHASE_GAME_OVER:
         return 0
     n = 0
-    if state[S_CHIPS + state[S_CUR]] > 0:
-        legal[n] = ACT_PASS
+    if state[E.S_CHIPS + state[E.S_CUR]] > 0:
+        legal[n] = E.ACT_PASS
         n += 1
-    legal[n] = ACT_TAKE
+    legal[n] = E.ACT_TAKE
     return n + 1
 
 
@@ -87,61 +65,61 @@ def legal_actions_nb(state, comp, legal):
 def card_points_nb(state, player):
     """Points of ``player``'s cards: the lowest card of each run of consecutive cards."""
     total = 0
-    for k in range(N_CARDS):
-        if state[S_OWNER + k] == player and (k == 0 or state[S_OWNER + k - 1] != player):
-            total += LOW_CARD + k
+    for k in range(E.N_CARDS):
+        if state[E.S_OWNER + k] == player and (k == 0 or state[E.S_OWNER + k - 1] != player):
+            total += E.LOW_CARD + k
     return total
 
 
 @kernel
 def score_nb(state, player):
     """Card points minus chips (lower is better)."""
-    return card_points_nb(state, player) - state[S_CHIPS + player]
+    return card_points_nb(state, player) - state[E.S_CHIPS + player]
 
 
 @kernel
 def finish_nb(state):
     """Rank the seats (1 = lowest score; ties share the better rank) and end the game."""
-    n = state[S_N_PLAYERS]
+    n = state[E.S_N_PLAYERS]
     for p in range(n):
         mine = score_nb(state, p)
         rank = 1
         for q in range(n):
             if score_nb(state, q) < mine:
                 rank += 1
-        state[S_RANK + p] = rank
-    state[S_PHASE] = PHASE_GAME_OVER
-    state[S_CUR] = -1
+        state[E.S_RANK + p] = rank
+    state[E.S_PHASE] = E.PHASE_GAME_OVER
+    state[E.S_CUR] = -1
 
 
 @kernel
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` of the seat to move. Taking the card turns the next one, and
     the taker decides first on it; "no thanks" passes the decision to the left."""
-    p = state[S_CUR]
-    state[S_STEP] += 1
-    if action == ACT_PASS:
-        state[S_CHIPS + p] -= 1
-        state[S_POT] += 1
-        state[S_PASSES + p] += 1
-        state[S_CUR] = (p + 1) % state[S_N_PLAYERS]
+    p = state[E.S_CUR]
+    state[E.S_STEP] += 1
+    if action == E.ACT_PASS:
+        state[E.S_CHIPS + p] -= 1
+        state[E.S_POT] += 1
+        state[E.S_PASSES + p] += 1
+        state[E.S_CUR] = (p + 1) % state[E.S_N_PLAYERS]
         return
-    card = state[S_DECK + state[S_TURNED]]
-    state[S_OWNER + card - LOW_CARD] = p
-    state[S_CHIPS + p] += state[S_POT]
-    state[S_POT] = 0
-    state[S_TURNED] += 1
-    if state[S_TURNED] == N_PLAYED:
+    card = state[E.S_DECK + state[E.S_TURNED]]
+    state[E.S_OWNER + card - E.LOW_CARD] = p
+    state[E.S_CHIPS + p] += state[E.S_POT]
+    state[E.S_POT] = 0
+    state[E.S_TURNED] += 1
+    if state[E.S_TURNED] == E.N_PLAYED:
         finish_nb(state)
 
 
 @kernel
 def current_player_nb(state):
     """Seat to decide, -1 when the game is over."""
-    return -1 if state[S_PHASE] == PHASE_GAME_OVER else state[S_CUR]
+    return -1 if state[E.S_PHASE] == E.PHASE_GAME_OVER else state[E.S_CUR]
 
 
 @kernel
 def phase_nb(state):
     """The decision phase (``PHASE_*``)."""
-    return state[S_PHASE]
+    return state[E.S_PHASE]

@@ -7,23 +7,7 @@ import numpy as np
 from numba import njit, prange
 
 from tajsim.engine.targets import kernel
-from tajsim.games.nothanks.engine.enums import (
-    MAX_PLAYERS,
-    N_ACTIONS,
-    N_CARDS,
-    N_PLAYED,
-    N_REMOVED,
-    PHASE_GAME_OVER,
-    S_CHIPS,
-    S_CUR,
-    S_DECK,
-    S_OWNER,
-    S_PASSES,
-    S_PHASE,
-    S_RANK,
-    S_STEP,
-    STATE_SIZE,
-)
+from tajsim.games.nothanks.engine import enums as E
 from tajsim.games.nothanks.engine.nb import (
     apply_action_nb,
     card_points_nb,
@@ -39,9 +23,9 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out):
     float64[n_players, N_PARAMS]) at each seat; records the actions while they fit in
     ``actions_out`` (int64[k]). Returns the number of actions applied."""
     n_done = 0
-    while state[S_PHASE] != PHASE_GAME_OVER:
+    while state[E.S_PHASE] != E.PHASE_GAME_OVER:
         n = legal_actions_nb(state, comp, legal)
-        p = state[S_CUR]
+        p = state[E.S_CUR]
         action = legal[0] if n == 1 else choose_action_nb(
             seat_ids[p], state, comp, p, seat_params[p], prng, legal, n)
         if n_done < actions_out.shape[0]:
@@ -58,32 +42,32 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
     for p in range(n):
         r = results[row + p]
         points = card_points_nb(state, p)
-        chips = state[S_CHIPS + p]
+        chips = state[E.S_CHIPS + p]
         cards = 0
         runs = 0
-        for k in range(N_CARDS):
-            if state[S_OWNER + k] == p:
+        for k in range(E.N_CARDS):
+            if state[E.S_OWNER + k] == p:
                 cards += 1
-                if k == 0 or state[S_OWNER + k - 1] != p:
+                if k == 0 or state[E.S_OWNER + k - 1] != p:
                     runs += 1
         r["game_id"] = game_id
         r["seat"] = p
         r["strategy_id"] = seat_ids[p]
         r["score"] = points - chips
-        r["rank"] = state[S_RANK + p]
-        r["winner"] = state[S_RANK + p] == 1
+        r["rank"] = state[E.S_RANK + p]
+        r["winner"] = state[E.S_RANK + p] == 1
         r["pts_cards"] = points
         r["pts_chips"] = -chips
         r["cards"] = cards
         r["runs"] = runs
         r["chips"] = chips
-        r["passes"] = state[S_PASSES + p]
+        r["passes"] = state[E.S_PASSES + p]
     s = setups[g]
     s["game_id"] = game_id
     s["setup_id"] = setup_id
-    s["n_actions"] = state[S_STEP]
-    for k in range(N_REMOVED):
-        s["removed"][k] = state[S_DECK + N_PLAYED + k]
+    s["n_actions"] = state[E.S_STEP]
+    for k in range(E.N_REMOVED):
+        s["removed"][k] = state[E.S_DECK + E.N_PLAYED + k]
 
 
 @njit(cache=True, nogil=True)
@@ -100,9 +84,9 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     lineup_ids : int64[L] strategy ids; lineup_params : float64[L, N_PARAMS]
     results : RESULT_DTYPE[G * n_players] (out); setups : SETUP_DTYPE[G] (out)
     """
-    state = np.zeros(STATE_SIZE, np.int64)
-    prng = np.zeros(MAX_PLAYERS, np.int64)
-    legal = np.empty(N_ACTIONS, np.int64)
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    legal = np.empty(E.N_ACTIONS, np.int64)
     no_actions = np.empty(0, np.int64)
     seat_ids = np.empty(n_players, np.int64)
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)

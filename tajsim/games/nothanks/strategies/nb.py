@@ -10,16 +10,7 @@ from __future__ import annotations
 
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
-from tajsim.games.nothanks.engine.enums import (
-    ACT_PASS,
-    ACT_TAKE,
-    HIGH_CARD,
-    LOW_CARD,
-    S_DECK,
-    S_OWNER,
-    S_POT,
-    S_TURNED,
-)
+from tajsim.games.nothanks.engine import enums as E
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
@@ -29,9 +20,9 @@ N_PARAMS = 1  # greedy's threshold
 @kernel
 def owns(state, player, card):
     """Whether ``player`` holds ``card`` (False outside 3..35)."""
-    if card < LOW_CARD or card > HIGH_CARD:
+    if card < E.LOW_CARD or card > E.HIGH_CARD:
         return False
-    return state[S_OWNER + card - LOW_CARD] == player
+    return state[E.S_OWNER + card - E.LOW_CARD] == player
 
 
 @kernel
@@ -39,7 +30,7 @@ def take_cost(state, player):
     """What taking the face-up card changes ``player``'s score by: the card points it adds
     (none when it extends a run upwards; it replaces the lowest card of a run it extends
     downwards) minus the chips on it."""
-    card = state[S_DECK + state[S_TURNED]]
+    card = state[E.S_DECK + state[E.S_TURNED]]
     below_owned = owns(state, player, card - 1)
     above_owned = owns(state, player, card + 1)
     if below_owned and above_owned:  # joins two runs: the upper run's lowest card stops counting
@@ -50,7 +41,7 @@ def take_cost(state, player):
         points = -1
     else:
         points = card
-    return points - state[S_POT]
+    return points - state[E.S_POT]
 
 
 @kernel
@@ -58,7 +49,7 @@ def greedy_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """Take the card when taking costs at most ``params[0]`` points, else say "no thanks"."""
     if n_legal == 1:
         return legal[0]
-    return ACT_TAKE if take_cost(state, player) <= params[0] else ACT_PASS
+    return E.ACT_TAKE if take_cost(state, player) <= params[0] else E.ACT_PASS
 
 
 @kernel
