@@ -151,6 +151,10 @@ def test_component_files_are_refused_in_one_line(tmp_path):
                           str(board)), "No Thanks! has no component files")
 
 
+    one_line_error(invoke("board", "validate", "--game", "nothanks", str(board)),
+                   "No Thanks! has no component files")
+
+
 def test_tune_keeps_taj_mahals_own_defaults():
     from tajsim.cli.tune import _default_start
 
