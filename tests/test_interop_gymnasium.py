@@ -116,6 +116,10 @@ def test_bad_arguments_are_one_line_user_errors(kwargs, expected):
 
 def test_the_default_opponents_are_the_games_first_preset():
     for name, spec in GAMES.items():
-        env = SeatEnv(game=name, players=2)
-        assert env.opponents == [spec.strategies.with_tag("preset")[0].name] == ["balanced"]
+        low = spec.players[spec.default_edition][0]
+        env = SeatEnv(game=name, players=low)
+        presets = spec.strategies.with_tag("preset")
+        expected = presets[0].name if presets else "random"  # No Thanks! has no presets
+        assert env.opponents == [expected] * (low - 1)
+        assert expected == ("balanced" if name != "nothanks" else "random")
     assert SeatEnv().game_spec.name == "tajmahal"  # no game: tajsim's default game
