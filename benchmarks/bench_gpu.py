@@ -77,11 +77,11 @@ def play_cpu(spec, comp, players, seed, g, lineups, ids, params, threads):
 
 
 def play_gpu(spec, comp, players, seed, g, lineups, ids, params, block=None):
-    from tajsim.engine.gpu import play_batch_gpu
+    from tajsim.engine.gpu import heuristics_on, play_batch_gpu
 
     results = np.zeros(g.shape[0] * players, spec.result_dtype)
     setups = np.zeros(g.shape[0], spec.setup_dtype)
-    heuristics = spec.strategies.kernel_switches(ids)[1] is not None
+    heuristics = heuristics_on(spec, ids)
     t = time.perf_counter()
     play_batch_gpu(spec, comp, players, 0, seed, g, g, lineups, ids, params, results, setups,
                    heuristics, block=block)

@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from tajsim.engine.gpu import play_batch_gpu
+from tajsim.engine.gpu import heuristics_on, play_batch_gpu
 from tajsim.engine.targets import simulated
 from tajsim.games.registry import get_game
 
@@ -86,7 +86,7 @@ def run_case(case):
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
     states = np.zeros((G, spec.state_size), np.int64)
-    heuristics = spec.strategies.kernel_switches(ids)[1] is not None
+    heuristics = heuristics_on(spec, ids)
     play_batch_gpu(spec, comp, n, rules, seed, game_ids, game_ids, lineups, ids, params, results,
                    setups, heuristics, states)
     return {"games": G, "differences": differences(spec, cpu, (results, setups, states))}

@@ -57,6 +57,12 @@ GOLDEN: dict[str, dict[str, tuple]] = {
         "2p_strategies_target_marker": (2, "2012", 5, 1, ("artisans", "zones"),
                                         {"target_marker": True}),
     },
+    "nothanks": {
+        "3p_random": (3, "2004", 1, 0, ("random",) * 3),
+        "5p_strategies": (5, "2004", 2, 3, ("greedy", "random", "greedy:threshold=2",
+                                            "greedy:threshold=15", "random")),
+        "7p_random": (7, "2004", 3, 5, ("random",) * 7),
+    },
 }
 
 

@@ -147,7 +147,8 @@ def test_strategies_lists_the_ranges_and_no_internal_slot():
 
 @pytest.mark.parametrize("game,doc", [("tajmahal", "docs/strategies.md"),
                                       ("maharaja", "docs/games/maharaja/strategies.md"),
-                                      ("maharani", "docs/games/maharani/strategies.md")])
+                                      ("maharani", "docs/games/maharani/strategies.md"),
+                                      ("nothanks", "docs/games/nothanks/strategies.md")])
 def test_the_strategy_docs_show_the_declared_ranges(game, doc):
     """The documented table is the registry's (regenerate it with ``ranges_markdown()``)."""
     assert get_game(game).strategies.ranges_markdown() in (ROOT / doc).read_text()

@@ -37,7 +37,7 @@ def test_check_env_passes(game, players):
 
 def test_every_game_is_registered_under_its_title():
     assert [env_id(spec) for spec in GAMES.values()] == [
-        "tajsim/TajMahal-v0", "tajsim/Maharaja-v0", "tajsim/Maharani-v0"]
+        "tajsim/TajMahal-v0", "tajsim/Maharaja-v0", "tajsim/Maharani-v0", "tajsim/NoThanks-v0"]
     made = gymnasium.make("tajsim/Maharani-v0", players=3, opponents=["random", "greedy"])
     assert made.unwrapped.game_spec.name == "maharani"
     assert made.unwrapped.opponents == ["random", "greedy"]
@@ -45,13 +45,15 @@ def test_every_game_is_registered_under_its_title():
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_an_episode_is_tajsims_own_game(game):
-    """A learner that asks the compiled ``balanced`` strategy for each move, against
-    ``balanced`` opponents, plays exactly the game that ``play_game`` plays for the seed; its
-    reward is its win share."""
+    """A learner that asks a compiled heuristic (``balanced`` where the game has it) for each
+    move, against the same opponents, plays exactly the game that ``play_game`` plays for the
+    seed; its reward is its win share."""
     spec = GAMES[game]
-    strategy, params = spec.strategies.parse("balanced")
+    name = "balanced" if "balanced" in spec.strategies else spec.strategies.with_tag(
+        "heuristic")[0].name
+    strategy, params = spec.strategies.parse(name)
     switches = spec.strategies.kernel_switches([strategy.strategy_id])
-    env = SeatEnv(game=game, players=3, seat=1, opponents="balanced")
+    env = SeatEnv(game=game, players=3, seat=1, opponents=name)
     obs, info = env.reset(seed=21)
     reward, terminated, steps = 0.0, False, 0
     while not terminated:
@@ -65,7 +67,7 @@ def test_an_episode_is_tajsims_own_game(game):
         obs, reward, terminated, truncated, info = env.step(int(action))
         assert not truncated
         steps += 1
-    reference = play_game(["balanced"] * 3, seed=21, game_id=0, game=game)
+    reference = play_game([name] * 3, seed=21, game_id=0, game=game)
     assert env.game.actions == reference.actions
     assert info["scores"] == reference.scores() and info["rank"] == reference.ranks()[1]
     winners = reference.winners()
@@ -114,6 +116,10 @@ def test_bad_arguments_are_one_line_user_errors(kwargs, expected):
 
 def test_the_default_opponents_are_the_games_first_preset():
     for name, spec in GAMES.items():
-        env = SeatEnv(game=name, players=2)
-        assert env.opponents == [spec.strategies.with_tag("preset")[0].name] == ["balanced"]
+        low = spec.players[spec.default_edition][0]
+        env = SeatEnv(game=name, players=low)
+        presets = spec.strategies.with_tag("preset")
+        expected = presets[0].name if presets else "random"  # No Thanks! has no presets
+        assert env.opponents == [expected] * (low - 1)
+        assert expected == ("balanced" if name != "nothanks" else "random")
     assert SeatEnv().game_spec.name == "tajmahal"  # no game: tajsim's default game

@@ -116,7 +116,7 @@ def test_observations_ignore_hidden_information(game):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_action_mask_is_the_legal_actions(game):
-    e = env(game=game, players=2)
+    e = env(game=game, players=GAMES[game].players[GAMES[game].default_edition][0])
     e.reset(seed=4)
     rng = np.random.default_rng(0)
     steps = 0

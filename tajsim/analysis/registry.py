@@ -29,7 +29,7 @@ import functools
 import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pandas as pd
@@ -86,8 +86,13 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
 
 
 @functools.cache
-def _game_module(name: str) -> ModuleType:
-    return importlib.import_module(get_game(name).analyses_module)
+def _game_module(name: str) -> ModuleType | SimpleNamespace:
+    """The game's analyses module; a game without one (``analyses_module`` "") has none of
+    its own."""
+    module = get_game(name).analyses_module
+    if not module:
+        return SimpleNamespace(ANALYSES={}, REQUIRED_COLUMNS={}, CONCLUSIONS={})
+    return importlib.import_module(module)
 
 
 def analyses_for(game: str | GameSpec | None = None) -> dict[str, Callable[..., pd.DataFrame]]:

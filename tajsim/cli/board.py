@@ -111,6 +111,9 @@ def validate(ctx: click.Context, game: str, file: Path, kind: str | None,
     echo = Echo(quiet, verbose)
     spec = get_game(game)
     kinds = spec.components.file_kinds
+    if not kinds:
+        raise UserError(f"{spec.title} has no component files; expected a game that reads some "
+                        "(--game)")
     if kind is not None and kind not in kinds:
         raise UserError(f"--kind {kind!r} is not a {spec.title} file kind; expected one of "
                         f"{', '.join(kinds)}")

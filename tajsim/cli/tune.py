@@ -17,9 +17,11 @@ from tajsim.cli.options import (
     seed_option,
     verbosity_options,
 )
+from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.play.tuning import tune, write_preset
+from tajsim.strategies.spec import StrategySpec
 
 _PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: The standard CMA-ES needs at least this many candidates per generation (it samples 4 when
@@ -27,12 +29,30 @@ _PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 CMAES_MIN_POPSIZE = 4
 
 
+def _family(spec: GameSpec) -> list[StrategySpec]:
+    """The registered presets of the tuned family."""
+    return [s for s in spec.strategies.all() if s.strategy_id == spec.tuning.strategy_id]
+
+
+def _default_start(spec: GameSpec) -> str:
+    """The game's declared start, else its family's first preset."""
+    if spec.tuning.start:
+        return spec.tuning.start
+    family = _family(spec)
+    if not family:
+        raise UserError(f"{spec.title}'s tuned family has no registered preset; expected "
+                        "--start NAME")
+    return family[0].name
+
+
 @click.command("tune")
 @game_option
-@click.option("--start", default="balanced", show_default=True,
-              help="Preset of the tuned family to start from.")
-@click.option("--field", "field_", default="balanced,commodity,network,collector,hoarder",
-              show_default=True, help="Comma-separated opponents (registered strategies).")
+@click.option("--start", default=None,
+              help="Preset of the tuned family to start from (default: the game's own; Taj "
+                   "Mahal: balanced).")
+@click.option("--field", "field_", default=None,
+              help="Comma-separated opponents (registered strategies; default: the game's own; "
+                   "Taj Mahal: balanced,commodity,network,collector,hoarder).")
 @players_option()
 @edition_option
 @click.option("--method", type=click.Choice(["cmaes", "de"]), default="cmaes", show_default=True,
@@ -71,14 +91,18 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
+    if spec.tuning is None:
+        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
+    start = start if start is not None else _default_start(spec)
+    if field_ is None:
+        field_ = ",".join(spec.tuning.field) or ",".join(
+            s.name for s in _family(spec) if s.name != start)
     names = [s.strip() for s in field_.split(",") if s.strip()]
     if not names:
         raise UserError(f"--field {field_!r} names no strategy; expected comma-separated "
                         "registered strategies")
     for text in [start, *names]:
         spec.strategies.parse(text)  # every name is checked before any game
-    if spec.tuning is None:
-        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
     n_weights = len(spec.tuning.names)
     # The held-out games rotate the seats over whole tables; the search needs a population
     # its method really uses (no silent rounding of either).

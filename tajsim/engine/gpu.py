@@ -211,6 +211,14 @@ def block_size() -> int:
     return int(text)
 
 
+def heuristics_on(spec: GameSpec, strategy_ids: Any) -> bool:
+    """The ``heuristics`` argument of :func:`play_batch_gpu` for a line-up of these strategy
+    ids: whether the heuristic family (the second of the game's ``kernel_switches``) is in. A
+    game with no families to switch off (``()``) always passes its scratch."""
+    switches = spec.strategies.kernel_switches(strategy_ids)
+    return len(switches) < 2 or switches[1] is not None
+
+
 def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
                    master_seed: int, game_ids: np.ndarray, setup_ids: np.ndarray,
                    lineups: np.ndarray, lineup_ids: np.ndarray, lineup_params: np.ndarray,

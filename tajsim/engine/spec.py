@@ -173,6 +173,10 @@ class TuningSpace:
         Loads a presets file, raising a one-line ``UserError`` if it is invalid.
     reload : callable ``()``
         Re-registers the presets after the file changed.
+    start : str
+        The preset ``tajsim tune`` starts from by default ("": the family's first preset).
+    field : tuple of str
+        The opponents it tunes against by default (empty: the family's other presets).
     """
 
     strategy_id: int
@@ -183,6 +187,8 @@ class TuningSpace:
     presets_path: Callable[[], Path]
     check_presets: Callable[[Path], Any]
     reload: Callable[[], None]
+    start: str = ""
+    field: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -323,9 +329,14 @@ class GameSpec:
     source_folders : tuple of Path
         Folders whose sources decide the game's outcomes and records (the code fingerprint and
         numba's cache key).
-    analyses_module, report_module : str
+    analyses_module, report_module : str, optional
         Modules (imported when needed) exposing ``ANALYSES`` / ``REQUIRED_COLUMNS`` and
-        ``SECTIONS``: the game's own analyses and report sections.
+        ``SECTIONS``: the game's own analyses and report sections ("": the game has none, the
+        generic ones serve it).
+    better_score : {"higher", "lower"}
+        Which score wins: ``"higher"`` (the default: most points) or ``"lower"`` (No Thanks!).
+        The kernels rank by it (rank 1 = best); the per-game aggregates (``top_score``,
+        ``margin``), the reports and the ladder read it.
     golden_dir : Path, optional
         Where the game's golden transcripts lie in a checkout (``tests/golden/<name>/``; the
         conformance suite replays every file of ``tests/make_golden.py``).
@@ -383,8 +394,8 @@ class GameSpec:
     redraw_hidden: Callable[..., np.ndarray]
     view: Callable[..., Any]
     source_folders: tuple[Path, ...]
-    analyses_module: str
-    report_module: str
+    analyses_module: str = ""
+    report_module: str = ""
     description: str = ""
     check_legal: Callable[..., None] | None = None
     check_step: Callable[..., None] | None = None
@@ -397,11 +408,17 @@ class GameSpec:
     score_display: ScoreDisplay | None = None
     restrictions: tuple[Restriction, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
+    better_score: str = "higher"
 
     # -- derived -------------------------------------------------------------------------------
     @property
     def default_edition(self) -> str:
         return self.editions[0]
+
+    @property
+    def higher_score_wins(self) -> bool:
+        """Whether the highest score wins (``better_score == "higher"``)."""
+        return self.better_score == "higher"
 
     @property
     def part_columns(self) -> tuple[str, ...]:
@@ -482,6 +499,9 @@ class GameSpec:
         if parts != self.part_columns:
             raise ValueError(f"{self.name}: result fields after {RESULT_LEAD} must be "
                              f"{self.part_columns}")
+        if self.better_score not in ("higher", "lower"):
+            raise ValueError(f"{self.name}: better_score {self.better_score!r}; expected "
+                             "'higher' or 'lower'")
         if tuple((self.setup_dtype.names or ())[:2]) != SETUP_LEAD:
             raise ValueError(f"{self.name}: setup dtype must start with {SETUP_LEAD}")
         shown = self.score_display

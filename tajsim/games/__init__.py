@@ -7,5 +7,5 @@ layers (running, analysis, reporting, the command line) reach a game only throug
 #: The wings, by package name (``tajsim/games/<name>/``). Each package's ``__init__`` is cheap (no
 #: kernels): it declares ``SOURCE_FOLDERS``, read by :mod:`tajsim.games.fingerprint` before any
 #: kernel is compiled. :mod:`tajsim.games.registry` holds the specs.
-GAME_PACKAGES = ("tajmahal", "maharaja", "maharani")
+GAME_PACKAGES = ("tajmahal", "maharaja", "maharani", "nothanks")
 DEFAULT_GAME = "tajmahal"

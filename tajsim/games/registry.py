@@ -12,11 +12,13 @@ from tajsim.errors import UserError
 from tajsim.games import DEFAULT_GAME, GAME_PACKAGES
 from tajsim.games.maharaja.spec import SPEC as MAHARAJA
 from tajsim.games.maharani.spec import SPEC as MAHARANI
+from tajsim.games.nothanks.spec import SPEC as NOTHANKS
 from tajsim.games.tajmahal.spec import SPEC as TAJMAHAL
 
 __all__ = ["DEFAULT_GAME", "GAMES", "game_names", "get_game"]
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (TAJMAHAL, MAHARAJA, MAHARANI)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (TAJMAHAL, MAHARAJA, MAHARANI,
+                                                                 NOTHANKS)}
 if tuple(GAMES) != GAME_PACKAGES:  # the fingerprint reads GAME_PACKAGES: they must agree
     raise RuntimeError(f"registered games {tuple(GAMES)} differ from GAME_PACKAGES "
                        f"{GAME_PACKAGES}")

@@ -84,8 +84,9 @@ def check_seed(seed: Any) -> int | None:
 
 
 def env_id(spec: GameSpec) -> str:
-    """The Gymnasium id of a game: ``tajsim/<Title without spaces>-v0``."""
-    return f"tajsim/{spec.title.replace(' ', '')}-v0"
+    """The Gymnasium id of a game: ``tajsim/<title's letters and digits>-v0`` (Gymnasium
+    refuses other characters: "No Thanks!" is ``tajsim/NoThanks-v0``)."""
+    return f"tajsim/{''.join(c for c in spec.title if c.isascii() and c.isalnum())}-v0"
 
 
 class SeatEnv(gymnasium.Env):

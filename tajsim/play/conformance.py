@@ -313,7 +313,9 @@ def _check_one_game(spec: GameSpec, n: int, edition: str, seed: int, g: int, com
             label = game.action_label(a)
             _require(isinstance(label, str) and label and "invalid" not in label, "label", w)
         if step == 0:
-            illegal = next(a for a in range(spec.n_actions) if a not in legal)
+            # An action outside the action space when every action is legal here (No
+            # Thanks!: pay a chip or take, both open at the first decision).
+            illegal = next((a for a in range(spec.n_actions) if a not in legal), spec.n_actions)
             try:
                 game.apply(illegal)
             except IllegalActionError:

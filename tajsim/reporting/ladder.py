@@ -425,7 +425,9 @@ def render_markdown(data: LadderData) -> str:
         "```",
         "",
         "Win rates count a tied win as shared; intervals are Wilson 95% intervals over games. "
-        f"With {n} players parity in one seat is {100 / n:.0f}%.",
+        f"With {n} players parity in one seat is {100 / n:.0f}%."
+        + ("" if spec.higher_score_wins else
+           f" In {spec.title} the lowest score wins: a lower mean score is better."),
     ]
     lines += _summary(data)
     lines += [

@@ -100,6 +100,8 @@ def _section_overview(ctx: ReportContext) -> None:
         "Conventions: every estimate comes with its sample size `n` and a 95% interval "
         "(`ci_low`, `ci_high`). A shared win counts 1/k for each of the k tied winners, so the "
         "expected win rate of equal players is exactly 1/n_players (the `baseline` column)."
+        + (f" In {ctx.spec.title} the lowest score wins: a lower mean score is better."
+           if not ctx.spec.higher_score_wins else "")
     )
 
 
@@ -633,7 +635,7 @@ _GAME_SECTIONS_AFTER = "score_composition"
 def sections_for(game: str | GameSpec | None = None) -> dict[str, tuple[Section, str]]:
     """Every section of ``game`` in report order: the generic ones and the game's own."""
     spec = get_game(game)
-    own = importlib.import_module(spec.report_module).SECTIONS
+    own = importlib.import_module(spec.report_module).SECTIONS if spec.report_module else {}
     out: dict[str, tuple[Section, str]] = {}
     for name, entry in GENERIC_SECTIONS.items():
         out[name] = entry
@@ -647,6 +649,8 @@ def caveats_for(game: str | GameSpec | None = None) -> Callable[[pd.DataFrame], 
     sentence per condition that touches the results, e.g. Taj Mahal's card shortages), or a
     function giving none."""
     spec = get_game(game)
+    if not spec.report_module:  # a game without report sections of its own states none
+        return lambda _r: []
     return getattr(importlib.import_module(spec.report_module), "caveats", lambda _r: [])
 
 

@@ -7,7 +7,8 @@ report win rates, mean scores and their confidence intervals in bounded memory.
 
 What is summed comes from the game's spec: the metrics are ``win``, ``win_share``, ``score``,
 the score parts and the other result fields (``metrics``); the per-game metrics are the scalar
-fields of the setup records plus ``n_winners``, ``top_score`` and ``margin``
+fields of the setup records plus ``n_winners``, ``top_score`` (the winning score: the highest, or
+the lowest where ``GameSpec.better_score`` is "lower") and ``margin`` (its lead over the next)
 (``game_metrics``); the setup features are the game's (``GameSpec.setup_features``).
 
 Arrays (S strategies = distinct strategy texts, P seats, M metrics, GM per-game metrics,
@@ -119,10 +120,12 @@ class Aggregates:
         values[:, 2] = score.reshape(-1)
         for j, name in enumerate(agg.metrics[3:], start=3):
             values[:, j] = results[name]
-        sorted_scores = np.sort(score, axis=1)
-        margin = sorted_scores[:, -1] - sorted_scores[:, -2] if P > 1 else np.zeros(G, np.int64)
+        # best first: the highest score, or the lowest where the lower score wins
+        ranked = np.sort(score, axis=1)[:, ::-1] if spec.higher_score_wins \
+            else np.sort(score, axis=1)
+        margin = np.abs(ranked[:, 0] - ranked[:, 1]) if P > 1 else np.zeros(G, np.int64)
         gvals = np.stack([*(setups[m].astype(np.int64) for m in spec.game_metrics), n_win,
-                          sorted_scores[:, -1], margin], axis=1)
+                          ranked[:, 0], margin], axis=1)
         feats = spec.setup_features(task["components"]["meta"], setups)
         rows = np.full((G, len(feats)), -1, np.int64)
         offset = 0
@@ -341,9 +344,10 @@ def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
 
 
 def format_summary(summary: pd.DataFrame, games: int | None = None,
-                   display: ScoreDisplay | None = None) -> str:
+                   display: ScoreDisplay | None = None, better_score: str = "higher") -> str:
     """The summary as a plain-text table (what ``tajsim simulate`` prints): win rate and mean
-    score with 95% intervals, then the mean of every score part (full part names).
+    score with 95% intervals, then the mean of every score part (full part names). A game whose
+    lower score wins (``better_score``) says so in the first line.
 
     With ``display`` (the spec's ``score_display``: the score is a ranking key) the table shows
     its measures (Maharaja: palaces and gold) with their intervals instead of the score, and
@@ -371,7 +375,8 @@ def format_summary(summary: pd.DataFrame, games: int | None = None,
     what = (f"{display.note.replace('`', '')} Shown: {' and '.join(display.measures)} (95% "
             f"CI) and the {display.unit} by source (means)." if display
             else "score parts are means")
-    lines = [f"{games:,} games; win rates share ties; n = player-games; {what}"] \
+    lowest = "; the lowest score wins" if better_score == "lower" else ""
+    lines = [f"{games:,} games; win rates share ties; n = player-games; {what}{lowest}"] \
         if games is not None else []
     strat = summary[summary["group"] == "strategy"]
     if not strat.empty:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.engine.gpu import play_batch_gpu
+from tajsim.engine.gpu import heuristics_on, play_batch_gpu
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
@@ -117,7 +117,7 @@ def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
     G = game_ids.shape[0]
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
-    heuristics = spec.strategies.kernel_switches(lineup_ids)[1] is not None
+    heuristics = heuristics_on(spec, lineup_ids)
     play_batch_gpu(spec, _comp_of(task, spec), n, int(task["rules"]), int(task["seed"]),
                    game_ids, setup_ids, lineups, lineup_ids, lineup_params, results, setups,
                    heuristics)

@@ -67,7 +67,8 @@ class RunResult:
 
     def summary_text(self) -> str:
         return format_summary(self.summary(), self.aggregates.games,
-                              get_game(self.aggregates.game).score_display)
+                              get_game(self.aggregates.game).score_display,
+                              get_game(self.aggregates.game).better_score)
 
 
 #: Periodic progress lines (stderr not a terminal: a log file, a pipe, CI): none in the first

@@ -198,4 +198,6 @@ TUNING = TuningSpace(
     presets_path=presets_path,
     check_presets=load_presets,
     reload=reload_presets,
+    start="balanced",
+    field=("balanced", "commodity", "network", "collector", "hoarder"),
 )
