@@ -140,17 +140,28 @@ def section_restricted(ctx: ReportContext) -> None:
               "restricted; 95% intervals).", "restricted_play", full=table)
     _restricted_figure(ctx, table, measures, levels, restrictions)
     win = table[table["measure"] == WIN_RATE]
+    never = win[win["restricted"] == 0]
+    if len(never):
+        ctx.para("The restricted seat won none of its games under "
+                 + join_words([f"{r.restriction} at {r.level}" for r in never.itertuples()])
+                 + ": its loss is the whole of its fair share.")
+    helps = win[win["significant"] & (win["loss"] < 0)]
+    if len(helps):
+        ctx.para("A negative loss means the strategy does better without the feature: it uses "
+                 "it where it does not pay (" + join_words(
+                     [f"{r.restriction} at {r.level}" for r in helps.itertuples()]) + ").")
     statements = []
     for level in levels:
         at = win[win["level"] == level].sort_values("loss", ascending=False)
         top = at.iloc[0]
         zero = list(at[~at["significant"]]["restriction"])
+        better = list(at[at["significant"] & (at["loss"] < 0)]["restriction"])
         statements.append(
-            f"at {level}, forbidding {top['restriction']} costs most: "
+            f"at {level} forbidding {top['restriction']} costs most, "
             f"{100 * top['loss']:+.1f} win-rate points [{100 * top['ci_low']:+.1f}, "
-            f"{100 * top['ci_high']:+.1f}], n = {int(top['n']):,}"
-            + (f"; {join_words(zero)} cannot be told from zero" if zero else
-               "; every loss is told from zero"))
+            f"{100 * top['ci_high']:+.1f}] (n = {int(top['n']):,} games)"
+            + (f", {join_words(zero)} cannot be told from zero" if zero else "")
+            + (f", forbidding {join_words(better)} helps" if better else ""))
     ctx.headline("Restricted play: " + "; ".join(statements) + ".")
 
 
@@ -179,8 +190,10 @@ def _restricted_figure(ctx: ReportContext, table: pd.DataFrame, measures: list[s
         ax.set_yticks(y, restrictions)
         ax.set_xlabel("win-rate loss (points)" if measure == WIN_RATE
                       else f"{measure} loss (mean)")
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(levels), 3), frameon=False,
-               fontsize=9, title="level (unrestricted strategy)")
+    for ax in axes[1:]:
+        ax.tick_params(labelleft=False)  # the restrictions are named once, on the first panel
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(levels), 2),
+               frameon=False, fontsize=9, title="level (unrestricted strategy)")
     ctx.figure(fig, "restricted_play",
                "Restricted play: what each forbidden feature costs the restricted seat against "
                "the same strategy unrestricted (unrestricted mean minus restricted; right of 0: "
