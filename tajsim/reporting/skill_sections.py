@@ -68,11 +68,15 @@ def section_skill(ctx: ReportContext) -> None:
                  else "the most common value of each conclusion over the levels")
     ctx.para(f"The key conclusions (the robustness conclusions of {ctx.spec.title}) checked at "
              f"{len(plays)} skill levels: {described}. Each cell compares a level with "
-             f"{ref_words}: *holds* (the same significant statement), *fails* (a significant "
-             "statement the other way, or another category), *ns* (not significant: the level "
-             "cannot tell apart what the reference does), *n/a* (not computable there, e.g. a "
-             "strategy ranking in a mirror match). Signs and orders are significant at 95% "
-             "(`>` between neighbours told apart, `≈` between the others).")
+             f"{ref_words}: **holds** (the same significant statement), **fails** (a significant "
+             "statement the other way, or another category), **ns** (not significant: the level "
+             "cannot tell apart what the reference does), **n/a** (not computable there). Signs "
+             "and orders are significant at 95% (`>` between neighbours told apart, `≈` between "
+             "the others)."
+             + (" Every level is a mirror match (one strategy in every seat), so the "
+                "conclusions about strategies (the best strategy, the strategy ranking) have no "
+                "value and are left out: what remains is about the game at that level of play."
+                if all(len(v) == 1 for v in plays.values()) else ""))
     judged = long[long["status"] != skill.NOT_AVAILABLE]
     per_conclusion = judged.groupby("conclusion", sort=False)["status"]
     always = [c for c, s in per_conclusion if (s == skill.HOLDS).all()]
