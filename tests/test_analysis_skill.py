@@ -21,6 +21,7 @@ from tajsim.analysis.skill import (
 from tajsim.cli.main import cli
 from tajsim.errors import UserError
 from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
+from tajsim.reporting.report import build_report
 
 SEAT = "first_seat_advantage[4p]"
 
@@ -139,3 +140,19 @@ def test_a_reference_that_is_no_variant_is_refused(tmp_path: Path):
     res = CliRunner().invoke(cli, ["run", str(path), "--out", str(tmp_path / "o")])
     assert res.exit_code == 2, res.output
     assert "skill_reference" in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_the_section_shows_skill_levels_only_where_the_variants_play_different_strategies(
+        tmp_path: Path):
+    frames = _levels()
+    levels = pd.concat([f.assign(variant=k) for k, f in frames.items()], ignore_index=True)
+    report = build_report(levels, tmp_path / "skill", sections=["skill"], game="tajmahal",
+                          config={"skill_reference": "weak"}).read_text()
+    assert "## Across skill levels" in report and "**weak**" in report
+    assert "first_seat_advantage[4p] fails at expert" in report  # the headline
+    # variants that play the same strategy are boards or rules: the robustness section's case
+    boards = pd.concat([_level("alpha", [0.4, 0, 0, 0], 300, seed=s).assign(variant=f"b{s}")
+                        for s in (1, 2)], ignore_index=True)
+    report = build_report(boards, tmp_path / "boards", sections=["skill"],
+                          game="tajmahal").read_text()
+    assert "Across skill levels" not in report
