@@ -10,7 +10,6 @@ strategy with ``forbid=``.
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -18,7 +17,6 @@ from tajsim.analysis import skill
 from tajsim.analysis.restricted import WIN_RATE, split_restriction
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
-    PAGE_WIDTH_IN,
     ReportContext,
     error_bars,
     join_words,
@@ -203,8 +201,3 @@ def _restricted_figure(ctx: ReportContext, table: pd.DataFrame, measures: list[s
                "the same strategy unrestricted (unrestricted mean minus restricted; right of 0: "
                "the feature pays), at each level, with 95% intervals (Newcombe for the win "
                "rate, per-game t for the measures).", ctx.results)
-
-
-#: Used in tests: the figure width the sections draw at.
-FIGURE_WIDTH_IN = PAGE_WIDTH_IN
-_ = plt  # matplotlib is this module's drawing backend (panel_grid creates the figures)
