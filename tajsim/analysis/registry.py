@@ -34,7 +34,16 @@ from typing import Any
 
 import pandas as pd
 
-from tajsim.analysis import compare, composition, ratings, robustness, setup_balance, winrates
+from tajsim.analysis import (
+    compare,
+    composition,
+    ratings,
+    restricted,
+    robustness,
+    setup_balance,
+    skill,
+    winrates,
+)
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
@@ -60,7 +69,13 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "seat_rotation_check": ratings.seat_rotation_check,
     "robustness": robustness.robustness,  # on a frame with a ``variant`` column
     "compare_strategies": compare.compare_strategies,  # a = "...", b = "..." (tajsim compare)
+    "skill_levels": skill.skill_levels,  # on a frame with a ``variant`` column (the levels)
+    "restricted_play": restricted.restricted_play,  # strategies with forbid=... vs without
 }
+
+#: Analyses that read one frame per variant (a ``column``, default ``variant``, labels them)
+#: and the game's own conclusions.
+_BY_VARIANT = ("robustness", "skill_levels")
 
 _GAME = ("game_id", "n_players", "seat")
 
@@ -82,6 +97,8 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "seat_rotation_check": (*_GAME, "strategy"),
     "robustness": (*_GAME, "variant", "winner", "strategy", "rank", "score", "pts_*"),
     "compare_strategies": compare.REQUIRED_COLUMNS,
+    "skill_levels": (*_GAME, "variant", "winner", "strategy", "rank", "score", "pts_*"),
+    "restricted_play": (*_GAME, "strategy", "winner"),
 }
 
 
@@ -131,7 +148,7 @@ def _parse_entry(entry: str | Mapping[str, Any]) -> tuple[str, str, dict[str, An
             if kwargs.get(k) == -1:
                 kwargs[k] = None
         for k in ("by", "seats", "parts", "regressors", "controls", "quantiles", "conclusions",
-                  "features"):
+                  "features", "measures"):
             if isinstance(kwargs.get(k), list):
                 kwargs[k] = tuple(kwargs[k])
         name = str(entry["name"])
@@ -211,11 +228,15 @@ class AnalysisCache:
         func = self.available[name]
         if name == "setup_feature_tests" and kwargs.get("features") is None:
             kwargs["features"] = tuple(spec.setup_feature_columns(list(results.columns)))
-        if name == "robustness":
+        if name == "restricted_play" and kwargs.get("measures") is None:
+            # what a player calls the score (Maharaja: palaces and gold), not a ranking key
+            shown = spec.score_display
+            kwargs["measures"] = tuple(shown.measures) if shown else ("score",)
+        if name in _BY_VARIANT:
             column = kwargs.pop("column", "variant")
             if column not in results.columns:
-                raise UserError(f"robustness needs a {column!r} column naming the variant of "
-                                "each row")
+                raise UserError(f"{name} needs a {column!r} column naming the variant of "
+                                "each row (a [[runs]] table's variant = ...)")
             kwargs.setdefault("extra", conclusions_for(spec))
             frames = robustness.split_variants(results, column)
             try:

@@ -42,6 +42,7 @@ from tajsim.reporting.render import (
     setup_keys,
     signed,
 )
+from tajsim.reporting.skill_sections import section_restricted, section_skill
 from tajsim.running.repeats import deterministic_lineup, repeat_note_for_results
 
 __all__ = ["GENERIC_SECTIONS", "OPENSKILL_MAX_GAMES", "Section", "baseline_handle",
@@ -627,6 +628,10 @@ GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
     "ratings": (_section_ratings, "openskill and Bradley-Terry ratings, head-to-head"),
     "robustness": (_section_robustness, "key conclusions across variants (component sets, "
                                         "rule options)"),
+    "skill": (section_skill, "key conclusions across skill levels (runs labelled with a "
+                             "variant that play different strategies)"),
+    "restricted": (section_restricted, "restricted play: what a forbidden feature costs the "
+                                       "restricted seat (strategies with forbid=)"),
 }
 #: The game's own sections come after this one.
 _GAME_SECTIONS_AFTER = "score_composition"

@@ -45,7 +45,10 @@ RUN_KEYS = {
 }
 TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",
             "report")
-REPORT_KEYS = ("title", "sections")
+REPORT_KEYS = ("title", "sections", "skill_reference")
+#: What asks for restricted play: an analysis and a report section (a game that declares no
+#: restrictions refuses an experiment file naming either, before anything is played).
+RESTRICTED_ANALYSIS, RESTRICTED_SECTION = "restricted_play", "restricted"
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=,+-]*$")
 
 
@@ -214,9 +217,20 @@ def load_experiment(path: str | Path) -> Experiment:
     if len(games) > 1:
         raise _bad(path, "game", sorted(games), "one game for every run of an experiment (its "
                    "report is one game's)")
-    game = get_game(games.pop()).name
+    spec = get_game(games.pop())
+    game = spec.name
     for r in runs:
         r.params["game"] = game
+    asked = [a.get("name") if isinstance(a, dict) else a for a in analyses]
+    if not spec.restrictions and (RESTRICTED_ANALYSIS in asked
+                                  or RESTRICTED_SECTION in (sections or ())):
+        raise _bad(path, "analyses", RESTRICTED_ANALYSIS, f"a game that declares restrictions "
+                   f"({spec.title} declares none yet: no strategy takes forbid=)")
+    reference = report.get("skill_reference")
+    variants = [r.variant for r in runs if r.variant is not None]
+    if reference is not None and reference not in variants:
+        raise _bad(path, "report.skill_reference", reference,
+                   f"the variant of a run ({', '.join(variants) or 'no run names one'})")
     return Experiment(name=name, path=path, title=title, description=description, game=game,
                       runs=tuple(runs), analyses=tuple(analyses), sections=sections, raw=doc)
 
@@ -351,6 +365,9 @@ def simulate_experiment(
         "name": exp.name, "title": exp.title, "description": exp.description, "game": exp.game,
         "experiment": str(exp.path), "runs": [r.name for r in exp.runs], "games": games,
     }
+    reference = exp.raw.get("report", {}).get("skill_reference")
+    if reference is not None:  # the skill section's reference level
+        config["skill_reference"] = reference
     seeds = {r.params.get("seed", 0) for r in exp.runs}
     if len(seeds) == 1:
         config["seed"] = seeds.pop()

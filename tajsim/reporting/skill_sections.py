@@ -1,0 +1,203 @@
+"""Report sections about the players rather than the game: the key conclusions across skill
+levels (:mod:`tajsim.analysis.skill`) and restricted play (:mod:`tajsim.analysis.restricted`).
+
+Both are generic (:data:`tajsim.reporting.sections.GENERIC_SECTIONS` registers them) and skip
+themselves, without a heading, on data they do not fit: the skill section needs runs labelled
+with a ``variant`` that play different strategies (variants that play the same strategies are
+component sets or rule options: the robustness section's case), the restricted-play section a
+strategy with ``forbid=``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tajsim.analysis import skill
+from tajsim.analysis.restricted import WIN_RATE, split_restriction
+from tajsim.reporting.render import (
+    BASELINE_COLOUR,
+    ReportContext,
+    error_bars,
+    join_words,
+    n_games,
+    panel_grid,
+)
+
+__all__ = ["section_restricted", "section_skill", "skill_table_wide"]
+
+#: Marker colours of the levels in the restricted-play figure (cycled).
+LEVEL_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b")
+_STATUS_WORDS = {skill.HOLDS: "holds", skill.FAILS: "fails", skill.NOT_SIGNIFICANT:
+                 "not significant", skill.NOT_AVAILABLE: "n/a"}
+
+
+def _level_strategies(results: pd.DataFrame, column: str = "variant") -> dict[str, list[str]]:
+    """The strategies each variant plays, variants in their order."""
+    return {str(k): sorted(g["strategy"].astype(str).unique())
+            for k, g in results.groupby(column, observed=True, sort=True)}
+
+
+def skill_table_wide(long: pd.DataFrame) -> pd.DataFrame:
+    """The skill analysis (:func:`tajsim.analysis.skill.skill_levels`) as conclusion x level:
+    each cell ``"<status>: <value>"``; levels as columns in their order."""
+    levels = list(dict.fromkeys(long["level"]))
+    cells = long.assign(cell=[f"{s}: {v}" for s, v in zip(long["status"], long["value"])])
+    wide = cells.pivot(index="conclusion", columns="level", values="cell")
+    order = list(dict.fromkeys(long["conclusion"]))
+    return wide.reindex(index=order, columns=levels).reset_index().rename_axis(columns=None)
+
+
+def section_skill(ctx: ReportContext) -> None:
+    r = ctx.results
+    if "variant" not in r.columns or r["variant"].nunique() < 2:
+        return
+    plays = _level_strategies(r)
+    if len({tuple(v) for v in plays.values()}) < 2:
+        return  # the variants play the same strategies: components or rules, not skill
+    ctx.heading(2, "Across skill levels")
+    reference = ctx.config.get("skill_reference") if ctx.config else None
+    reference = reference if reference in plays else None
+    long = ctx.analysis("skill_levels", reference=reference)
+    games = {str(k): n_games(g) for k, g in r.groupby("variant", observed=True, sort=True)}
+    described = "; ".join(f"**{lv}**: {join_words(s)} ({games[lv]:,} games)"
+                          for lv, s in plays.items())
+    ref_words = (f"the conclusions of the reference level **{reference}**" if reference
+                 else "the most common value of each conclusion over the levels")
+    ctx.para(f"The key conclusions (the robustness conclusions of {ctx.spec.title}) checked at "
+             f"{len(plays)} skill levels: {described}. Each cell compares a level with "
+             f"{ref_words}: **holds** (the same significant statement), **fails** (a significant "
+             "statement the other way, or another category), **ns** (not significant: the level "
+             "cannot tell apart what the reference does), **n/a** (not computable there). Signs "
+             "and orders are significant at 95% (`>` between neighbours told apart, `≈` between "
+             "the others)."
+             + (" Every level is a mirror match (one strategy in every seat), so the "
+                "conclusions about strategies (the best strategy, the strategy ranking) have no "
+                "value and are left out: what remains is about the game at that level of play."
+                if all(len(v) == 1 for v in plays.values()) else ""))
+    judged = long[long["status"] != skill.NOT_AVAILABLE]
+    per_conclusion = judged.groupby("conclusion", sort=False)["status"]
+    always = [c for c, s in per_conclusion if (s == skill.HOLDS).all()]
+    failing = {c: list(judged.loc[s.index][s == skill.FAILS]["level"])
+               for c, s in per_conclusion if (s == skill.FAILS).any()}
+    weak = [c for c, s in per_conclusion
+            if c not in failing and (s == skill.NOT_SIGNIFICANT).any()]
+    n_judged = judged["conclusion"].nunique()
+    fail_words = "; ".join(f"{c} fails at {join_words(lv)}" for c, lv in failing.items())
+    per_level = ", ".join(f"{g:,}" for g in games.values())
+    ctx.headline(
+        f"Across {len(plays)} skill levels ({per_level} games), {len(always)} of {n_judged} key "
+        f"conclusions hold at every level where they can be computed"
+        + (f" ({join_words(always)})" if always else "")
+        + (f"; {fail_words}" if failing else "")
+        + (f"; not significant at some level: {join_words(weak)}" if weak else "") + ".")
+    ctx.table(skill_table_wide(long), "Key conclusions by skill level (status: value).",
+              "skill_levels", full=long)
+    details = long[["conclusion", "level", "status", "value", "detail", "n"]]
+    ctx.table(details, "Every conclusion at every level with its estimate and 95% interval "
+              "(n: games at the level).")
+
+
+def _loss_cell(row: pd.Series, measure: str) -> str:
+    if measure == WIN_RATE:
+        return (f"{100 * row['loss']:+.1f} pts [{100 * row['ci_low']:+.1f}, "
+                f"{100 * row['ci_high']:+.1f}]")
+    return f"{row['loss']:+.2f} [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]"
+
+
+def section_restricted(ctx: ReportContext) -> None:
+    r = ctx.results
+    if not any(split_restriction(s)[1] for s in r["strategy"].astype(str).unique()):
+        return
+    ctx.heading(2, "Restricted play")
+    table = ctx.analysis("restricted_play")
+    measures = list(dict.fromkeys(table["measure"]))
+    levels = list(dict.fromkeys(table["level"]))
+    restrictions = list(dict.fromkeys(table["restriction"]))
+    ctx.para(
+        "What a feature is worth to the player who may not use it (Jaffe et al., AIIDE 2012): "
+        "one seat plays a strategy forbidden a family of actions (`forbid=...`) against the "
+        "same strategy unrestricted in the other seats, in every seat rotation. The loss is the "
+        "unrestricted seats' mean minus the restricted seat's (positive: the feature pays). Win "
+        "rate in percentage points (a shared win counts 1/k), Newcombe's interval; "
+        f"{join_words([m for m in measures if m != WIN_RATE])} with t intervals of the per-game "
+        "difference. Newcombe treats the seats as independent; the paired per-game interval "
+        "(in the full table) is the one that respects a game's seats, and a loss is called "
+        "significant when both exclude 0. n: games (one restricted seat each).")
+    wide = []
+    for (restriction, level), grp in table.groupby(["restriction", "level"], sort=False):
+        row: dict[str, object] = {"restriction": restriction, "level": level}
+        for m in measures:
+            sel = grp[grp["measure"] == m].iloc[0]
+            row[f"{m} loss" if m != WIN_RATE else "win-rate loss"] = _loss_cell(sel, m)
+        row["significant (win rate)"] = bool(grp[grp["measure"] == WIN_RATE]
+                                             ["significant"].iloc[0])
+        row["n"] = int(grp["n"].iloc[0])
+        wide.append(row)
+    wide_frame = pd.DataFrame(wide)
+    wide_frame["_r"] = wide_frame["restriction"].map(restrictions.index)
+    wide_frame["_l"] = wide_frame["level"].map(levels.index)
+    wide_frame = wide_frame.sort_values(["_r", "_l"]).drop(columns=["_r", "_l"])
+    ctx.table(wide_frame, "Loss of each restriction at each level (unrestricted minus "
+              "restricted; 95% intervals).", "restricted_play", full=table)
+    _restricted_figure(ctx, table, measures, levels, restrictions)
+    win = table[table["measure"] == WIN_RATE]
+    never = win[win["restricted"] == 0]
+    if len(never):
+        ctx.para("The restricted seat won none of its games under "
+                 + join_words([f"{r.restriction} at {r.level}" for r in never.itertuples()])
+                 + ": its loss is the whole of its fair share.")
+    helps = win[win["significant"] & (win["loss"] < 0)]
+    if len(helps):
+        ctx.para("A negative loss means the strategy does better without the feature: it uses "
+                 "it where it does not pay (" + join_words(
+                     [f"{r.restriction} at {r.level}" for r in helps.itertuples()]) + ").")
+    statements = []
+    for level in levels:
+        at = win[win["level"] == level].sort_values("loss", ascending=False)
+        top = at.iloc[0]
+        zero = list(at[~at["significant"]]["restriction"])
+        better = list(at[at["significant"] & (at["loss"] < 0)]["restriction"])
+        statements.append(
+            f"at {level} forbidding {top['restriction']} costs most, "
+            f"{100 * top['loss']:+.1f} win-rate points [{100 * top['ci_low']:+.1f}, "
+            f"{100 * top['ci_high']:+.1f}] (n = {int(top['n']):,} games)"
+            + (f", {join_words(zero)} cannot be told from zero" if zero else "")
+            + (f", forbidding {join_words(better)} helps" if better else ""))
+    ctx.headline("Restricted play: " + "; ".join(statements) + ".")
+
+
+def _restricted_figure(ctx: ReportContext, table: pd.DataFrame, measures: list[str],
+                       levels: list[str], restrictions: list[str]) -> None:
+    fig, axes = panel_grid(len(measures), panel_height=0.9 + 0.45 * len(restrictions),
+                           max_columns=len(measures) if len(measures) <= 3 else 2,
+                           extra_height=0.5)
+    y = np.arange(len(restrictions))[::-1].astype(np.float64)
+    offsets = (np.arange(len(levels)) - (len(levels) - 1) / 2) * 0.22
+    handles = []
+    for ax, measure in zip(axes, measures):
+        scale = 100.0 if measure == WIN_RATE else 1.0
+        for i, level in enumerate(levels):
+            at = (table[(table["measure"] == measure) & (table["level"] == level)]
+                  .set_index("restriction").reindex(restrictions))
+            est = at["loss"].to_numpy(np.float64) * scale
+            low = at["ci_low"].to_numpy(np.float64) * scale
+            high = at["ci_high"].to_numpy(np.float64) * scale
+            h = ax.errorbar(est, y + offsets[i], xerr=error_bars(est, low, high), fmt="o",
+                            color=LEVEL_COLOURS[i % len(LEVEL_COLOURS)], ecolor="#333",
+                            capsize=3, ms=5, label=level)
+            if ax is axes[0]:
+                handles.append(h)
+        ax.axvline(0, color=BASELINE_COLOUR, lw=1)
+        ax.set_yticks(y, restrictions)
+        ax.set_xlabel("win-rate loss (points)" if measure == WIN_RATE
+                      else f"{measure} loss (mean)")
+    for ax in axes[1:]:
+        ax.tick_params(labelleft=False)  # the restrictions are named once, on the first panel
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(levels), 2),
+               frameon=False, fontsize=9, title="level (unrestricted strategy)")
+    ctx.figure(fig, "restricted_play",
+               "Restricted play: what each forbidden feature costs the restricted seat against "
+               "the same strategy unrestricted (unrestricted mean minus restricted; right of 0: "
+               "the feature pays), at each level, with 95% intervals (Newcombe for the win "
+               "rate, per-game t for the measures).", ctx.results)

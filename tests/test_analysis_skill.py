@@ -1,0 +1,158 @@
+"""The skill axis: each level's value of a key conclusion is marked holds, fails or not
+significant against the reference level, on planted data; the report section shows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tajsim.analysis.registry import run_analyses
+from tajsim.analysis.skill import (
+    FAILS,
+    HOLDS,
+    NOT_AVAILABLE,
+    NOT_SIGNIFICANT,
+    compare_value,
+    skill_levels,
+)
+from tajsim.cli.main import cli
+from tajsim.errors import UserError
+from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
+from tajsim.reporting.report import build_report
+
+SEAT = "first_seat_advantage[4p]"
+
+
+def _level(name: str, seat_effect: list[float], n_games: int, seed: int) -> pd.DataFrame:
+    """A mirror match of strategy ``name`` with a planted first-seat effect."""
+    return make_synthetic_results(n_games, strategies=(name,), seat_effect=seat_effect,
+                                  seed=seed)
+
+
+def _levels() -> dict[str, pd.DataFrame]:
+    return {
+        "random": _level("random", [0.0, 0, 0, 0], 3000, seed=81),        # no effect: "0"
+        "weak": _level("weak", [0.4, 0, 0, 0], 3000, seed=82),            # the reference: "+"
+        "strong": _level("strong", [0.4, 0, 0, 0], 3000, seed=83),        # "+" again
+        "expert": _level("expert", [-0.4, 0, 0, 0.4], 3000, seed=84),     # "-": reversed
+    }
+
+
+def test_statuses_on_planted_levels():
+    table = skill_levels(_levels(), conclusions=("seat_advantage_sign", "best_strategy"),
+                         reference="weak")
+    seat = table[table["conclusion"] == SEAT].set_index("level")
+    assert list(seat.index) == ["random", "weak", "strong", "expert"]  # the levels' order
+    assert list(seat["value"]) == ["0", "+", "+", "-"]
+    assert list(seat["status"]) == [NOT_SIGNIFICANT, HOLDS, HOLDS, FAILS]
+    assert seat.loc["weak", "is_reference"] and not seat.loc["strong", "is_reference"]
+    assert (seat["reference_value"] == "+").all()
+    assert seat["detail"].str.contains(r"\[").all()  # each estimate comes with its interval
+    assert (seat["n"] == 3000).all()
+    # best_strategy needs two strategies: a mirror match has no value, and the table says so
+    assert "best_strategy" not in set(table["conclusion"]) or \
+        (table[table["conclusion"].str.startswith("best")]["status"] == NOT_AVAILABLE).all()
+
+
+def test_default_reference_is_the_most_common_value():
+    table = skill_levels(_levels(), conclusions=("seat_advantage_sign",))
+    assert set(table["reference_value"]) == {"+"}
+    assert not table["is_reference"].any()
+
+
+@pytest.mark.parametrize("reference,value,status", [
+    ("+", "+", HOLDS), ("+", "0", NOT_SIGNIFICANT), ("+", "-", FAILS),
+    ("0", "0", HOLDS), ("0", "-", FAILS), ("+", "n/a", NOT_AVAILABLE),
+    ("city", "city", HOLDS), ("city", "tolls", FAILS),
+    ("a > b > c", "a > b > c", HOLDS),
+    ("a > b > c", "a ≈ b > c", NOT_SIGNIFICANT),
+    ("a > b > c", "b > a > c", FAILS),
+    ("a > b ≈ c", "a > b > c", HOLDS),          # telling more apart still holds
+    ("a ≈ b ≈ c", "a ≈ b ≈ c", HOLDS),
+    ("a ≈ b ≈ c", "a > b ≈ c", FAILS),          # an effect where the reference found none
+])
+def test_compare_value(reference, value, status):
+    assert compare_value(reference, value) == status
+
+
+def test_registry_and_refusals():
+    frames = _levels()
+    combined = pd.concat([f.assign(variant=k) for k, f in frames.items()], ignore_index=True)
+    combined["variant"] = pd.Categorical(combined["variant"], categories=list(frames))
+    out = run_analyses(combined, [{"name": "skill_levels", "reference": "strong",
+                                   "conclusions": ["seat_advantage_sign"]}])["skill_levels"]
+    assert list(dict.fromkeys(out["level"])) == list(frames)
+    with pytest.raises(UserError, match="reference level 'nope'"):
+        skill_levels(frames, reference="nope")
+    with pytest.raises(UserError, match="variant"):
+        run_analyses(combined.drop(columns="variant"), ["skill_levels"])
+
+
+TINY = """
+name = "skill-tiny"
+game = "maharaja"
+title = "tiny skill axis"
+analyses = ["skill_levels"]
+
+[simulate]
+games = 12
+players = 4
+seed = 9
+
+[[runs]]
+name = "random"
+strategies = ["random"]
+variant = "random"
+
+[[runs]]
+name = "balanced-t1"
+strategies = ["balanced:temperature=1"]
+variant = "balanced T=1"
+
+[report]
+sections = ["overview", "skill"]
+skill_reference = "balanced T=1"
+"""
+
+
+def test_end_to_end_run(tmp_path: Path):
+    path = tmp_path / "skill.toml"
+    path.write_text(TINY)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "-w", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    report = (out / "report.md").read_text()
+    assert "## Across skill levels" in report and "reference level **balanced T=1**" in report
+    table = pd.read_csv(out / "table_skill_levels.csv")
+    assert list(dict.fromkeys(table["level"])) == ["random", "balanced T=1"]
+    assert set(table["status"]) <= {HOLDS, FAILS, NOT_SIGNIFICANT, NOT_AVAILABLE}
+    assert {"income_ranking", "usual_game_end[4p]"} <= set(table["conclusion"])  # Maharaja's own
+    assert (table.loc[table["level"] == "balanced T=1", "status"].isin([HOLDS, NOT_AVAILABLE])
+            ).all()  # the reference agrees with itself
+
+
+def test_a_reference_that_is_no_variant_is_refused(tmp_path: Path):
+    path = tmp_path / "bad.toml"
+    path.write_text(TINY.replace('skill_reference = "balanced T=1"', 'skill_reference = "x"'))
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2, res.output
+    assert "skill_reference" in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_the_section_shows_skill_levels_only_where_the_variants_play_different_strategies(
+        tmp_path: Path):
+    frames = _levels()
+    levels = pd.concat([f.assign(variant=k) for k, f in frames.items()], ignore_index=True)
+    report = build_report(levels, tmp_path / "skill", sections=["skill"], game="tajmahal",
+                          config={"skill_reference": "weak"}).read_text()
+    assert "## Across skill levels" in report and "**weak**" in report
+    assert "first_seat_advantage[4p] fails at expert" in report  # the headline
+    # variants that play the same strategy are boards or rules: the robustness section's case
+    boards = pd.concat([_level("alpha", [0.4, 0, 0, 0], 300, seed=s).assign(variant=f"b{s}")
+                        for s in (1, 2)], ignore_index=True)
+    report = build_report(boards, tmp_path / "boards", sections=["skill"],
+                          game="tajmahal").read_text()
+    assert "Across skill levels" not in report
