@@ -45,11 +45,22 @@ def tree_env(tree: Path, cache_dir: str | None = None) -> dict[str, str]:
     return env
 
 
+def run_in(tree: Path, cmd: list[str], cache_dir: str | None = None) -> dict:
+    """``common.run_child`` with the working directory set to ``tree``: ``python -m`` puts the
+    working directory first on the path, so from this checkout it would import this tree."""
+    saved = common.REPO
+    common.REPO = tree
+    try:
+        return common.run_child(cmd, tree_env(tree, cache_dir))
+    finally:
+        common.REPO = saved
+
+
 def bench_rate(tree: Path, strategy: str, games: int) -> float:
     """One-core CPU games/s of ``tajsim bench`` (best of its 3 runs) in ``tree``."""
     cmd = [sys.executable, "-m", "tajsim", "bench", "--game", "maharani", "-p", "4", "-s",
            strategy, "-w", "1", "-n", str(games), "--repeat", "3"]
-    out = common.run_child(cmd, tree_env(tree))["stdout"]
+    out = run_in(tree, cmd)["stdout"]
     match = RATE.search(out)
     if match is None:
         raise SystemExit(f"no one-core rate in the output of {' '.join(cmd)}:\n{out}")
@@ -108,7 +119,7 @@ def mcts_probe(strategy: str, n_decisions: int) -> None:
 
 def mcts_rate(tree: Path, strategy: str, n_decisions: int) -> tuple[float, int]:
     cmd = [sys.executable, str(HERE), "--probe", strategy, "--decisions", str(n_decisions)]
-    out = common.run_child(cmd, tree_env(tree))["stdout"]
+    out = run_in(tree, cmd)["stdout"]
     match = re.search(r"iterations/s ([\d.]+) checksum (\d+)", out)
     if match is None:
         raise SystemExit(f"no rate in the output of {' '.join(cmd)}:\n{out}")
@@ -120,7 +131,7 @@ def cold_compile(tree: Path, strategies: str) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as cache:
         cmd = [sys.executable, "-m", "tajsim", "simulate", "--game", "maharani", "-p", "4",
                "-s", strategies, "-n", "4", "-w", "1", "-q"]
-        r = common.run_child(cmd, tree_env(tree, cache))
+        r = run_in(tree, cmd, cache)
     return r["wall"], r["cpu"]
 
 
