@@ -20,6 +20,11 @@ Each iteration:
    other value) / ``margin`` clipped to [-1, 1]; at the true end of the game half of it is the
    win (1000 shared among the winners).
 
+The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in ``ms``
+milliseconds of the thread's CPU time (``clock.thread_time_ns``): a game played with ``ms`` then
+depends on the machine's speed and is not reproducible from its seed; without it (the default)
+it is. The root's candidates and the bag's tiles are the same at every iteration: computed once.
+
 The chosen action is the most visited root child (ties: the better total reward, then the
 first). Every quantity compared is an integer (fixed-point UCB: an integer natural logarithm
 and an integer square root), so a GPU takes the same decisions.
