@@ -213,35 +213,42 @@ def flood_around(comp, seed, allowed):
 
 
 @kernel(inline="always")
-def place_common(state, comp, p, slot, s, wt):
+def slot_part(state, comp, slot, wt):
+    """What a place action's value needs of its turntable place alone: (the tile's colour, the
+    quarter the place faces, whether another tile of that colour waits on the turntable: only
+    asked when the ``feed`` weight counts)."""
+    colour = comp[C_TILE_COLOUR + state[S_SLOT + slot]]
+    waiting = 0
+    if wt[W_FEED] != 0:
+        for k in range(N_SLOTS):
+            other = state[S_SLOT + k]
+            if k != slot and other >= 0 and comp[C_TILE_COLOUR + other] == colour:
+                waiting = 1
+    return colour, slot_quarter(comp, state[S_FACING], slot), waiting
+
+
+@kernel(inline="always")
+def place_common(state, comp, s, colour, q_src, waiting, wt):
     """The part of a place action's value (thousandths) that all its arrow directions share:
-    zone, marker, second tile and feed. Returns (that value, the tile's colour, whether the
-    tile completes its quarter)."""
-    t = state[S_SLOT + slot]
-    colour = comp[C_TILE_COLOUR + t]
+    zone, marker, second tile and feed, given its place's ``slot_part``. Returns (that value,
+    whether the tile completes its quarter)."""
     q = comp[C_SPACE_QUARTER + s]
     bit = np.int64(1) << s
     zone_mask, around = flood_around(comp, bit, state[S_COLOUR_MASK + colour] | bit)
     zone = popcount(zone_mask)
     value = wt[W_ZONE] * zone
-    if q != slot_quarter(comp, state[S_FACING], slot):
+    if q != q_src:
         value -= wt[W_MARKER]
     if state[S_PHASE] == PHASE_SECOND:
         value -= SECOND_TILE_COST * 1000 + wt[W_SECOND]
     qmask = comp[C_QUARTER_MASK + q]
     done = ((state[S_SCORED] | state[S_PENDING]) >> q) & 1
     completes = done == 0 and ((state[S_FILLED] | bit) & qmask) == qmask
-    if wt[W_FEED] != 0:
-        waiting = False
-        for k in range(N_SLOTS):
-            other = state[S_SLOT + k]
-            if k != slot and other >= 0 and comp[C_TILE_COLOUR + other] == colour:
-                waiting = True
-        if waiting:
-            empty = comp[C_ALL_SPACES] & ~(state[S_FILLED] | bit)
-            if around & empty != 0:
-                value -= wt[W_FEED] * (zone + 1)
-    return value, colour, completes
+    if waiting == 1:
+        empty = comp[C_ALL_SPACES] & ~(state[S_FILLED] | bit)
+        if around & empty != 0:
+            value -= wt[W_FEED] * (zone + 1)
+    return value, completes
 
 
 @kernel(inline="always")
@@ -273,7 +280,8 @@ def place_arrow_part(state, comp, p, s, colour, completes, to_player, wt):
 def place_value(state, comp, p, action, wt):
     """Value (thousandths) of place action ``action`` for seat ``p`` (see the module doc)."""
     slot, s, arrow = decode_place(action)
-    common, colour, completes = place_common(state, comp, p, slot, s, wt)
+    colour, q_src, waiting = slot_part(state, comp, slot, wt)
+    common, completes = place_common(state, comp, s, colour, q_src, waiting, wt)
     to_player = arrow == seat_side(comp, state[S_N_PLAYERS], p)
     return common + place_arrow_part(state, comp, p, s, colour, completes, to_player, wt)
 
@@ -295,11 +303,12 @@ def other_action_value(state, comp, p, action, wt):
 
 
 # A place action's value in parts: (slot, space, shared part, colour, completes, arrow-at-player
-# part, arrow-elsewhere part), the arrow parts NO_PART until computed. The legal list holds the
-# arrow directions of one (place, space) side by side, so a decision computes the shared part
-# once per (place, space) and each arrow part at most once, instead of once per action.
+# part, arrow-elsewhere part, the quarter the slot faces, another tile of the colour waiting),
+# the arrow parts NO_PART until computed. The legal list holds a place's spaces, and a space's
+# arrow directions, side by side, so a decision computes the place's part once per place, the
+# shared part once per (place, space) and each arrow part at most once.
 NO_PART = -(1 << 62)
-EMPTY_MEMO = (-1, -1, 0, 0, 0, NO_PART, NO_PART)
+EMPTY_MEMO = (-1, -1, 0, 0, 0, NO_PART, NO_PART, 0, 0)
 
 
 @kernel(inline="always")
@@ -310,9 +319,11 @@ def memo_value(state, comp, p, action, wt, side, memo):
     if action >= N_PLACE_ACTIONS:
         return other_action_value(state, comp, p, action, wt), memo
     slot, s, arrow = decode_place(action)
-    m_slot, m_s, common, colour, completes, to_me, elsewhere = memo
+    m_slot, m_s, common, colour, completes, to_me, elsewhere, q_src, waiting = memo
+    if slot != m_slot:
+        colour, q_src, waiting = slot_part(state, comp, slot, wt)
     if slot != m_slot or s != m_s:
-        common, colour, done = place_common(state, comp, p, slot, s, wt)
+        common, done = place_common(state, comp, s, colour, q_src, waiting, wt)
         completes = 1 if done else 0
         to_me = NO_PART
         elsewhere = NO_PART
@@ -324,7 +335,7 @@ def memo_value(state, comp, p, action, wt, side, memo):
         if elsewhere == NO_PART:
             elsewhere = place_arrow_part(state, comp, p, s, colour, completes == 1, False, wt)
         part = elsewhere
-    return common + part, (slot, s, common, colour, completes, to_me, elsewhere)
+    return common + part, (slot, s, common, colour, completes, to_me, elsewhere, q_src, waiting)
 
 
 @kernel
