@@ -17,6 +17,7 @@ from tajsim.games.maharani.play.nb import play_batch_nb, start_game_nb
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.mcts import (
     WORK_SIZE,
+    bag_tiles,
     determinise,
     isqrt,
     ln_q16,
@@ -117,8 +118,13 @@ def test_determinisation_depends_only_on_the_view():
         other = redraw_hidden(state, MCOMP, player, rng)
         a, b = np.empty_like(state), np.empty_like(state)
         p1, p2 = prng.copy(), prng.copy()
-        determinise(state, MCOMP, player, p1, a)
-        determinise(other, MCOMP, player, p2, b)
+        w1, w2 = new_workspace(), new_workspace()
+        determinise(state, player, p1, w1, bag_tiles(state, MCOMP, w1), a)
+        determinise(other, player, p2, w2, bag_tiles(other, MCOMP, w2), b)
+        same = np.ones(E.STATE_SIZE, bool)
+        same[E.S_BAG:E.S_BAG + int(state[E.S_BAG_N])] = False  # the bag order, redrawn
+        same[E.S_RNG] = False  # the chance stream, reseeded
+        assert np.array_equal(a[same], state[same])
         assert np.array_equal(a[E.S_BAG:E.S_BAG + 64], b[E.S_BAG:E.S_BAG + 64])
         assert a[E.S_RNG] == b[E.S_RNG]
 
@@ -232,3 +238,27 @@ def test_decode_action_round_trip():
     assert decode_action(E.ACTION_ARTISAN + 3) == ("artisan", 3)
     with pytest.raises(ValueError):
         decode_action(E.N_ACTIONS)
+
+
+def test_mcts_time_budget_replaces_the_iteration_count():
+    """``ms=`` searches for that much thread CPU time (whatever ``iterations`` says); without it
+    the parameter vector is the one the records were made with (slot 7 was unused, 0)."""
+    import time
+
+    from tajsim.games.maharani.strategies.mcts import I_MS, mcts_policy_nb
+
+    _, default = REGISTRY.parse("mcts")
+    assert default[I_MS] == 0.0
+    state, prng, player, legal = decision_states(2, seed=3, n_states=1)[0]
+    work = new_workspace()
+    spent = {}
+    for text in ("mcts:iterations=1", "mcts:iterations=1:ms=20"):
+        _, params = REGISTRY.parse(text)
+        mcts_policy_nb(state, MCOMP, player, params, prng.copy(), legal, legal.shape[0], work)
+        t0 = time.thread_time()
+        action = mcts_policy_nb(state, MCOMP, player, params, prng.copy(), legal, legal.shape[0],
+                                work)
+        spent[text] = time.thread_time() - t0
+        assert action in legal
+    assert spent["mcts:iterations=1:ms=20"] >= 0.020
+    assert spent["mcts:iterations=1"] < 0.010

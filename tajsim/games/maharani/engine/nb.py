@@ -142,7 +142,7 @@ SPACE_ACTIONS = MAX_SPACES * N_DIRS  # place actions per turntable place
 # ---------------------------------------------------------------------------
 # Bit masks over spaces
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def popcount(x):
     """Number of set bits of a non-negative int64 below 2**62 (SWAR; no overflow)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -154,31 +154,28 @@ def popcount(x):
     return x & 0x7F
 
 
-@kernel
+# De Bruijn multiplication: the top 6 bits of (power of two x DEBRUIJN) are distinct for the 64
+# powers, so one multiply and one table read find a bit's index with no branch to mispredict.
+DEBRUIJN = 0x03F79D71B4CB0A89
+DEBRUIJN_INDEX = np.array([
+    0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22,
+    45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+    46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6], np.int64)
+
+
+def bit_index_python(low):
+    """``bit_index`` uncompiled: Python integers do not wrap, so the product is reduced."""
+    return int(DEBRUIJN_INDEX[(int(low) * DEBRUIJN % (1 << 64)) >> 58])
+
+
+@kernel(python=bit_index_python, inline="always")
 def bit_index(low):
-    """Index of ``low``, a power of two below 2**62 (binary search; no table, no overflow)."""
-    i = 0
-    if low >= 4294967296:
-        low >>= 32
-        i += 32
-    if low >= 65536:
-        low >>= 16
-        i += 16
-    if low >= 256:
-        low >>= 8
-        i += 8
-    if low >= 16:
-        low >>= 4
-        i += 4
-    if low >= 4:
-        low >>= 2
-        i += 2
-    if low >= 2:
-        i += 1
-    return i
+    """Index of ``low``, a power of two below 2**62: the top 6 bits of the int64 product with
+    ``DEBRUIJN`` (which wraps; the arithmetic shift's sign bits are masked off)."""
+    return DEBRUIJN_INDEX[((low * DEBRUIJN) >> 58) & 63]
 
 
-@kernel
+@kernel(inline="always")
 def flood(comp, seed, allowed):
     """The spaces of ``allowed`` connected to ``seed`` (masks) by adjacency, ``seed`` included:
     the zone of a tile (allowed = its colour) or the group of an artisan (allowed = its colour's
@@ -197,7 +194,7 @@ def flood(comp, seed, allowed):
 # ---------------------------------------------------------------------------
 # Small accessors
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def score_of(state, p):
     """Gold of seat ``p`` (the sum of its parts)."""
     total = 0
@@ -206,41 +203,41 @@ def score_of(state, p):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def seat_side(comp, n_players, p):
     """Board side of seat ``p`` (where its position marker sits)."""
     return comp[C_SEAT_SIDE + n_players * P + p]
 
 
-@kernel
+@kernel(inline="always")
 def slot_quarter(comp, facing, slot):
     """Quarter under turntable place ``slot`` with the arrow pointing to side ``facing``."""
     return comp[C_SLOT_QUARTER + facing * N_SLOTS + slot]
 
 
-@kernel
+@kernel(inline="always")
 def colour_a(n_players, p):
     """Seat p's (first) artisan colour."""
     return 2 * p if n_players == 2 else p
 
 
-@kernel
+@kernel(inline="always")
 def colour_owner(n_players, a):
     """Seat playing artisan colour ``a``."""
     return a // 2 if n_players == 2 else a
 
 
-@kernel
+@kernel(inline="always")
 def tile_colour_at(state, comp, s):
     return comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
 
 
-@kernel
+@kernel(inline="always")
 def is_rules(state, option):
     return (state[S_RULES] & option) != 0
 
 
-@kernel
+@kernel(inline="always")
 def decode_place(action):
     """(turntable place, space, arrow direction) of a place action."""
     slot = action // SPACE_ACTIONS
@@ -309,7 +306,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, state):
 # ---------------------------------------------------------------------------
 # Legal actions
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def place_targets(state, comp, p, slot):
     """Mask of the empty spaces the tile on turntable place ``slot`` may go to for seat ``p``,
     counting the markers (R6) but not the columns."""
@@ -327,7 +324,7 @@ def place_targets(state, comp, p, slot):
     return empty & own
 
 
-@kernel
+@kernel(inline="always")
 def place_actions_nb(state, comp, legal, k):
     """Append every legal place action of the seat to move to ``legal[k:]``; return the new
     count. Order: turntable place, space, arrow direction (ascending)."""
@@ -343,14 +340,16 @@ def place_actions_nb(state, comp, legal, k):
             cand ^= low
             s = bit_index(low)
             fit = comp[C_FIT + tmarks * N_PATTERNS + comp[C_SPACE_MARKS + s]]
-            for a in range(N_DIRS):
-                if (fit >> a) & 1:
-                    legal[k] = (slot * MAX_SPACES + s) * N_DIRS + a
-                    k += 1
+            first = (slot * MAX_SPACES + s) * N_DIRS
+            while fit != 0:
+                low = fit & -fit
+                fit ^= low
+                legal[k] = first + (low >> 1) - (low >> 3)  # the direction of low (1, 2, 4, 8)
+                k += 1
     return k
 
 
-@kernel
+@kernel(inline="always")
 def any_marker_down(state, p):
     for q in range(N_QUARTERS):
         if state[S_MARKER + p * N_QUARTERS + q] == 0:
@@ -401,14 +400,14 @@ def legal_actions_nb(state, comp, legal):
 # ---------------------------------------------------------------------------
 # Artisan options
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def other_same_colour(state, comp, s, colour):
     """Mask of the other tiles of ``colour`` in space ``s``'s quarter."""
     q = comp[C_SPACE_QUARTER + s]
     return comp[C_QUARTER_MASK + q] & state[S_COLOUR_MASK + colour] & ~(np.int64(1) << s)
 
 
-@kernel
+@kernel(inline="always")
 def artisan_options_for(state, comp, p, s, colour):
     """Mask of the ART_* options of seat ``p`` for a tile of ``colour`` on space ``s`` whose
     arrow points at it (R8, R8b); the tile may be laid already or about to be. 0: no artisan
@@ -434,13 +433,13 @@ def artisan_options_for(state, comp, p, s, colour):
     return new_a | new_b
 
 
-@kernel
+@kernel(inline="always")
 def artisan_options(state, comp, p, s):
     """``artisan_options_for`` the tile laid on space ``s``."""
     return artisan_options_for(state, comp, p, s, tile_colour_at(state, comp, s))
 
 
-@kernel
+@kernel(inline="always")
 def artisan_source(state, comp, s, a):
     """Space of artisan colour ``a`` on another tile of the colour of space ``s``'s tile in its
     quarter (the one a move takes), -1 none."""
@@ -454,7 +453,7 @@ def artisan_source(state, comp, s, a):
 # ---------------------------------------------------------------------------
 # Applying actions
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def apply_artisan(state, comp, p, option, s):
     """Carry out artisan option ``option`` of seat ``p`` on space ``s`` and pay the group's
     gold (R8)."""
@@ -479,7 +478,7 @@ def apply_artisan(state, comp, p, option, s):
     state[S_SPACE_GOLD + s] += gold
 
 
-@kernel
+@kernel(inline="always")
 def lay_tile(state, comp, p, action):
     """Lay a tile (R6, R6b), pay its zone (R7), note a completed quarter (R10) and resolve the
     artisan (R8). Returns True when a 2-player artisan choice is pending."""
@@ -528,7 +527,7 @@ def lay_tile(state, comp, p, action):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def after_tile(state, comp):
     if state[S_TILES_THIS_TURN] == 1:
         state[S_PHASE] = PHASE_SECOND

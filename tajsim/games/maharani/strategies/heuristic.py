@@ -124,7 +124,7 @@ def weights_of(params, greedy):
             fixed(params[8]), fixed(params[9]), fixed(params[10]))
 
 
-@kernel
+@kernel(inline="always")
 def option_value(state, comp, p, s, colour, option, completes, wt):
     """Value (thousandths) of artisan ``option`` on space ``s`` (tile of ``colour``), without
     the quarter scoring when the tile completes the quarter (see ``completion_value``)."""
@@ -185,7 +185,7 @@ def completion_value(state, comp, p, q, extra_colour, wt):
     return wt[W_COMPLETE] * mine - wt[W_DENY] * best_other
 
 
-@kernel
+@kernel(inline="always")
 def new_colour_of(state, p, option):
     """Artisan colour a new-artisan option adds (-1 for a move)."""
     if option == ART_MOVE_A or option == ART_MOVE_B:
@@ -194,25 +194,70 @@ def new_colour_of(state, p, option):
     return a + 1 if option == ART_NEW_B else a
 
 
-@kernel
-def place_value(state, comp, p, action, wt):
-    """Value (thousandths) of place action ``action`` for seat ``p`` (see the module doc)."""
-    slot, s, arrow = decode_place(action)
-    t = state[S_SLOT + slot]
-    colour = comp[C_TILE_COLOUR + t]
+@kernel(inline="always")
+def flood_around(comp, seed, allowed):
+    """``flood`` that also returns the union of the region's spaces' neighbours (the flood reads
+    each of them anyway; the feed weight asks whether the zone touches an empty space)."""
+    region = seed
+    around = 0
+    frontier = seed
+    while frontier != 0:
+        low = frontier & -frontier
+        frontier ^= low
+        neighbours = comp[C_NEIGH_MASK + bit_index(low)]
+        around |= neighbours
+        grow = neighbours & allowed & ~region
+        region |= grow
+        frontier |= grow
+    return region, around
+
+
+@kernel(inline="always")
+def slot_part(state, comp, slot, wt):
+    """What a place action's value needs of its turntable place alone: (the tile's colour, the
+    quarter the place faces, whether another tile of that colour waits on the turntable: only
+    asked when the ``feed`` weight counts)."""
+    colour = comp[C_TILE_COLOUR + state[S_SLOT + slot]]
+    waiting = 0
+    if wt[W_FEED] != 0:
+        for k in range(N_SLOTS):
+            other = state[S_SLOT + k]
+            if k != slot and other >= 0 and comp[C_TILE_COLOUR + other] == colour:
+                waiting = 1
+    return colour, slot_quarter(comp, state[S_FACING], slot), waiting
+
+
+@kernel(inline="always")
+def place_common(state, comp, s, colour, q_src, waiting, wt):
+    """The part of a place action's value (thousandths) that all its arrow directions share:
+    zone, marker, second tile and feed, given its place's ``slot_part``. Returns (that value,
+    whether the tile completes its quarter)."""
     q = comp[C_SPACE_QUARTER + s]
     bit = np.int64(1) << s
-    zone_mask = flood(comp, bit, state[S_COLOUR_MASK + colour] | bit)
+    zone_mask, around = flood_around(comp, bit, state[S_COLOUR_MASK + colour] | bit)
     zone = popcount(zone_mask)
     value = wt[W_ZONE] * zone
-    if q != slot_quarter(comp, state[S_FACING], slot):
+    if q != q_src:
         value -= wt[W_MARKER]
     if state[S_PHASE] == PHASE_SECOND:
         value -= SECOND_TILE_COST * 1000 + wt[W_SECOND]
     qmask = comp[C_QUARTER_MASK + q]
     done = ((state[S_SCORED] | state[S_PENDING]) >> q) & 1
     completes = done == 0 and ((state[S_FILLED] | bit) & qmask) == qmask
-    if arrow == seat_side(comp, state[S_N_PLAYERS], p):
+    if waiting == 1:
+        empty = comp[C_ALL_SPACES] & ~(state[S_FILLED] | bit)
+        if around & empty != 0:
+            value -= wt[W_FEED] * (zone + 1)
+    return value, completes
+
+
+@kernel(inline="always")
+def place_arrow_part(state, comp, p, s, colour, completes, to_player, wt):
+    """The part of a place action's value that depends on its arrow: with the arrow at the
+    player (``to_player``) the best artisan option with the quarter's scoring when the tile
+    completes it, else that scoring alone."""
+    q = comp[C_SPACE_QUARTER + s]
+    if to_player:
         opts = artisan_options_for(state, comp, p, s, colour)
         best = NEG_INF
         while opts != 0:
@@ -225,28 +270,72 @@ def place_value(state, comp, p, action, wt):
             if v > best:
                 best = v
         if best > NEG_INF:
-            value += best
-        elif completes:
-            value += completion_value(state, comp, p, q, -1, wt)
-    elif completes:
-        value += completion_value(state, comp, p, q, -1, wt)
-    if wt[W_FEED] != 0:
-        waiting = False
-        for k in range(N_SLOTS):
-            other = state[S_SLOT + k]
-            if k != slot and other >= 0 and comp[C_TILE_COLOUR + other] == colour:
-                waiting = True
-        if waiting:
-            around = 0
-            zm = zone_mask
-            while zm != 0:
-                low = zm & -zm
-                zm ^= low
-                around |= comp[C_NEIGH_MASK + bit_index(low)]
-            empty = comp[C_ALL_SPACES] & ~(state[S_FILLED] | bit)
-            if around & empty != 0:
-                value -= wt[W_FEED] * (zone + 1)
-    return value
+            return best
+    if completes:
+        return completion_value(state, comp, p, q, -1, wt)
+    return 0
+
+
+@kernel
+def place_value(state, comp, p, action, wt):
+    """Value (thousandths) of place action ``action`` for seat ``p`` (see the module doc)."""
+    slot, s, arrow = decode_place(action)
+    colour, q_src, waiting = slot_part(state, comp, slot, wt)
+    common, completes = place_common(state, comp, s, colour, q_src, waiting, wt)
+    to_player = arrow == seat_side(comp, state[S_N_PLAYERS], p)
+    return common + place_arrow_part(state, comp, p, s, colour, completes, to_player, wt)
+
+
+@kernel
+def other_action_value(state, comp, p, action, wt):
+    """Value (thousandths of gold) of a legal action that lays no tile."""
+    if action == ACTION_REFRESH:
+        down = 0
+        for q in range(N_QUARTERS):
+            down += 1 - state[S_MARKER + p * N_QUARTERS + q]
+        return wt[W_REFRESH] * down
+    if action == ACTION_STOP:
+        return 0
+    option = action - ACTION_ARTISAN
+    if state[S_PHASE] == PHASE_ARTISAN and (state[S_ARTISAN_OPTS] >> option) & 1:
+        return artisan_choice_value(state, comp, p, option, wt)
+    return NEG_INF
+
+
+# A place action's value in parts: (slot, space, shared part, colour, completes, arrow-at-player
+# part, arrow-elsewhere part, the quarter the slot faces, another tile of the colour waiting),
+# the arrow parts NO_PART until computed. The legal list holds a place's spaces, and a space's
+# arrow directions, side by side, so a decision computes the place's part once per place, the
+# shared part once per (place, space) and each arrow part at most once.
+NO_PART = -(1 << 62)
+EMPTY_MEMO = (-1, -1, 0, 0, 0, NO_PART, NO_PART, 0, 0)
+
+
+@kernel(inline="always")
+def memo_value(state, comp, p, action, wt, side, memo):
+    """(value of ``action`` for seat ``p``, the updated memo): the same integer as
+    ``action_value``, reusing the parts of the previous action's (place, space). ``side`` is
+    the seat's board side; ``memo`` starts as ``EMPTY_MEMO``."""
+    if action >= N_PLACE_ACTIONS:
+        return other_action_value(state, comp, p, action, wt), memo
+    slot, s, arrow = decode_place(action)
+    m_slot, m_s, common, colour, completes, to_me, elsewhere, q_src, waiting = memo
+    if slot != m_slot:
+        colour, q_src, waiting = slot_part(state, comp, slot, wt)
+    if slot != m_slot or s != m_s:
+        common, done = place_common(state, comp, s, colour, q_src, waiting, wt)
+        completes = 1 if done else 0
+        to_me = NO_PART
+        elsewhere = NO_PART
+    if arrow == side:
+        if to_me == NO_PART:
+            to_me = place_arrow_part(state, comp, p, s, colour, completes == 1, True, wt)
+        part = to_me
+    else:
+        if elsewhere == NO_PART:
+            elsewhere = place_arrow_part(state, comp, p, s, colour, completes == 1, False, wt)
+        part = elsewhere
+    return common + part, (slot, s, common, colour, completes, to_me, elsewhere, q_src, waiting)
 
 
 @kernel
@@ -268,17 +357,7 @@ def action_value(state, comp, p, action, wt):
     """Value (thousandths of gold) of any legal ``action`` for seat ``p`` (module doc)."""
     if action < N_PLACE_ACTIONS:
         return place_value(state, comp, p, action, wt)
-    if action == ACTION_REFRESH:
-        down = 0
-        for q in range(N_QUARTERS):
-            down += 1 - state[S_MARKER + p * N_QUARTERS + q]
-        return wt[W_REFRESH] * down
-    if action == ACTION_STOP:
-        return 0
-    option = action - ACTION_ARTISAN
-    if state[S_PHASE] == PHASE_ARTISAN and (state[S_ARTISAN_OPTS] >> option) & 1:
-        return artisan_choice_value(state, comp, p, option, wt)
-    return NEG_INF
+    return other_action_value(state, comp, p, action, wt)
 
 
 @kernel
@@ -294,13 +373,22 @@ def weighted_policy_nb(state, comp, player, params, prng, legal, n_legal, greedy
     prng : int64[MAX_PLAYERS]; legal : int64[>= n_legal]
     greedy : bool, use the fixed greedy weights
     """
-    wt = weights_of(params, greedy)
+    return weighted_choice_nb(state, comp, player, weights_of(params, greedy), prng, legal,
+                              n_legal)
+
+
+@kernel
+def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal):
+    """``weighted_policy_nb`` with the weights already in thousandths (``weights_of``): a search
+    converts its rollout weights once, not at every decision."""
+    side = seat_side(comp, state[S_N_PLAYERS], player)
+    memo = EMPTY_MEMO
     best = legal[0]
     best_value = NEG_INF
     ties = 0
     for i in range(n_legal):
         action = legal[i]
-        v = action_value(state, comp, player, action, wt)
+        v, memo = memo_value(state, comp, player, action, wt, side, memo)
         if v > best_value:
             best_value = v
             best = action

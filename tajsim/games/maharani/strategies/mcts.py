@@ -20,6 +20,11 @@ Each iteration:
    other value) / ``margin`` clipped to [-1, 1]; at the true end of the game half of it is the
    win (1000 shared among the winners).
 
+The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in ``ms``
+milliseconds of the thread's CPU time (``clock.thread_time_ns``): a game played with ``ms`` then
+depends on the machine's speed and is not reproducible from its seed; without it (the default)
+it is. The root's candidates and the bag's tiles are the same at every iteration: computed once.
+
 The chosen action is the most visited root child (ties: the better total reward, then the
 first). Every quantity compared is an integer (fixed-point UCB: an integer natural logarithm
 and an integer square root), so a GPU takes the same decisions.
@@ -42,6 +47,7 @@ from tajsim.games.maharani.engine.enums import (
     LOC_BAG,
     MAX_PLAYERS,
     MAX_SCORED_ARTISANS,
+    MAX_TILES,
     N_ACTIONS,
     N_ARTISAN_COLOURS,
     N_QUARTERS,
@@ -66,13 +72,17 @@ from tajsim.games.maharani.engine.nb import (
     legal_actions_nb,
     popcount,
     score_of,
+    seat_side,
 )
+from tajsim.games.maharani.strategies.clock import thread_time_ns
 from tajsim.games.maharani.strategies.heuristic import (
+    EMPTY_MEMO,
     NEG_INF,
-    action_value,
+    memo_value,
+    weighted_choice_nb,
     weights_of,
 )
-from tajsim.games.maharani.strategies.ids import N_WEIGHTS
+from tajsim.games.maharani.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
 from tajsim.games.maharani.strategies.rollout import choose_simple_nb
 
 P = MAX_PLAYERS
@@ -85,8 +95,9 @@ I_HORIZON = 3  # turns rolled out before evaluating; < 0: to the end of the game
 I_WIDTH = 4  # candidate actions per decision (best by the heuristic); 0: every legal action
 I_MARGIN = 5  # gold margin at which the reward saturates
 I_ARTISAN_VALUE = 6  # weight of the artisans' pending quarter gold at a truncated evaluation
+I_MS = 7  # > 0: search for this many ms of thread CPU time a decision instead of `iterations`
 MCTS_PARAM_NAMES = ("iterations", "exploration", "rollout", "horizon", "width", "margin",
-                    "artisan_value")
+                    "artisan_value", "ms")
 SALT_ROLLOUT = 0xD37E
 
 # Workspace layout (int64 slots).
@@ -104,7 +115,9 @@ W_PATH = W_REP + P * N_ACTIONS
 W_RPRNG = W_PATH + MAX_PATH
 W_VALS = W_RPRNG + P
 W_REWARDS = W_VALS + P
-W_KEY = W_REWARDS + P
+W_ROOT_CAND = W_REWARDS + P  # the root's candidates, the same at every iteration
+W_BAG_TILES = W_ROOT_CAND + N_ACTIONS  # the tiles in the bag, in tile-id order
+W_KEY = W_BAG_TILES + MAX_TILES
 W_MOVER = W_KEY + MAX_NODES
 W_CHILD = W_MOVER + MAX_NODES
 W_SIBLING = W_CHILD + MAX_NODES
@@ -159,18 +172,30 @@ def isqrt(n):
 # Determinisation and evaluation
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def determinise(state, comp, player, prng, det):
-    """Write into ``det`` a copy of ``state`` with the bag redrawn from ``player``'s view: the
-    bag's tiles in tile-id order (public: every tile not on the board, the turntable or out of
-    play), shuffled with ``prng[player]``; the chance stream reseeded from it too."""
-    for i in range(STATE_SIZE):
-        det[i] = state[i]
+def bag_tiles(state, comp, work):
+    """The tiles in the bag, in tile-id order (public: every tile not on the board, the
+    turntable or out of play), into work[W_BAG_TILES:]; returns their number. The same for
+    every iteration of a search, so a search lists them once."""
     k = 0
     for t in range(comp[C_N_TILES]):
         if state[S_TILE_LOC + t] == LOC_BAG:
-            det[S_BAG + k] = t
+            work[W_BAG_TILES + k] = t
             k += 1
-    shuffle_slice(det, S_BAG, S_BAG + k, prng, player)
+    return k
+
+
+@njit(cache=True)
+def determinise(state, player, prng, work, n_bag, det):
+    """Write into ``det`` a copy of ``state`` with the bag redrawn from ``player``'s view: the
+    bag's tiles (``bag_tiles``) shuffled with ``prng[player]``; the chance stream reseeded from
+    it too."""
+    for i in range(S_BAG):
+        det[i] = state[i]
+    for k in range(n_bag):
+        det[S_BAG + k] = work[W_BAG_TILES + k]
+    for i in range(S_BAG + n_bag, STATE_SIZE):
+        det[i] = state[i]
+    shuffle_slice(det, S_BAG, S_BAG + n_bag, prng, player)
     det[S_RNG] = np.int64(next_u64(prng, player))
 
 
@@ -227,8 +252,11 @@ def candidates(det, comp, mover, wt, work, n_leg, width):
         for i in range(n_leg):
             work[W_CAND + i] = work[W_LEGAL + i]
         return n_leg
+    side = seat_side(comp, det[S_N_PLAYERS], mover)
+    memo = EMPTY_MEMO
     for i in range(n_leg):
-        work[W_VALUES + i] = action_value(det, comp, mover, work[W_LEGAL + i], wt)
+        v, memo = memo_value(det, comp, mover, work[W_LEGAL + i], wt, side, memo)
+        work[W_VALUES + i] = v
     for j in range(width):
         best = -1
         best_value = NEG_INF - 1
@@ -258,6 +286,9 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
     """
     n = state[S_N_PLAYERS]
     iterations = max(1, int(params[I_ITERATIONS]))
+    # A time budget replaces the iteration count (records then depend on the machine's speed).
+    budget_ns = int(np.floor(params[I_MS] * 1e6 + 0.5)) if params[I_MS] > 0 else 0
+    start_ns = thread_time_ns() if budget_ns > 0 else 0
     c_explore = int(np.floor(params[I_EXPLORATION] * 1000.0 + 0.5))
     rollout_id = int(params[I_ROLLOUT])
     horizon = int(params[I_HORIZON])
@@ -285,23 +316,49 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
     work[W_AVAIL] = 0
     work[W_REWARD] = 0
     n_nodes = 1
-    for _it in range(iterations):
-        determinise(state, comp, player, prng, det)
+    n_bag = bag_tiles(state, comp, work)
+    # The root decision is the same at every iteration (the bag, which the rules' legal list and
+    # the heuristic never read, aside): its candidates are computed once, at the first visit.
+    root_n_leg = -1
+    root_n_cand = 0
+    done = 0
+    while True:
+        determinise(state, player, prng, work, n_bag, det)
         node = 0
         path_len = 0
         in_tree = True
+        at_root = True
         while det[S_PHASE] != PHASE_GAME_OVER and det[S_TURN] < stop_turn:
-            n_leg = legal_actions_nb(det, comp, legal)
-            if n_leg == 1:
-                apply_action_nb(det, comp, legal[0])
-                continue
-            mover = det[S_CUR]
-            if not in_tree:
-                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg)
-                apply_action_nb(det, comp, action)
-                continue
-            n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
+            legal_fresh = False
+            if at_root and root_n_leg > 0:
+                n_leg = root_n_leg
+                n_cand = root_n_cand
+                for i in range(n_cand):
+                    work[W_CAND + i] = work[W_ROOT_CAND + i]
+                mover = det[S_CUR]
+            else:
+                n_leg = legal_actions_nb(det, comp, legal)
+                legal_fresh = True
+                if n_leg == 1:
+                    apply_action_nb(det, comp, legal[0])
+                    at_root = False
+                    continue
+                mover = det[S_CUR]
+                if not in_tree:
+                    if rollout_id == STRATEGY_HEURISTIC:  # the weights converted once
+                        action = weighted_choice_nb(det, comp, mover, wt, rprng, legal, n_leg)
+                    else:
+                        action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng,
+                                                  legal, n_leg)
+                    apply_action_nb(det, comp, action)
+                    continue
+                n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
+                if at_root:
+                    root_n_leg = n_leg
+                    root_n_cand = n_cand
+                    for i in range(n_cand):
+                        work[W_ROOT_CAND + i] = work[W_CAND + i]
+            at_root = False
             stamp += 1
             base = mover * N_ACTIONS
             for i in range(n_cand):
@@ -362,6 +419,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
                 node = best
             else:  # tree full: finish with the rollout policy
                 in_tree = False
+                if not legal_fresh:
+                    legal_actions_nb(det, comp, legal)
                 action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
                                           n_leg)
                 apply_action_nb(det, comp, action)
@@ -371,6 +430,12 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
             nd = work[W_PATH + j]
             work[W_VISITS + nd] += 1
             work[W_REWARD + nd] += rewards[work[W_MOVER + nd]]
+        done += 1
+        if budget_ns > 0:
+            if thread_time_ns() - start_ns >= budget_ns:
+                break
+        elif done >= iterations:
+            break
     work[W_STAMP] = stamp
     best_action = legal_root[0]
     best_visits = -1

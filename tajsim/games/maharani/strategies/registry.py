@@ -51,6 +51,7 @@ MCTS_DEFAULTS = {
     "width": 6.0,
     "margin": 10.0,
     "artisan_value": 0.5,
+    "ms": 0.0,  # no time budget: `iterations` a decision (records reproducible)
 }
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 
