@@ -70,6 +70,8 @@ MCTS_RANGES: dict[str, ParamRange] = {
     "width": int_param(0, 1000, "candidate actions a decision; 0: every legal action"),
     "margin": float_param(0.001, 10_000, "gold at which the reward saturates"),
     "artisan_value": float_param(0, 100),
+    "ms": float_param(0, 60_000, "CPU milliseconds a decision (0: no time budget, the "
+                                 "iterations decide; a budget makes records machine-dependent)"),
 }
 
 
