@@ -56,6 +56,10 @@ def test_bad_parameters_are_one_line_errors():
         O.load_game("maharani", 2, options={"nope": True})
 
 
+#: The smallest table of each game (No Thanks! starts at 3 players).
+FEWEST = {name: min(low for low, _ in spec.players.values()) for name, spec in GAMES.items()}
+
+
 def _played(name, n, steps, seed=0, deal=3):
     """A state of ``name`` after the deal and ``steps`` random actions (or the end)."""
     game = O.load_game(name, n, seed=seed)
@@ -101,7 +105,7 @@ def test_strings_hide_what_a_seat_cannot_see(name):
 def test_visible_differences_change_the_strings(name):
     """A seat's own different action changes its information state (perfect recall) even
     where the views come back together; another deal changes what the seat sees."""
-    _, state = _played(name, 2, 6)
+    _, state = _played(name, FEWEST[name], 6)
     while len(state.legal_actions()) < 2:  # a decision with a choice
         state.apply_action(state.legal_actions()[0])
     player = state.current_player()
@@ -110,8 +114,8 @@ def test_visible_differences_change_the_strings(name):
     left.apply_action(a)
     right.apply_action(b)
     assert left.information_state_string(player) != right.information_state_string(player)
-    _, first = _played(name, 2, 0, deal=1)
-    _, second = _played(name, 2, 0, deal=2)
+    _, first = _played(name, FEWEST[name], 0, deal=1)
+    _, second = _played(name, FEWEST[name], 0, deal=2)
     assert first.observation_string(0) != second.observation_string(0)
     # the information state starts with the observation and adds the recall
     assert first.information_state_string(0).endswith(first.observation_string(0))
@@ -119,7 +123,7 @@ def test_visible_differences_change_the_strings(name):
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_resample_keeps_the_information_state(name):
-    game, state = _played(name, 2, 25)
+    game, state = _played(name, FEWEST[name], 25)
     player = state.current_player()
     key = state.information_state_string(player)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -254,7 +258,7 @@ def test_ladder_places_our_search_against_openspiel(tmp_path):
     assert res.exit_code == 0, res.output
     rows = load_json(doc.with_suffix(".json")).openspiel
     assert [r["setting"] for r in rows] == ["equal iterations", "equal time"]
-    assert rows[0]["a"] == "mcts:iterations=4:iterations=2"
+    assert rows[0]["a"] == "mcts:iterations=2"  # the search at the equal iteration count
     assert rows[0]["b"] == "openspiel:ismcts:iterations=2"
     assert rows[1]["b"].startswith("openspiel:ismcts:seconds=")
     for r in rows:
@@ -265,7 +269,8 @@ def test_ladder_places_our_search_against_openspiel(tmp_path):
     assert text.index("Against OpenSpiel") < text.index("<!-- ladder:end -->")
     with pytest.raises(UserError, match="need a search strategy"):
         openspiel_tables(LadderConfig.quick(game="maharani", search="", openspiel=("ismcts",)))
-    res = CliRunner().invoke(cli, ["ladder", "--game", "maharani", "--openspiel-only"])
+    res = CliRunner().invoke(cli, ["ladder", "--game", "maharani", "--openspiel-only",
+                                   "--output", str(doc)])
     assert res.exit_code == 2 and "--openspiel-only without --openspiel" in res.output
 
 

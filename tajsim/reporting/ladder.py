@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -249,6 +250,14 @@ def _openspiel_match(cfg: LadderConfig, ours: str, theirs: str, table: int) -> d
             "decisions_a": int(timing[1, 0]), "decisions_b": int(timing[1, 1])}
 
 
+def _with_param(strategy: str, key: str, value: int) -> str:
+    """``strategy`` (``name:k=v:...``) with ``key`` set to ``value``, replacing a value it
+    already gives (a parameter may be given only once)."""
+    name, *items = strategy.split(":")
+    kept = [item for item in items if item.partition("=")[0] != key]
+    return ":".join([name, *kept, f"{key}={value}"])
+
+
 def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> list[dict]:
     """Table 6 of the module docstring: for each bot of ``cfg.openspiel``, the search strategy
     against it at equal iterations and at equal time per decision."""
@@ -262,18 +271,21 @@ def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None
                         "a search strategy with one")
     say = log or (lambda _m: None)
     edition = spec.editions[cfg.edition & 0xFF]
-    command = (f"tajsim ladder --game {spec.name} --seed {cfg.seed} --edition {edition} "
+    written = re.search(r"--output (\S+)", cfg.command)  # the document the tables go into
+    command = (f"tajsim ladder --game {spec.name} "
+               + (f"--output {written.group(1)} " if written else "")
+               + f"--seed {cfg.seed} --edition {edition} "
                + (f"--search '{search}' " if search != default_search(spec) else "")
                + " ".join(f"--openspiel {bot}" for bot in cfg.openspiel)
                + f" --openspiel-only --openspiel-games {cfg.openspiel_games} --openspiel-players "
                f"{cfg.openspiel_players} --openspiel-iterations {cfg.openspiel_iterations}")
     # compile the search's kernels before anything is timed
     small = LadderConfig(**{**asdict(cfg), "openspiel_games": 2 * cfg.openspiel_players})
-    _openspiel_match(small, f"{search}:iterations=1", "random", 598)
+    _openspiel_match(small, _with_param(search, "iterations", 1), "random", 598)
     out = []
     for k, bot in enumerate(cfg.openspiel):
         it = cfg.openspiel_iterations
-        ours = f"{search}:iterations={it}"
+        ours = _with_param(search, "iterations", it)
         theirs = f"openspiel:{bot}:iterations={it}"
         say(f"{ours} vs {theirs} (equal iterations)")
         equal_iterations = _openspiel_match(cfg, ours, theirs, 600 + 2 * k)
