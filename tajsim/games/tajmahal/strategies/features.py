@@ -149,6 +149,46 @@ def build_view(state, comp, player, view):
 
 
 @kernel
+def build_count_view(state, comp, player, view, unseen):
+    """Fill only the card counts of ``view`` (float64[VIEW_SIZE]) that the palace, crown and
+    display decisions read: ``V_MY_COL`` and ``V_MY_BEST`` and, with ``unseen``, ``V_UNSEEN``
+    and ``V_COL_N``; the other slots are left as they are. Each filled slot gets exactly the
+    value ``build_view`` gives it (the same popcounts, summed in the same order), at a fraction
+    of the cost: no symbol counts, no public cards of other hands."""
+    public = S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS
+    deck = S_LOC_MASK + MASK_DECK * N_MASK_WORDS
+    mine = S_LOC_MASK + (MASK_HAND + player) * N_MASK_WORDS
+    for col in range(N_COLS):
+        view[V_MY_COL + col] = 0.0
+        if unseen:
+            view[V_COL_N + col] = 0.0
+    if unseen:
+        view[V_UNSEEN] = 0.0
+    for w in range(N_MASK_WORDS):
+        cards_unseen = 0
+        if unseen:
+            others = 0
+            for q in range(P):
+                if q != player:
+                    others |= state[S_LOC_MASK + (MASK_HAND + q) * N_MASK_WORDS + w]
+            cards_unseen = (state[deck + w] | (others & ~state[public + w])) & DECK_WORD_BITS[w]
+        my_hand = state[mine + w]
+        for col in range(N_COLS):
+            colour = comp[C_COLOUR_MASK + w * N_COLS + col]
+            view[V_MY_COL + col] += popcount(my_hand & colour)
+            cards = cards_unseen & colour
+            if cards != 0:
+                n_cards = popcount(cards)
+                view[V_UNSEEN] += n_cards
+                view[V_COL_N + col] += n_cards
+    best = 0.0
+    for c in range(N_COLOURS):
+        if view[V_MY_COL + c] > best:
+            best = view[V_MY_COL + c]
+    view[V_MY_BEST] = best
+
+
+@kernel
 def build_view_slow(state, comp, player, view):
     """``build_view`` by a walk over the cards and their locations (the reference)."""
     view[:] = 0.0

@@ -83,6 +83,7 @@ from tajsim.games.tajmahal.strategies.features import (
     V_UNSEEN,
     VIEW_SIZE,
     bonus_value,
+    build_count_view,
     build_view,
     city_bonus_kind,
     current_tile,
@@ -428,7 +429,13 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
 # ---------------------------------------------------------------------------
 @kernel
 def decide_city(state, comp, player, w, legal, n_legal, view, crown):
-    draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    """Best palace (``crown`` False) or crown (True) city among ``legal[:n_legal]``.
+
+    ``view`` (float64[VIEW_SIZE]) is scratch: the card counts behind the value of a card
+    drawn blind are counted (``build_count_view``) only when a palace city offers the
+    draw bonus tile, the one value that needs them."""
+    draw_v = 0.0
+    counted = False
     mine = palace_cities(state, comp, player)
     best_action = legal[0]
     best_value = -1e18
@@ -438,6 +445,10 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
         v += w[W_SPREAD] * future_roads(state, comp, city)
         kind = city_bonus_kind(state, city)
         if not crown:
+            if kind == BONUS.DRAW and not counted:
+                build_count_view(state, comp, player, view, True)
+                draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+                counted = True
             v += bonus_value(state, player, kind, w[W_BONUS], w[W_COMMODITY], draw_v)
         elif kind >= 0 and kind != BONUS.TAJ4:
             v -= 0.01  # a crown palace there would waste the tile for everyone after the visit
@@ -451,6 +462,9 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
 
 @kernel
 def decide_display(state, comp, player, w, legal, n_legal, view):
+    """Best display card among ``legal[:n_legal]``; ``view`` (float64[VIEW_SIZE]) is scratch
+    for the player's own colour counts, all that a card's value reads of it."""
+    build_count_view(state, comp, player, view, False)
     best_action = legal[0]
     best_value = -1e18
     for i in range(n_legal):
@@ -478,9 +492,10 @@ def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
     ``work``: float64[HEURISTIC_WORK_SIZE] scratch.
     """
     view = work[WORK_VIEW:WORK_BID]
-    build_view(state, comp, player, view)
     phase = state[S_PHASE]
     if phase == PHASE_BID:
+        # Only a bid reads the whole view; the other decisions count what they need.
+        build_view(state, comp, player, view)
         return decide_bid(state, comp, player, w, legal, n_legal, view,
                           work[WORK_BID:WORK_WEIGHTS])
     if phase == PHASE_PALACE:
