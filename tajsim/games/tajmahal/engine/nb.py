@@ -744,9 +744,9 @@ def apply_action_nb(state, comp, action):
 
 
 # Inlined into the play loop, as list_legal; so are the steps of a bid, the most frequent
-# action (play_cards, end_turn), and of a withdrawal (withdraw, continue_display). The rarer
-# steps (palaces, crown, the end of a visit) stay out of line: compile time grows with every
-# inlined copy.
+# action (play_cards, end_turn), and of a withdrawal (withdraw, after_palaces, after_crown,
+# continue_display), each called from one place. The end of a visit and the shared helpers with
+# many call sites (draw_card, move_all) stay out of line: compile time grows with every copy.
 @kernel(inline="always")
 def apply_action(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
@@ -884,7 +884,7 @@ def gain_good(state, p, good):
     state[S_GOODS + p * N_GOODS + good] += 1
 
 
-@kernel
+@kernel(inline="always")
 def after_palaces(state, comp, p):
     """Resolve the claimed bonus tiles (in placement order: the order cannot change any
     outcome, R10), then the crown. Returns the next step."""
@@ -907,7 +907,7 @@ def after_palaces(state, comp, p):
     return STEP_AFTER_CROWN
 
 
-@kernel
+@kernel(inline="always")
 def palace_cities(state, comp, p):
     """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64)."""
     one = np.uint64(1)
@@ -924,7 +924,7 @@ def lowest_city(bits):
     return popcount(np.int64((bits & (~bits + np.uint64(1))) - np.uint64(1)))
 
 
-@kernel
+@kernel(inline="always")
 def connected_from(comp, mine, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of the palace cities
     ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing."""
@@ -951,13 +951,13 @@ def connected_from(comp, mine, prov):
     return popcount(provinces)
 
 
-@kernel
+@kernel(inline="always")
 def connected_provinces(state, comp, p, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
     return connected_from(comp, palace_cities(state, comp, p), prov)
 
 
-@kernel
+@kernel(inline="always")
 def after_crown(state, comp, p):
     """Palace scoring, the province tile, the row, then the display (R12-R13). Returns the
     next step."""

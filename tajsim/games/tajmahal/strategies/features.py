@@ -12,6 +12,10 @@ A card is *unseen* by ``player`` when it lies in the deck or in another player's
 being public. Unseen cards are only ever used as a multiset (how many unseen cards of each
 colour show each symbol), never by position, so permuting them cannot change any value computed
 here; ``tests/test_hidden_info.py`` checks that for every strategy.
+
+The small helpers are inlined into their callers (``inline="always"``, numba IR): an
+out-of-line call costs reference counting on each array argument (state, comp, view, weights),
+which cost more than the helpers' own work (issue 20).
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ V_MEAN_CARD = V_MY_BEST + 1  # mean (unweighted) symbols per unseen card, for in
 VIEW_SIZE = V_MEAN_CARD + 1
 
 
-@kernel
+@kernel(inline="always")
 def is_unseen(state, player, card):
     """True if ``player`` cannot know where ``card`` is (deck, or another hand unannounced)."""
     loc = state[S_CARD_LOC + card]
@@ -232,7 +236,7 @@ def finish_view(state, player, view):
         view[V_MEAN_CARD] /= view[V_UNSEEN]
 
 
-@kernel
+@kernel(inline="always")
 def p_any(miss, frac, n_draws):
     """Probability that ``n_draws`` cards drawn with replacement include a card of a kind that
     makes up ``frac`` of the pool; ``miss = 1 - frac`` is passed in because it is shared by every
@@ -257,7 +261,7 @@ def p_any(miss, frac, n_draws):
 THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
 
 
-@kernel
+@kernel(inline="always")
 def is_active(state, q):
     """Whether seat ``q`` plays and has not withdrawn from the visit."""
     return q < state[S_N_PLAYERS] and state[S_WITHDRAWN + q] == 0
@@ -332,14 +336,14 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
             b_out[q, s] = min(1.0, p_two + p_col * p_white * (1.0 - p_two))
 
 
-@kernel
+@kernel(inline="always")
 def links_if(state, comp, mine, city):
     """Provinces connected to the current one if the player whose palace cities are ``mine``
     (``palace_cities``) had one more palace on ``city``."""
     return connected_from(comp, mine | (np.uint64(1) << np.uint64(city)), state[S_PROVINCE])
 
 
-@kernel
+@kernel(inline="always")
 def future_roads(state, comp, city):
     """Roads from ``city`` to provinces that are still to be visited (room to grow a chain)."""
     visit = state[S_VISIT]
@@ -353,13 +357,13 @@ def future_roads(state, comp, city):
     return count
 
 
-@kernel
+@kernel(inline="always")
 def good_points(state, player, good, extra_held):
     """Points for one more good of kind ``good`` (R11), given ``extra_held`` already pending."""
     return 1.0 + state[S_GOODS + player * N_GOODS + good] + extra_held
 
 
-@kernel
+@kernel(inline="always")
 def tile_points(state, comp, player, tile):
     """Commodity points ``player`` would score for province tile ``tile`` (R13)."""
     pts = 0.0
@@ -370,12 +374,12 @@ def tile_points(state, comp, player, tile):
     return pts
 
 
-@kernel
+@kernel(inline="always")
 def current_tile(state):
     return state[S_PROVINCE_TILE + state[S_PROVINCE]]
 
 
-@kernel
+@kernel(inline="always")
 def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
     """Weighted value of claiming a bonus tile of ``kind``."""
     if kind < 0:
@@ -391,28 +395,28 @@ def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
     return 0.0
 
 
-@kernel
+@kernel(inline="always")
 def city_bonus_kind(state, city):
     return state[S_BONUS_AT + city]
 
 
-@kernel
+@kernel(inline="always")
 def province_city(comp, prov, i):
     return comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
 
 
-@kernel
+@kernel(inline="always")
 def province_n_cities(comp, prov):
     return comp[C_PROV_N_CITIES + prov]
 
 
-@kernel
+@kernel(inline="always")
 def visits_left(state):
     """Visits after the current one."""
     return N_VISITS - 1 - state[S_VISIT]
 
 
-@kernel
+@kernel(inline="always")
 def pair_progress(state, player, advisor):
     """(tokens of ``advisor`` held, 1 if ``player`` already holds its prestige card)."""
     held = state[S_TOKENS + player * N_ADVISORS + advisor]

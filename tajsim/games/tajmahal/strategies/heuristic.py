@@ -133,7 +133,10 @@ GREEDY_WEIGHTS = np.array(
 # ---------------------------------------------------------------------------
 # Card values
 # ---------------------------------------------------------------------------
-@kernel
+# The per-card and per-seat helpers are inlined (inline="always"): called for every display
+# card and every city at every bid, their out-of-line calls (reference counting on four array
+# arguments each) cost more than their arithmetic.
+@kernel(inline="always")
 def card_keep_value(state, comp, view, w, card):
     """Value of keeping ``card`` in hand (what spending it costs, what taking it gains)."""
     if card >= FIRST_PRESTIGE:
@@ -141,7 +144,7 @@ def card_keep_value(state, comp, view, w, card):
     return colour_keep_value(state, view, w, comp[C_CARD_COLOUR + card])
 
 
-@kernel
+@kernel(inline="always")
 def colour_keep_value(state, view, w, col):
     """``card_keep_value`` of a non-prestige card of colour ``col``."""
     if col == COLOURLESS:
@@ -154,7 +157,7 @@ def colour_keep_value(state, view, w, col):
     return w[W_CARD] * (1.0 + w[W_ENDGAME] * progress * fit)
 
 
-@kernel
+@kernel(inline="always")
 def symbol_interest(w, s):
     """Small bonus per symbol when choosing display cards, from the seat weights."""
     if s < N_ADVISORS:
@@ -164,7 +167,7 @@ def symbol_interest(w, s):
     return 0.1 * (w[W_ELEPHANT] + w[W_COMMODITY])
 
 
-@kernel
+@kernel(inline="always")
 def take_value(state, comp, view, w, card):
     v = card_keep_value(state, comp, view, w, card)
     for s in range(N_SYMBOLS):
@@ -199,7 +202,7 @@ def display_value(state, comp, view, w, k):
     return b1 + b2
 
 
-@kernel
+@kernel(inline="always")
 def mean_unseen_value(state, comp, view, w):
     """Expected value of a card drawn blind (colour frequencies among unseen cards)."""
     u = view[V_UNSEEN]
@@ -284,7 +287,7 @@ def seat_values(state, comp, view, w, player, seat_v):
 # ---------------------------------------------------------------------------
 # The bid decision
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def reach_prob(a, b, need):
     """Chance an opponent gains ``need`` symbols in one play (a: >= 1, b: >= 2)."""
     if need <= 0:
