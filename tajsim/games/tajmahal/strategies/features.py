@@ -102,7 +102,7 @@ def is_unseen(state, player, card):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def build_view(state, comp, player, view):
     """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know.
 
@@ -152,7 +152,7 @@ def build_view(state, comp, player, view):
     finish_view(state, player, view)
 
 
-@kernel
+@kernel(inline="always")
 def build_count_view(state, comp, player, view, unseen):
     """Fill only the card counts of ``view`` (float64[VIEW_SIZE]) that the palace, crown and
     display decisions read: ``V_MY_COL`` and ``V_MY_BEST`` and, with ``unseen``, ``V_UNSEEN``
@@ -221,7 +221,7 @@ def build_view_slow(state, comp, player, view):
     finish_view(state, player, view)
 
 
-@kernel
+@kernel(inline="always")
 def finish_view(state, player, view):
     """The parts of the view computed from the counts: hidden hand sizes, best colour, mean."""
     for q in range(P):
@@ -267,7 +267,7 @@ def is_active(state, q):
     return q < state[S_N_PLAYERS] and state[S_WITHDRAWN + q] == 0
 
 
-@kernel
+@kernel(inline="always")
 def threat_table(state, comp, view, player, a_out, b_out, scratch):
     """For each other active player q (``is_active``) and symbol s: the chance that q can add at
     least one (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.

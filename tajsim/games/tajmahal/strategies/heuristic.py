@@ -137,16 +137,10 @@ GREEDY_WEIGHTS = np.array(
 # card and every city at every bid, their out-of-line calls (reference counting on four array
 # arguments each) cost more than their arithmetic.
 @kernel(inline="always")
-def card_keep_value(state, comp, view, w, card):
-    """Value of keeping ``card`` in hand (what spending it costs, what taking it gains)."""
-    if card >= FIRST_PRESTIGE:
-        return 0.0  # prestige cards return to hand after the visit
-    return colour_keep_value(state, view, w, comp[C_CARD_COLOUR + card])
-
-
-@kernel(inline="always")
 def colour_keep_value(state, view, w, col):
-    """``card_keep_value`` of a non-prestige card of colour ``col``."""
+    """Value of keeping a non-prestige card of colour ``col`` in hand (what spending it costs,
+    what taking it gains; a prestige card is worth nothing: it returns to hand after the
+    visit)."""
     if col == COLOURLESS:
         return w[W_WHITE]
     progress = state[S_VISIT] / (N_VISITS - 1.0)
@@ -168,18 +162,32 @@ def symbol_interest(w, s):
 
 
 @kernel(inline="always")
-def take_value(state, comp, view, w, card):
-    v = card_keep_value(state, comp, view, w, card)
+def card_values(state, view, w, keep, interest):
+    """The per-decision tables of card values: ``keep[col]`` (float64[N_COLS]), the value of
+    keeping a non-prestige card of colour ``col`` (``colour_keep_value``), and ``interest[s]``
+    (float64[N_SYMBOLS]), ``symbol_interest``. Computed once per decision, not once per card."""
+    for col in range(N_COLS):
+        keep[col] = colour_keep_value(state, view, w, col)
+    for s in range(N_SYMBOLS):
+        interest[s] = symbol_interest(w, s)
+
+
+@kernel(inline="always")
+def take_value(comp, keep, interest, card):
+    """Value of taking ``card`` from the display: keeping it (nothing for a prestige card,
+    which returns to hand after the visit) plus the interest in its symbols; ``keep`` and
+    ``interest`` from ``card_values``."""
+    v = 0.0 if card >= FIRST_PRESTIGE else keep[comp[C_CARD_COLOUR + card]]
     for s in range(N_SYMBOLS):
         k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
         if k > 0:
-            v += k * symbol_interest(w, s)
+            v += k * interest[s]
     return v
 
 
-@kernel
-def display_value(state, comp, view, w, k):
-    """Value of the best ``k`` display cards for the player."""
+@kernel(inline="always")
+def display_value(state, comp, keep, interest, k):
+    """Value of the best ``k`` display cards for the player (``card_values`` tables)."""
     b1 = -1e9
     b2 = -1e9
     n = 0
@@ -188,7 +196,7 @@ def display_value(state, comp, view, w, k):
         while m != 0:
             low = m & -m
             m ^= low
-            v = take_value(state, comp, view, w, word_card(word, low_bit_index(low)))
+            v = take_value(comp, keep, interest, word_card(word, low_bit_index(low)))
             n += 1
             if v > b1:
                 b2 = b1
@@ -224,7 +232,7 @@ def mean_unseen_value(state, comp, view, w):
 # ---------------------------------------------------------------------------
 # Seat values
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def seat_values(state, comp, view, w, player, seat_v):
     """Value of winning each court seat now (``seat_v``, float64[N_SYMBOLS]) and the once-per-
     visit value of placing at least one palace (returned), both weighted by ``w``.
@@ -304,7 +312,7 @@ def reach_prob(a, b, need):
 MAX_PLAY_SYMBOLS = 3
 
 
-@kernel
+@kernel(inline="always")
 def hold_table(state, view, player, caution, threat_a, threat_b, unrest_live, hold):
     """Chance of still holding each seat's majority at the player's next turn, for every number
     of symbols a play could add: ``hold[s * (MAX_PLAY_SYMBOLS + 1) + add]`` (0 where the seat
@@ -342,17 +350,18 @@ def hold_table(state, view, player, caution, threat_a, threat_b, unrest_live, ho
 
 
 # Layout of decide_bid's scratch (float64[BID_WORK_SIZE], after the view): the threat tables,
-# seat values, hold table, keep values by colour, and threat_table's own scratch.
+# seat values, hold table, keep values by colour, symbol interest, and threat_table's own scratch.
 AT_THREAT_A = 0  # [P * N_SYMBOLS]
 AT_THREAT_B = AT_THREAT_A + P * N_SYMBOLS  # [P * N_SYMBOLS]
 AT_SEAT_V = AT_THREAT_B + P * N_SYMBOLS  # [N_SYMBOLS]
 AT_HOLD = AT_SEAT_V + N_SYMBOLS  # [N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]
 AT_KEEP = AT_HOLD + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)  # [N_COLS]
-AT_THREAT_SCRATCH = AT_KEEP + N_COLS  # [THREAT_SCRATCH]
+AT_INTEREST = AT_KEEP + N_COLS  # [N_SYMBOLS]
+AT_THREAT_SCRATCH = AT_INTEREST + N_SYMBOLS  # [THREAT_SCRATCH]
 BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
-@kernel
+@kernel(inline="always")
 def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
@@ -362,7 +371,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     threat_b = work[AT_THREAT_B:AT_SEAT_V].reshape((P, N_SYMBOLS))
     seat_v = work[AT_SEAT_V:AT_HOLD]
     hold = work[AT_HOLD:AT_KEEP]
-    keep = work[AT_KEEP:AT_THREAT_SCRATCH]  # the value of keeping a card of each colour
+    keep = work[AT_KEEP:AT_INTEREST]  # the value of keeping a card of each colour
+    interest = work[AT_INTEREST:AT_THREAT_SCRATCH]
     n = state[S_N_PLAYERS]
     n_others = 0
     for q in range(n):
@@ -374,7 +384,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
     # Withdrawing now.
-    disp = display_value(state, comp, view, w, 1 if n_others == 0 else 2)
+    card_values(state, view, w, keep, interest)
+    disp = display_value(state, comp, keep, interest, 1 if n_others == 0 else 2)
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
     if state[S_ROW_N + player] == 0:
         wd += w[W_TAKE] * mean_unseen_value(state, comp, view, w)
@@ -393,8 +404,6 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     if n > 1:
         disp_later *= max(0.0, 1.0 - w[W_TEMPO] * n_others / (n - 1.0))
     hold_table(state, view, player, w[W_CAUTION], threat_a, threat_b, unrest_live, hold)
-    for col in range(N_COLS):
-        keep[col] = colour_keep_value(state, view, w, col)
     for i in range(n_legal):
         action = legal[i]
         if action == ACTION_WITHDRAW:
@@ -430,7 +439,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
 # ---------------------------------------------------------------------------
 # Palaces, crown, display
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def decide_city(state, comp, player, w, legal, n_legal, view, crown):
     """Best palace (``crown`` False) or crown (True) city among ``legal[:n_legal]``.
 
@@ -463,16 +472,20 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
     return best_action
 
 
-@kernel
-def decide_display(state, comp, player, w, legal, n_legal, view):
+@kernel(inline="always")
+def decide_display(state, comp, player, w, legal, n_legal, view, work):
     """Best display card among ``legal[:n_legal]``; ``view`` (float64[VIEW_SIZE]) is scratch
-    for the player's own colour counts, all that a card's value reads of it."""
+    for the player's own colour counts, all that a card's value reads of it, ``work``
+    (float64[BID_WORK_SIZE]) for the card value tables."""
     build_count_view(state, comp, player, view, False)
+    keep = work[AT_KEEP:AT_INTEREST]
+    interest = work[AT_INTEREST:AT_THREAT_SCRATCH]
+    card_values(state, view, w, keep, interest)
     best_action = legal[0]
     best_value = -1e18
     for i in range(n_legal):
         card = legal[i] - ACTION_TAKE
-        v = take_value(state, comp, view, w, card)
+        v = take_value(comp, keep, interest, card)
         if v > best_value:
             best_value = v
             best_action = legal[i]
@@ -488,6 +501,8 @@ WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
 HEURISTIC_WORK_SIZE = WORK_WEIGHTS + N_WEIGHTS
 
 
+# The decisions and their parts are inlined into this kernel (each has one call site), so a
+# decision makes no out-of-line call.
 @kernel
 def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
     """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view.
@@ -501,12 +516,11 @@ def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
         build_view(state, comp, player, view)
         return decide_bid(state, comp, player, w, legal, n_legal, view,
                           work[WORK_BID:WORK_WEIGHTS])
-    if phase == PHASE_PALACE:
-        return decide_city(state, comp, player, w, legal, n_legal, view, False)
-    if phase == PHASE_CROWN:
-        return decide_city(state, comp, player, w, legal, n_legal, view, True)
+    if phase == PHASE_PALACE or phase == PHASE_CROWN:  # one call site: decide_city is inlined
+        return decide_city(state, comp, player, w, legal, n_legal, view, phase == PHASE_CROWN)
     if phase == PHASE_DISPLAY:
-        return decide_display(state, comp, player, w, legal, n_legal, view)
+        return decide_display(state, comp, player, w, legal, n_legal, view,
+                              work[WORK_BID:WORK_WEIGHTS])
     return legal[0]
 
 
