@@ -94,3 +94,17 @@ def test_nth_legal_fails_on_a_wrong_index(comp):
     start_game_nb(comp, 3, E.EDITION_2018, 5, 0, 0, state, prng)
     n = count_legal_nb(state, comp)
     assert nth_legal_nb(state, comp, n) == -1
+
+
+def test_side_by_side_products_equal_p_any():
+    """``threat_table``'s running products (``p_any_from``) give ``p_any`` bit for bit."""
+    from tajsim.games.tajmahal.strategies.features import p_any, p_any_from
+
+    rng = np.random.default_rng(3)
+    fracs = np.concatenate([[0.0, 1.0, 1.5, -0.1], rng.random(40)])
+    for frac in fracs:
+        for n_draws in (0.0, 1.0, 2.0, 5.0, 13.0):
+            keep = 1.0
+            for _ in range(int(n_draws)):
+                keep *= 1.0 - frac
+            assert p_any_from(keep, frac, n_draws) == p_any(1.0 - frac, frac, n_draws)

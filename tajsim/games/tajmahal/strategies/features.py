@@ -256,9 +256,24 @@ def p_any(miss, frac, n_draws):
     return 1.0 - keep
 
 
+@kernel(inline="always")
+def p_any_from(keep, frac, n_draws):
+    """``p_any(miss, frac, n_draws)`` given ``keep``, ``miss`` multiplied ``int(n_draws)`` times
+    into 1.0 (the same products in the same order, so the same value): ``threat_table`` runs
+    the products of all its symbols side by side, independent chains the CPU overlaps,
+    instead of one chain after the other."""
+    if frac <= 0.0 or n_draws <= 0:
+        return 0.0
+    if frac >= 1.0:
+        return 1.0
+    return 1.0 - keep
+
+
 # Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
-# slot (share of unseen cards showing it once, twice, then 1 - that share).
-THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
+# slot (share of unseen cards showing it once, twice, then 1 - that share); then, per symbol,
+# the three running products of p_any_from (coloured once, coloured twice, colourless).
+THREAT_FREQ = (N_COLS + 1) * N_SYMBOLS * 4
+THREAT_SCRATCH = THREAT_FREQ + N_SYMBOLS * 3
 
 
 @kernel(inline="always")
@@ -281,7 +296,8 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
     # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
     # freq[c, s, 2 + k] is 1 - that share. Bit c of done: row c computed.
-    freq = scratch.reshape((N_COLS + 1, N_SYMBOLS, 4))
+    freq = scratch[:THREAT_FREQ].reshape((N_COLS + 1, N_SYMBOLS, 4))
+    keep = scratch[THREAT_FREQ:THREAT_SCRATCH].reshape((N_SYMBOLS, 3))
     done = 0
     for q in range(P):
         for s in range(N_SYMBOLS):
@@ -319,9 +335,18 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
                 freq[N_COLS, s, 2] = 1.0 - fw
             done |= 1 << N_COLS
         for s in range(N_SYMBOLS):
-            p_col = p_any(freq[c, s, 2], freq[c, s, 0], h)
-            p_two = p_any(freq[c, s, 3], freq[c, s, 1], h)
-            p_white = p_any(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
+            keep[s, 0] = 1.0
+            keep[s, 1] = 1.0
+            keep[s, 2] = 1.0
+        for _ in range(np.int64(h) if h > 0 else 0):
+            for s in range(N_SYMBOLS):
+                keep[s, 0] *= freq[c, s, 2]
+                keep[s, 1] *= freq[c, s, 3]
+                keep[s, 2] *= freq[N_COLS, s, 2]
+        for s in range(N_SYMBOLS):
+            p_col = p_any_from(keep[s, 0], freq[c, s, 0], h)
+            p_two = p_any_from(keep[s, 1], freq[c, s, 1], h)
+            p_white = p_any_from(keep[s, 2], freq[N_COLS, s, 0], h)
             known_col = 0.0
             if col >= 0:
                 known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]

@@ -233,16 +233,17 @@ def mean_unseen_value(state, comp, view, w):
 # Seat values
 # ---------------------------------------------------------------------------
 @kernel(inline="always")
-def seat_values(state, comp, view, w, player, seat_v):
+def seat_values(state, comp, view, w, player, seat_v, unseen_value):
     """Value of winning each court seat now (``seat_v``, float64[N_SYMBOLS]) and the once-per-
-    visit value of placing at least one palace (returned), both weighted by ``w``.
+    visit value of placing at least one palace (returned), both weighted by ``w``;
+    ``unseen_value`` is ``mean_unseen_value`` (the caller needs it too: computed once).
 
     ``seat_v`` of the crown holds its value beyond the palace point; an advisor seat holds the
     best open city's bonus tile and growth, plus the advisor and pair terms.
     """
     prov = state[S_PROVINCE]
     n_cities = province_n_cities(comp, prov)
-    draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    draw_v = unseen_value * w[W_TAKE]
     mine = palace_cities(state, comp, player)
     best_open_links = -1
     best_any_links = 0
@@ -380,7 +381,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
             n_others += 1
     threat_table(state, comp, view, player, threat_a, threat_b,
                  work[AT_THREAT_SCRATCH:BID_WORK_SIZE])
-    palace_base = seat_values(state, comp, view, w, player, seat_v)
+    unseen_value = mean_unseen_value(state, comp, view, w)
+    palace_base = seat_values(state, comp, view, w, player, seat_v, unseen_value)
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
     # Withdrawing now.
@@ -388,7 +390,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     disp = display_value(state, comp, keep, interest, 1 if n_others == 0 else 2)
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
     if state[S_ROW_N + player] == 0:
-        wd += w[W_TAKE] * mean_unseen_value(state, comp, view, w)
+        wd += w[W_TAKE] * unseen_value
     any_palace = False
     for s in range(N_SYMBOLS):
         if state[S_SEAT + s] == SEAT_PRESENT and has_majority(state, player, s):
