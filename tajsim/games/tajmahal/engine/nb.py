@@ -277,7 +277,7 @@ def rebuild_card_masks_nb(state):
             state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + card_word(card)] |= card_bit(card)
 
 
-@kernel(inline="always")
+@kernel
 def move_card(state, card, loc, public):
     """Move ``card`` to ``loc`` (``public``: 1 if everyone may know where it is), keeping the
     hand, display and discard counters and the location masks right."""
@@ -560,15 +560,6 @@ def final_scoring(state, comp):
 # ---------------------------------------------------------------------------
 @kernel
 def legal_actions_nb(state, comp, out):
-    """Write the legal actions of the player to move into ``out``; return how many
-    (``list_legal``, called out of line: the entry point of search, tests and the GPU)."""
-    return list_legal(state, comp, out)
-
-
-# Inlined into the play loop (numba IR), which calls it once per decision: an out-of-line call
-# costs reference counting on its array arguments, a large share of a random game's time.
-@kernel(inline="always")
-def list_legal(state, comp, out):
     """Write the legal actions of the player to move into ``out``; return how many.
 
     ``out`` is int64 with room for ``N_ACTIONS`` entries. Bids list every coloured card in hand
@@ -736,19 +727,14 @@ STEP_CONTINUE_DISPLAY = 3
 STEP_END_TURN = 4
 
 
+# The steps of a bid, the most frequent action (play_cards, end_turn), and of a withdrawal
+# (withdraw, after_palaces, after_crown, continue_display), each called from one place, are
+# inlined here (numba IR): no reference counting on the state arrays per step. Helpers with
+# many call sites (move_card: 28; draw_card, move_all) stay out of line, as does this kernel in
+# the play loop: every inlined copy is type-inferred and optimised again, and inlining them
+# raised the cold compile of a random run from 16 to 42 s of CPU time.
 @kernel
 def apply_action_nb(state, comp, action):
-    """Apply a legal ``action`` for the player to move. Legality is the caller's duty
-    (``apply_action``, called out of line: the entry point of search, tests and the GPU)."""
-    apply_action(state, comp, action)
-
-
-# Inlined into the play loop, as list_legal; so are the steps of a bid, the most frequent
-# action (play_cards, end_turn), and of a withdrawal (withdraw, after_palaces, after_crown,
-# continue_display), each called from one place. The end of a visit and the shared helpers with
-# many call sites (draw_card, move_all) stay out of line: compile time grows with every copy.
-@kernel(inline="always")
-def apply_action(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
     state[S_STEP] += 1
     phase = state[S_PHASE]

@@ -46,9 +46,9 @@ from tajsim.games.tajmahal.engine.enums import (
     STATE_SIZE,
 )
 from tajsim.games.tajmahal.engine.nb import (
-    apply_action,
+    apply_action_nb,
     count_legal_nb,
-    list_legal,
+    legal_actions_nb,
     n_palaces_of,
     nth_legal_nb,
     province_of_visit,
@@ -99,7 +99,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
             n = count_legal_nb(state, comp)
             action = nth_legal_nb(state, comp, 0 if n == 1 else below(prng, p, n))
         else:
-            n = list_legal(state, comp, legal)
+            n = legal_actions_nb(state, comp, legal)
             if n == 1:
                 action = legal[0]
             else:
@@ -107,7 +107,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
                                           legal, n, search, heuristics, work)
         if n_actions < actions_out.shape[0]:
             actions_out[n_actions] = action
-        apply_action(state, comp, action)
+        apply_action_nb(state, comp, action)
         n_actions += 1
     return n_actions
 
