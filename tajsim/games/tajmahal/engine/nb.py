@@ -38,6 +38,7 @@ from tajsim.games.tajmahal.engine.enums import (
     C_CARD_SYM,
     C_CITY_FORTRESS,
     C_CITY_PROVINCE,
+    C_COLOUR_MASK,
     C_N_BONUS_TILES,
     C_N_CITIES,
     C_PROV_CITIES,
@@ -167,17 +168,17 @@ P = MAX_PLAYERS
 # ---------------------------------------------------------------------------
 # Small accessors
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def card_colour(comp, card):
     return comp[C_CARD_COLOUR + card]
 
 
-@kernel
+@kernel(inline="always")
 def card_sym(comp, card, sym):
     return comp[C_CARD_SYM + card * N_SYMBOLS + sym]
 
 
-@kernel
+@kernel(inline="always")
 def score_of(state, p):
     """Total score of player ``p`` (the sum of its parts)."""
     total = 0
@@ -186,7 +187,7 @@ def score_of(state, p):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def is_open_city(state, city):
     """A city is open if it has no palace, or only this visit's crown palace (rule R7)."""
     n = state[S_CITY_PALACES + city]
@@ -198,13 +199,13 @@ DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 3
                      21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
 
 
-@kernel
+@kernel(inline="always")
 def low_bit_index(low):
     """Index of ``low`` (a power of two below 2**32)."""
     return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@kernel
+@kernel(inline="always")
 def mask_loc(loc):
     """Mask block of location ``loc`` (-1: not tracked)."""
     if loc >= LOC_HAND and loc < LOC_HAND + P:
@@ -222,17 +223,17 @@ def mask_loc(loc):
     return -1  # the supply
 
 
-@kernel
+@kernel(inline="always")
 def card_word(card):
     return card // 21 if card < N_COLOURED else 4
 
 
-@kernel
+@kernel(inline="always")
 def card_bit(card):
     return 1 << (card % 21 if card < N_COLOURED else card - N_COLOURED)
 
 
-@kernel
+@kernel(inline="always")
 def word_card(word, bit_index):
     return word * 21 + bit_index if word < 4 else N_COLOURED + bit_index
 
@@ -256,7 +257,7 @@ def _popcount_python(x):
     return int(x).bit_count()
 
 
-@kernel(python=_popcount_python)
+@kernel(python=_popcount_python, inline="always")
 def popcount(x):
     """Number of set bits of the mask word ``x`` (0 <= x < 2**63)."""
     return _ctpop(x)
@@ -515,14 +516,17 @@ def end_visit(state, comp):
 
 @kernel
 def hand_scoring_points(state, comp, p):
-    """End-of-game card points of ``p``: colourless cards plus the cards of the best colour."""
+    """End-of-game card points of ``p``: colourless cards plus the cards of the best colour.
+
+    Counted with popcounts of ``p``'s hand mask against the colour masks (``C_COLOUR_MASK``):
+    one per mask word and colour instead of a walk over every card per colour."""
+    hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
     colourless = 0
     best = 0
-    for c in range(N_COLOURS + 1):  # one pass per colour: no per-colour array to allocate
+    for c in range(N_COLOURS + 1):
         count = 0
-        for card in range(N_CARDS):
-            if state[S_CARD_LOC + card] == LOC_HAND + p and card_colour(comp, card) == c:
-                count += 1
+        for w in range(N_MASK_WORDS):
+            count += popcount(state[hand + w] & comp[C_COLOUR_MASK + w * (N_COLOURS + 1) + c])
         if c == COLOURLESS:
             colourless = count
         elif count > best:
@@ -611,6 +615,104 @@ def legal_actions_nb(state, comp, out):
     return n_out
 
 
+@kernel(inline="always")
+def nth_bit_index(m, k):
+    """Index of the ``k``-th lowest set bit (k = 0: the lowest) of the mask word ``m``, which
+    has more than ``k`` set bits."""
+    for _ in range(k):
+        m &= m - 1
+    return low_bit_index(m & -m)
+
+
+@kernel(inline="always")
+def count_legal_nb(state, comp):
+    """The number of legal actions ``legal_actions_nb`` would list, counted without listing
+    them (popcounts of the hand and display masks)."""
+    phase = state[S_PHASE]
+    if phase == PHASE_BID:
+        p = state[S_CUR]
+        hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
+        row_colour = state[S_ROW_COLOUR + p]
+        extras = state[hand + 4]
+        n_extras = popcount(extras)
+        n_enlightenment = popcount(extras & (1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)))
+        n = 1  # withdrawing
+        for colour in range(N_COLOURS):
+            if row_colour < 0 or colour == row_colour:
+                n += popcount(state[hand + colour]) * (1 + n_extras)
+            else:
+                n += popcount(state[hand + colour]) * n_enlightenment
+        return n
+    if phase == PHASE_PALACE or phase == PHASE_CROWN:
+        prov = state[S_PROVINCE]
+        n_cities = comp[C_PROV_N_CITIES + prov]
+        if phase == PHASE_CROWN:
+            return n_cities
+        n = 0
+        for i in range(n_cities):
+            if is_open_city(state, comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]):
+                n += 1
+        return n
+    if phase == PHASE_DISPLAY:
+        n = 0
+        for w in range(N_MASK_WORDS):
+            n += popcount(state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w])
+        return n
+    return 0
+
+
+@kernel(inline="always")
+def nth_legal_nb(state, comp, k):
+    """``legal[k]`` of the list ``legal_actions_nb`` writes (0 <= k < ``count_legal_nb``),
+    found without writing the list: whole colours, cards and mask words are skipped by count."""
+    phase = state[S_PHASE]
+    if phase == PHASE_BID:
+        if k == 0:
+            return ACTION_WITHDRAW
+        k -= 1
+        p = state[S_CUR]
+        hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
+        row_colour = state[S_ROW_COLOUR + p]
+        extras = state[hand + 4]
+        enlightenment_bit = 1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)
+        for colour in range(N_COLOURS):
+            m = state[hand + colour]
+            on_colour = row_colour < 0 or colour == row_colour
+            allowed = extras if on_colour else extras & enlightenment_bit
+            # the actions of one card: alone (on colour only), then with each allowed extra
+            per_card = popcount(allowed) + (1 if on_colour else 0)
+            in_colour = popcount(m) * per_card
+            if k >= in_colour:
+                k -= in_colour
+                continue
+            card = colour * 21 + nth_bit_index(m, k // per_card)
+            base = ACTION_BID + card * BID_EXTRA
+            r = k % per_card
+            if on_colour:
+                if r == 0:
+                    return base
+                r -= 1
+            return base + 1 + nth_bit_index(allowed, r)
+        return -1
+    if phase == PHASE_PALACE or phase == PHASE_CROWN:
+        prov = state[S_PROVINCE]
+        for i in range(comp[C_PROV_N_CITIES + prov]):
+            city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
+            if phase == PHASE_CROWN or is_open_city(state, city):
+                if k == 0:
+                    return ACTION_CITY + city
+                k -= 1
+        return -1
+    if phase == PHASE_DISPLAY:
+        for w in range(N_MASK_WORDS):
+            m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w]
+            n = popcount(m)
+            if k < n:
+                return ACTION_TAKE + word_card(w, nth_bit_index(m, k))
+            k -= n
+    return -1
+
+
 # ---------------------------------------------------------------------------
 # Applying actions
 # ---------------------------------------------------------------------------
@@ -625,6 +727,12 @@ STEP_CONTINUE_DISPLAY = 3
 STEP_END_TURN = 4
 
 
+# The steps of a bid, the most frequent action (play_cards, end_turn), and of a withdrawal
+# (withdraw, after_palaces, after_crown, continue_display), each called from one place, are
+# inlined here (numba IR): no reference counting on the state arrays per step. Helpers with
+# many call sites (move_card: 28; draw_card, move_all) stay out of line, as does this kernel in
+# the play loop: every inlined copy is type-inferred and optimised again, and inlining them
+# raised the cold compile of a random run from 16 to 42 s of CPU time.
 @kernel
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
@@ -672,7 +780,7 @@ def apply_action_nb(state, comp, action):
             step = end_turn(state, comp)
 
 
-@kernel
+@kernel(inline="always")
 def play_cards(state, comp, p, action):
     """Influence the court: one coloured card, optionally one colourless card (R4-R5)."""
     code = action - ACTION_BID
@@ -688,7 +796,7 @@ def play_cards(state, comp, p, action):
             state[S_SCORE + p * N_PARTS + PART_SPECIAL] += 2
 
 
-@kernel
+@kernel(inline="always")
 def add_to_row(state, comp, p, card):
     move_card(state, card, LOC_ROW + p, 1)
     state[S_ROW_N + p] += 1
@@ -696,14 +804,14 @@ def add_to_row(state, comp, p, card):
         state[S_ROW_SYM + p * N_SYMBOLS + s] += card_sym(comp, card, s)
 
 
-@kernel
+@kernel(inline="always")
 def add_palace(state, p, city):
     state[S_PALACES + city * P + p] += 1
     state[S_CITY_PALACES + city] += 1
     state[S_WD_PALACED] = 1
 
 
-@kernel
+@kernel(inline="always")
 def has_open_city(state, comp):
     prov = state[S_PROVINCE]
     for i in range(comp[C_PROV_N_CITIES + prov]):
@@ -712,7 +820,7 @@ def has_open_city(state, comp):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def has_majority(state, p, sym):
     """``p`` shows strictly more of ``sym`` than every other player still in the visit and,
     with two players (2018), than the unrest cards (R6, R20). At least one symbol is needed."""
@@ -726,7 +834,7 @@ def has_majority(state, p, sym):
     return state[S_UNREST_SYM + sym] < mine
 
 
-@kernel
+@kernel(inline="always")
 def withdraw(state, comp, p):
     """Withdraw: claim the majorities, then resolve them in rulebook order (R6-R13).
 
@@ -755,14 +863,14 @@ def withdraw(state, comp, p):
     return STEP_AFTER_PALACES
 
 
-@kernel
+@kernel(inline="always")
 def gain_good(state, p, good):
     """A good scores 1 plus the goods of its kind already held (R11)."""
     state[S_SCORE + p * N_PARTS + PART_COMMODITY] += 1 + state[S_GOODS + p * N_GOODS + good]
     state[S_GOODS + p * N_GOODS + good] += 1
 
 
-@kernel
+@kernel(inline="always")
 def after_palaces(state, comp, p):
     """Resolve the claimed bonus tiles (in placement order: the order cannot change any
     outcome, R10), then the crown. Returns the next step."""
@@ -785,7 +893,7 @@ def after_palaces(state, comp, p):
     return STEP_AFTER_CROWN
 
 
-@kernel
+@kernel(inline="always")
 def palace_cities(state, comp, p):
     """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64)."""
     one = np.uint64(1)
@@ -796,13 +904,13 @@ def palace_cities(state, comp, p):
     return mine
 
 
-@kernel
+@kernel(inline="always")
 def lowest_city(bits):
     """Index of the lowest set bit of the non-zero ``uint64`` ``bits``."""
     return popcount(np.int64((bits & (~bits + np.uint64(1))) - np.uint64(1)))
 
 
-@kernel
+@kernel(inline="always")
 def connected_from(comp, mine, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of the palace cities
     ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing."""
@@ -829,13 +937,13 @@ def connected_from(comp, mine, prov):
     return popcount(provinces)
 
 
-@kernel
+@kernel(inline="always")
 def connected_provinces(state, comp, p, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
     return connected_from(comp, palace_cities(state, comp, p), prov)
 
 
-@kernel
+@kernel(inline="always")
 def after_crown(state, comp, p):
     """Palace scoring, the province tile, the row, then the display (R12-R13). Returns the
     next step."""
@@ -881,7 +989,7 @@ def after_crown(state, comp, p):
     return STEP_CONTINUE_DISPLAY
 
 
-@kernel
+@kernel(inline="always")
 def continue_display(state, comp, p):
     """Ask for a display card while there is a choice; take the rest when there is none.
     Returns the next step."""
@@ -899,7 +1007,7 @@ def continue_display(state, comp, p):
     return STEP_END_TURN
 
 
-@kernel
+@kernel(inline="always")
 def end_turn(state, comp):
     """Unrest (2 players, 2018), then the next player in the visit or the end of the visit.
     Returns the next step (always STEP_DONE: the game waits for a decision or is over)."""

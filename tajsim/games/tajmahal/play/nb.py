@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     MAX_CITIES,
@@ -46,15 +47,19 @@ from tajsim.games.tajmahal.engine.enums import (
 )
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
+    count_legal_nb,
     legal_actions_nb,
     n_palaces_of,
+    nth_legal_nb,
     province_of_visit,
     start_game_nb,
 )
+from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
 from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
+    STRATEGY_RANDOM,
 )
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
@@ -65,7 +70,7 @@ P = MAX_PLAYERS
 # and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search=True,
-                   heuristics=True):
+                   heuristics=True, work=None):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -78,6 +83,8 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
     search, heuristics : True, or None to compile without ISMCTS / the heuristic family
         (``tajsim.games.tajmahal.strategies.ids.kernel_switches``)
+    work : float64[HEURISTIC_WORK_SIZE], the heuristic family's scratch for every decision of
+        the game (allocated once by the caller), or None (with ``heuristics=None``)
 
     Returns
     -------
@@ -85,13 +92,19 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     """
     n_actions = 0
     while state[S_PHASE] != PHASE_GAME_OVER:
-        n = legal_actions_nb(state, comp, legal)
         p = state[S_CUR]
-        if n == 1:
-            action = legal[0]
+        if seat_ids[p] == STRATEGY_RANDOM:
+            # random_policy_nb without the list: the same count, the same draw (only when
+            # there is a choice), the same entry of the list.
+            n = count_legal_nb(state, comp)
+            action = nth_legal_nb(state, comp, 0 if n == 1 else below(prng, p, n))
         else:
-            action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal, n,
-                                      search, heuristics)
+            n = legal_actions_nb(state, comp, legal)
+            if n == 1:
+                action = legal[0]
+            else:
+                action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng,
+                                          legal, n, search, heuristics, work)
         if n_actions < actions_out.shape[0]:
             actions_out[n_actions] = action
         apply_action_nb(state, comp, action)
@@ -105,8 +118,9 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, se
     """``play_to_end_nb`` as an entry point of its own (``GameKernels.play_out``: the tests and
     the benchmarks' harness call it, with ``*switches``, which an inlined function cannot take).
     """
+    work = np.empty(HEURISTIC_WORK_SIZE if heuristics is not None else 0, np.float64)
     return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out, search,
-                          heuristics)
+                          heuristics, work)
 
 
 @kernel
@@ -201,6 +215,8 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     prng = np.zeros(P, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     no_actions = np.empty(0, np.int64)
+    # The heuristic's scratch, once for the whole batch (no value in it outlives a decision).
+    work = np.empty(HEURISTIC_WORK_SIZE if heuristics is not None else 0, np.float64)
     seat_ids = np.empty(n_players, np.int64)
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
     for g in range(game_ids.shape[0]):
@@ -210,7 +226,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
         play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions, search,
-                    heuristics)
+                       heuristics, work)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)
 

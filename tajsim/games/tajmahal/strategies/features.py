@@ -12,6 +12,10 @@ A card is *unseen* by ``player`` when it lies in the deck or in another player's
 being public. Unseen cards are only ever used as a multiset (how many unseen cards of each
 colour show each symbol), never by position, so permuting them cannot change any value computed
 here; ``tests/test_hidden_info.py`` checks that for every strategy.
+
+The small helpers are inlined into their callers (``inline="always"``, numba IR): an
+out-of-line call costs reference counting on each array argument (state, comp, view, weights),
+which cost more than the helpers' own work (issue 20).
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ V_MEAN_CARD = V_MY_BEST + 1  # mean (unweighted) symbols per unseen card, for in
 VIEW_SIZE = V_MEAN_CARD + 1
 
 
-@kernel
+@kernel(inline="always")
 def is_unseen(state, player, card):
     """True if ``player`` cannot know where ``card`` is (deck, or another hand unannounced)."""
     loc = state[S_CARD_LOC + card]
@@ -98,7 +102,7 @@ def is_unseen(state, player, card):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def build_view(state, comp, player, view):
     """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know.
 
@@ -148,6 +152,46 @@ def build_view(state, comp, player, view):
     finish_view(state, player, view)
 
 
+@kernel(inline="always")
+def build_count_view(state, comp, player, view, unseen):
+    """Fill only the card counts of ``view`` (float64[VIEW_SIZE]) that the palace, crown and
+    display decisions read: ``V_MY_COL`` and ``V_MY_BEST`` and, with ``unseen``, ``V_UNSEEN``
+    and ``V_COL_N``; the other slots are left as they are. Each filled slot gets exactly the
+    value ``build_view`` gives it (the same popcounts, summed in the same order), at a fraction
+    of the cost: no symbol counts, no public cards of other hands."""
+    public = S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS
+    deck = S_LOC_MASK + MASK_DECK * N_MASK_WORDS
+    mine = S_LOC_MASK + (MASK_HAND + player) * N_MASK_WORDS
+    for col in range(N_COLS):
+        view[V_MY_COL + col] = 0.0
+        if unseen:
+            view[V_COL_N + col] = 0.0
+    if unseen:
+        view[V_UNSEEN] = 0.0
+    for w in range(N_MASK_WORDS):
+        cards_unseen = 0
+        if unseen:
+            others = 0
+            for q in range(P):
+                if q != player:
+                    others |= state[S_LOC_MASK + (MASK_HAND + q) * N_MASK_WORDS + w]
+            cards_unseen = (state[deck + w] | (others & ~state[public + w])) & DECK_WORD_BITS[w]
+        my_hand = state[mine + w]
+        for col in range(N_COLS):
+            colour = comp[C_COLOUR_MASK + w * N_COLS + col]
+            view[V_MY_COL + col] += popcount(my_hand & colour)
+            cards = cards_unseen & colour
+            if cards != 0:
+                n_cards = popcount(cards)
+                view[V_UNSEEN] += n_cards
+                view[V_COL_N + col] += n_cards
+    best = 0.0
+    for c in range(N_COLOURS):
+        if view[V_MY_COL + c] > best:
+            best = view[V_MY_COL + c]
+    view[V_MY_BEST] = best
+
+
 @kernel
 def build_view_slow(state, comp, player, view):
     """``build_view`` by a walk over the cards and their locations (the reference)."""
@@ -177,7 +221,7 @@ def build_view_slow(state, comp, player, view):
     finish_view(state, player, view)
 
 
-@kernel
+@kernel(inline="always")
 def finish_view(state, player, view):
     """The parts of the view computed from the counts: hidden hand sizes, best colour, mean."""
     for q in range(P):
@@ -192,7 +236,7 @@ def finish_view(state, player, view):
         view[V_MEAN_CARD] /= view[V_UNSEEN]
 
 
-@kernel
+@kernel(inline="always")
 def p_any(miss, frac, n_draws):
     """Probability that ``n_draws`` cards drawn with replacement include a card of a kind that
     makes up ``frac`` of the pool; ``miss = 1 - frac`` is passed in because it is shared by every
@@ -212,18 +256,33 @@ def p_any(miss, frac, n_draws):
     return 1.0 - keep
 
 
+@kernel(inline="always")
+def p_any_from(keep, frac, n_draws):
+    """``p_any(miss, frac, n_draws)`` given ``keep``, ``miss`` multiplied ``int(n_draws)`` times
+    into 1.0 (the same products in the same order, so the same value): ``threat_table`` runs
+    the products of all its symbols side by side, independent chains the CPU overlaps,
+    instead of one chain after the other."""
+    if frac <= 0.0 or n_draws <= 0:
+        return 0.0
+    if frac >= 1.0:
+        return 1.0
+    return 1.0 - keep
+
+
 # Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
-# slot (share of unseen cards showing it once, twice, then 1 - that share).
-THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
+# slot (share of unseen cards showing it once, twice, then 1 - that share); then, per symbol,
+# the three running products of p_any_from (coloured once, coloured twice, colourless).
+THREAT_FREQ = (N_COLS + 1) * N_SYMBOLS * 4
+THREAT_SCRATCH = THREAT_FREQ + N_SYMBOLS * 3
 
 
-@kernel
+@kernel(inline="always")
 def is_active(state, q):
     """Whether seat ``q`` plays and has not withdrawn from the visit."""
     return q < state[S_N_PLAYERS] and state[S_WITHDRAWN + q] == 0
 
 
-@kernel
+@kernel(inline="always")
 def threat_table(state, comp, view, player, a_out, b_out, scratch):
     """For each other active player q (``is_active``) and symbol s: the chance that q can add at
     least one (``a_out[q, s]``) and at least two (``b_out[q, s]``) symbols s in a single play.
@@ -237,7 +296,8 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
     # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
     # freq[c, s, 2 + k] is 1 - that share. Bit c of done: row c computed.
-    freq = scratch.reshape((N_COLS + 1, N_SYMBOLS, 4))
+    freq = scratch[:THREAT_FREQ].reshape((N_COLS + 1, N_SYMBOLS, 4))
+    keep = scratch[THREAT_FREQ:THREAT_SCRATCH].reshape((N_SYMBOLS, 3))
     done = 0
     for q in range(P):
         for s in range(N_SYMBOLS):
@@ -275,9 +335,18 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
                 freq[N_COLS, s, 2] = 1.0 - fw
             done |= 1 << N_COLS
         for s in range(N_SYMBOLS):
-            p_col = p_any(freq[c, s, 2], freq[c, s, 0], h)
-            p_two = p_any(freq[c, s, 3], freq[c, s, 1], h)
-            p_white = p_any(freq[N_COLS, s, 2], freq[N_COLS, s, 0], h)
+            keep[s, 0] = 1.0
+            keep[s, 1] = 1.0
+            keep[s, 2] = 1.0
+        for _ in range(np.int64(h) if h > 0 else 0):
+            for s in range(N_SYMBOLS):
+                keep[s, 0] *= freq[c, s, 2]
+                keep[s, 1] *= freq[c, s, 3]
+                keep[s, 2] *= freq[N_COLS, s, 2]
+        for s in range(N_SYMBOLS):
+            p_col = p_any_from(keep[s, 0], freq[c, s, 0], h)
+            p_two = p_any_from(keep[s, 1], freq[c, s, 1], h)
+            p_white = p_any_from(keep[s, 2], freq[N_COLS, s, 0], h)
             known_col = 0.0
             if col >= 0:
                 known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]
@@ -292,14 +361,14 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
             b_out[q, s] = min(1.0, p_two + p_col * p_white * (1.0 - p_two))
 
 
-@kernel
+@kernel(inline="always")
 def links_if(state, comp, mine, city):
     """Provinces connected to the current one if the player whose palace cities are ``mine``
     (``palace_cities``) had one more palace on ``city``."""
     return connected_from(comp, mine | (np.uint64(1) << np.uint64(city)), state[S_PROVINCE])
 
 
-@kernel
+@kernel(inline="always")
 def future_roads(state, comp, city):
     """Roads from ``city`` to provinces that are still to be visited (room to grow a chain)."""
     visit = state[S_VISIT]
@@ -313,13 +382,13 @@ def future_roads(state, comp, city):
     return count
 
 
-@kernel
+@kernel(inline="always")
 def good_points(state, player, good, extra_held):
     """Points for one more good of kind ``good`` (R11), given ``extra_held`` already pending."""
     return 1.0 + state[S_GOODS + player * N_GOODS + good] + extra_held
 
 
-@kernel
+@kernel(inline="always")
 def tile_points(state, comp, player, tile):
     """Commodity points ``player`` would score for province tile ``tile`` (R13)."""
     pts = 0.0
@@ -330,12 +399,12 @@ def tile_points(state, comp, player, tile):
     return pts
 
 
-@kernel
+@kernel(inline="always")
 def current_tile(state):
     return state[S_PROVINCE_TILE + state[S_PROVINCE]]
 
 
-@kernel
+@kernel(inline="always")
 def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
     """Weighted value of claiming a bonus tile of ``kind``."""
     if kind < 0:
@@ -351,28 +420,28 @@ def bonus_value(state, player, kind, w_bonus, w_commodity, w_draw):
     return 0.0
 
 
-@kernel
+@kernel(inline="always")
 def city_bonus_kind(state, city):
     return state[S_BONUS_AT + city]
 
 
-@kernel
+@kernel(inline="always")
 def province_city(comp, prov, i):
     return comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
 
 
-@kernel
+@kernel(inline="always")
 def province_n_cities(comp, prov):
     return comp[C_PROV_N_CITIES + prov]
 
 
-@kernel
+@kernel(inline="always")
 def visits_left(state):
     """Visits after the current one."""
     return N_VISITS - 1 - state[S_VISIT]
 
 
-@kernel
+@kernel(inline="always")
 def pair_progress(state, player, advisor):
     """(tokens of ``advisor`` held, 1 if ``player`` already holds its prestige card)."""
     held = state[S_TOKENS + player * N_ADVISORS + advisor]

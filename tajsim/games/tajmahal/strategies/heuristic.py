@@ -83,6 +83,7 @@ from tajsim.games.tajmahal.strategies.features import (
     V_UNSEEN,
     VIEW_SIZE,
     bonus_value,
+    build_count_view,
     build_view,
     city_bonus_kind,
     current_tile,
@@ -132,17 +133,14 @@ GREEDY_WEIGHTS = np.array(
 # ---------------------------------------------------------------------------
 # Card values
 # ---------------------------------------------------------------------------
-@kernel
-def card_keep_value(state, comp, view, w, card):
-    """Value of keeping ``card`` in hand (what spending it costs, what taking it gains)."""
-    if card >= FIRST_PRESTIGE:
-        return 0.0  # prestige cards return to hand after the visit
-    return colour_keep_value(state, view, w, comp[C_CARD_COLOUR + card])
-
-
-@kernel
+# The per-card and per-seat helpers are inlined (inline="always"): called for every display
+# card and every city at every bid, their out-of-line calls (reference counting on four array
+# arguments each) cost more than their arithmetic.
+@kernel(inline="always")
 def colour_keep_value(state, view, w, col):
-    """``card_keep_value`` of a non-prestige card of colour ``col``."""
+    """Value of keeping a non-prestige card of colour ``col`` in hand (what spending it costs,
+    what taking it gains; a prestige card is worth nothing: it returns to hand after the
+    visit)."""
     if col == COLOURLESS:
         return w[W_WHITE]
     progress = state[S_VISIT] / (N_VISITS - 1.0)
@@ -153,7 +151,7 @@ def colour_keep_value(state, view, w, col):
     return w[W_CARD] * (1.0 + w[W_ENDGAME] * progress * fit)
 
 
-@kernel
+@kernel(inline="always")
 def symbol_interest(w, s):
     """Small bonus per symbol when choosing display cards, from the seat weights."""
     if s < N_ADVISORS:
@@ -163,19 +161,33 @@ def symbol_interest(w, s):
     return 0.1 * (w[W_ELEPHANT] + w[W_COMMODITY])
 
 
-@kernel
-def take_value(state, comp, view, w, card):
-    v = card_keep_value(state, comp, view, w, card)
+@kernel(inline="always")
+def card_values(state, view, w, keep, interest):
+    """The per-decision tables of card values: ``keep[col]`` (float64[N_COLS]), the value of
+    keeping a non-prestige card of colour ``col`` (``colour_keep_value``), and ``interest[s]``
+    (float64[N_SYMBOLS]), ``symbol_interest``. Computed once per decision, not once per card."""
+    for col in range(N_COLS):
+        keep[col] = colour_keep_value(state, view, w, col)
+    for s in range(N_SYMBOLS):
+        interest[s] = symbol_interest(w, s)
+
+
+@kernel(inline="always")
+def take_value(comp, keep, interest, card):
+    """Value of taking ``card`` from the display: keeping it (nothing for a prestige card,
+    which returns to hand after the visit) plus the interest in its symbols; ``keep`` and
+    ``interest`` from ``card_values``."""
+    v = 0.0 if card >= FIRST_PRESTIGE else keep[comp[C_CARD_COLOUR + card]]
     for s in range(N_SYMBOLS):
         k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
         if k > 0:
-            v += k * symbol_interest(w, s)
+            v += k * interest[s]
     return v
 
 
-@kernel
-def display_value(state, comp, view, w, k):
-    """Value of the best ``k`` display cards for the player."""
+@kernel(inline="always")
+def display_value(state, comp, keep, interest, k):
+    """Value of the best ``k`` display cards for the player (``card_values`` tables)."""
     b1 = -1e9
     b2 = -1e9
     n = 0
@@ -184,7 +196,7 @@ def display_value(state, comp, view, w, k):
         while m != 0:
             low = m & -m
             m ^= low
-            v = take_value(state, comp, view, w, word_card(word, low_bit_index(low)))
+            v = take_value(comp, keep, interest, word_card(word, low_bit_index(low)))
             n += 1
             if v > b1:
                 b2 = b1
@@ -198,7 +210,7 @@ def display_value(state, comp, view, w, k):
     return b1 + b2
 
 
-@kernel
+@kernel(inline="always")
 def mean_unseen_value(state, comp, view, w):
     """Expected value of a card drawn blind (colour frequencies among unseen cards)."""
     u = view[V_UNSEEN]
@@ -220,17 +232,18 @@ def mean_unseen_value(state, comp, view, w):
 # ---------------------------------------------------------------------------
 # Seat values
 # ---------------------------------------------------------------------------
-@kernel
-def seat_values(state, comp, view, w, player, seat_v):
+@kernel(inline="always")
+def seat_values(state, comp, view, w, player, seat_v, unseen_value):
     """Value of winning each court seat now (``seat_v``, float64[N_SYMBOLS]) and the once-per-
-    visit value of placing at least one palace (returned), both weighted by ``w``.
+    visit value of placing at least one palace (returned), both weighted by ``w``;
+    ``unseen_value`` is ``mean_unseen_value`` (the caller needs it too: computed once).
 
     ``seat_v`` of the crown holds its value beyond the palace point; an advisor seat holds the
     best open city's bonus tile and growth, plus the advisor and pair terms.
     """
     prov = state[S_PROVINCE]
     n_cities = province_n_cities(comp, prov)
-    draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    draw_v = unseen_value * w[W_TAKE]
     mine = palace_cities(state, comp, player)
     best_open_links = -1
     best_any_links = 0
@@ -283,7 +296,7 @@ def seat_values(state, comp, view, w, player, seat_v):
 # ---------------------------------------------------------------------------
 # The bid decision
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def reach_prob(a, b, need):
     """Chance an opponent gains ``need`` symbols in one play (a: >= 1, b: >= 2)."""
     if need <= 0:
@@ -300,7 +313,7 @@ def reach_prob(a, b, need):
 MAX_PLAY_SYMBOLS = 3
 
 
-@kernel
+@kernel(inline="always")
 def hold_table(state, view, player, caution, threat_a, threat_b, unrest_live, hold):
     """Chance of still holding each seat's majority at the player's next turn, for every number
     of symbols a play could add: ``hold[s * (MAX_PLAY_SYMBOLS + 1) + add]`` (0 where the seat
@@ -338,17 +351,18 @@ def hold_table(state, view, player, caution, threat_a, threat_b, unrest_live, ho
 
 
 # Layout of decide_bid's scratch (float64[BID_WORK_SIZE], after the view): the threat tables,
-# seat values, hold table, keep values by colour, and threat_table's own scratch.
+# seat values, hold table, keep values by colour, symbol interest, and threat_table's own scratch.
 AT_THREAT_A = 0  # [P * N_SYMBOLS]
 AT_THREAT_B = AT_THREAT_A + P * N_SYMBOLS  # [P * N_SYMBOLS]
 AT_SEAT_V = AT_THREAT_B + P * N_SYMBOLS  # [N_SYMBOLS]
 AT_HOLD = AT_SEAT_V + N_SYMBOLS  # [N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]
 AT_KEEP = AT_HOLD + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)  # [N_COLS]
-AT_THREAT_SCRATCH = AT_KEEP + N_COLS  # [THREAT_SCRATCH]
+AT_INTEREST = AT_KEEP + N_COLS  # [N_SYMBOLS]
+AT_THREAT_SCRATCH = AT_INTEREST + N_SYMBOLS  # [THREAT_SCRATCH]
 BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
-@kernel
+@kernel(inline="always")
 def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
@@ -358,7 +372,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     threat_b = work[AT_THREAT_B:AT_SEAT_V].reshape((P, N_SYMBOLS))
     seat_v = work[AT_SEAT_V:AT_HOLD]
     hold = work[AT_HOLD:AT_KEEP]
-    keep = work[AT_KEEP:AT_THREAT_SCRATCH]  # the value of keeping a card of each colour
+    keep = work[AT_KEEP:AT_INTEREST]  # the value of keeping a card of each colour
+    interest = work[AT_INTEREST:AT_THREAT_SCRATCH]
     n = state[S_N_PLAYERS]
     n_others = 0
     for q in range(n):
@@ -366,14 +381,16 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
             n_others += 1
     threat_table(state, comp, view, player, threat_a, threat_b,
                  work[AT_THREAT_SCRATCH:BID_WORK_SIZE])
-    palace_base = seat_values(state, comp, view, w, player, seat_v)
+    unseen_value = mean_unseen_value(state, comp, view, w)
+    palace_base = seat_values(state, comp, view, w, player, seat_v, unseen_value)
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
     # Withdrawing now.
-    disp = display_value(state, comp, view, w, 1 if n_others == 0 else 2)
+    card_values(state, view, w, keep, interest)
+    disp = display_value(state, comp, keep, interest, 1 if n_others == 0 else 2)
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
     if state[S_ROW_N + player] == 0:
-        wd += w[W_TAKE] * mean_unseen_value(state, comp, view, w)
+        wd += w[W_TAKE] * unseen_value
     any_palace = False
     for s in range(N_SYMBOLS):
         if state[S_SEAT + s] == SEAT_PRESENT and has_majority(state, player, s):
@@ -389,8 +406,6 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     if n > 1:
         disp_later *= max(0.0, 1.0 - w[W_TEMPO] * n_others / (n - 1.0))
     hold_table(state, view, player, w[W_CAUTION], threat_a, threat_b, unrest_live, hold)
-    for col in range(N_COLS):
-        keep[col] = colour_keep_value(state, view, w, col)
     for i in range(n_legal):
         action = legal[i]
         if action == ACTION_WITHDRAW:
@@ -426,9 +441,15 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
 # ---------------------------------------------------------------------------
 # Palaces, crown, display
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def decide_city(state, comp, player, w, legal, n_legal, view, crown):
-    draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+    """Best palace (``crown`` False) or crown (True) city among ``legal[:n_legal]``.
+
+    ``view`` (float64[VIEW_SIZE]) is scratch: the card counts behind the value of a card
+    drawn blind are counted (``build_count_view``) only when a palace city offers the
+    draw bonus tile, the one value that needs them."""
+    draw_v = 0.0
+    counted = False
     mine = palace_cities(state, comp, player)
     best_action = legal[0]
     best_value = -1e18
@@ -438,6 +459,10 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
         v += w[W_SPREAD] * future_roads(state, comp, city)
         kind = city_bonus_kind(state, city)
         if not crown:
+            if kind == BONUS.DRAW and not counted:
+                build_count_view(state, comp, player, view, True)
+                draw_v = mean_unseen_value(state, comp, view, w) * w[W_TAKE]
+                counted = True
             v += bonus_value(state, player, kind, w[W_BONUS], w[W_COMMODITY], draw_v)
         elif kind >= 0 and kind != BONUS.TAJ4:
             v -= 0.01  # a crown palace there would waste the tile for everyone after the visit
@@ -449,13 +474,20 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
     return best_action
 
 
-@kernel
-def decide_display(state, comp, player, w, legal, n_legal, view):
+@kernel(inline="always")
+def decide_display(state, comp, player, w, legal, n_legal, view, work):
+    """Best display card among ``legal[:n_legal]``; ``view`` (float64[VIEW_SIZE]) is scratch
+    for the player's own colour counts, all that a card's value reads of it, ``work``
+    (float64[BID_WORK_SIZE]) for the card value tables."""
+    build_count_view(state, comp, player, view, False)
+    keep = work[AT_KEEP:AT_INTEREST]
+    interest = work[AT_INTEREST:AT_THREAT_SCRATCH]
+    card_values(state, view, w, keep, interest)
     best_action = legal[0]
     best_value = -1e18
     for i in range(n_legal):
         card = legal[i] - ACTION_TAKE
-        v = take_value(state, comp, view, w, card)
+        v = take_value(comp, keep, interest, card)
         if v > best_value:
             best_value = v
             best_action = legal[i]
@@ -471,6 +503,8 @@ WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
 HEURISTIC_WORK_SIZE = WORK_WEIGHTS + N_WEIGHTS
 
 
+# The decisions and their parts are inlined into this kernel (each has one call site), so a
+# decision makes no out-of-line call.
 @kernel
 def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
     """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view.
@@ -478,17 +512,17 @@ def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
     ``work``: float64[HEURISTIC_WORK_SIZE] scratch.
     """
     view = work[WORK_VIEW:WORK_BID]
-    build_view(state, comp, player, view)
     phase = state[S_PHASE]
     if phase == PHASE_BID:
+        # Only a bid reads the whole view; the other decisions count what they need.
+        build_view(state, comp, player, view)
         return decide_bid(state, comp, player, w, legal, n_legal, view,
                           work[WORK_BID:WORK_WEIGHTS])
-    if phase == PHASE_PALACE:
-        return decide_city(state, comp, player, w, legal, n_legal, view, False)
-    if phase == PHASE_CROWN:
-        return decide_city(state, comp, player, w, legal, n_legal, view, True)
+    if phase == PHASE_PALACE or phase == PHASE_CROWN:  # one call site: decide_city is inlined
+        return decide_city(state, comp, player, w, legal, n_legal, view, phase == PHASE_CROWN)
     if phase == PHASE_DISPLAY:
-        return decide_display(state, comp, player, w, legal, n_legal, view)
+        return decide_display(state, comp, player, w, legal, n_legal, view,
+                              work[WORK_BID:WORK_WEIGHTS])
     return legal[0]
 
 

@@ -56,22 +56,25 @@ __all__ = [
 # module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=True, heuristics=True):
+                     search=True, heuristics=True, work=None):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
     Search strategies are dispatched here; the others through ``choose_simple_nb``, the
     dispatcher rollouts use (it cannot reach ISMCTS, so numba sees no recursion).
     ``search=None`` / ``heuristics=None`` compile a dispatcher without ISMCTS / without the
     heuristic family (see ``kernel_switches``); the caller must not pass their ids then.
+    ``work`` is the heuristic's scratch, float64[HEURISTIC_WORK_SIZE], allocated once by a
+    caller that decides many times (the batch kernels); None allocates it for this decision.
     """
     if search is not None:
         if strategy_id == STRATEGY_ISMCTS:
             return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
     if heuristics is not None:
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
-            # The heuristic's scratch, for this decision only (as the policy allocated it
-            # before it took it as an argument, so that the GPU can pass its own).
-            work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+            if work is None:
+                scratch = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+                return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal,
+                                        n_legal, scratch)
             return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal,
                                     n_legal, work)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,

@@ -1,0 +1,110 @@
+"""Taj Mahal's lean paths (issue 20) against the full computations they replace.
+
+* ``count_legal_nb`` / ``nth_legal_nb`` (the random seat picks its action without the list)
+  against ``legal_actions_nb``;
+* ``build_count_view`` (palace, crown and display decisions) against ``build_view`` on the slots
+  it fills;
+* ``hand_scoring_points`` (popcounts) against a walk over the cards.
+
+Every decision of whole games, every seat, reshuffles and protests included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.nb import (
+    apply_action_nb,
+    count_legal_nb,
+    hand_scoring_points,
+    legal_actions_nb,
+    nth_legal_nb,
+)
+from tajsim.games.tajmahal.play.nb import start_game_nb
+from tajsim.games.tajmahal.strategies.features import (
+    V_COL_N,
+    V_MY_BEST,
+    V_MY_COL,
+    V_UNSEEN,
+    VIEW_SIZE,
+    build_count_view,
+    build_view,
+)
+from tajsim.games.tajmahal.strategies.ids import N_PARAMS
+from tajsim.games.tajmahal.strategies.nb import choose_action_nb
+
+COUNT_SLOTS = [V_UNSEEN, V_MY_BEST, *range(V_COL_N, V_COL_N + E.N_COLOURS + 1),
+               *range(V_MY_COL, V_MY_COL + E.N_COLOURS + 1)]
+HAND_SLOTS = [V_MY_BEST, *range(V_MY_COL, V_MY_COL + E.N_COLOURS + 1)]
+
+
+def _hand_points_by_walk(state, comp, p: int) -> int:
+    counts = [0] * (E.N_COLOURS + 1)
+    for card in range(E.N_CARDS):
+        if state[E.S_CARD_LOC + card] == E.LOC_HAND + p:
+            counts[int(comp[E.C_CARD_COLOUR + card])] += 1
+    return counts[E.COLOURLESS] + max(counts[:E.N_COLOURS])
+
+
+@pytest.mark.parametrize("n_players,edition", [(2, E.EDITION_2018), (4, E.EDITION_2018),
+                                               (5, E.EDITION_2000)])
+def test_lean_paths_equal_full_ones(comp, n_players, edition):
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    full, counts = np.empty(VIEW_SIZE), np.full(VIEW_SIZE, np.nan)
+    params = np.zeros(N_PARAMS)
+    decisions = bids_with_extras = 0
+    phases = set()
+    for game_id in range(4):
+        start_game_nb(comp, n_players, edition, 5, game_id, game_id, state, prng)
+        while state[E.S_PHASE] != E.PHASE_GAME_OVER:
+            n = legal_actions_nb(state, comp, legal)
+            assert count_legal_nb(state, comp) == n, (game_id, int(state[E.S_STEP]))
+            for k in range(n):
+                assert nth_legal_nb(state, comp, k) == legal[k], (game_id, k, legal[:n])
+            phases.add(int(state[E.S_PHASE]))
+            bids_with_extras += any(a >= E.ACTION_BID and (a - E.ACTION_BID) % E.BID_EXTRA
+                                    for a in legal[:n])
+            for p in range(n_players):
+                build_view(state, comp, p, full)
+                build_count_view(state, comp, p, counts, False)
+                assert np.array_equal(counts[HAND_SLOTS], full[HAND_SLOTS])
+                build_count_view(state, comp, p, counts, True)
+                assert np.array_equal(counts[COUNT_SLOTS], full[COUNT_SLOTS])
+                assert hand_scoring_points(state, comp, p) == \
+                    _hand_points_by_walk(state, comp, p)
+            decisions += 1
+            mover = int(state[E.S_CUR])
+            strategy = 1 if game_id % 2 else 0  # greedy keeps cards, random spends them
+            action = legal[0] if n == 1 else choose_action_nb(strategy, state, comp, mover,
+                                                              params, prng, legal, n)
+            apply_action_nb(state, comp, action)
+    assert decisions > 300
+    assert bids_with_extras > 0
+    assert phases == {E.PHASE_BID, E.PHASE_PALACE, E.PHASE_CROWN, E.PHASE_DISPLAY}
+
+
+def test_nth_legal_fails_on_a_wrong_index(comp):
+    """The check above can fail: past the end of the list there is no action."""
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    start_game_nb(comp, 3, E.EDITION_2018, 5, 0, 0, state, prng)
+    n = count_legal_nb(state, comp)
+    assert nth_legal_nb(state, comp, n) == -1
+
+
+def test_side_by_side_products_equal_p_any():
+    """``threat_table``'s running products (``p_any_from``) give ``p_any`` bit for bit."""
+    from tajsim.games.tajmahal.strategies.features import p_any, p_any_from
+
+    rng = np.random.default_rng(3)
+    fracs = np.concatenate([[0.0, 1.0, 1.5, -0.1], rng.random(40)])
+    for frac in fracs:
+        for n_draws in (0.0, 1.0, 2.0, 5.0, 13.0):
+            keep = 1.0
+            for _ in range(int(n_draws)):
+                keep *= 1.0 - frac
+            assert p_any_from(keep, frac, n_draws) == p_any(1.0 - frac, frac, n_draws)
