@@ -727,12 +727,15 @@ STEP_CONTINUE_DISPLAY = 3
 STEP_END_TURN = 4
 
 
-# The steps of a bid, the most frequent action (play_cards, end_turn), and of a withdrawal
-# (withdraw, after_palaces, after_crown, continue_display), each called from one place, are
-# inlined here (numba IR): no reference counting on the state arrays per step. Helpers with
-# many call sites (move_card: 28; draw_card, move_all) stay out of line, as does this kernel in
-# the play loop: every inlined copy is type-inferred and optimised again, and inlining them
-# raised the cold compile of a random run from 16 to 42 s of CPU time.
+# The steps of a bid, the most frequent action (play_cards, end_turn), and the withdrawal
+# itself (withdraw, continue_display), each called from one place, are inlined here (numba
+# IR): no reference counting on the state arrays per step. Helpers with many call sites
+# (move_card: 28; draw_card, move_all) stay out of line, as does this kernel in the play loop:
+# every inlined copy is type-inferred and optimised again, and inlining them raised the cold
+# compile of a random run from 16 to 42 s of CPU time. The palace and crown steps and their
+# road searches (after_palaces, after_crown, palace_cities, connected_from,
+# connected_provinces) stay out of line too: inlined, they made a random game 7% slower
+# (benchmarks/ab_trees.py, 2 rounds) for no gain in `balanced`.
 @kernel
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
@@ -870,7 +873,7 @@ def gain_good(state, p, good):
     state[S_GOODS + p * N_GOODS + good] += 1
 
 
-@kernel(inline="always")
+@kernel
 def after_palaces(state, comp, p):
     """Resolve the claimed bonus tiles (in placement order: the order cannot change any
     outcome, R10), then the crown. Returns the next step."""
@@ -893,7 +896,7 @@ def after_palaces(state, comp, p):
     return STEP_AFTER_CROWN
 
 
-@kernel(inline="always")
+@kernel
 def palace_cities(state, comp, p):
     """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64)."""
     one = np.uint64(1)
@@ -910,7 +913,7 @@ def lowest_city(bits):
     return popcount(np.int64((bits & (~bits + np.uint64(1))) - np.uint64(1)))
 
 
-@kernel(inline="always")
+@kernel
 def connected_from(comp, mine, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of the palace cities
     ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing."""
@@ -937,13 +940,13 @@ def connected_from(comp, mine, prov):
     return popcount(provinces)
 
 
-@kernel(inline="always")
+@kernel
 def connected_provinces(state, comp, p, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
     return connected_from(comp, palace_cities(state, comp, p), prov)
 
 
-@kernel(inline="always")
+@kernel
 def after_crown(state, comp, p):
     """Palace scoring, the province tile, the row, then the display (R12-R13). Returns the
     next step."""
