@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     MAX_CITIES,
@@ -47,10 +46,8 @@ from tajsim.games.tajmahal.engine.enums import (
 )
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
-    count_legal_nb,
     legal_actions_nb,
     n_palaces_of,
-    nth_legal_nb,
     province_of_visit,
     start_game_nb,
 )
@@ -59,7 +56,6 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
-    STRATEGY_RANDOM,
 )
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
@@ -92,19 +88,13 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     """
     n_actions = 0
     while state[S_PHASE] != PHASE_GAME_OVER:
+        n = legal_actions_nb(state, comp, legal)
         p = state[S_CUR]
-        if seat_ids[p] == STRATEGY_RANDOM:
-            # random_policy_nb without the list: the same count, the same draw (only when
-            # there is a choice), the same entry of the list.
-            n = count_legal_nb(state, comp)
-            action = nth_legal_nb(state, comp, 0 if n == 1 else below(prng, p, n))
+        if n == 1:
+            action = legal[0]
         else:
-            n = legal_actions_nb(state, comp, legal)
-            if n == 1:
-                action = legal[0]
-            else:
-                action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng,
-                                          legal, n, search, heuristics, work)
+            action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal, n,
+                                      search, heuristics, work)
         if n_actions < actions_out.shape[0]:
             actions_out[n_actions] = action
         apply_action_nb(state, comp, action)
