@@ -26,7 +26,10 @@ class WildcardLayersContract(LayersContract):
     type_name = "wildcard_layers"
 
     def check(self, graph: grimp.ImportGraph, verbose: bool) -> ContractCheck:
-        self.layers = [self._expanded(layer, graph) for layer in cast(list[Layer], self.layers)]
+        # import-linter declares each option as a class-level Field and keeps its parsed value
+        # in the instance attribute of the same name: the expanded layers replace it there
+        expanded = [self._expanded(layer, graph) for layer in cast(list[Layer], self.layers)]
+        self.layers = expanded  # type: ignore[assignment]
         return super().check(graph, verbose)
 
     @staticmethod
