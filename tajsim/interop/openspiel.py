@@ -71,6 +71,10 @@ from tajsim.play.mixed import register_seat_resolver
 pyspiel = require("pyspiel", "the OpenSpiel adapter (tajsim.interop.openspiel)")
 _mcts = require("open_spiel.python.algorithms.mcts", "OpenSpiel's bots")
 _ismcts = require("open_spiel.python.algorithms.ismcts", "OpenSpiel's bots")
+# The base classes, from modules imported by name: a type checker takes them as Any.
+_Game: Any = pyspiel.Game
+_State: Any = pyspiel.State
+_ISMCTSBot: Any = _ismcts.ISMCTSBot
 
 __all__ = ["OpenSpielSeat", "TajsimGame", "TajsimState", "load_game", "openspiel_name",
            "parse_bot", "state_from_game"]
@@ -159,7 +163,7 @@ def _chain(digest: bytes, text: str, action: int) -> bytes:
 # ---------------------------------------------------------------------------------------------
 # The game
 # ---------------------------------------------------------------------------------------------
-class TajsimGame(pyspiel.Game):
+class TajsimGame(_Game):
     """One registered tajsim game as a ``pyspiel.Game`` (see the module docstring)."""
 
     spec: GameSpec
@@ -317,6 +321,8 @@ class _StateData:
     def fold(self, player: int) -> None:
         """Fold ``player``'s pending decisions into its recall digest."""
         base = self.base
+        if base is None:  # before the deal nobody has decided
+            return
         for state, action in self.pending[player]:
             seen = view_text(self.spec.view(state, base.comp, player, base.components))
             self.digests[player] = _chain(self.digests[player], seen, action)
@@ -330,9 +336,11 @@ class _StateData:
         data: dict[str, Any] = {"game": openspiel_name(self.spec), "params": params,
                                 "record": record, "chance_deal": self.chance_deal}
         if self.raw:
-            for p in range(self.base.n_players):
+            base = self.base
+            assert base is not None  # a resampled world is past the deal
+            for p in range(base.n_players):
                 self.fold(p)
-            data.update(state=self.base.state.tolist(), prng=self.base.prng.tolist(),
+            data.update(state=base.state.tolist(), prng=base.prng.tolist(),
                         recall=[d.hex() for d in self.digests])
         return json.dumps(data, separators=(",", ":"))
 
@@ -354,10 +362,14 @@ def _restore_raw(d: _StateData, data: Mapping[str, Any]) -> None:
     """Put back a resampled world's vectors and recall (nothing for a record's state)."""
     if "state" not in data:
         return
-    d.base.state[:] = np.asarray(data["state"], np.int64)
-    d.base.prng[:] = np.asarray(data["prng"], np.int64)
+    base = d.base
+    if base is None:
+        raise UserError("not a serialised tajsim OpenSpiel state: vectors of a game before its "
+                        "deal")
+    base.state[:] = np.asarray(data["state"], np.int64)
+    base.prng[:] = np.asarray(data["prng"], np.int64)
     d.digests = [bytes.fromhex(h) for h in data["recall"]]
-    d.pending = [[] for _ in range(d.base.n_players)]
+    d.pending = [[] for _ in range(base.n_players)]
     d.obs_cache = {}
     d.raw = True
 
@@ -381,7 +393,7 @@ def _data_from_payload(text: str) -> _StateData:
     return out
 
 
-class TajsimState(pyspiel.State):
+class TajsimState(_State):
     """A state of a tajsim game: its ``BaseGame`` plus each seat's recall (``_d``)."""
 
     def __init__(self, game: TajsimGame, base: BaseGame | None) -> None:
@@ -567,7 +579,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, float]]:
     return bot, settings
 
 
-class _TimedISMCTSBot(_ismcts.ISMCTSBot):
+class _TimedISMCTSBot(_ISMCTSBot):
     """OpenSpiel's ISMCTS with an optional time budget per decision (``seconds`` > 0: run
     simulations until it is spent, at least two). The search itself is OpenSpiel's."""
 
@@ -660,7 +672,9 @@ class OpenSpielSeat:
         """The OpenSpiel state of ``base``, kept in step with it between decisions."""
         if self._synced is not None and self._synced[0] == id(base):
             state = self._synced[1]
-            for action in base.actions[len(state.tajsim_game.actions):]:
+            synced = state.tajsim_game
+            assert synced is not None  # a state made from a game is past the deal
+            for action in base.actions[len(synced.actions):]:
                 state.apply_action(action)
         else:
             state = state_from_game(os_game, base)
