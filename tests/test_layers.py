@@ -65,7 +65,7 @@ print(json.dumps(circles))
 
 
 def _env(package_parent: Path) -> dict[str, str]:
-    # ``tajsim`` from package_parent; tools.import_contracts (a contract type) from the checkout
+    # ``tajsim`` from package_parent; tests.import_contracts (a contract type) from the checkout
     return dict(os.environ, PYTHONPATH=os.pathsep.join([str(package_parent), str(ROOT)]))
 
 
