@@ -15,10 +15,13 @@ import socket
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tajsim.errors import UserError
 from tajsim.running.chunk import ChunkResult, CodeMismatchError, run_chunk
+
+if TYPE_CHECKING:
+    from tajsim.running.config import RunTask
 
 #: Local modes, each with ``workers`` cores busy:
 #:
@@ -52,7 +55,7 @@ class SerialExecutor:
         self.threads = max(1, int(threads))
         self.workers = self.threads
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         for index in indices:
             yield run_chunk(task, index, self.threads)
 
@@ -68,7 +71,7 @@ class ThreadExecutor:
         self.workers = max(1, int(workers))
         self._pool = None
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         from concurrent.futures import ThreadPoolExecutor
 
         if self._pool is None:
@@ -81,7 +84,7 @@ class ThreadExecutor:
             self._pool = None
 
 
-def _bounded(pool: Any, task: dict[str, Any], indices: Sequence[int],
+def _bounded(pool: Any, task: RunTask, indices: Sequence[int],
              limit: int) -> Iterator[ChunkResult]:
     """Submit ``run_chunk`` for ``indices`` to ``pool`` with at most ``limit`` in flight."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -153,7 +156,7 @@ class ProcessExecutor:
         self.workers = max(1, int(workers))
         self._pool = None
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
@@ -171,7 +174,7 @@ class ProcessExecutor:
 class DaskExecutor:
     """Chunks as tasks on a Dask cluster (``distributed.Client``).
 
-    The task dict is scattered once to every worker; each chunk is one ``run_chunk`` task with
+    The task is scattered once to every worker; each chunk is one ``run_chunk`` task with
     ``retries`` (an exception is retried; a dead worker's tasks are rescheduled by Dask). At
     most ``2 x worker threads + 2`` chunks are in flight, so memory stays bounded. A scheduler
     lost mid-run raises ``ExecutorLostError`` (one line) instead of Dask's own tracebacks, and
@@ -190,7 +193,7 @@ class DaskExecutor:
         self._client_level = self._client_log.level
         self._client_log.setLevel(logging.CRITICAL)
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         from distributed import as_completed
 
         client = self.client
@@ -200,7 +203,7 @@ class DaskExecutor:
             raise self._lost(exc) from None
         todo = list(indices)
         limit = 2 * max(1, sum(client.nthreads().values())) + 2
-        prefix = f"tajsim-{task['fingerprint']}-{os.getpid()}"
+        prefix = f"tajsim-{task.fingerprint}-{os.getpid()}"
 
         live: dict[str, Any] = {}
 
