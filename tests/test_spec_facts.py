@@ -30,6 +30,10 @@ def test_the_game_class_restates_nothing_of_its_spec(name):
     assert spec.game_class.spec is spec
     restated = [fact for fact in SPEC_FACTS if fact in vars(spec.game_class)]
     assert not restated, f"{name}'s Game restates {restated}"
+    # ... and still reads them, from the spec (the public API of before)
+    assert spec.game_class.editions == spec.editions and spec.game_class.game_name == name
+    with pytest.raises(AttributeError, match="no attribute 'zzz'"):
+        spec.game_class.zzz  # noqa: B018
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -116,7 +116,31 @@ class GameRecord:
         return cls.from_json(text)
 
 
-class BaseGame:
+#: Facts a game's class used to restate, still read as ``Game.editions`` / ``game.title``: each
+#: is its spec's (``game_name`` is ``spec.name``).
+SPEC_FACTS = {"game_name": "name", "title": "title", "editions": "editions",
+              "players": "players", "state_size": "state_size", "n_actions": "n_actions",
+              "max_players": "max_players"}
+
+
+def _spec_fact(owner: Any, name: str) -> Any:
+    """``owner.spec``'s fact ``name`` (an ``AttributeError`` for any other name)."""
+    if name not in SPEC_FACTS:
+        what = f"type object {owner.__name__!r}" if isinstance(owner, type) \
+            else f"{type(owner).__name__!r} object"
+        raise AttributeError(f"{what} has no attribute {name!r}")
+    return getattr(owner.spec, SPEC_FACTS[name])
+
+
+class _ReadsSpec(type):
+    """The game classes' metaclass: ``Game.editions`` and the other :data:`SPEC_FACTS` read
+    through to the class's spec (called only when ordinary lookup fails)."""
+
+    def __getattr__(cls, name: str) -> Any:
+        return _spec_fact(cls, name)
+
+
+class BaseGame(metaclass=_ReadsSpec):
     """One game played step by step, read from its :class:`~tajsim.engine.spec.GameSpec`.
 
     Every fact of the game (its name, title, editions, player counts, rule options, array sizes,
@@ -152,6 +176,10 @@ class BaseGame:
         self.actions: list[int] = []
         self._legal_buf = np.empty(spec.n_actions, np.int64)
         self._start()
+
+    def __getattr__(self, name: str) -> Any:
+        # only when ordinary lookup fails: the spec's facts (``game.title``), nothing else
+        return _spec_fact(self, name)
 
     # -- configuration (the spec's checks) ------------------------------------------------
     @classmethod
