@@ -12,7 +12,9 @@ decisions too: before each action the state (``game.transcript_state()``, by def
 the chosen action with its label, then the referee's events of that action (``Game.events``,
 lines starting ``  * ``); at the end the final state, scores (returns), score parts, ranks and
 winners. The conformance suite (``tests/test_conformance.py``) replays every file of
-every registered game and diffs it; :data:`GOLDEN` lists the games played into them.
+every registered game and diffs it. Each game declares the games played into them
+(``GameSpec.golden_cases``, in ``tajsim/games/<name>/golden.py``): adding a game or a case needs
+no edit here.
 
 The files change whenever a game's rules kernels, its strategies, the seed derivation, the text
 of its ``Game.__str__`` / ``action_label`` or its component data change. After such an intended
@@ -24,50 +26,37 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tajsim.engine.spec import GoldenCase
 
 GOLDEN_ROOT = Path(__file__).resolve().parent / "golden"
 REGENERATE = "PYTHONPATH=. python tests/make_golden.py"
 
-# game -> name -> (players, edition, master seed, game id, strategies: one per seat[, rule
-# options switched on])
-GOLDEN: dict[str, dict[str, tuple]] = {
-    "tajmahal": {
-        "2p_2018": (2, "2018", 1, 0, ("random",) * 2),
-        "4p_2018": (4, "2018", 2, 5, ("random",) * 4),
-        "5p_2000": (5, "2000", 3, 7, ("random",) * 5),
-        "4p_2018_strategies": (4, "2018", 4, 3, ("greedy", "balanced", "ismcts:iterations=60",
-                                                 "network")),
-    },
-    "maharaja": {
-        "2p_random": (2, "basic", 1, 0, ("random",) * 2),
-        "4p_random": (4, "basic", 2, 5, ("random",) * 4),
-        "5p_random_options": (5, "basic", 3, 7, ("random",) * 5,
-                              {"penalty_per_turn": True, "static_order": True,
-                               "free_palace_site": True}),
-        "4p_strategies": (4, "basic", 4, 3, ("greedy", "balanced",
-                                             "search:iterations=16:candidates=3", "tollroad")),
-        "3p_presets": (3, "basic", 5, 1, ("rusher", "hoarder", "character")),
-    },
-    "maharani": {
-        "2p_random": (2, "2012", 1, 0, ("random",) * 2),
-        "3p_random": (3, "2012", 2, 4, ("random",) * 3),
-        "4p_random": (4, "2012", 3, 7, ("random",) * 4),
-        "4p_strategies": (4, "2012", 4, 2, ("greedy", "balanced", "mcts:iterations=40",
-                                            "thrifty")),
-        "2p_strategies_target_marker": (2, "2012", 5, 1, ("artisans", "zones"),
-                                        {"target_marker": True}),
-    },
-    "nothanks": {
-        "3p_random": (3, "2004", 1, 0, ("random",) * 3),
-        "5p_strategies": (5, "2004", 2, 3, ("greedy", "random", "greedy:threshold=2",
-                                            "greedy:threshold=15", "random")),
-        "7p_random": (7, "2004", 3, 5, ("random",) * 7),
-    },
-}
+
+
+def golden_cases() -> dict[str, dict[str, GoldenCase]]:
+    """game -> case name -> :class:`GoldenCase`: what each registered game declares
+    (``GameSpec.golden_cases``, in ``tajsim/games/<name>/golden.py``)."""
+    from tajsim.games.registry import GAMES
+
+    return {name: {case.name: case for case in spec.golden_cases} for name, spec in GAMES.items()}
 
 
 def golden_path(game: str, name: str) -> Path:
-    return GOLDEN_ROOT / game / f"{name}.txt"
+    """The transcript file of case ``name``: in the game's ``golden_dir`` (``tests/golden/<game>``
+    when it declares none)."""
+    from tajsim.games.registry import get_game
+
+    folder = get_game(game).golden_dir or GOLDEN_ROOT / game
+    return Path(folder) / f"{name}.txt"
+
+
+def case_transcript(game: str, case: GoldenCase) -> str:
+    """The transcript text of a declared case (deterministic)."""
+    return transcript(game, case.players, case.edition, case.seed, case.game_id,
+                      tuple(case.strategies), dict(case.options) or None)
 
 
 def transcript(game: str, n_players: int, edition: str, seed: int, game_id: int,
@@ -129,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default=None, help="only this game")
     args = parser.parse_args(argv)
     differ = 0
-    for game, files in GOLDEN.items():
+    for game, cases in golden_cases().items():
         if args.game and game != args.game:
             continue
-        for name, config in files.items():
+        for name, case in cases.items():
             path = golden_path(game, name)
             path.parent.mkdir(parents=True, exist_ok=True)
-            text = transcript(game, *config)
+            text = case_transcript(game, case)
             old = path.read_text() if path.exists() else None
             if old == text:
                 print(f"{game}/{path.name}: unchanged")

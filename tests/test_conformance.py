@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from make_golden import GOLDEN, REGENERATE, golden_path, transcript
+from make_golden import REGENERATE, case_transcript, golden_cases, golden_path
 
 from tajsim.games.registry import GAMES
 from tajsim.play import conformance as C
@@ -208,12 +208,22 @@ def test_same_records_whatever_the_workers(game):
 # ---------------------------------------------------------------------------------------------
 # Golden transcripts
 # ---------------------------------------------------------------------------------------------
+GOLDEN = golden_cases()
 GOLDEN_CASES = [(g, name) for g in GAME_NAMES for name in sorted(GOLDEN.get(g, {}))]
 
 
 def test_every_game_has_golden_transcripts():
     missing = [g for g in GAME_NAMES if not GOLDEN.get(g)]
-    assert not missing, f"games without golden transcripts in tests/make_golden.py: {missing}"
+    assert not missing, f"games that declare no golden_cases in their spec: {missing}"
+
+
+def test_every_golden_file_is_a_declared_case():
+    """A transcript no case writes any more would be replayed by nobody: each file of a game's
+    ``golden_dir`` is one of its ``golden_cases``."""
+    for g in GAME_NAMES:
+        folder = GAMES[g].golden_dir
+        files = {f.stem for f in folder.glob("*.txt")} if folder else set()
+        assert files == set(GOLDEN[g]), g
 
 
 @pytest.mark.parametrize("game,name", GOLDEN_CASES)
@@ -221,7 +231,7 @@ def test_golden_playthrough(game, name):
     path = golden_path(game, name)
     assert path.exists(), f"{path} is missing; create it with: {REGENERATE}"
     want = path.read_text()
-    got = transcript(game, *GOLDEN[game][name])
+    got = case_transcript(game, GOLDEN[game][name])
     if got == want:
         return
     diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(),

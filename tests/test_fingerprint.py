@@ -219,7 +219,7 @@ def test_a_stored_run_resumes_after_another_games_edit_and_refuses_after_its_own
 
 def test_a_worker_checks_the_code_of_the_runs_game_only(monkeypatch, tmp_path):
     task = RunConfig.make(games=40, players=2, game=RUN_GAME, chunk_size=20).task()
-    assert task["code"] == fp.game_fingerprint(RUN_GAME)
+    assert task.code == fp.game_fingerprint(RUN_GAME)
     fault = {"marker": str(tmp_path / "fault"), "chunk": 0, "mode": "raise"}
     with monkeypatch.context() as m:
         _changed(m, OTHER_GAME)

@@ -149,7 +149,7 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
             echo_warnings(caught, echo)
             raise
     echo_warnings(caught, echo)
-    measures = ("win", *spec.extras.get("compare_measures", ("score",)))
+    measures = ("win", *spec.notes.compare_measures)
     table = compare_strategies(result.records, a=a, b=b, measures=measures)
     config = result.config
     seating = ("A and B alternate at the table" if field is None

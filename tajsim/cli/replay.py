@@ -30,8 +30,8 @@ def _identity(game: BaseGame, strategies: list[str]) -> str:
     seat 0)."""
     who = ", ".join(f"P{seat} {name}" for seat, name in enumerate(strategies)) \
         or "strategies not recorded"
-    edition = f" {game.edition}" if len(game.editions) > 1 else ""
-    return (f"{game.title}{edition}, {game.n_players} players, seed {game.seed}, game "
+    edition = f" {game.edition}" if len(game.spec.editions) > 1 else ""
+    return (f"{game.spec.title}{edition}, {game.n_players} players, seed {game.seed}, game "
             f"{game.game_id}, setup {game.setup_id}: {who}")
 
 

@@ -17,40 +17,14 @@ from tajsim.cli.options import (
     seed_option,
     verbosity_options,
 )
-from tajsim.engine.spec import GameSpec, TuningSpace
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
-from tajsim.play.tuning import tune, write_preset
-from tajsim.strategies.spec import StrategySpec
+from tajsim.play.tuning import default_field, default_start, tune, write_preset
 
 _PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: The standard CMA-ES needs at least this many candidates per generation (it samples 4 when
 #: asked for fewer, so a smaller --popsize would silently be 4).
 CMAES_MIN_POPSIZE = 4
-
-
-def _tuning(spec: GameSpec) -> TuningSpace:
-    """The game's tuning space, or a one-line ``UserError`` for a game with none."""
-    if spec.tuning is None:
-        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
-    return spec.tuning
-
-
-def _family(spec: GameSpec) -> list[StrategySpec]:
-    """The registered presets of the tuned family."""
-    return [s for s in spec.strategies.all() if s.strategy_id == _tuning(spec).strategy_id]
-
-
-def _default_start(spec: GameSpec) -> str:
-    """The game's declared start, else its family's first preset."""
-    start = _tuning(spec).start
-    if start:
-        return start
-    family = _family(spec)
-    if not family:
-        raise UserError(f"{spec.title}'s tuned family has no registered preset; expected "
-                        "--start NAME")
-    return family[0].name
 
 
 @click.command("tune")
@@ -99,11 +73,12 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
-    tuning = _tuning(spec)
-    start = start if start is not None else _default_start(spec)
+    if spec.tuning is None:
+        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
+    tuning = spec.tuning
+    start = start if start is not None else default_start(spec)
     if field_ is None:
-        field_ = ",".join(tuning.field) or ",".join(
-            s.name for s in _family(spec) if s.name != start)
+        field_ = ",".join(default_field(spec, start))
     names = [s.strip() for s in field_.split(",") if s.strip()]
     if not names:
         raise UserError(f"--field {field_!r} names no strategy; expected comma-separated "

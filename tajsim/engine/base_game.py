@@ -2,9 +2,10 @@
 each action against the legal list; :class:`GameRecord` (configuration + action history)
 serialises to JSON and replays a game exactly.
 
-A game's own ``Game`` subclass supplies its kernels and its display through a few hooks
-(``_start``, ``_legal``, ``_apply``, ``current_player``, ``is_over``, ``action_label``,
-``__str__``); the rules stay in its compiled kernels.
+Every fact of a game comes from its :class:`~tajsim.engine.spec.GameSpec` (bound to the class
+as ``spec``); a game's own ``Game`` subclass supplies only its display through a few hooks
+(``action_label``, ``__str__``, ``events``, ...) and its score queries; the rules stay in its
+compiled kernels.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from tajsim.errors import UserError
+
+if TYPE_CHECKING:
+    from tajsim.engine.spec import GameSpec
 
 __all__ = ["BaseGame", "GameRecord", "IllegalActionError"]
 
@@ -32,7 +36,9 @@ class GameRecord:
 
     ``strategies`` is informative (who played); replaying uses only the actions. ``board`` and
     ``components`` are the paths of custom component files (None: the shipped ones); ``options``
-    the game's rule options switched on.
+    the game's rule options switched on. ``game`` is the registry name of the game
+    (``Game.record()`` writes its spec's); a record without one replays only through a game's
+    own class (``Game.replay``), and a record with actions must name it.
     """
 
     n_players: int
@@ -44,7 +50,7 @@ class GameRecord:
     components: str | None = None
     strategies: list[str] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
-    game: str = "tajmahal"
+    game: str | None = None
     options: dict[str, bool] = field(default_factory=dict)
 
     def to_json(self) -> str:
@@ -70,6 +76,9 @@ class GameRecord:
             raise UserError(f"not a tajsim game record: no {missing[0]!r}; expected the "
                             f"{missing[0].replace('_', ' ')} the game was played with (its "
                             f"{len(data['actions'])} actions fit only that deal)")
+        if data.get("actions") and not isinstance(data.get("game"), str):
+            raise UserError(f"not a tajsim game record: 'game' is {data.get('game')!r}; expected "
+                            "the name of the game its actions were played in")
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(
                 isinstance(a, int) and not isinstance(a, bool) for a in actions):
@@ -107,37 +116,47 @@ class GameRecord:
         return cls.from_json(text)
 
 
-class BaseGame:
-    """One game played step by step. Subclasses set the class attributes and the hooks.
+#: Facts a game's class used to restate, still read as ``Game.editions`` / ``game.title``: each
+#: is its spec's (``game_name`` is ``spec.name``).
+SPEC_FACTS = {"game_name": "name", "title": "title", "editions": "editions",
+              "players": "players", "state_size": "state_size", "n_actions": "n_actions",
+              "max_players": "max_players"}
 
-    Class attributes
-    ----------------
-    game_name, title : str
-    editions : tuple of str (first = default)
-    players : mapping of edition to (min, max) players
-    state_size, n_actions, max_players : int
-    option_bits : mapping of rule option name to its bit in the rules code (``1 << bit``)
-    kernels : module
-        The game's rules kernels: ``start_game_nb``, ``legal_actions_nb``, ``apply_action_nb``
-        (the step hooks below call them).
-    enums : module
-        Its state layout: ``S_PHASE``, ``S_CUR``, ``PHASE_GAME_OVER``, ``PHASE_NAMES``.
+
+def _spec_fact(owner: Any, name: str) -> Any:
+    """``owner.spec``'s fact ``name`` (an ``AttributeError`` for any other name)."""
+    if name not in SPEC_FACTS:
+        what = f"type object {owner.__name__!r}" if isinstance(owner, type) \
+            else f"{type(owner).__name__!r} object"
+        raise AttributeError(f"{what} has no attribute {name!r}")
+    return getattr(owner.spec, SPEC_FACTS[name])
+
+
+class _ReadsSpec(type):
+    """The game classes' metaclass: ``Game.editions`` and the other :data:`SPEC_FACTS` read
+    through to the class's spec (called only when ordinary lookup fails)."""
+
+    def __getattr__(cls, name: str) -> Any:
+        return _spec_fact(cls, name)
+
+
+class BaseGame(metaclass=_ReadsSpec):
+    """One game played step by step, read from its :class:`~tajsim.engine.spec.GameSpec`.
+
+    Every fact of the game (its name, title, editions, player counts, rule options, array sizes,
+    kernels, whose turn it is and the phase) is the spec's: a game's own subclass adds only its
+    display (``action_label``, ``__str__``, ``events``...) and its score queries. A spec binds
+    its ``game_class`` when it is made (``GameSpec.__post_init__`` sets :attr:`spec`; a spec
+    given no class gets a plain subclass of this one).
     """
 
-    game_name: ClassVar[str] = ""
-    title: ClassVar[str] = ""
-    editions: ClassVar[tuple[str, ...]] = ()
-    players: ClassVar[Mapping[str, tuple[int, int]]] = {}
-    state_size: ClassVar[int] = 0
-    n_actions: ClassVar[int] = 0
-    max_players: ClassVar[int] = 0
-    option_bits: ClassVar[Mapping[str, int]] = {}
-    kernels: ClassVar[Any] = None
-    enums: ClassVar[Any] = None
+    #: The game's spec (bound by ``GameSpec``; a class not yet bound has none).
+    spec: ClassVar[GameSpec]
 
     def __init__(self, n_players: int, edition: str | int | None = None, seed: int = 0,
                  game_id: int = 0, setup_id: int | None = None, components: Any = None,
                  options: Mapping[str, bool] | None = None) -> None:
+        spec = self.spec
         self.options = self.check_options(options)
         self.edition = self.parse_edition(edition)
         self.n_players = self.check_players(n_players, self.edition)
@@ -151,97 +170,78 @@ class BaseGame:
         self.setup_id = self.game_id if setup_id is None else int(setup_id)
         self.components = components if components is not None else self.default_components()
         self.comp = self.components.packed()
-        self.state = np.zeros(self.state_size, np.int64)
-        self.prng = np.zeros(self.max_players, np.int64)
+        self.state = np.zeros(spec.state_size, np.int64)
+        self.prng = np.zeros(spec.max_players, np.int64)
         self.strategies: list[str] = []
         self.actions: list[int] = []
-        self._legal_buf = np.empty(self.n_actions, np.int64)
+        self._legal_buf = np.empty(spec.n_actions, np.int64)
         self._start()
 
-    # -- configuration --------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        # only when ordinary lookup fails: the spec's facts (``game.title``), nothing else
+        return _spec_fact(self, name)
+
+    # -- configuration (the spec's checks) ------------------------------------------------
     @classmethod
     def parse_edition(cls, edition: str | int | None) -> str:
-        if edition is None:
-            return cls.editions[0]
-        text = str(edition)
-        if text not in cls.editions:
-            raise UserError(f"unknown edition {text!r} of {cls.title}; expected one of: "
-                            f"{', '.join(cls.editions)}")
-        return text
+        """The edition's name (None: the default); a one-line ``UserError`` for an unknown one."""
+        spec = cls.spec
+        return spec.editions[spec.edition_index(spec.default_edition if edition is None
+                                                else edition)]
 
     @classmethod
-    def check_players(cls, n_players: Any, edition: str | None = None) -> int:
-        ed = cls.parse_edition(edition)
-        low, high = cls.players[ed]
-        ok = isinstance(n_players, (int, np.integer)) and not isinstance(n_players, bool)
-        if not ok or not low <= int(n_players) <= high:
-            where = f"the {ed} edition of {cls.title}" if len(cls.editions) > 1 else cls.title
-            raise UserError(f"player count {n_players!r} is not allowed in {where}; expected "
-                            f"{low} to {high}")
-        return int(n_players)
+    def check_players(cls, n_players: Any, edition: str | int | None = None) -> int:
+        return cls.spec.check_players(n_players, edition)
 
     @classmethod
     def check_options(cls, options: Mapping[str, bool] | None) -> dict[str, bool]:
-        """The rule options switched on, checked (one-line ``UserError`` for a bad one)."""
-        out = {}
-        if options is not None and not isinstance(options, Mapping):
-            raise UserError(f"rule options {options!r} are not a table; expected a dict of "
-                            "option name to True or False")
-        for key, value in (options or {}).items():
-            if key not in cls.option_bits:
-                raise UserError(f"unknown rule option {key!r} of {cls.title}; expected one of: "
-                                f"{', '.join(cls.option_bits) or '(none)'}")
-            if not isinstance(value, bool):
-                raise UserError(f"rule option {key} = {value!r}; expected true or false")
-            if value:
-                out[key] = True
-        return out
+        """The rule options switched on, checked by ``spec.rules_code`` (one-line ``UserError``
+        for a bad one)."""
+        cls.spec.rules_code(None, options)
+        return {key: True for key, value in (options or {}).items() if value}
 
     @property
     def edition_index(self) -> int:
-        return self.editions.index(self.edition)
+        return self.spec.edition_index(self.edition)
 
     @property
     def rules(self) -> int:
         """The rules code the kernels receive: the edition's index plus the options' bits."""
-        code = self.edition_index
-        for key in self.options:
-            code |= 1 << self.option_bits[key]
-        return code
+        return self.spec.rules_code(self.edition, self.options)
 
     # -- hooks ----------------------------------------------------------------------------
     @classmethod
     def default_components(cls) -> Any:
-        raise NotImplementedError
+        return cls.spec.components.default()
 
     @classmethod
     def load_components(cls, board: str | None, components: str | None) -> Any:
-        raise NotImplementedError
+        return cls.spec.components.load(board, components)
 
     def _start(self) -> None:
         """Set up ``self.state`` and ``self.prng`` with the game's ``start_game`` kernel."""
-        self.kernels.start_game_nb(self.comp, self.n_players, self.rules, self.seed,
-                                   self.game_id, self.setup_id, self.state, self.prng)
+        self.spec.kernels.start_game(self.comp, self.n_players, self.rules, self.seed,
+                                     self.game_id, self.setup_id, self.state, self.prng)
 
     def _legal(self, out: np.ndarray) -> int:
-        return int(self.kernels.legal_actions_nb(self.state, self.comp, out))
+        return int(self.spec.kernels.legal_actions(self.state, self.comp, out))
 
     def _apply(self, action: int) -> None:
-        self.kernels.apply_action_nb(self.state, self.comp, action)
+        self.spec.kernels.apply_action(self.state, self.comp, action)
 
     @property
     def is_over(self) -> bool:
-        return int(self.state[self.enums.S_PHASE]) == self.enums.PHASE_GAME_OVER
+        return self.current_player < 0
 
     @property
     def current_player(self) -> int:
-        """Seat to decide, or -1 when the game is over (the state's ``S_CUR``)."""
-        return int(self.state[self.enums.S_CUR])
+        """Seat to decide, or -1 when the game is over (``spec.current_player``)."""
+        return self.spec.current_player(self.state)
 
     @property
     def phase(self) -> str:
-        """Name of the decision phase."""
-        return self.enums.PHASE_NAMES[int(self.state[self.enums.S_PHASE])]
+        """Name of the decision phase (``spec.phase_name``)."""
+        return self.spec.phase_name(self.spec.phase_of(self.state))
 
     def action_label(self, action: int) -> str:
         return f"action {action}"
@@ -325,19 +325,17 @@ class BaseGame:
         other.prng = self.prng.copy()
         other.actions = list(self.actions)
         other.strategies = list(self.strategies)
-        other._legal_buf = np.empty(self.n_actions, np.int64)
+        other._legal_buf = np.empty(self.spec.n_actions, np.int64)
         return other
 
     # -- records --------------------------------------------------------------------------
     def _custom_paths(self) -> tuple[str | None, str | None]:
         """Paths of non-default component files (records stay portable)."""
         default = self.default_components()
-        board = getattr(self.components, "board_path", None)
-        parts = getattr(self.components, "components_path", None)
-        board = None if board is None or str(board) == str(getattr(default, "board_path", None)) \
-            else str(board)
-        parts = None if parts is None or str(parts) == str(
-            getattr(default, "components_path", None)) else str(parts)
+        board, parts = self.components.board_path, self.components.components_path
+        board = None if board is None or str(board) == str(default.board_path) else str(board)
+        parts = None if parts is None or str(parts) == str(default.components_path) \
+            else str(parts)
         return board, parts
 
     def record(self) -> GameRecord:
@@ -345,7 +343,7 @@ class BaseGame:
         return GameRecord(
             n_players=self.n_players, edition=self.edition, seed=self.seed, game_id=self.game_id,
             setup_id=self.setup_id, board=board, components=parts,
-            strategies=list(self.strategies), actions=list(self.actions), game=self.game_name,
+            strategies=list(self.strategies), actions=list(self.actions), game=self.spec.name,
             options=dict(self.options),
         )
 
@@ -353,8 +351,8 @@ class BaseGame:
     def replay(cls, record: GameRecord, upto: int | None = None) -> BaseGame:
         """The game of ``record`` with its first ``upto`` (default: all) actions applied, each
         checked; a record of another game or with an illegal action is a ``UserError``."""
-        if record.game != cls.game_name:
-            raise UserError(f"the record is a game of {record.game!r}, not {cls.game_name!r}")
+        if record.game is not None and record.game != cls.spec.name:
+            raise UserError(f"the record is a game of {record.game!r}, not {cls.spec.name!r}")
         comps = cls.load_components(record.board, record.components) \
             if (record.board or record.components) else None
         game = cls(record.n_players, record.edition, record.seed, record.game_id,

@@ -8,7 +8,7 @@ a game's modules by name, and no game's names (columns, phases, pieces) appear i
 Conventions every game follows (``docs/architecture.md`` has the full text):
 
 * **Arrays.** A game's state is one ``int64[state_size]`` vector, its components one
-  ``int64[comp_size]`` vector (``Components.packed()``), actions are integers
+  ``int64[comp_size]`` vector (``packed()`` of its :class:`Components`), actions are integers
   ``0 .. n_actions - 1``. Kernels take these flat arrays and scratch arrays passed in by the
   caller; a kernel that plays one decision allocates nothing (so the same source can be
   compiled for a GPU).
@@ -32,14 +32,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from tajsim.engine.base_game import BaseGame, GameRecord
 from tajsim.errors import UserError
-
-if TYPE_CHECKING:  # for the annotations only: base_game may read the spec at run time
-    from tajsim.engine.base_game import BaseGame, GameRecord
 
 #: Leading fields of every result dtype, in this order.
 RESULT_LEAD = ("game_id", "seat", "strategy_id", "score", "rank", "winner")
@@ -125,37 +123,110 @@ class GameKernels:
     gpu: GpuKernels | None = None
 
 
+@runtime_checkable
+class Components(Protocol):
+    """What every game's components object offers (its board and pieces, loaded or generated).
+
+    The generic layers read nothing else: the kernels take ``packed()``, a run's identity
+    ``digest()``, reports ``describe()``, the game's ``frame_columns`` / ``setup_features``
+    ``frame_meta()`` (it travels in a run's task, so plain data), and a game's record the paths
+    (a record names only files that are not the shipped ones). A game without component files
+    uses :class:`NoComponents` (through :meth:`ComponentSet.without_files`).
+    """
+
+    @property
+    def board_path(self) -> str | None:
+        """Where the board came from (a file path, or a text such as ``"<alternative 3>"``);
+        None for a game without one."""
+
+    @property
+    def components_path(self) -> str | None:
+        """Where the other components came from (the game's second file kind); None if none."""
+
+    def packed(self) -> np.ndarray:
+        """The kernels' flat form: int64[comp_size]."""
+
+    def digest(self) -> str:
+        """A short hash of the content (run identities and transcript headers)."""
+
+    def describe(self) -> str:
+        """Where the components came from, for a report."""
+
+    def frame_meta(self) -> dict[str, Any]:
+        """Plain data that the game's ``frame_columns`` and ``setup_features`` read."""
+
+
+@dataclass(frozen=True)
+class NoComponents:
+    """The components of a game that has no component files (its pieces are fixed by its
+    rules and built into its kernels): an all-zero packed vector of ``comp_size`` slots."""
+
+    comp_size: int
+    text: str = "no component files"
+    board_path: str | None = None
+    components_path: str | None = None
+
+    def packed(self) -> np.ndarray:
+        return np.zeros(self.comp_size, np.int64)
+
+    def digest(self) -> str:
+        return "none"
+
+    def describe(self) -> str:
+        return self.text
+
+    def frame_meta(self) -> dict[str, Any]:
+        return {}
+
+
 @dataclass(frozen=True)
 class ComponentSet:
     """How a game's components are obtained (its board and pieces, from files or generated).
 
     Attributes
     ----------
-    default : callable ``() -> components``
+    default : callable ``() -> Components``
         The shipped components (loaded once).
-    load : callable ``(board, components) -> components``
+    load : callable ``(board, components) -> Components``
         Components from files (None: the shipped file of that kind); one-line ``UserError``
         naming the file, key, value and what was expected.
     validate : callable ``(board, components) -> list[str]``
         Every problem of the files, one line each ([] when valid).
-    alternative : callable ``(seed, base) -> components``, optional
+    alternative : callable ``(seed, base) -> Components``, optional
         A plausible alternative (seeded) for robustness runs.
     file_kinds : tuple of str
-        The file kinds ``load`` takes, in order (``--board`` / ``--components``).
+        The file kinds ``load`` takes, in order (``--board`` / ``--components``); empty for a
+        game without component files.
     detect_kind : callable ``(parsed TOML) -> str | None``, optional
         Which kind a parsed file is (``tajsim board validate FILE``).
 
-    A components object has ``packed()`` (int64[comp_size]), ``digest()`` (short content
-    hash), ``describe()`` (where it came from, one line) and ``frame_meta()`` (plain data the
-    game's ``frame_columns`` and ``setup_features`` read; it travels in a run's task).
+    The objects returned follow the :class:`Components` protocol.
     """
 
-    default: Callable[[], Any]
-    load: Callable[..., Any]
+    default: Callable[[], Components]
+    load: Callable[..., Components]
     validate: Callable[..., list[str]]
-    alternative: Callable[..., Any] | None = None
+    alternative: Callable[..., Components] | None = None
     file_kinds: tuple[str, ...] = ("board", "components")
     detect_kind: Callable[[Any], str | None] | None = None
+
+    @classmethod
+    def without_files(cls, title: str, comp_size: int, text: str = "") -> ComponentSet:
+        """The component set of a game with no component files: ``default`` is one
+        :class:`NoComponents`; ``load`` and ``validate`` refuse any file, naming it."""
+        shipped = NoComponents(comp_size, text or f"no component files ({title})")
+
+        def load(board: str | None = None, components: str | None = None) -> NoComponents:
+            given = board or components
+            if given:
+                raise UserError(f"{title} has no component files; got {str(given)!r}, "
+                                "expected none")
+            return shipped
+
+        def validate(board: str | None = None, components: str | None = None) -> list[str]:
+            return [f"{f}: {title} has no component files" for f in (board, components) if f]
+
+        return cls(default=lambda: shipped, load=load, validate=validate, file_kinds=())
 
 
 @dataclass(frozen=True)
@@ -282,6 +353,74 @@ class ScoreDisplay:
 
 
 @dataclass(frozen=True)
+class GoldenCase:
+    """One golden transcript of a game: a whole game played from a fixed seed, written to
+    ``<golden_dir>/<name>.txt`` by ``tests/make_golden.py`` and replayed by the conformance
+    suite, which pins the rules, the strategies' decisions and the display.
+
+    Attributes
+    ----------
+    name : str
+        The file's name, without ``.txt``.
+    players : int
+    edition : str
+    seed, game_id : int
+        Master seed and game index.
+    strategies : tuple of str
+        One per seat, in seat order (``"random"`` or a registered strategy with parameters).
+    options : mapping of str to bool
+        Rule options switched on.
+    """
+
+    name: str
+    players: int
+    edition: str
+    seed: int
+    game_id: int
+    strategies: tuple[str, ...]
+    options: Mapping[str, bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameNotes:
+    """What the reports, the ladder and ``tajsim compare`` say of a game beyond its records:
+    each fact typed, with a default that serves a game which says nothing of it. (It replaces a
+    string-keyed ``extras`` dict: an unknown fact is a ``TypeError`` when the spec is made.)
+
+    Attributes
+    ----------
+    seat_note : str
+        Who plays first, shown beside the win rate by seat ("seat 0 plays first").
+    setup_features_text : str
+        What the setup features are, in a few words, for the setup-balance section.
+    setup_balance_note : str
+        Why the generic setup-balance section is skipped for a line-up that draws no chance
+        (read only with ``GameSpec.chance_only_in_setup``); "": it is never skipped.
+    ladder_document : str
+        The strength ladder's document, relative to the repository root ("": the game's
+        ``docs/games/<name>/strategies.md``).
+    ladder_columns : tuple of str
+        Result fields the ladder shows beside the score parts.
+    ladder_pairs : tuple of (str, str)
+        Head-to-head pairs of presets whose comparison the ladder's summary states.
+    example_policy : str
+        A Python policy file (relative to the repository root) the ladder adds as a rung
+        ("": none).
+    compare_measures : tuple of str
+        What ``tajsim compare`` compares besides the win share (result fields).
+    """
+
+    seat_note: str = "seat 0 plays first"
+    setup_features_text: str = "the features of the setup"
+    setup_balance_note: str = ""
+    ladder_document: str = ""
+    ladder_columns: tuple[str, ...] = ()
+    ladder_pairs: tuple[tuple[str, str], ...] = ()
+    example_policy: str = ""
+    compare_measures: tuple[str, ...] = ("score",)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the generic layers know about one game.
 
@@ -309,10 +448,13 @@ class GameSpec:
         Decision phases, by the integer that ``phase_of(state)`` returns.
     components : ComponentSet
         How the game's components are loaded, checked and generated.
-    strategies : tajsim.games.tajmahal.strategies.registry.StrategyRegistry
+    strategies : tajsim.strategies.spec.StrategyRegistry
         The game's registered strategies.
-    game_class, record_class : type
-        Step-by-step play (:class:`tajsim.engine.base_game.BaseGame` subclass) and its record.
+    game_class : type, optional
+        Step-by-step play: a :class:`tajsim.engine.base_game.BaseGame` subclass that adds the
+        game's display (labels, ``__str__``, events) and nothing the spec holds; the spec binds
+        it (``game_class.spec``). Left out (``BaseGame`` itself): a plain subclass of it, bound
+        to this spec (actions shown by number).
     frame_columns : callable ``(meta, results, setups) -> dict``
         The game's own results-frame columns (one value per player row) derived from the setup
         records; ``meta`` is ``frame_meta()`` of the run's components.
@@ -320,8 +462,6 @@ class GameSpec:
         The setup features of a batch of games (``setups`` None: the layout only, codes None).
     setup_feature_columns : callable ``(columns) -> list[str]``
         The results-frame columns that hold setup features.
-    current_player, phase_of : callable ``(state) -> int``
-        Seat to move (-1 when the game is over) and the decision phase.
     check_state : callable ``(state, comp, where)``
         The game's invariants; raises ``AssertionError`` naming the broken one.
     redraw_hidden : callable ``(state, comp, player, rng) -> state``
@@ -341,8 +481,10 @@ class GameSpec:
         The kernels rank by it (rank 1 = best); the per-game aggregates (``top_score``,
         ``margin``), the reports and the ladder read it.
     golden_dir : Path, optional
-        Where the game's golden transcripts lie in a checkout (``tests/golden/<name>/``; the
-        conformance suite replays every file of ``tests/make_golden.py``).
+        Where the game's golden transcripts lie in a checkout (``tests/golden/<name>/``).
+    golden_cases : tuple of GoldenCase
+        The games played into them (``tests/make_golden.py`` writes them, the conformance suite
+        replays every one); a game declares at least one.
     check_legal : callable ``(state, comp, legal, where)``, optional
         The kernel's legal list against an independent reference of the rules.
     check_step : callable ``(before, action, after, comp, where)``, optional
@@ -368,6 +510,15 @@ class GameSpec:
         The families of actions a strategy may be forbidden (``forbid=NAME``); empty for a
         game whose kernels do not read the generic strategy options yet. They must be the
         families its strategy registry was built with (``check_layout`` says so).
+    chance_only_in_setup : bool
+        Whether the setup is the game's only chance, so that a line-up of strategies that draw
+        none replays its games beyond the setups x seatings (:mod:`tajsim.running.repeats`).
+    observation : mapping of str to shape
+        The padded shape of each variable-length field of ``view`` (a tuple of ints, a tuple of
+        names for a categorical field, or None to leave the field out): the fixed-shape
+        observations of :mod:`tajsim.interop.encoding`.
+    notes : GameNotes
+        What the reports, the ladder and ``tajsim compare`` say of the game.
     """
 
     name: str
@@ -386,13 +537,9 @@ class GameSpec:
     phase_names: tuple[str, ...]
     components: ComponentSet
     strategies: Any
-    game_class: type[BaseGame]
-    record_class: type[GameRecord]
     frame_columns: Callable[..., dict[str, Any]]
     setup_features: Callable[..., list[SetupFeature]]
     setup_feature_columns: Callable[[Sequence[str]], list[str]]
-    current_player: Callable[[np.ndarray], int]
-    phase_of: Callable[[np.ndarray], int]
     check_state: Callable[..., None]
     redraw_hidden: Callable[..., np.ndarray]
     view: Callable[..., Any]
@@ -407,11 +554,53 @@ class GameSpec:
     tuning: TuningSpace | None = None
     board_picture: str = ""
     golden_dir: Path | None = None
+    golden_cases: tuple[GoldenCase, ...] = ()
     enumerated_setups: Callable[[], np.ndarray] | None = None
     score_display: ScoreDisplay | None = None
     restrictions: tuple[Restriction, ...] = ()
-    extras: Mapping[str, Any] = field(default_factory=dict)
     better_score: str = "higher"
+    game_class: type[BaseGame] = BaseGame
+    chance_only_in_setup: bool = False
+    observation: Mapping[str, Any] = field(default_factory=dict)
+    notes: GameNotes = GameNotes()
+
+    def __post_init__(self) -> None:
+        # The step-by-step class reads every fact from its spec: bind it here (once: a spec
+        # copied by ``dataclasses.replace`` leaves the class with the original).
+        cls = self.game_class
+        if cls is BaseGame:  # no class of its own: a plain subclass bound to this spec
+            cls = type("Game", (BaseGame,), {"__module__": __name__,
+                                             "__doc__": f"One game of {self.title}."})
+            object.__setattr__(self, "game_class", cls)
+        if not issubclass(cls, BaseGame):
+            raise ValueError(f"{self.name}: game_class {cls!r} is not a BaseGame subclass")
+        if "spec" not in vars(cls):
+            cls.spec = self
+
+    # -- the state, read by the compiled kernels ---------------------------------------------
+    def current_player(self, state: np.ndarray) -> int:
+        """Seat to decide, -1 when the game is over (``kernels.current_player``)."""
+        return int(self.kernels.current_player(state))
+
+    def phase_of(self, state: np.ndarray) -> int:
+        """The decision phase (``kernels.phase``): an index into ``phase_names``."""
+        return int(self.kernels.phase(state))
+
+    def phase_name(self, phase: int) -> str:
+        """The name of phase ``phase``; ``"game_over"`` past the decision phases."""
+        return self.phase_names[phase] if 0 <= phase < len(self.phase_names) else "game_over"
+
+    @property
+    def reference_preset(self) -> str:
+        """The game's reference strategy: its first registered preset (``"random"`` for a game
+        with none). The ladder's timings and the Gymnasium opponents default to it."""
+        presets = self.strategies.with_tag("preset")
+        return presets[0].name if presets else "random"
+
+    @property
+    def record_class(self) -> type:
+        """The record every game writes (:class:`tajsim.engine.base_game.GameRecord`)."""
+        return GameRecord
 
     # -- derived -------------------------------------------------------------------------------
     @property

@@ -3,7 +3,7 @@
 A game's ``spec.view(state, comp, player)`` is a frozen dataclass holding exactly what seat
 ``player`` may see (the conformance suite checks that redrawing the hidden facts leaves it
 equal). Its fields vary in length (a hand, the bag, one entry per seat), so the game declares,
-in ``spec.extras["observation"]``, the padded shape of each such field; this module flattens
+in ``spec.observation``, the padded shape of each such field; this module flattens
 the view into one ``int64[size]`` array with a layout computed from those declarations and the
 view's type alone (no game is named here).
 
@@ -131,7 +131,7 @@ def _fill(value: Any, out: np.ndarray, f: ObservationField) -> None:
 @cache
 def _layout(name: str) -> ObservationLayout:
     spec = get_game(name)
-    declared: Mapping[str, Any] = spec.extras.get("observation", {})
+    declared: Mapping[str, Any] = spec.observation
     view_type = typing.get_type_hints(spec.view)["return"]
     hints = typing.get_type_hints(view_type)
     names = [f.name for f in dataclasses.fields(view_type)]
@@ -158,7 +158,7 @@ def _layout(name: str) -> ObservationLayout:
             item = ObservationField(field_name, offset, ())
         else:
             raise ValueError(f"{name}: view field {field_name!r} ({hints[field_name]}) needs "
-                             "a shape in spec.extras['observation']")
+                             "a shape in spec.observation")
         fields.append(item)
         offset += item.size
     return ObservationLayout(name, tuple(fields), offset)

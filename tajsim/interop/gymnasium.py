@@ -111,9 +111,8 @@ class SeatEnv(_Env):
             raise UserError(f"seat {seat!r} is not a seat of a {self.n_players}-player game; "
                             f"expected 0 to {self.n_players - 1}")
         self.seat = int(seat)
-        if opponents is None:  # the game's first preset (balanced in every game so far)
-            presets = spec.strategies.with_tag("preset")
-            opponents = presets[0].name if presets else "random"
+        if opponents is None:
+            opponents = spec.reference_preset
         names = [opponents] * (self.n_players - 1) if isinstance(opponents, str) \
             else list(opponents)
         if len(names) != self.n_players - 1:

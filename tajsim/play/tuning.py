@@ -43,6 +43,7 @@ from tajsim.play.arena import (
     rotated_lineups,
     weights_entry,
 )
+from tajsim.strategies.spec import StrategySpec
 
 # Game ids: search games count up from 0, held-out games from this offset.
 HELDOUT_OFFSET = 1 << 40
@@ -195,9 +196,35 @@ def _space(spec: GameSpec) -> TuningSpace:
     return spec.tuning
 
 
+def tuned_family(spec: GameSpec) -> list[StrategySpec]:
+    """The registered presets of the game's tuned family (``spec.tuning.strategy_id``)."""
+    space = _space(spec)
+    return [s for s in spec.strategies.all() if s.strategy_id == space.strategy_id]
+
+
+def default_start(spec: GameSpec) -> str:
+    """The preset tuning starts from: the game's declared ``TuningSpace.start``, else its
+    family's first preset."""
+    start = _space(spec).start
+    if start:
+        return start
+    family = tuned_family(spec)
+    if not family:
+        raise UserError(f"{spec.title}'s tuned family has no registered preset; expected "
+                        "a start preset (--start NAME)")
+    return family[0].name
+
+
+def default_field(spec: GameSpec, start: str) -> tuple[str, ...]:
+    """The opponents tuning plays against: the game's declared ``TuningSpace.field``, else its
+    family's other presets."""
+    return tuple(_space(spec).field) or tuple(
+        s.name for s in tuned_family(spec) if s.name != start)
+
+
 def tune(
-    start: str = "balanced",
-    field_names: Sequence[str] = ("balanced", "commodity", "network", "collector", "hoarder"),
+    start: str | None = None,
+    field_names: Sequence[str] | None = None,
     *,
     game: str | GameSpec | None = None,
     n_players: int = 4,
@@ -213,7 +240,8 @@ def tune(
     threads: int = 1,
     log: Callable[[str], None] | None = None,
 ) -> TuneResult:
-    """Tune the heuristic's weights starting from preset ``start`` against ``field_names``.
+    """Tune the heuristic's weights starting from preset ``start`` against ``field_names``
+    (None: the game's own, :func:`default_start` / :func:`default_field`).
 
     Search games per candidate: ``games`` (a multiple of ``n_players`` is best); total search
     games about ``generations * popsize * games``. See the module docstring.
@@ -221,6 +249,8 @@ def tune(
     t0 = time.time()
     game_spec = get_game(game)
     space = _space(game_spec)
+    start = default_start(game_spec) if start is None else start
+    field_names = default_field(game_spec, start) if field_names is None else field_names
     n_weights = len(space.names)
     LOWER, UPPER = np.asarray(space.lower, np.float64), np.asarray(space.upper, np.float64)
     spec = game_spec.strategies.get(start)

@@ -101,7 +101,7 @@ def _win_rates(ctx: ReportContext, agg: Aggregates) -> None:
     ax.set_ylim(0, high)
     fig.legend(handles=[baseline_handle()], loc="outside lower center", frameon=False)
     ctx.figure(fig, "win_rate_by_seat",
-               f"Win rate by seat ({ctx.spec.extras.get('seat_note', 'seat 0 plays first')}), "
+               f"Win rate by seat ({ctx.spec.notes.seat_note}), "
                "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", None)
     ctx.table(by_seat, "Win rate by seat (n: player-games).", "win_rates_by_seat")
     if len(agg.labels) > 1:

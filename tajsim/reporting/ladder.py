@@ -43,7 +43,7 @@ import numpy as np
 from tajsim.analysis.stats import wilson_interval
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
-from tajsim.games.registry import get_game
+from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.play.arena import (
     entry,
     game_shares,
@@ -75,7 +75,7 @@ def default_search(spec: GameSpec) -> str:
 def ladder_document(spec: GameSpec) -> Path:
     """Where the game's ladder is written (in this checkout): ``docs/strategies.md`` for Taj
     Mahal, ``docs/games/<game>/strategies.md`` otherwise."""
-    relative = spec.extras.get("ladder_document", f"docs/games/{spec.name}/strategies.md")
+    relative = spec.notes.ladder_document or f"docs/games/{spec.name}/strategies.md"
     return REPO / relative
 
 
@@ -85,7 +85,7 @@ class LadderConfig:
 
     strategies: tuple[str, ...] = ()
     search: str = ""
-    game: str = "tajmahal"
+    game: str = DEFAULT_GAME
     n_players: int = 4
     edition: int = 0
     seed: int = 2024
@@ -161,7 +161,7 @@ def _one_seat_table(name: str, field_names: Sequence[str], n_games: int, cfg: La
 
 def _extra_columns(spec: GameSpec) -> tuple[str, ...]:
     """Result fields the game's ladder shows beside the score parts."""
-    return tuple(spec.extras.get("ladder_columns", ()))
+    return spec.notes.ladder_columns
 
 
 def _head_to_head(a: str, b: str, n_games: int, cfg: LadderConfig, table: int,
@@ -193,9 +193,8 @@ def _python_timing(cfg: LadderConfig) -> dict:
     table with one pure-Python seat (the game's example strategy, if any)."""
     spec = get_game(cfg.game)
     ed = cfg.edition
-    presets = spec.strategies.with_tag("preset")
-    preset = presets[0].name if presets else "random"
-    example = REPO / spec.extras["example_policy"] if "example_policy" in spec.extras else None
+    preset = spec.reference_preset
+    example = REPO / spec.notes.example_policy if spec.notes.example_policy else None
     n = cfg.n_players
     games = max(n, cfg.python_games - cfg.python_games % n)
     out: dict = {"games": games, "preset": preset}
@@ -205,12 +204,12 @@ def _python_timing(cfg: LadderConfig) -> dict:
     t0 = time.time()
     play_lineups(spec, [entry(spec, preset)], lineups, cfg.seed, edition=ed,
                  first_game=_base(cfg.seed, 90))
-    out["kernel_balanced"] = (time.time() - t0) / games
+    out["kernel_preset"] = (time.time() - t0) / games
     edition = spec.editions[ed & 0xFF]
     t0 = time.time()
     play_python_games(spec, [preset] * n, games, cfg.seed, edition=edition,
                       first_game=_base(cfg.seed, 90))
-    out["loop_balanced"] = (time.time() - t0) / games
+    out["loop_preset"] = (time.time() - t0) / games
     if example is not None and example.is_file():
         seats = [f"py:{example}"] + ["random"] * (n - 1)
         t0 = time.time()
@@ -225,7 +224,7 @@ def _python_timing(cfg: LadderConfig) -> dict:
         t0 = time.time()
         play_python_games(spec, seats, games, cfg.seed, edition=edition,
                           first_game=_base(cfg.seed, 92))
-        out["python_seat_vs_balanced"] = (time.time() - t0) / games
+        out["python_seat_vs_preset"] = (time.time() - t0) / games
     return out
 
 
@@ -404,8 +403,8 @@ def _summary(data: LadderData) -> list[str]:
                    f"against `{s['best_preset']}` (the best preset against the field) head to "
                    f"head over {h['games']} games; the interval {verdict} parity. It costs "
                    f"{h['seconds_per_game']:.2f} s per game (two {s['strategy']} seats).")
-    spec = get_game(data.config.get("game", "tajmahal"))
-    for a, b in spec.extras.get("ladder_pairs", ()):
+    spec = get_game(data.config.get("game"))
+    for a, b in spec.notes.ladder_pairs:
         found = _find_h2h(data, a, b)
         if found:
             share, (lo, hi), games = found
@@ -420,7 +419,7 @@ def render_markdown(data: LadderData) -> str:
     cfg = data.config
     m = data.machine
     n = cfg["n_players"]
-    spec = get_game(cfg.get("game", "tajmahal"))
+    spec = get_game(cfg.get("game"))
     parts = spec.part_columns
     extra = _extra_columns(spec)
     cores = m.get("cores_usable", m.get("cores"))
@@ -517,6 +516,7 @@ def render_markdown(data: LadderData) -> str:
         ]
     p = data.python
     if p:
+        preset = p.get("preset", spec.reference_preset)
         lines += [
             "",
             "### Python seats",
@@ -525,19 +525,17 @@ def render_markdown(data: LadderData) -> str:
             "",
             "| table | seconds per game |",
             "|---|---:|",
-            f"| {n} x {p.get('preset', 'balanced')}, compiled batch kernel | "
-            f"{p['kernel_balanced']:.5f} |",
-            f"| {n} x {p.get('preset', 'balanced')}, Python game loop (compiled seats) | "
-            f"{p['loop_balanced']:.5f} |",
+            f"| {n} x {preset}, compiled batch kernel | {p['kernel_preset']:.5f} |",
+            f"| {n} x {preset}, Python game loop (compiled seats) | {p['loop_preset']:.5f} |",
         ]
         if "python_seat" in p:
             lines += [
                 f"| example (Python) + {n - 1} x random | {p['python_seat']:.5f} |",
-                f"| example (Python) + {n - 1} x {p.get('preset', 'balanced')} | "
-                f"{p['python_seat_vs_balanced']:.5f} |",
+                f"| example (Python) + {n - 1} x {preset} | "
+                f"{p['python_seat_vs_preset']:.5f} |",
                 "",
                 f"A table with one Python seat is about "
-                f"{p['python_seat_vs_balanced'] / p['kernel_balanced']:.0f} times slower than "
+                f"{p['python_seat_vs_preset'] / p['kernel_preset']:.0f} times slower than "
                 "the same table compiled. The example strategy wins "
                 f"{_pct(p['example_vs_random'])} {_ci(p['example_ci'])} against {n - 1} random "
                 "seats.",

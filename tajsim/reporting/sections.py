@@ -136,7 +136,7 @@ def _section_win_rates(ctx: ReportContext) -> None:
     # One legend for all panels, below them: it covers no bar.
     fig.legend(handles=[baseline_handle()], loc="outside lower center", frameon=False)
     ctx.figure(fig, "win_rate_by_seat",
-               f"Win rate by seat ({ctx.spec.extras.get('seat_note', 'seat 0 plays first')}), "
+               f"Win rate by seat ({ctx.spec.notes.seat_note}), "
                "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", r)
     ctx.table(by_seat, "Win rate by seat.", "win_rates_by_seat")
     balance = winrates.seat_lineup_balance(r, by=facet)
@@ -428,10 +428,10 @@ def _section_setup_balance(ctx: ReportContext) -> None:
     if "setup_id" not in r.columns:
         ctx.para("Skipped: the results have no `setup_id` column.")
         return
-    if ctx.spec.extras.get("setup_balance_note") and deterministic_lineup(
-            ctx.spec, r["strategy"].astype(str).unique()):
+    note = ctx.spec.notes.setup_balance_note if ctx.spec.chance_only_in_setup else ""
+    if note and deterministic_lineup(ctx.spec, r["strategy"].astype(str).unique()):
         # the game says why these would mislead when its games are a function of the setup
-        ctx.para(f"Skipped: {ctx.spec.extras['setup_balance_note']}")
+        ctx.para(f"Skipped: {note}")
         return
     per_setup = setup_balance.games_per_setup(r)
     if per_setup.max() < 2:
@@ -507,7 +507,7 @@ def _section_setup_balance(ctx: ReportContext) -> None:
         n_features = int(features["feature"].nunique()) if "feature" in features else \
             len(features)
         ctx.para(f"Setup features tested against seat 0's win rate: {n_features} "
-                 f"({ctx.spec.extras.get('setup_features_text', 'the features of the setup')})"
+                 f"({ctx.spec.notes.setup_features_text})"
                  f" in {len(features)} comparisons (a slope per unit of a numeric feature, "
                  "each level of a categorical one against the others), one observation per "
                  f"setup; {n_sig} of the comparisons significant at a 5% false discovery rate "

@@ -36,7 +36,7 @@ import io
 import json
 import zipfile
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,9 @@ from statsmodels.stats.proportion import proportion_confint
 from tajsim.engine.spec import GameSpec, ScoreDisplay
 from tajsim.games.registry import get_game
 from tajsim.running.kernels import accumulate_nb
+
+if TYPE_CHECKING:
+    from tajsim.running.config import RunTask
 
 WIN_SHARE_SCALE = 60  # lcm(1..5): 1/k of a win is a whole number of 60ths
 SETUP_METRICS = ("win", "win_share", "score")
@@ -92,15 +95,15 @@ class Aggregates:
                    {k: np.zeros(shape, np.int64) for k, shape in shapes.items()})
 
     @classmethod
-    def from_task(cls, task: dict[str, Any]) -> Aggregates:
-        spec = get_game(task["game"])
-        return cls.empty(spec, task["labels"], task["players"], task["components"]["meta"])
+    def from_task(cls, task: RunTask) -> Aggregates:
+        spec = get_game(task.game)
+        return cls.empty(spec, task.labels, task.players, task.components.meta)
 
     @classmethod
-    def from_records(cls, task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
+    def from_records(cls, task: RunTask, results: np.ndarray, setups: np.ndarray,
                      lineups: np.ndarray) -> Aggregates:
         """Aggregates of one batch (the kernels' record arrays, see ``records.results_frame``)."""
-        spec = get_game(task["game"])
+        spec = get_game(task.game)
         agg = cls.from_task(task)
         a = agg.arrays
         P = agg.players
@@ -126,7 +129,7 @@ class Aggregates:
         margin = np.abs(ranked[:, 0] - ranked[:, 1]) if P > 1 else np.zeros(G, np.int64)
         gvals = np.stack([*(setups[m].astype(np.int64) for m in spec.game_metrics), n_win,
                           ranked[:, 0], margin], axis=1)
-        feats = spec.setup_features(task["components"]["meta"], setups)
+        feats = spec.setup_features(task.components.meta, setups)
         rows = np.full((G, len(feats)), -1, np.int64)
         offset = 0
         for f, feat in enumerate(feats):

@@ -33,7 +33,7 @@ from numba import njit
 
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
-from tajsim.running.config import RunConfig, lineup_codes, setup_ids_for
+from tajsim.running.config import RunConfig, RunTask, lineup_codes, setup_ids_for
 from tajsim.running.executors import available_cores
 from tajsim.running.records import results_frame
 from tajsim.running.simulate import simulate
@@ -59,7 +59,7 @@ class Batch:
     """
 
     config: Any
-    task: dict
+    task: RunTask
     comp: np.ndarray
     edition: int  # the rules code the kernels receive
     game_ids: np.ndarray

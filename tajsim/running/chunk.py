@@ -1,6 +1,7 @@
 """Play one chunk of a run: the unit of work of every executor (in-process, processes, Dask).
 
-``run_chunk(task, index)`` is a plain top-level function of plain data (``RunConfig.task()``),
+``run_chunk(task, index)`` is a plain top-level function of plain data (``RunConfig.task()``,
+a frozen :class:`~tajsim.running.config.RunTask`),
 so a process pool or a Dask worker imports it by name: workers compile the kernels once (numba
 ``cache=True`` writes them next to the sources) and never receive pickled compiled functions.
 Its output depends only on (task, index): the same bytes whoever runs it.
@@ -18,7 +19,13 @@ from tajsim.engine.gpu import heuristics_on, play_batch_gpu
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
-from tajsim.running.config import chunk_bounds, code_fingerprint, lineup_codes, setup_ids_for
+from tajsim.running.config import (
+    RunTask,
+    chunk_bounds,
+    code_fingerprint,
+    lineup_codes,
+    setup_ids_for,
+)
 from tajsim.running.records import results_table, to_parquet
 
 
@@ -40,11 +47,11 @@ class CodeMismatchError(RuntimeError):
 _COMP_CACHE: dict[str, np.ndarray] = {}
 
 
-def _comp_of(task: dict[str, Any], spec: GameSpec) -> np.ndarray:
-    key = task["fingerprint"]
+def _comp_of(task: RunTask, spec: GameSpec) -> np.ndarray:
+    key = task.fingerprint
     comp = _COMP_CACHE.get(key)
     if comp is None:
-        comp = np.asarray(task["components"]["packed"], np.int64)
+        comp = np.asarray(task.components.packed, np.int64)
         if comp.shape != (spec.comp_size,):
             raise ValueError(f"packed components of size {comp.shape}, expected "
                              f"{spec.comp_size}")
@@ -53,62 +60,62 @@ def _comp_of(task: dict[str, Any], spec: GameSpec) -> np.ndarray:
     return comp
 
 
-def chunk_games(task: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def chunk_games(task: RunTask, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Chunk ``index``'s game ids, setup ids (int64[G]) and line-ups (int64[G, players])."""
-    spec = get_game(task["game"])
-    n = int(task["players"])
-    start, stop = chunk_bounds(int(task["games"]), int(task["chunk_size"]), index)
+    spec = get_game(task.game)
+    n = task.players
+    start, stop = chunk_bounds(task.games, task.chunk_size, index)
     if not 0 <= start < stop:
         raise IndexError(f"chunk {index} is outside the run")
     game_ids = np.arange(start, stop, dtype=np.int64)
-    setup_ids = setup_ids_for(spec, task.get("setups", "random"), int(task["games_per_setup"]),
+    setup_ids = setup_ids_for(spec, task.setups, task.games_per_setup,
                               game_ids)
-    lineups = lineup_codes(task["seating"], task["seat_entries"], n, game_ids)
+    lineups = lineup_codes(task.seating, task.seat_entries, n, game_ids)
     return game_ids, setup_ids, lineups
 
 
-def lineup_table(task: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+def lineup_table(task: RunTask) -> tuple[np.ndarray, np.ndarray]:
     """The run's line-up table: strategy ids (int64[L]) and parameters (float64[L, n_params])."""
-    lineup_ids = np.asarray(task["lineup_ids"], np.int64)
-    lineup_params = np.ascontiguousarray(np.asarray(task["lineup_params"], np.float64))
+    lineup_ids = np.asarray(task.lineup_ids, np.int64)
+    lineup_params = np.ascontiguousarray(np.asarray(task.lineup_params, np.float64))
     return lineup_ids, lineup_params
 
 
-def play_chunk_arrays(task: dict[str, Any], index: int, threads: int = 1):
+def play_chunk_arrays(task: RunTask, index: int, threads: int = 1):
     """Play chunk ``index``: returns ``(results, setups, lineups)`` record arrays.
 
     ``threads > 1`` spreads the chunk over numba threads (the game's ``play_batch_parallel``);
     the records are the same either way.
     """
-    spec = get_game(task["game"])
-    n = int(task["players"])
+    spec = get_game(task.game)
+    n = task.players
     game_ids, setup_ids, lineups = chunk_games(task, index)
     lineup_ids, lineup_params = lineup_table(task)
     G = game_ids.shape[0]
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
-    rules = int(task["rules"])
+    rules = task.rules
     comp = _comp_of(task, spec)
     switches = spec.strategies.kernel_switches(lineup_ids)
     if threads > 1:
         import numba
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        spec.kernels.play_batch_parallel(comp, n, rules, int(task["seed"]), game_ids, setup_ids,
+        spec.kernels.play_batch_parallel(comp, n, rules, task.seed, game_ids, setup_ids,
                                          lineups, lineup_ids, lineup_params, results, setups,
                                          min(G, threads * 8), *switches)
     else:
-        spec.kernels.play_batch(comp, n, rules, int(task["seed"]), game_ids, setup_ids, lineups,
+        spec.kernels.play_batch(comp, n, rules, task.seed, game_ids, setup_ids, lineups,
                                 lineup_ids, lineup_params, results, setups, *switches)
     return results, setups, lineups
 
 
-def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
+def play_chunks_gpu(task: RunTask, indices: list[int]):
     """Play chunks ``indices`` in one launch of the game's GPU batch kernel
     (:mod:`tajsim.engine.gpu`); returns ``(results, setups, lineups)`` of each chunk, in order,
     the same arrays ``play_chunk_arrays`` returns for it."""
-    spec = get_game(task["game"])
-    n = int(task["players"])
+    spec = get_game(task.game)
+    n = task.players
     parts = [chunk_games(task, index) for index in indices]
     game_ids = np.concatenate([p[0] for p in parts])
     setup_ids = np.concatenate([p[1] for p in parts])
@@ -118,7 +125,7 @@ def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
     heuristics = heuristics_on(spec, lineup_ids)
-    play_batch_gpu(spec, _comp_of(task, spec), n, int(task["rules"]), int(task["seed"]),
+    play_batch_gpu(spec, _comp_of(task, spec), n, task.rules, task.seed,
                    game_ids, setup_ids, lineups, lineup_ids, lineup_params, results, setups,
                    heuristics)
     out, start = [], 0
@@ -129,18 +136,18 @@ def play_chunks_gpu(task: dict[str, Any], indices: list[int]):
     return out
 
 
-def build_chunk(task: dict[str, Any], index: int, results: np.ndarray, setups: np.ndarray,
+def build_chunk(task: RunTask, index: int, results: np.ndarray, setups: np.ndarray,
                 lineups: np.ndarray) -> ChunkResult:
     """A played chunk's outputs: its aggregates and (when the run keeps rows) Parquet bytes."""
     aggregates = Aggregates.from_records(task, results, setups, lineups)
     records = None
-    if task["records"]:
+    if task.records:
         records = to_parquet(results_table(task, results, setups, lineups))
     return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
                        aggregates=aggregates)
 
 
-def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
+def run_chunk(task: RunTask, index: int, threads: int = 1,
               _fault: dict[str, Any] | None = None) -> ChunkResult:
     """Play chunk ``index`` of the run described by ``task`` and build its outputs.
 
@@ -148,10 +155,10 @@ def run_chunk(task: dict[str, Any], index: int, threads: int = 1,
     "raise" | "exit"}`` makes the first attempt at chunk k (the marker file does not exist yet)
     create the marker and fail.
     """
-    code = code_fingerprint(task["game"])
-    if task.get("code") not in (None, code):
+    code = code_fingerprint(task.game)
+    if task.code != code:
         raise CodeMismatchError(
-            f"this worker runs {task['game']} code {code}, the driver {task['code']}; "
+            f"this worker runs {task.game} code {code}, the driver {task.code}; "
             "install the same tajsim version on every worker"
         )
     if _fault is not None and _fault.get("chunk") == index:

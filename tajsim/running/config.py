@@ -1,9 +1,10 @@
 """What a run simulates: ``RunConfig`` (validated, serialisable) and the seating plan.
 
 A run is fixed by its configuration; a game by (seed, game id, setup id, lineup, configuration).
-Everything a worker needs to play a chunk travels in ``RunConfig.task()``, a plain ``dict`` of
-numbers and strings (the packed components included), so workers on other machines need neither
-the component files nor the strategy presets, and never receive pickled compiled functions.
+Everything a worker needs to play a chunk travels in ``RunConfig.task()``, a frozen
+:class:`RunTask` of numbers and strings (the packed components included), so workers on other
+machines need neither the component files nor the strategy presets, and never receive pickled
+compiled functions.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import itertools
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -423,13 +424,54 @@ class RunConfig:
         text = json.dumps(self.identity(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def task(self) -> dict[str, Any]:
+    def task(self) -> RunTask:
         """Plain data a worker needs to play any chunk of this run (see ``run_chunk``)."""
-        data = asdict(self)
-        data["components"] = asdict(self.components)
-        data["fingerprint"] = self.fingerprint()
-        data["code"] = code_fingerprint(self.game)
-        return data
+        settings = {f.name: getattr(self, f.name) for f in fields(self)}
+        return RunTask(**settings, fingerprint=self.fingerprint(),
+                       code=code_fingerprint(self.game))
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """What a worker needs to play any chunk of a run (``RunConfig.task()``): the run's
+    settings as :class:`RunConfig` holds them, its identity and the game's code fingerprint.
+
+    Plain data only (numbers, strings, tuples, the packed components), so it pickles small for
+    a process pool or a Dask cluster and a worker needs neither the component files nor the
+    strategy presets. ``run_chunk(task, index)`` is a pure function of it.
+
+    Attributes
+    ----------
+    game ... lineup_params
+        As in :class:`RunConfig`.
+    fingerprint : str
+        ``RunConfig.fingerprint()``: the run's identity (names the run's Dask keys, keys the
+        workers' cache of packed components).
+    code : str
+        The game's code fingerprint on the driver; a worker running other code refuses the
+        task (``CodeMismatchError``).
+    """
+
+    game: str
+    games: int
+    players: int
+    strategies: tuple[str, ...]
+    edition: str
+    options: dict[str, bool]
+    rules: int
+    seed: int
+    chunk_size: int
+    games_per_setup: int
+    seating: str
+    records: bool
+    components: ComponentSource
+    setups: str
+    labels: tuple[str, ...]
+    seat_entries: tuple[int, ...]
+    lineup_ids: tuple[int, ...]
+    lineup_params: tuple[tuple[float, ...], ...]
+    fingerprint: str
+    code: str
 
 
 # -- setups ------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from tajsim.running.chunk import ChunkResult, CodeMismatchError, run_chunk
 if TYPE_CHECKING:  # the pools are imported when a run starts
     from concurrent.futures import Executor
 
+    from tajsim.running.config import RunTask
+
 #: Local modes, each with ``workers`` cores busy:
 #:
 #: * ``threads``: a pool of Python threads, each playing whole chunks with the GIL released
@@ -55,7 +57,7 @@ class SerialExecutor:
         self.threads = max(1, int(threads))
         self.workers = self.threads
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         for index in indices:
             yield run_chunk(task, index, self.threads)
 
@@ -71,7 +73,7 @@ class ThreadExecutor:
         self.workers = max(1, int(workers))
         self._pool: Executor | None = None
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         from concurrent.futures import ThreadPoolExecutor
 
         if self._pool is None:
@@ -84,7 +86,7 @@ class ThreadExecutor:
             self._pool = None
 
 
-def _bounded(pool: Any, task: dict[str, Any], indices: Sequence[int],
+def _bounded(pool: Any, task: RunTask, indices: Sequence[int],
              limit: int) -> Iterator[ChunkResult]:
     """Submit ``run_chunk`` for ``indices`` to ``pool`` with at most ``limit`` in flight."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -156,7 +158,7 @@ class ProcessExecutor:
         self.workers = max(1, int(workers))
         self._pool: Executor | None = None
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
@@ -174,7 +176,7 @@ class ProcessExecutor:
 class DaskExecutor:
     """Chunks as tasks on a Dask cluster (``distributed.Client``).
 
-    The task dict is scattered once to every worker; each chunk is one ``run_chunk`` task with
+    The task is scattered once to every worker; each chunk is one ``run_chunk`` task with
     ``retries`` (an exception is retried; a dead worker's tasks are rescheduled by Dask). At
     most ``2 x worker threads + 2`` chunks are in flight, so memory stays bounded. A scheduler
     lost mid-run raises ``ExecutorLostError`` (one line) instead of Dask's own tracebacks, and
@@ -193,7 +195,7 @@ class DaskExecutor:
         self._client_level = self._client_log.level
         self._client_log.setLevel(logging.CRITICAL)
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         from distributed import as_completed
 
         client = self.client
@@ -203,7 +205,7 @@ class DaskExecutor:
             raise self._lost(exc) from None
         todo = list(indices)
         limit = 2 * max(1, sum(client.nthreads().values())) + 2
-        prefix = f"tajsim-{task['fingerprint']}-{os.getpid()}"
+        prefix = f"tajsim-{task.fingerprint}-{os.getpid()}"
 
         live: dict[str, Any] = {}
 

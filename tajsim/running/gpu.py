@@ -16,7 +16,7 @@ from tajsim.engine.gpu import check_device
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.chunk import ChunkResult, build_chunk, play_chunks_gpu
-from tajsim.running.config import RunConfig
+from tajsim.running.config import RunConfig, RunTask
 
 if TYPE_CHECKING:  # the pools are imported when a run starts
     from concurrent.futures import Executor
@@ -51,11 +51,11 @@ def check_gpu_run(config: RunConfig) -> None:
     check_device()
 
 
-def launch_groups(config_task: dict[str, Any], indices: Sequence[int],
+def launch_groups(config_task: RunTask, indices: Sequence[int],
                   games_per_launch: int = GAMES_PER_LAUNCH) -> list[list[int]]:
     """Chunk indices grouped into launches of at most ``games_per_launch`` games (whole
     chunks, at least one per launch), in the order given."""
-    size = int(config_task["chunk_size"])
+    size = config_task.chunk_size
     per = max(1, games_per_launch // max(1, size))
     todo = list(indices)
     return [todo[i:i + per] for i in range(0, len(todo), per)]
@@ -69,7 +69,7 @@ class GpuExecutor:
         self.games_per_launch = games_per_launch
         self._pool: Executor | None = None
 
-    def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
+    def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         from concurrent.futures import ThreadPoolExecutor
 
         if self._pool is None:

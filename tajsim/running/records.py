@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -22,10 +22,13 @@ import pyarrow.parquet as pq
 
 from tajsim.games.registry import get_game
 
+if TYPE_CHECKING:
+    from tajsim.running.config import RunTask
+
 PARQUET_COMPRESSION = "zstd"
 
 
-def results_columns(task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
+def results_columns(task: RunTask, results: np.ndarray, setups: np.ndarray,
                     lineups: np.ndarray) -> dict[str, Any]:
     """The columns of the results of one batch of games (one row per player per game,
     game-major): NumPy arrays, and ``pandas.Categorical`` for the categorical ones.
@@ -37,26 +40,26 @@ def results_columns(task: dict[str, Any], results: np.ndarray, setups: np.ndarra
 
     Parameters
     ----------
-    task : dict
+    task : RunTask
         ``RunConfig.task()``.
     results : result_dtype[G * n_players]
     setups : setup_dtype[G]
-    lineups : int64[G, n_players], label index (``task["labels"]``) of each seat
+    lineups : int64[G, n_players], label index (``task.labels``) of each seat
     """
-    spec = get_game(task["game"])
-    n = int(task["players"])
+    spec = get_game(task.game)
+    n = task.players
     G = setups.shape[0]
     rows = G * n
     editions = list(spec.editions)
     cols: dict[str, Any] = {
         "game_id": results["game_id"].astype(np.int64),
-        "seed": np.full(rows, int(task["seed"]), np.int64),
+        "seed": np.full(rows, task.seed, np.int64),
         "edition": pd.Categorical.from_codes(
-            np.full(rows, editions.index(task["edition"]), np.int8), categories=editions),
+            np.full(rows, editions.index(task.edition), np.int8), categories=editions),
         "n_players": np.full(rows, n, np.int8),
         "seat": results["seat"].astype(np.int8),
         "strategy": pd.Categorical.from_codes(
-            np.asarray(lineups, np.int64).reshape(-1), categories=list(task["labels"])),
+            np.asarray(lineups, np.int64).reshape(-1), categories=list(task.labels)),
         "score": results["score"],
         "rank": results["rank"],
         "winner": results["winner"],
@@ -65,7 +68,7 @@ def results_columns(task: dict[str, Any], results: np.ndarray, setups: np.ndarra
         cols[name] = results[name]
     per_game = np.arange(G).repeat(n)
     cols["setup_id"] = setups["setup_id"][per_game].astype(np.int64)
-    cols.update(spec.frame_columns(task["components"]["meta"], results, setups))
+    cols.update(spec.frame_columns(task.components.meta, results, setups))
     for name in spec.game_metrics:
         # a column the game derives itself (a category instead of a code, say) is kept
         if name not in cols:
@@ -82,14 +85,14 @@ def _arrow(values: Any) -> pa.Array:
     return pa.array(np.ascontiguousarray(values))
 
 
-def results_table(task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
+def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
                   lineups: np.ndarray) -> pa.Table:
     """The results of one batch of games as an Arrow table (see :func:`results_columns`)."""
     cols = results_columns(task, results, setups, lineups)
     return pa.table({name: _arrow(values) for name, values in cols.items()})
 
 
-def results_frame(task: dict[str, Any], results: np.ndarray, setups: np.ndarray,
+def results_frame(task: RunTask, results: np.ndarray, setups: np.ndarray,
                   lineups: np.ndarray) -> pd.DataFrame:
     """The results frame of one batch of games (see :func:`results_columns`)."""
     return results_table(task, results, setups, lineups).to_pandas()

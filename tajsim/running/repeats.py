@@ -3,7 +3,7 @@ setup.
 
 When every strategy of a line-up draws no chance (``StrategySpec.is_deterministic``: a
 deterministic strategy at temperature 0) and the game declares that its setup is its only chance
-(``GameSpec.extras["chance_only_in_setup"]``) and how many setups it has
+(``GameSpec.chance_only_in_setup``) and how many setups it has
 (``GameSpec.enumerated_setups``), a game is a function of its setup and its seating. A run with
 more games than distinct setups x seatings then plays some games several times: its intervals
 look tighter than the information behind them. :func:`repeat_note` says so in one line (the
@@ -29,7 +29,7 @@ def deterministic_lineup(spec: GameSpec, labels: Iterable[str]) -> bool:
     """Whether ``spec``'s games between the strategies ``labels`` (``name:key=value`` texts)
     are a function of the setup and the seating: the setup is the game's only chance and no
     strategy draws any. Labels the registry cannot parse (Python seats) count as drawing."""
-    if not spec.extras.get("chance_only_in_setup"):
+    if not spec.chance_only_in_setup:
         return False
     for label in labels:
         try:

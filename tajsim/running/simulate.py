@@ -22,7 +22,7 @@ from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.compiling import announce_unless_told, stderr_line
-from tajsim.running.config import RunConfig, bool_value
+from tajsim.running.config import RunConfig, RunTask, bool_value
 from tajsim.running.executors import (
     ExecutorLostError,
     available_cores,
@@ -322,7 +322,7 @@ def run_simulation(
 CHUNK_WINDOW = 4096
 
 
-def _play_missing(executor: Any, task: dict[str, Any], n_chunks: int,
+def _play_missing(executor: Any, task: RunTask, n_chunks: int,
                   done: set[int]) -> Iterator[Any]:
     """The executor's results for every chunk of ``range(n_chunks)`` not in ``done``, asked
     for ``CHUNK_WINDOW`` indices at a time (in order)."""

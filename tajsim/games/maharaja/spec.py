@@ -9,6 +9,7 @@ import numpy as np
 from tajsim.engine.spec import (
     ComponentSet,
     GameKernels,
+    GameNotes,
     GameSpec,
     GpuKernels,
     RuleOption,
@@ -24,9 +25,10 @@ from tajsim.games.maharaja.engine.components import (
     load_components,
     validate_files,
 )
-from tajsim.games.maharaja.engine.game import OPTIONS, Game, MaharajaRecord
+from tajsim.games.maharaja.engine.game import OPTIONS, Game
 from tajsim.games.maharaja.engine.invariants import check_legal_list, check_state, redraw_hidden
-from tajsim.games.maharaja.engine.setups import enumerated_setup_ids, order_of_index
+from tajsim.games.maharaja.engine.setups import enumerated_setup_ids
+from tajsim.games.maharaja.golden import GOLDEN_CASES
 from tajsim.games.maharaja.play.nb import (
     play_batch_nb,
     play_batch_parallel_nb,
@@ -47,16 +49,6 @@ from tajsim.games.maharaja.strategies.view import player_view
 
 WING = Path(__file__).resolve().parent
 REPO = WING.parents[2]
-
-
-
-def current_player(state: np.ndarray) -> int:
-    """Seat to decide, -1 when the game is over."""
-    return -1 if state[E.S_PHASE] == E.PHASE_GAME_OVER else int(state[E.S_CUR])
-
-
-def phase_of(state: np.ndarray) -> int:
-    return int(state[E.S_PHASE])
 
 
 SPEC = GameSpec(
@@ -105,12 +97,9 @@ SPEC = GameSpec(
     ),
     strategies=REGISTRY,
     game_class=Game,
-    record_class=MaharajaRecord,
     frame_columns=frame_columns,
     setup_features=setup_features,
     setup_feature_columns=setup_feature_columns,
-    current_player=current_player,
-    phase_of=phase_of,
     check_state=check_state,
     redraw_hidden=redraw_hidden,
     view=player_view,
@@ -118,6 +107,7 @@ SPEC = GameSpec(
     analyses_module="tajsim.games.maharaja.analyses",
     report_module="tajsim.games.maharaja.report",
     golden_dir=REPO / "tests" / "golden" / "maharaja",
+    golden_cases=GOLDEN_CASES,
     check_legal=check_legal_list,
     seat_cost_us=10.8,  # random: about 23,000 4-player games/s on one core
     board_picture="tajsim.games.maharaja.report.board_plot:draw_board",
@@ -140,17 +130,15 @@ SPEC = GameSpec(
                  "tie-break."),
     options=tuple(RuleOption(name, bit, default, text)
                   for name, (bit, default, text) in OPTIONS.items()),
-    extras={
-        "order_of_index": order_of_index,
-        "palace_points": E.PALACE_POINTS,
-        "seat_note": "seat 0 chooses a character card first",
-        "setup_features_text": "the governor order: which city is visited in each round",
-        # The governor order is the game's only chance: a line-up of strategies that draw none
-        # replays its games beyond 5,040 orders x seatings (tajsim.running.repeats says so).
-        "chance_only_in_setup": True,
+    # The governor order is the game's only chance: a line-up of strategies that draw none
+    # replays its games beyond 5,040 orders x seatings (tajsim.running.repeats says so).
+    chance_only_in_setup=True,
+    notes=GameNotes(
+        seat_note="seat 0 chooses a character card first",
+        setup_features_text="the governor order: which city is visited in each round",
         # Why the generic setup-balance section (ICC, per-setup tests) is left out for such a
         # line-up (it runs when a strategy draws chance: a temperature above 0, or random).
-        "setup_balance_note": (
+        setup_balance_note=(
             "these strategies draw no chance (temperature 0), so a game is a "
             "function of the governor order and the seating, and the games of one order are "
             "not independent draws: a mirror match has one game per order, and across the "
@@ -160,25 +148,22 @@ SPEC = GameSpec(
             "seats\" shows each seat's win rate by order instead (exact when every order is "
             "played: setups = \"enumerated\"). Give the strategies a temperature "
             "(balanced:temperature=1) for independent games of each order."),
-        "rules_doc": "docs/games/maharaja/rules.md",
-        "components_doc": "docs/games/maharaja/components.md",
-        "strategies_doc": "docs/games/maharaja/strategies.md",
         # The strength ladder (tajsim ladder --game maharaja): the result fields it shows beside
         # the score parts (gold breaks ties; houses, governor moves and unperformed actions tell
         # the presets apart).
-        "ladder_columns": ("gold", "houses_village", "chose_governor", "penalties"),
-        # The padded shape of each variable-length view field (the fixed-shape observations
-        # of tajsim.interop.encoding): per-seat blocks to MAX_PLAYERS, the turn's 20 values.
-        "observation": {
-            "phase": E.PHASE_NAMES, "governor_boxes": (E.TRACK_SIZE - 1,),
-            "cards": (E.MAX_PLAYERS,), "gold": (E.MAX_PLAYERS,), "palaces": (E.MAX_PLAYERS,),
-            "pool": (E.MAX_PLAYERS,), "quarry": (E.MAX_PLAYERS,),
-            "architects": (E.MAX_PLAYERS,), "houses": (E.N_LOCS, E.MAX_PLAYERS),
-            "sites": (E.N_CITIES, E.N_SITES), "picks": (E.MAX_PLAYERS,), "turn": (20,),
-        },
+        ladder_columns=("gold", "houses_village", "chose_governor", "penalties"),
         # What `tajsim compare` compares besides the win share: the score is a ranking key
         # (palaces x 10,000 + gold), not points a player would name.
-        "compare_measures": ("palaces", "gold"),
+        compare_measures=("palaces", "gold"),
+    ),
+    # The padded shape of each variable-length view field (the fixed-shape observations of
+    # tajsim.interop.encoding): per-seat blocks to MAX_PLAYERS, the turn's 20 values.
+    observation={
+        "phase": E.PHASE_NAMES, "governor_boxes": (E.TRACK_SIZE - 1,),
+        "cards": (E.MAX_PLAYERS,), "gold": (E.MAX_PLAYERS,), "palaces": (E.MAX_PLAYERS,),
+        "pool": (E.MAX_PLAYERS,), "quarry": (E.MAX_PLAYERS,),
+        "architects": (E.MAX_PLAYERS,), "houses": (E.N_LOCS, E.MAX_PLAYERS),
+        "sites": (E.N_CITIES, E.N_SITES), "picks": (E.MAX_PLAYERS,), "turn": (20,),
     },
 )
 SPEC.check_layout()

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels, RuleOption
+from tajsim.engine.spec import (
+    ComponentSet,
+    GameKernels,
+    GameNotes,
+    GameSpec,
+    GpuKernels,
+    RuleOption,
+)
 from tajsim.games.maharani import SOURCE_FOLDERS
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb
@@ -17,13 +22,14 @@ from tajsim.games.maharani.engine.components import (
     load_components,
     validate_files,
 )
-from tajsim.games.maharani.engine.game import OPTION_BITS, Game, MaharaniRecord
+from tajsim.games.maharani.engine.game import Game
 from tajsim.games.maharani.engine.invariants import (
     check_legal_list,
     check_state,
     check_step,
     redraw_hidden,
 )
+from tajsim.games.maharani.golden import GOLDEN_CASES
 from tajsim.games.maharani.play.nb import (
     play_batch_nb,
     play_batch_parallel_nb,
@@ -45,16 +51,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 
 
-def current_player(state: np.ndarray) -> int:
-    """Seat to move, -1 when the game is over."""
-    return -1 if state[E.S_PHASE] == E.PHASE_GAME_OVER else int(state[E.S_CUR])
-
-
-def phase_of(state: np.ndarray) -> int:
-    """Decision phase (index into ``PHASE_NAMES``)."""
-    return int(state[E.S_PHASE])
-
-
 OPTIONS = (
     RuleOption(
         name="free_refresh", bit=8, default=False,
@@ -67,7 +63,8 @@ OPTIONS = (
                     "INTO (a German review's reading); the default turns the marker of the "
                     "quarter the tile came from, as the French text says (R6)"),
 )
-assert {o.name: 1 << o.bit for o in OPTIONS} == OPTION_BITS
+assert {o.name: 1 << o.bit for o in OPTIONS} == {"free_refresh": E.OPT_FREE_REFRESH,
+                                                 "target_marker": E.OPT_TARGET_MARKER}
 
 SPEC = GameSpec(
     name="maharani",
@@ -114,12 +111,9 @@ SPEC = GameSpec(
     ),
     strategies=REGISTRY,
     game_class=Game,
-    record_class=MaharaniRecord,
     frame_columns=frame_columns,
     setup_features=setup_features,
     setup_feature_columns=setup_feature_columns,
-    current_player=current_player,
-    phase_of=phase_of,
     check_state=check_state,
     redraw_hidden=redraw_hidden,
     view=view,
@@ -127,6 +121,7 @@ SPEC = GameSpec(
     analyses_module="tajsim.games.maharani.analyses",
     report_module="tajsim.games.maharani.report",
     golden_dir=ROOT / "tests" / "golden" / "maharani",
+    golden_cases=GOLDEN_CASES,
     description=("Wolfgang Panning's Maharani (Queen Games 2012): mosaic tiles from a turntable "
                  "into four palace quarters; gold for zones, artisan groups and quarter "
                  "scorings"),
@@ -135,18 +130,16 @@ SPEC = GameSpec(
     check_step=check_step,
     board_picture="tajsim.games.maharani.report.board_plot:draw_palace",
     seat_cost_us=6.7,  # random: about 37,000 4-player games/s on one core
-    extras={"rules_doc": "docs/games/maharani/rules.md",
-            "seat_note": "seat 0 plays the first turn",
-            "setup_features_text": "central tiles and a repeated colour among the four "
-                                   "opening tiles",
-            "components_doc": "docs/games/maharani/components.md",
-            "strategies_doc": "docs/games/maharani/strategies.md",
-            # The padded shape of each variable-length view field (the fixed-shape
-            # observations of tajsim.interop.encoding): tile lists as tile ids.
-            "observation": {
-                "turntable": (E.N_SLOTS,), "board": (E.MAX_SPACES, 3), "bag": (E.MAX_TILES,),
-                "out_of_play": (E.MAX_TILES,), "markers": (E.MAX_PLAYERS, 4),
-                "reserves": (E.N_ARTISAN_COLOURS,), "gold_parts": (E.MAX_PLAYERS, E.N_PARTS),
-            }},
+    notes=GameNotes(
+        seat_note="seat 0 plays the first turn",
+        setup_features_text="central tiles and a repeated colour among the four opening tiles",
+    ),
+    # The padded shape of each variable-length view field (the fixed-shape observations of
+    # tajsim.interop.encoding): tile lists as tile ids.
+    observation={
+        "turntable": (E.N_SLOTS,), "board": (E.MAX_SPACES, 3), "bag": (E.MAX_TILES,),
+        "out_of_play": (E.MAX_TILES,), "markers": (E.MAX_PLAYERS, 4),
+        "reserves": (E.N_ARTISAN_COLOURS,), "gold_parts": (E.MAX_PLAYERS, E.N_PARTS),
+    },
 )
 SPEC.check_layout()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tajsim.engine.base_game import GameRecord
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels
+from tajsim.engine.spec import ComponentSet, GameKernels, GameNotes, GameSpec, GpuKernels
 from tajsim.games.nothanks import SOURCE_FOLDERS
 from tajsim.games.nothanks.engine import enums as E
 from tajsim.games.nothanks.engine import nb
-from tajsim.games.nothanks.engine.game import COMPONENTS, Game, load_components, validate_files
+from tajsim.games.nothanks.engine.game import Game
 from tajsim.games.nothanks.engine.invariants import check_legal, check_state, redraw_hidden
+from tajsim.games.nothanks.golden import GOLDEN_CASES
 from tajsim.games.nothanks.play.nb import (
     play_batch_nb,
     play_batch_parallel_nb,
@@ -64,32 +64,27 @@ SPEC = GameSpec(
     setup_dtype=E.SETUP_DTYPE,
     score_parts=E.PART_NAMES,
     phase_names=E.PHASE_NAMES,
-    components=ComponentSet(default=lambda: COMPONENTS, load=load_components,
-                            validate=validate_files, file_kinds=()),
+    components=ComponentSet.without_files("No Thanks!", E.COMP_SIZE,
+                                          "no component files (cards 3 to 35)"),
     strategies=REGISTRY,
     game_class=Game,
-    record_class=GameRecord,
     frame_columns=frame_columns,
     setup_features=setup_features,
     setup_feature_columns=setup_feature_columns,
-    current_player=lambda state: int(nb.current_player_nb(state)),
-    phase_of=lambda state: int(state[E.S_PHASE]),
     check_state=check_state,
     redraw_hidden=redraw_hidden,
     view=player_view,
     source_folders=tuple(WING / folder for folder in SOURCE_FOLDERS),
     golden_dir=REPO / "tests" / "golden" / "nothanks",
+    golden_cases=GOLDEN_CASES,
     check_legal=check_legal,
     seat_cost_us=1.1,  # random: about 4.2 µs of CPU a 4-player game (tajsim bench --profile)
     better_score="lower",
     description=("Gimmler's No Thanks! (2004): pay a chip to refuse the face-up card or take it "
                  "with its chips; a run of consecutive cards scores its lowest card, each chip "
                  "one point off. The lowest score wins."),
-    extras={
-        "seat_note": "seat 0 decides on the first card",
-        "setup_features_text": "whether card 35 is among the 9 cards put away",
-        "observation": {"phase": E.PHASE_NAMES, "chips": (E.MAX_PLAYERS,),
-                        "holder": (E.N_CARDS,)},
-    },
+    notes=GameNotes(seat_note="seat 0 decides on the first card",
+                    setup_features_text="whether card 35 is among the 9 cards put away"),
+    observation={"phase": E.PHASE_NAMES, "chips": (E.MAX_PLAYERS,), "holder": (E.N_CARDS,)},
 )
 SPEC.check_layout()

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from tajsim.engine.spec import ComponentSet, GameKernels, GameSpec, GpuKernels
+from tajsim.engine.spec import ComponentSet, GameKernels, GameNotes, GameSpec, GpuKernels
 from tajsim.games.tajmahal import SOURCE_FOLDERS
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
@@ -18,13 +16,14 @@ from tajsim.games.tajmahal.engine.component_files import (
     load_components,
     validate_files,
 )
-from tajsim.games.tajmahal.engine.game import Game, GameRecord
+from tajsim.games.tajmahal.engine.game import Game
 from tajsim.games.tajmahal.engine.invariants import (
     check_legal_list,
     check_state,
     check_step,
     redraw_hidden,
 )
+from tajsim.games.tajmahal.golden import GOLDEN_CASES
 from tajsim.games.tajmahal.play import nb as play_nb
 from tajsim.games.tajmahal.play.records import (
     frame_columns,
@@ -38,15 +37,6 @@ from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb
 from tajsim.games.tajmahal.strategies.view import view_of
 
 _WING = Path(__file__).resolve().parent
-
-
-def current_player(state: np.ndarray) -> int:
-    """Seat to decide, -1 when the game is over."""
-    return int(state[E.S_CUR]) if state[E.S_PHASE] != E.PHASE_GAME_OVER else -1
-
-
-def phase_of(state: np.ndarray) -> int:
-    return int(state[E.S_PHASE])
 
 
 SPEC = GameSpec(
@@ -96,12 +86,9 @@ SPEC = GameSpec(
     ),
     strategies=REGISTRY,
     game_class=Game,
-    record_class=GameRecord,
     frame_columns=frame_columns,
     setup_features=setup_features,
     setup_feature_columns=setup_feature_columns,
-    current_player=current_player,
-    phase_of=phase_of,
     check_state=check_state,
     redraw_hidden=redraw_hidden,
     view=view_of,
@@ -109,37 +96,38 @@ SPEC = GameSpec(
     analyses_module="tajsim.games.tajmahal.analyses",
     report_module="tajsim.games.tajmahal.report",
     golden_dir=_WING.parents[2] / "tests" / "golden" / "tajmahal",
+    golden_cases=GOLDEN_CASES,
     check_legal=check_legal_list,
     check_step=check_step,
     seat_cost_us=11.5,  # random: about 21,000 4-player games/s on one core
     tuning=TUNING,
     board_picture="tajsim.games.tajmahal.report.board_plot:plot_board",
-    extras={
-        "seat_note": "seat 0 plays first in the first visit",
-        "setup_features_text": "province visit numbers and bonus tiles by city",
+    notes=GameNotes(
+        seat_note="seat 0 plays first in the first visit",
+        setup_features_text="province visit numbers and bonus tiles by city",
         # The strength ladder: where it is written, the result fields it shows beside the
         # score parts, the head-to-head pairs its summary states, the example plug-in.
-        "ladder_document": "docs/strategies.md",
-        "ladder_columns": ("n_prestige", "n_province_tiles"),
-        "ladder_pairs": (("tuned", "balanced"),),
-        "example_policy": "strategies/example_cautious.py",
-        # The padded shape of each variable-length view field (the fixed-shape observations
-        # of tajsim.interop.encoding: card lists as card ids, per-seat blocks to MAX_PLAYERS).
-        "observation": {
-            "edition": E.EDITION_NAMES, "phase": E.PHASE_NAMES,
-            "hand": (E.N_CARDS,), "hand_sizes": (E.MAX_PLAYERS,),
-            "known_cards": (E.MAX_PLAYERS, E.N_CARDS), "rows": (E.MAX_PLAYERS, E.N_CARDS),
-            "row_symbols": (E.MAX_PLAYERS, E.N_SYMBOLS), "row_colours": (E.MAX_PLAYERS,),
-            "withdrawn": (E.MAX_PLAYERS,), "display": (E.N_CARDS,), "unrest": (E.N_CARDS,),
-            "discard": (E.N_CARDS,), "court": (E.N_SYMBOLS,), "token_supply": (E.N_ADVISORS,),
-            "tokens": (E.MAX_PLAYERS, E.N_ADVISORS), "goods": (E.MAX_PLAYERS, E.N_GOODS),
-            "scores": (E.MAX_PLAYERS,), "score_parts": (E.MAX_PLAYERS, E.N_PARTS),
-            "palaces": (E.MAX_CITIES, E.MAX_PLAYERS), "bonus_at": (E.MAX_CITIES,),
-            "province_tile": (E.N_PROVINCES,), "tile_owner": (E.N_PROVINCES,),
-            "prestige_holder": (E.N_CARDS - E.FIRST_PRESTIGE,),
-            "card_colour_table": (E.N_CARDS,), "card_symbol_table": (E.N_CARDS, E.N_SYMBOLS),
-            "components": None,
-        },
+        ladder_document="docs/strategies.md",
+        ladder_columns=("n_prestige", "n_province_tiles"),
+        ladder_pairs=(("tuned", "balanced"),),
+        example_policy="strategies/example_cautious.py",
+    ),
+    # The padded shape of each variable-length view field (the fixed-shape observations of
+    # tajsim.interop.encoding: card lists as card ids, per-seat blocks to MAX_PLAYERS).
+    observation={
+        "edition": E.EDITION_NAMES, "phase": E.PHASE_NAMES,
+        "hand": (E.N_CARDS,), "hand_sizes": (E.MAX_PLAYERS,),
+        "known_cards": (E.MAX_PLAYERS, E.N_CARDS), "rows": (E.MAX_PLAYERS, E.N_CARDS),
+        "row_symbols": (E.MAX_PLAYERS, E.N_SYMBOLS), "row_colours": (E.MAX_PLAYERS,),
+        "withdrawn": (E.MAX_PLAYERS,), "display": (E.N_CARDS,), "unrest": (E.N_CARDS,),
+        "discard": (E.N_CARDS,), "court": (E.N_SYMBOLS,), "token_supply": (E.N_ADVISORS,),
+        "tokens": (E.MAX_PLAYERS, E.N_ADVISORS), "goods": (E.MAX_PLAYERS, E.N_GOODS),
+        "scores": (E.MAX_PLAYERS,), "score_parts": (E.MAX_PLAYERS, E.N_PARTS),
+        "palaces": (E.MAX_CITIES, E.MAX_PLAYERS), "bonus_at": (E.MAX_CITIES,),
+        "province_tile": (E.N_PROVINCES,), "tile_owner": (E.N_PROVINCES,),
+        "prestige_holder": (E.N_CARDS - E.FIRST_PRESTIGE,),
+        "card_colour_table": (E.N_CARDS,), "card_symbol_table": (E.N_CARDS, E.N_SYMBOLS),
+        "components": None,
     },
 )
 SPEC.check_layout()

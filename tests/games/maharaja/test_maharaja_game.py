@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from maharaja_helpers import A, act, everyone_gold, pick_all, place_house, road_villages, setup
 
-from tajsim.engine.base_game import IllegalActionError
+from tajsim.engine.base_game import GameRecord, IllegalActionError
 from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
-from tajsim.games.maharaja.engine.game import Game, MaharajaRecord
+from tajsim.games.maharaja.engine.game import Game
 from tajsim.games.maharaja.engine.setups import (
     enumerated_setup_ids,
     order_index_of,
@@ -114,7 +114,7 @@ def test_record_round_trip_with_options(tmp_path):
     assert rec.game == "maharaja" and rec.options == {"penalty_per_turn": True}
     path = tmp_path / "rec.json"
     rec.save(path)
-    again = Game.replay(MaharajaRecord.load(path))
+    again = Game.replay(GameRecord.load(path))
     assert again.state.tobytes() == game.state.tobytes()
     assert again.rules == rules_code({"penalty_per_turn": True})
     half = Game.replay(rec, upto=10)
@@ -134,11 +134,11 @@ def test_bad_input_is_one_line():
     data = json.loads(play_game(["random"] * 2, seed=1).record().to_json())
     data["options"] = {"bogus": True}
     with pytest.raises(UserError, match="unknown rule option 'bogus'"):
-        Game.replay(MaharajaRecord.from_dict(data))
+        Game.replay(GameRecord.from_dict(data))
     data["options"] = {}
     data["actions"] = [0, 0, 0]
     with pytest.raises(UserError, match="record action 1 of 3"):
-        Game.replay(MaharajaRecord.from_dict(data))
+        Game.replay(GameRecord.from_dict(data))
     game = Game(2)
     with pytest.raises(IllegalActionError, match="is not legal here"):
         game.apply(E.ACTION_DONE)

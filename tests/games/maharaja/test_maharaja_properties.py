@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from maharaja_helpers import COMP, rules_code
 
+from tajsim.engine.base_game import GameRecord
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
-from tajsim.games.maharaja.engine.game import OPTIONS, Game, MaharajaRecord
+from tajsim.games.maharaja.engine.game import OPTIONS, Game
 from tajsim.games.maharaja.engine.invariants import check_state, expected_legal
 from tajsim.games.maharaja.play.nb import play_batch_nb, start_game_nb
 
@@ -75,9 +76,9 @@ def test_same_seed_same_game(n, seed, pick):
 def test_records_replay_exactly(n, seed, options, pick):
     state, actions = random_game(n, seed, 1, options, pick, check=False)
     on = {k: v for k, v in options.items() if v != OPTIONS[k][1]}
-    record = MaharajaRecord(n_players=n, seed=seed, game_id=1, setup_id=1, actions=actions,
-                            options=on)
-    game = Game.replay(MaharajaRecord.from_json(record.to_json()))
+    record = GameRecord(game="maharaja", n_players=n, seed=seed, game_id=1, setup_id=1,
+                        actions=actions, options=on)
+    game = Game.replay(GameRecord.from_json(record.to_json()))
     assert game.state.tobytes() == state.tobytes()
 
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from maharani_helpers import Builder, fitting_arrow, place
 
-from tajsim.engine.base_game import IllegalActionError
+from tajsim.engine.base_game import GameRecord, IllegalActionError
 from tajsim.errors import UserError
 from tajsim.games.maharani.engine import enums as E
-from tajsim.games.maharani.engine.game import Game, MaharaniRecord
+from tajsim.games.maharani.engine.game import Game
 from tajsim.games.registry import get_game
 from tajsim.play.mixed import play_game as play_any_game
 
@@ -68,14 +68,15 @@ def test_same_game_as_the_batch_runner():
 def test_record_json_round_trip_with_options():
     game = play_game(["random", "random"], seed=3, options={"target_marker": True})
     record = game.record()
-    assert isinstance(record, MaharaniRecord) and record.options == {"target_marker": True}
-    again = Game.replay(MaharaniRecord.from_json(record.to_json()))
+    assert isinstance(record, GameRecord) and record.game == "maharani"
+    assert record.options == {"target_marker": True}
+    again = Game.replay(GameRecord.from_json(record.to_json()))
     assert np.array_equal(again.state, game.state)
     assert again.options == {"target_marker": True}
     with pytest.raises(UserError, match="record action 1 of 1"):
-        Game.replay(MaharaniRecord(n_players=2, seed=3, actions=[E.ACTION_STOP]))
+        Game.replay(GameRecord(game="maharani", n_players=2, seed=3, actions=[E.ACTION_STOP]))
     with pytest.raises(UserError, match="unknown rule option"):
-        Game.replay(MaharaniRecord.from_json('{"n_players": 2, "options": {"zzz": true}}'))
+        Game.replay(GameRecord.from_json('{"n_players": 2, "options": {"zzz": true}}'))
 
 
 def test_action_labels():

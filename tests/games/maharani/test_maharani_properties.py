@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from maharani_helpers import MCOMP
 
+from tajsim.engine.base_game import GameRecord
 from tajsim.games.maharani.engine import enums as E
-from tajsim.games.maharani.engine.game import Game, MaharaniRecord
+from tajsim.games.maharani.engine.game import Game
 from tajsim.games.maharani.engine.invariants import (
     check_state,
     groups_by_flood_fill,
@@ -84,9 +85,9 @@ def test_same_seed_same_game(n, rules, seed, game_id):
 def test_records_replay_exactly(n, rules, seed, game_id):
     state, actions = play(n, rules, seed, game_id)
     options = {"target_marker": bool(rules & E.OPT_TARGET_MARKER)}
-    record = MaharaniRecord(n_players=n, seed=seed, game_id=game_id, setup_id=game_id,
-                            actions=[int(a) for a in actions], options=options)
-    again = Game.replay(MaharaniRecord.from_json(record.to_json()))
+    record = GameRecord(game="maharani", n_players=n, seed=seed, game_id=game_id, setup_id=game_id,
+                        actions=[int(a) for a in actions], options=options)
+    again = Game.replay(GameRecord.from_json(record.to_json()))
     assert np.array_equal(again.state, state)
     res_a = np.zeros(n, E.RESULT_DTYPE)
     res_b = np.zeros(n, E.RESULT_DTYPE)

@@ -156,8 +156,9 @@ def test_component_files_are_refused_in_one_line(tmp_path):
 
 
 def test_tune_keeps_taj_mahals_own_defaults():
-    from tajsim.cli.tune import _default_start
+    from tajsim.play.tuning import default_field, default_start
 
     taj = get_game("tajmahal")
-    assert _default_start(taj) == "balanced"
-    assert taj.tuning.field == ("balanced", "commodity", "network", "collector", "hoarder")
+    assert default_start(taj) == "balanced"
+    assert default_field(taj, "balanced") == taj.tuning.field == (
+        "balanced", "commodity", "network", "collector", "hoarder")

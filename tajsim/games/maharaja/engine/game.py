@@ -1,5 +1,5 @@
 """Step-by-step Maharaja: ``Game`` wraps one state vector with readable actions, a state display
-and a referee's event log; ``MaharajaRecord`` (configuration, rule options and action history)
+and a referee's event log; its ``record()`` (configuration, rule options and action history)
 replays a game exactly.
 
 The Python layer validates and displays; every rule runs in
@@ -11,20 +11,13 @@ moves, card changes, penalties, each city scoring and the end.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from tajsim.engine.base_game import BaseGame, GameRecord
+from tajsim.engine.base_game import BaseGame
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
-from tajsim.games.maharaja.engine.components import (
-    Components,
-    default_components,
-    load_components,
-)
 
-__all__ = ["OPTIONS", "Game", "MaharajaRecord"]
+__all__ = ["OPTIONS", "Game"]
 
 P = E.MAX_PLAYERS
 
@@ -49,14 +42,6 @@ OPTIONS: dict[str, tuple[int, bool, str]] = {
 }
 
 
-@dataclass
-class MaharajaRecord(GameRecord):
-    """A :class:`GameRecord` of Maharaja (``game`` defaults to ``"maharaja"``); its ``options``
-    are the rule options switched on."""
-
-    game: str = "maharaja"
-
-
 class Game(BaseGame):
     """One game of Maharaja, played step by step.
 
@@ -77,33 +62,9 @@ class Game(BaseGame):
         Rule options (``OPTIONS``); unset ones take their defaults.
     """
 
-    game_name = "maharaja"
-    title = "Maharaja"
-    editions = E.EDITION_NAMES
-    players = {"basic": (E.MIN_PLAYERS, E.MAX_PLAYERS)}
-    state_size = E.STATE_SIZE
-    n_actions = E.N_ACTIONS
-    max_players = E.MAX_PLAYERS
-    option_bits = {name: bit for name, (bit, _, _) in OPTIONS.items()}
-    kernels = nb
-    enums = E
-
-    # -- hooks -------------------------------------------------------------------------------
-    @classmethod
-    def default_components(cls) -> Components:
-        return default_components()
-
-    @classmethod
-    def load_components(cls, board: str | None, components: str | None) -> Components:
-        return load_components(board, components)
-
     @property
     def round(self) -> int:
         return int(self.state[E.S_ROUND])
-
-    # -- records ------------------------------------------------------------------------------
-    def record(self) -> MaharajaRecord:
-        return MaharajaRecord(**super().record().__dict__)
 
     # -- scores -------------------------------------------------------------------------------
     def score(self, player: int) -> int:

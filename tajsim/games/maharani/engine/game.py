@@ -1,5 +1,5 @@
 """Step-by-step Maharani: ``Game`` wraps one state vector with readable actions, a referee's
-event log and the palace drawn as text; ``MaharaniRecord`` (configuration, rule options and the
+event log and the palace drawn as text; its ``record()`` (configuration, rule options and the
 action history) replays a game exactly.
 
 The Python layer validates and displays; every rule runs in :mod:`..engine.nb`. Events are
@@ -9,35 +9,16 @@ replay shows what the kernels did, not what the display code believes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
-
 import numpy as np
 
-from tajsim.engine.base_game import BaseGame, GameRecord
+from tajsim.engine.base_game import BaseGame
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb
-from tajsim.games.maharani.engine.components import (
-    Components,
-    default_components,
-    load_components,
-    pattern_text,
-)
+from tajsim.games.maharani.engine.components import pattern_text
 
-__all__ = ["OPTION_BITS", "Game", "MaharaniRecord"]
+__all__ = ["Game"]
 
-#: Rule options (``GameSpec.options``) by name -> bit of the rules code.
-OPTION_BITS = {"free_refresh": E.OPT_FREE_REFRESH, "target_marker": E.OPT_TARGET_MARKER}
 COLOUR_LETTERS_FALLBACK = "ABCDEF"
-
-
-@dataclass
-class MaharaniRecord(GameRecord):
-    """A :class:`GameRecord` of Maharani (``game`` defaults to ``"maharani"``)."""
-
-    game: str = "maharani"
-
 
 
 class Game(BaseGame):
@@ -59,28 +40,7 @@ class Game(BaseGame):
         Rule options (``free_refresh``, ``target_marker``; see ``docs/games/maharani/rules.md``).
     """
 
-    game_name: ClassVar[str] = "maharani"
-    title: ClassVar[str] = "Maharani"
-    editions: ClassVar[tuple[str, ...]] = E.EDITION_NAMES
-    players: ClassVar[Mapping[str, tuple[int, int]]] = {E.EDITION_NAMES[0]: (E.MIN_PLAYERS,
-                                                                             E.MAX_PLAYERS)}
-    state_size: ClassVar[int] = E.STATE_SIZE
-    n_actions: ClassVar[int] = E.N_ACTIONS
-    max_players: ClassVar[int] = E.MAX_PLAYERS
-    option_bits: ClassVar[Mapping[str, int]] = {
-        name: mask.bit_length() - 1 for name, mask in OPTION_BITS.items()}
-    kernels: ClassVar[Any] = nb
-    enums: ClassVar[Any] = E
-
     # -- BaseGame hooks -------------------------------------------------------------------
-    @classmethod
-    def default_components(cls) -> Components:
-        return default_components()
-
-    @classmethod
-    def load_components(cls, board: str | None, components: str | None) -> Components:
-        return load_components(board, components)
-
     def scores(self) -> list[int]:
         return [int(nb.score_of(self.state, p)) for p in range(self.n_players)]
 
@@ -90,10 +50,6 @@ class Game(BaseGame):
 
     def ranks(self) -> list[int]:
         return [int(self.state[E.S_RANK + p]) for p in range(self.n_players)]
-
-    # -- records --------------------------------------------------------------------------
-    def record(self) -> MaharaniRecord:
-        return MaharaniRecord(**super().record().__dict__)
 
     def replay_checkpoint(self) -> str | None:
         """At the start of each turn: the turn, the seat and the turntable; before the first

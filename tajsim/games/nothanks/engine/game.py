@@ -1,51 +1,15 @@
 """Step-by-step No Thanks!: ``Game`` wraps one state vector with readable actions and a state
-display; the components object says that the game has no component files."""
+display."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
 from tajsim.engine.base_game import BaseGame
-from tajsim.errors import UserError
 from tajsim.games.nothanks.engine import enums as E
 from tajsim.games.nothanks.engine import nb
 
-__all__ = ["COMPONENTS", "Components", "Game", "load_components", "validate_files"]
-
-
-class Components:
-    """No Thanks! has no component files: its cards are fixed (3 to 35, 9 put away)."""
-
-    def packed(self) -> np.ndarray:
-        """int64[COMP_SIZE]: one unused slot."""
-        return np.zeros(E.COMP_SIZE, np.int64)
-
-    def digest(self) -> str:
-        return "none"
-
-    def describe(self) -> str:
-        return "no component files (cards 3 to 35)"
-
-    def frame_meta(self) -> dict[str, Any]:
-        return {}
-
-
-COMPONENTS = Components()
-
-
-def load_components(board: str | None = None, components: str | None = None) -> Components:
-    """The components; a one-line ``UserError`` for any file (the game reads none)."""
-    given = board or components
-    if given:
-        raise UserError(f"No Thanks! has no component files; got {str(given)!r}, expected none")
-    return COMPONENTS
-
-
-def validate_files(board: str | None = None, components: str | None = None) -> list[str]:
-    """Every problem of the files: any file at all is one."""
-    return [f"{f}: No Thanks! has no component files" for f in (board, components) if f]
+__all__ = ["Game"]
 
 
 def _chips(n: int) -> str:
@@ -54,24 +18,6 @@ def _chips(n: int) -> str:
 
 class Game(BaseGame):
     """One game of No Thanks!, played step by step (3 to 7 players, edition ``"2004"``)."""
-
-    game_name = "nothanks"
-    title = "No Thanks!"
-    editions = E.EDITION_NAMES
-    players = {E.EDITION_NAMES[0]: (E.MIN_PLAYERS, E.MAX_PLAYERS)}
-    state_size = E.STATE_SIZE
-    n_actions = E.N_ACTIONS
-    max_players = E.MAX_PLAYERS
-    kernels = nb
-    enums = E
-
-    @classmethod
-    def default_components(cls) -> Components:
-        return COMPONENTS
-
-    @classmethod
-    def load_components(cls, board: str | None, components: str | None) -> Components:
-        return load_components(board, components)
 
     @property
     def card(self) -> int:

@@ -16,7 +16,6 @@ import numpy as np
 from tajsim.engine.base_game import BaseGame, GameRecord, IllegalActionError
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
-from tajsim.games.tajmahal.engine.component_files import default_components, load_components
 from tajsim.games.tajmahal.engine.components import Components
 
 __all__ = ["Game", "GameRecord", "IllegalActionError"]
@@ -39,29 +38,12 @@ class Game(BaseGame):
         Board and component data; defaults to the shipped files.
     """
 
-    game_name = "tajmahal"
-    title = "Taj Mahal"
-    editions = E.EDITION_NAMES
-    players = {name: (E.MIN_PLAYERS[i], E.MAX_PLAYERS) for i, name in enumerate(E.EDITION_NAMES)}
-    state_size = E.STATE_SIZE
-    n_actions = E.N_ACTIONS
-    max_players = E.MAX_PLAYERS
-    kernels = nb
-    enums = E
-
-    def __init__(self, n_players: int = 4, edition: str | int = "2018", seed: int = 0,
+    def __init__(self, n_players: int = 4, edition: str | int | None = None, seed: int = 0,
                  game_id: int = 0, setup_id: int | None = None,
                  components: Components | None = None, options: dict | None = None) -> None:
+        # Only the defaults are Taj Mahal's own (4 players): ``tajsim.Game()`` has always
+        # started one; every fact of the game is the spec's (``BaseGame``).
         super().__init__(n_players, edition, seed, game_id, setup_id, components, options)
-
-    # -- hooks ----------------------------------------------------------------------------
-    @classmethod
-    def default_components(cls) -> Components:
-        return default_components()
-
-    @classmethod
-    def load_components(cls, board: str | None, components: str | None) -> Components:
-        return load_components(board, components)
 
     # -- state queries -------------------------------------------------------------------
     @property
