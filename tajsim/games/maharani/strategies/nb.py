@@ -9,7 +9,9 @@ board, the turntable or out of play); their order is hidden from every seat.
 * ``state``: int64[STATE_SIZE]; ``comp``: int64[COMP_SIZE];
 * ``params``: float64[N_PARAMS], the strategy's parameters;
 * ``prng``: int64[MAX_PLAYERS], the per-seat policy streams (a policy advances only its own);
-* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``.
+* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``; a restricted
+  strategy (``forbid=``, the last slot of ``params``) removes its forbidden families from it in
+  place (callers refill it before every decision).
 
 Strategies are selected by id inside compiled code: passing jitted functions as arguments would
 defeat numba's cache.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from tajsim.engine.choice import forbid_mask
 from tajsim.games.maharani.strategies.heuristic import weighted_policy_nb
 from tajsim.games.maharani.strategies.ids import (
     N_PARAMS,
@@ -31,6 +34,7 @@ from tajsim.games.maharani.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.maharani.strategies.mcts import mcts_policy_nb
+from tajsim.games.maharani.strategies.restrictions import restrict_legal
 from tajsim.games.maharani.strategies.rollout import choose_simple_nb, random_policy_nb
 
 __all__ = [
@@ -63,6 +67,9 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     """
     if search is not None:
         if strategy_id == STRATEGY_MCTS:
-            return mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, search)
+            n = restrict_legal(state, comp, legal, n_legal, forbid_mask(params))
+            if n == 1 and n_legal > 1:  # the restriction left one action
+                return legal[0]
+            return mcts_policy_nb(state, comp, player, params, prng, legal, n, search)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             heuristics)
