@@ -174,3 +174,19 @@ def test_strategies_lists_the_restrictions():
     for restriction in RESTRICTIONS:
         assert f"{restriction.name} " in result.output
     assert "temperature: a number from 0 to 1,000" in result.output
+
+
+def test_choose_action_leaves_the_callers_legal_list_alone():
+    """A restriction filters the list in place inside the play loop only: the public kernel
+    (``GameKernels.choose_action``) works on a copy, so a caller's list stays whole."""
+    spec, params = SPEC.strategies.parse("balanced:forbid=markers+artisans")
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    start_game_nb(MCOMP, 3, 0, 8, 1, 1, state, prng)
+    n = nb.legal_actions_nb(state, MCOMP, legal)
+    before = legal[:n].copy()
+    mask = (1 << 2) + (1 << 3)
+    assert sum(forbidden(state, MCOMP, a, mask) for a in before) > 0
+    action = choose_action_nb(spec.strategy_id, state, MCOMP, 0, params, prng, legal, n)
+    assert np.array_equal(legal[:n], before) and not forbidden(state, MCOMP, action, mask)

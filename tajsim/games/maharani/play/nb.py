@@ -68,7 +68,7 @@ from tajsim.games.maharani.strategies.ids import (
     STRATEGY_MCTS,
     STRATEGY_RANDOM,
 )
-from tajsim.games.maharani.strategies.nb import choose_action_nb
+from tajsim.games.maharani.strategies.nb import choose_action_inplace_nb
 
 P = MAX_PLAYERS
 
@@ -107,8 +107,8 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
             # slower; a restricted random seat (forbid=, the last slot) goes to the dispatcher
             action = legal[below(prng, p, n)]
         else:
-            action = choose_action_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal,
-                                      n, search, heuristics)
+            action = choose_action_inplace_nb(seat_ids[p], state, comp, p, seat_params[p],
+                                              prng, legal, n, search, heuristics)
         if n_actions < actions_out.shape[0]:
             actions_out[n_actions] = action
         apply_action_nb(state, comp, action)

@@ -11,7 +11,8 @@ board, the turntable or out of play); their order is hidden from every seat.
 * ``prng``: int64[MAX_PLAYERS], the per-seat policy streams (a policy advances only its own);
 * ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``; a restricted
   strategy (``forbid=``, the last slot of ``params``) removes its forbidden families from it in
-  place (callers refill it before every decision).
+  place in ``choose_action_inplace_nb`` (the play loop refills it before every decision);
+  ``choose_action_nb`` leaves the caller's list alone.
 
 Strategies are selected by id inside compiled code: passing jitted functions as arguments would
 defeat numba's cache.
@@ -45,6 +46,7 @@ __all__ = [
     "STRATEGY_HEURISTIC",
     "STRATEGY_MCTS",
     "STRATEGY_RANDOM",
+    "choose_action_inplace_nb",
     "choose_action_nb",
     "kernel_switches",
     "mcts_policy_nb",
@@ -53,12 +55,13 @@ __all__ = [
 ]
 
 
-# Inlined into play_out_nb (numba IR; still compiled on its own when Python calls it): one
-# module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
+# Inlined into play_out_nb (numba IR): one module fewer in which LLVM optimises every strategy
+# again (issue 13: cold compile).
 @njit(cache=True, inline="always")
-def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=None, heuristics=True):
-    """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
+def choose_action_inplace_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                             search=None, heuristics=True):
+    """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``; a restricted
+    strategy filters ``legal`` in place (the play loop refills it before every decision).
 
     ``search`` is None (a dispatcher compiled without MCTS) or the MCTS workspace,
     int64[WORK_SIZE] (``kernel_switches`` makes one); ``heuristics=None`` compiles without the
@@ -73,3 +76,14 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
             return mcts_policy_nb(state, comp, player, params, prng, legal, n, search)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             heuristics)
+
+
+@njit(cache=True)
+def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                     search=None, heuristics=True):
+    """``choose_action_inplace_nb`` that leaves the caller's ``legal`` as it was (the
+    ``GameKernels.choose_action`` contract): a restricted strategy works on a copy of it, an
+    unrestricted one allocates nothing."""
+    own = legal if forbid_mask(params) == 0 else legal[:n_legal].copy()
+    return choose_action_inplace_nb(strategy_id, state, comp, player, params, prng, own,
+                                    n_legal, search, heuristics)
