@@ -114,7 +114,7 @@ def test_end_to_end_run(tmp_path: Path):
 
 REFUSED = """
 name = "refused"
-game = "maharani"
+game = "nothanks"
 analyses = ["restricted_play"]
 
 [simulate]

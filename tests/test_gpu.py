@@ -270,3 +270,15 @@ def test_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
                            "greedy:temperature=0.5", "random:forbid=village_houses"]}
     (report,) = simulate_cases([case])
     assert report["differences"] == []
+
+
+def test_maharani_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
+    """Maharani's integer softmax (a weighted reservoir draw over the heuristic's values, see
+    its heuristic module) and its restriction families decide alike on the GPU: two seats,
+    the heuristic above temperature 0 and restricted, greedy warm and restricted (the 2-player
+    artisan choice included)."""
+    case = {"game": "maharani", "players": 2, "edition": "2012", "games": 1, "seed": 29,
+            "strategies": ["balanced:temperature=1.5:forbid=markers+second_tiles",
+                           "greedy:temperature=0.25:forbid=artisans+refresh"]}
+    (report,) = simulate_cases([case])
+    assert report["differences"] == []

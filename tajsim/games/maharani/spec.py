@@ -44,6 +44,7 @@ from tajsim.games.maharani.play.records import (
 from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.nb import choose_action_nb
 from tajsim.games.maharani.strategies.registry import REGISTRY
+from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
 from tajsim.games.maharani.strategies.rollout import choose_simple_nb
 from tajsim.games.maharani.strategies.view import view
 
@@ -126,6 +127,7 @@ SPEC = GameSpec(
                  "into four palace quarters; gold for zones, artisan groups and quarter "
                  "scorings"),
     options=OPTIONS,
+    restrictions=RESTRICTIONS,
     check_legal=check_legal_list,
     check_step=check_step,
     board_picture="tajsim.games.maharani.report.board_plot:draw_palace",

@@ -18,6 +18,7 @@ from tajsim.games.maharani.engine.invariants_nb import (
     expected_legal_nb,
 )
 from tajsim.games.maharani.play.nb import play_out_nb, start_game_nb
+from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.registry import REGISTRY
 
 SCRATCH = np.zeros(SCRATCH_SIZE, np.int64)
@@ -127,7 +128,7 @@ def test_checked_games_are_the_random_games_of_the_runner():
         state = np.zeros(E.STATE_SIZE, np.int64)
         prng = np.zeros(E.MAX_PLAYERS, np.int64)
         start_game_nb(MCOMP, n, 0, 4, g, g, state, prng)
-        k = play_out_nb(MCOMP, state, np.zeros(n, np.int64), np.zeros((n, 32)), prng,
+        k = play_out_nb(MCOMP, state, np.zeros(n, np.int64), np.zeros((n, N_PARAMS)), prng,
                         np.empty(E.N_ACTIONS, np.int64), np.empty(0, np.int64),
                         *REGISTRY.kernel_switches([0]))
         assert k == steps[g]

@@ -32,6 +32,7 @@ from tajsim.games.maharani.play.nb import (
     start_game_nb,
     write_records_nb,
 )
+from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.registry import REGISTRY
 from tajsim.games.registry import get_game
 from tajsim.play.conformance import check_kernel_game
@@ -66,7 +67,7 @@ def play(n, rules, seed, game_id, sid=0):
     prng = np.zeros(E.MAX_PLAYERS, np.int64)
     start_game_nb(MCOMP, n, rules, seed, game_id, game_id, state, prng)
     actions = np.full(400, -1, np.int64)
-    k = play_out_nb(MCOMP, state, np.full(n, sid, np.int64), np.zeros((n, 32)), prng,
+    k = play_out_nb(MCOMP, state, np.full(n, sid, np.int64), np.zeros((n, N_PARAMS)), prng,
                     np.empty(E.N_ACTIONS, np.int64), actions, *REGISTRY.kernel_switches([sid]))
     return state, actions[:k]
 
@@ -109,7 +110,7 @@ def test_records_score_is_the_sum_of_its_parts(n, seed):
     lineups = np.array([[(g + p) % 2 for p in range(n)] for g in range(G)], np.int64)
     spec, params = REGISTRY.parse("balanced")
     lineup_ids = np.array([0, spec.strategy_id], np.int64)
-    lineup_params = np.stack([np.zeros(32), params])
+    lineup_params = np.stack([np.zeros(N_PARAMS), params])
     play_batch_nb(MCOMP, n, 0, seed, ids, ids, lineups, lineup_ids, lineup_params, res, setups,
                   *REGISTRY.kernel_switches(lineup_ids))
     parts = sum(res[f"pts_{p}"].astype(int) for p in E.PART_NAMES)

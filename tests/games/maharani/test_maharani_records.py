@@ -18,6 +18,7 @@ from tajsim.games.maharani.play.records import (
 )
 from tajsim.games.maharani.report import board_plot
 from tajsim.games.maharani.spec import SPEC
+from tajsim.games.maharani.strategies.ids import N_PARAMS
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def batch():
     res = np.zeros(G * n, E.RESULT_DTYPE)
     setups = np.zeros(G, E.SETUP_DTYPE)
     play_batch_nb(MCOMP, n, 0, 8, ids, ids, np.zeros((G, n), np.int64), np.zeros(1, np.int64),
-                  np.zeros((1, 32)), res, setups, None, None)
+                  np.zeros((1, N_PARAMS)), res, setups, None, None)
     return n, res, setups
 
 

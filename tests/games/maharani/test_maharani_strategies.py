@@ -15,6 +15,7 @@ from tajsim.games.maharani.engine import nb
 from tajsim.games.maharani.engine.invariants import redraw_hidden
 from tajsim.games.maharani.play.nb import play_batch_nb, start_game_nb
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.mcts import (
     WORK_SIZE,
     bag_tiles,
@@ -191,7 +192,7 @@ def test_mcts_beats_random():
     res = np.zeros(G * n, E.RESULT_DTYPE)
     setups = np.zeros(G, E.SETUP_DTYPE)
     play_batch_nb(MCOMP, n, 0, 5, ids, ids, lineups, np.array([0, spec.strategy_id], np.int64),
-                  np.stack([np.zeros(32), params]), res, setups,
+                  np.stack([np.zeros(N_PARAMS), params]), res, setups,
                   *REGISTRY.kernel_switches([0, spec.strategy_id]))
     mcts = lineups.reshape(-1) == 1
     assert res["winner"][mcts].mean() >= 0.9
@@ -205,7 +206,7 @@ def test_kernel_switches_and_missing_family():
     ids = np.zeros(1, np.int64)
     with pytest.raises(ValueError, match="compiled with search=None"):
         play_batch_nb(MCOMP, 2, 0, 1, ids, ids, np.zeros((1, 2), np.int64),
-                      np.array([3], np.int64), np.zeros((1, 32)), np.zeros(2, E.RESULT_DTYPE),
+                      np.array([3], np.int64), np.zeros((1, N_PARAMS)), np.zeros(2, E.RESULT_DTYPE),
                       np.zeros(1, E.SETUP_DTYPE), None, True)
 
 
@@ -213,7 +214,7 @@ def test_registry_names_params_and_errors(tmp_path):
     assert {"random", "greedy", "balanced", "zones", "artisans", "thrifty", "mcts"} <= set(
         REGISTRY.names())
     spec, params = REGISTRY.parse("zones:marker=2.5")
-    assert params[WEIGHT_NAMES.index("marker")] == 2.5 and params.shape == (32,)
+    assert params[WEIGHT_NAMES.index("marker")] == 2.5 and params.shape == (N_PARAMS,)
     with pytest.raises(UserError, match="unknown Maharani strategy 'nope'"):
         REGISTRY.parse("nope")
     with pytest.raises(UserError, match="has no parameter 'speed'"):

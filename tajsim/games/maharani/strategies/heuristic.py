@@ -21,6 +21,12 @@ Value of laying a tile (place, space, arrow):
 
 Refreshing is worth ``refresh`` x the face-down markers; stopping is worth 0.
 
+**Temperature** (the generic option, ``params[-2]``; :mod:`tajsim.engine.choice`): one unit is
+one gold of these values (``TEMPERATURE_SCALE`` thousandths). At 0 the policy takes its best
+action as above; above 0 it draws action ``i`` with weight ``EXP_TABLE``-softmax of its gap
+to the best, ``exp(-gap / T)`` in integers, from the seat's stream (two passes over the legal
+list: the best value, then a weighted reservoir draw, so no value buffer is needed on a GPU).
+
 ``greedy`` is the same kernel with fixed weights counting gold won this turn only (zone, group,
 the scoring of a quarter completed this turn, the 2 gold of a second tile): it maximises the gold
 of each decision. The presets (``presets.toml``) are weight vectors.
@@ -32,6 +38,7 @@ import math
 
 import numpy as np
 
+from tajsim.engine.choice import softmax_weight, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
@@ -81,6 +88,7 @@ from tajsim.games.maharani.engine.nb import (
     seat_side,
     slot_quarter,
 )
+from tajsim.games.maharani.strategies.ids import TEMPERATURE_SCALE
 
 # Weight slots (names in ``WEIGHT_NAMES``; documented in docs/games/maharani/strategies.md).
 W_ZONE = 0
@@ -103,6 +111,9 @@ GREEDY_WEIGHTS = {"zone": 1.0, "group": 1.0, "artisan": 0.0, "soon": 0.0, "reser
                   "feed": 0.0}
 GREEDY_W = tuple(int(round(GREEDY_WEIGHTS[k] * 1000)) for k in WEIGHT_NAMES)
 NEG_INF = -(1 << 60)
+# softmax weights (at most EXP_ONE = 2**22 each) are shifted down by this much before they are
+# summed, so that the 966 actions' total stays below the 2**31 of ``below``
+SOFTMAX_SHIFT = 2
 
 
 @kernel
@@ -371,16 +382,20 @@ def weighted_policy_nb(state, comp, player, params, prng, legal, n_legal, greedy
     params : float64[N_PARAMS], weights in the first slots (``WEIGHT_NAMES``); ignored when
         ``greedy``
     prng : int64[MAX_PLAYERS]; legal : int64[>= n_legal]
-    greedy : bool, use the fixed greedy weights
+    greedy : bool, use the fixed greedy weights (the temperature, the last but one slot of
+        ``params``, is read all the same)
     """
     return weighted_choice_nb(state, comp, player, weights_of(params, greedy), prng, legal,
-                              n_legal)
+                              n_legal, temperature_units(params, TEMPERATURE_SCALE))
 
 
 @kernel
-def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal):
-    """``weighted_policy_nb`` with the weights already in thousandths (``weights_of``): a search
-    converts its rollout weights once, not at every decision."""
+def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal, t_units):
+    """``weighted_policy_nb`` with the weights already in thousandths (``weights_of``) and the
+    temperature in thousandths of gold (``t_units``, 0: the best action): a search converts its
+    rollout weights once, not at every decision."""
+    if t_units > 0:
+        return softmax_choice(state, comp, player, wt, prng, legal, n_legal, t_units)
     side = seat_side(comp, state[S_N_PLAYERS], player)
     memo = EMPTY_MEMO
     best = legal[0]
@@ -398,3 +413,29 @@ def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal):
             if below(prng, player, ties) == 0:
                 best = action
     return best
+
+
+@kernel
+def softmax_choice(state, comp, player, wt, prng, legal, n_legal, t_units):
+    """One of ``legal[:n_legal]`` drawn with weight ``softmax_weight(best - value, t_units)``
+    (shifted down by ``SOFTMAX_SHIFT``) from ``prng[player]``: a first pass finds the best
+    value, a second draws by weighted reservoir sampling (action ``i`` replaces the choice with
+    probability ``w_i / (w_0 + ... + w_i)``: one draw per action of positive weight)."""
+    side = seat_side(comp, state[S_N_PLAYERS], player)
+    memo = EMPTY_MEMO
+    best_value = NEG_INF
+    for i in range(n_legal):
+        v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
+        if v > best_value:
+            best_value = v
+    memo = EMPTY_MEMO
+    chosen = legal[0]
+    total = np.int64(0)
+    for i in range(n_legal):
+        v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
+        w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
+        if w > 0:
+            total += w
+            if below(prng, player, total) < w:
+                chosen = legal[i]
+    return chosen

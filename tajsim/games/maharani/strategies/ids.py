@@ -1,7 +1,10 @@
-"""Strategy ids and the size of the parameter vector, shared by every Maharani strategy kernel.
+"""Strategy ids, the parameter vector's layout and the MCTS workspace's, shared by every Maharani
+strategy kernel.
 
-Kept apart from :mod:`tajsim.games.maharani.strategies.nb` (the dispatcher) so that the search
-kernel can import them without importing the dispatcher that calls it.
+Constants only: this module imports no strategy module, so the dispatcher
+(:mod:`~tajsim.games.maharani.strategies.nb`), the search
+(:mod:`~tajsim.games.maharani.strategies.mcts`) and the registry all import it without an
+import circle.
 """
 
 from __future__ import annotations
@@ -10,17 +13,57 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from tajsim.games.maharani.engine.enums import MAX_PLAYERS, MAX_TILES, N_ACTIONS, STATE_SIZE
+
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family reads the first
 # ``N_WEIGHTS`` slots (turned into fixed-point integers once per decision); MCTS reads its
-# settings from the first slots and passes ``params[N_WEIGHTS:]`` to its rollout policy.
-N_PARAMS = 32
+# settings from the first slots and passes ``params[N_WEIGHTS:]`` to its rollout policy (its
+# 16 rollout weights). The last two slots are the generic options, temperature and the
+# restriction mask (tajsim.engine.choice: read from the end, so the rollouts' slice keeps them).
 N_WEIGHTS = 16
+N_OWN_PARAMS = 2 * N_WEIGHTS
+N_PARAMS = N_OWN_PARAMS + 2
+#: Value units of the heuristic per unit of temperature: its values are thousandths of gold, so
+#: one unit of temperature is one gold.
+TEMPERATURE_SCALE = 1000
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
 STRATEGY_HEURISTIC = 2
 STRATEGY_MCTS = 3
 N_STRATEGY_IDS = 4
+
+# The MCTS workspace (int64 slots; ``new_workspace``): the tree and the search's scratch.
+MAX_NODES = 1 << 15
+MAX_PATH = 512
+P = MAX_PLAYERS
+W_STAMP = 0
+W_DET = 8
+W_LEGAL = W_DET + STATE_SIZE
+W_VALUES = W_LEGAL + N_ACTIONS
+W_CAND = W_VALUES + N_ACTIONS
+W_MARK = W_CAND + N_ACTIONS
+W_HAS = W_MARK + P * N_ACTIONS
+W_REP = W_HAS + P * N_ACTIONS
+W_PATH = W_REP + P * N_ACTIONS
+W_RPRNG = W_PATH + MAX_PATH
+W_VALS = W_RPRNG + P
+W_REWARDS = W_VALS + P
+W_ROOT_CAND = W_REWARDS + P  # the root's candidates, the same at every iteration
+W_BAG_TILES = W_ROOT_CAND + N_ACTIONS  # the tiles in the bag, in tile-id order
+W_KEY = W_BAG_TILES + MAX_TILES
+W_MOVER = W_KEY + MAX_NODES
+W_CHILD = W_MOVER + MAX_NODES
+W_SIBLING = W_CHILD + MAX_NODES
+W_VISITS = W_SIBLING + MAX_NODES
+W_AVAIL = W_VISITS + MAX_NODES
+W_REWARD = W_AVAIL + MAX_NODES
+WORK_SIZE = W_REWARD + MAX_NODES
+
+
+def new_workspace() -> np.ndarray:
+    """A zeroed MCTS workspace: int64[WORK_SIZE] (one per thread; reusable across decisions)."""
+    return np.zeros(WORK_SIZE, np.int64)
 
 
 def kernel_switches(strategy_ids: Iterable[int]) -> tuple[np.ndarray | None, bool | None]:
@@ -32,8 +75,6 @@ def kernel_switches(strategy_ids: Iterable[int]) -> tuple[np.ndarray | None, boo
     ``choose_action`` use it as their scratch. ``heuristics`` is None for a line-up without
     ``greedy``, the presets or MCTS (whose rollouts use them), else True.
     """
-    from tajsim.games.maharani.strategies.mcts import new_workspace
-
     ids = {int(i) for i in strategy_ids}
     search = new_workspace() if STRATEGY_MCTS in ids else None
     heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC} or search is not None \

@@ -26,8 +26,17 @@ depends on the machine's speed and is not reproducible from its seed; without it
 it is. The root's candidates and the bag's tiles are the same at every iteration: computed once.
 
 The chosen action is the most visited root child (ties: the better total reward, then the
-first). Every quantity compared is an integer (fixed-point UCB: an integer natural logarithm
-and an integer square root), so a GPU takes the same decisions.
+first; above temperature 0, a draw from the seat's stream among the children tied on both).
+
+Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher's temperature
+(the last slots of ``params[N_WEIGHTS:]`` are the searcher's), so above 0 they draw a softmax
+of the heuristic's values from the rollout streams. A restriction (``forbid=``) removes the
+searcher's forbidden actions from its root decision (the caller's ``legal_root``, already
+restricted by the dispatcher); the tree's other decisions and the rollouts play every seat
+unrestricted (a model of the others' play, and of its own later turns).
+
+Every quantity compared is an integer (fixed-point UCB: an integer natural logarithm and an
+integer square root), so a GPU takes the same decisions.
 
 The tree lives in a caller-provided ``int64`` workspace (``WORK_SIZE``; ``new_workspace()``),
 so the policy allocates nothing per decision; the batch kernels allocate one per batch. The
@@ -39,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.maharani.engine.enums import (
     C_N_TILES,
@@ -47,7 +57,6 @@ from tajsim.games.maharani.engine.enums import (
     LOC_BAG,
     MAX_PLAYERS,
     MAX_SCORED_ARTISANS,
-    MAX_TILES,
     N_ACTIONS,
     N_ARTISAN_COLOURS,
     N_QUARTERS,
@@ -82,8 +91,41 @@ from tajsim.games.maharani.strategies.heuristic import (
     weighted_choice_nb,
     weights_of,
 )
-from tajsim.games.maharani.strategies.ids import N_WEIGHTS, STRATEGY_HEURISTIC
-from tajsim.games.maharani.strategies.rollout import choose_simple_nb
+from tajsim.games.maharani.strategies.ids import (
+    MAX_NODES,
+    MAX_PATH,
+    N_WEIGHTS,
+    STRATEGY_HEURISTIC,
+    TEMPERATURE_SCALE,
+    W_AVAIL,
+    W_BAG_TILES,
+    W_CAND,
+    W_CHILD,
+    W_DET,
+    W_HAS,
+    W_KEY,
+    W_LEGAL,
+    W_MARK,
+    W_MOVER,
+    W_PATH,
+    W_REP,
+    W_REWARD,
+    W_REWARDS,
+    W_ROOT_CAND,
+    W_RPRNG,
+    W_SIBLING,
+    W_STAMP,
+    W_VALS,
+    W_VALUES,
+    W_VISITS,
+    WORK_SIZE,
+    new_workspace,
+)
+from tajsim.games.maharani.strategies.rollout import simple_choice_nb
+
+# The workspace's layout lives in ids (constants only); re-exported for the callers of old.
+__all__ = ["MCTS_PARAM_NAMES", "WORK_SIZE", "bag_tiles", "determinise", "isqrt", "ln_q16",
+           "mcts_policy_nb", "mcts_search", "new_workspace"]
 
 P = MAX_PLAYERS
 
@@ -100,37 +142,7 @@ MCTS_PARAM_NAMES = ("iterations", "exploration", "rollout", "horizon", "width", 
                     "artisan_value", "ms")
 SALT_ROLLOUT = 0xD37E
 
-# Workspace layout (int64 slots).
-MAX_NODES = 1 << 15
-MAX_PATH = 512
-W_STAMP = 0
-W_DET = 8
-W_LEGAL = W_DET + STATE_SIZE
-W_VALUES = W_LEGAL + N_ACTIONS
-W_CAND = W_VALUES + N_ACTIONS
-W_MARK = W_CAND + N_ACTIONS
-W_HAS = W_MARK + P * N_ACTIONS
-W_REP = W_HAS + P * N_ACTIONS
-W_PATH = W_REP + P * N_ACTIONS
-W_RPRNG = W_PATH + MAX_PATH
-W_VALS = W_RPRNG + P
-W_REWARDS = W_VALS + P
-W_ROOT_CAND = W_REWARDS + P  # the root's candidates, the same at every iteration
-W_BAG_TILES = W_ROOT_CAND + N_ACTIONS  # the tiles in the bag, in tile-id order
-W_KEY = W_BAG_TILES + MAX_TILES
-W_MOVER = W_KEY + MAX_NODES
-W_CHILD = W_MOVER + MAX_NODES
-W_SIBLING = W_CHILD + MAX_NODES
-W_VISITS = W_SIBLING + MAX_NODES
-W_AVAIL = W_VISITS + MAX_NODES
-W_REWARD = W_AVAIL + MAX_NODES
-WORK_SIZE = W_REWARD + MAX_NODES
 LN2_Q16 = 45426  # ln(2) * 2**16
-
-
-def new_workspace() -> np.ndarray:
-    """A zeroed MCTS workspace: int64[WORK_SIZE] (one per thread; reusable across decisions)."""
-    return np.zeros(WORK_SIZE, np.int64)
 
 
 # ---------------------------------------------------------------------------
@@ -297,6 +309,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
     artisan_value = int(np.floor(params[I_ARTISAN_VALUE] * 1000.0 + 0.5))
     rparams = params[N_WEIGHTS:]
     wt = weights_of(rparams, False)
+    t_units = temperature_units(params, TEMPERATURE_SCALE)
+    restricted = forbid_mask(params) != 0
     stop_turn = state[S_TURN] + horizon if horizon >= 0 else 1 << 40
     det = work[W_DET:W_DET + STATE_SIZE]
     legal = work[W_LEGAL:W_LEGAL + N_ACTIONS]
@@ -337,7 +351,12 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
                     work[W_CAND + i] = work[W_ROOT_CAND + i]
                 mover = det[S_CUR]
             else:
-                n_leg = legal_actions_nb(det, comp, legal)
+                if at_root and restricted:  # the searcher's own decision: the dispatcher's list
+                    n_leg = n_root
+                    for i in range(n_root):
+                        legal[i] = legal_root[i]
+                else:
+                    n_leg = legal_actions_nb(det, comp, legal)
                 legal_fresh = True
                 if n_leg == 1:
                     apply_action_nb(det, comp, legal[0])
@@ -346,9 +365,10 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
                 mover = det[S_CUR]
                 if not in_tree:
                     if rollout_id == STRATEGY_HEURISTIC:  # the weights converted once
-                        action = weighted_choice_nb(det, comp, mover, wt, rprng, legal, n_leg)
+                        action = weighted_choice_nb(det, comp, mover, wt, rprng, legal, n_leg,
+                                                    t_units)
                     else:
-                        action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng,
+                        action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng,
                                                   legal, n_leg)
                     apply_action_nb(det, comp, action)
                     continue
@@ -421,7 +441,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
                 in_tree = False
                 if not legal_fresh:
                     legal_actions_nb(det, comp, legal)
-                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
                                           n_leg)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
@@ -440,22 +460,39 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
     best_action = legal_root[0]
     best_visits = -1
     best_total = -1
+    n_tied = 0
     for i in range(n_root):
-        key = player * N_ACTIONS + legal_root[i]
-        visits = 0
-        total = 0
-        child = work[W_CHILD]
-        while child >= 0:
-            if work[W_KEY + child] == key:
-                visits = work[W_VISITS + child]
-                total = work[W_REWARD + child]
-                break
-            child = work[W_SIBLING + child]
+        visits, total = root_child_stats(work, player, legal_root[i])
         if visits > best_visits or (visits == best_visits and total > best_total):
             best_visits = visits
             best_total = total
             best_action = legal_root[i]
+            n_tied = 1
+        elif visits == best_visits and total == best_total:
+            n_tied += 1
+    if t_units > 0 and n_tied > 1:
+        # above temperature 0, exact ties on visits and reward are drawn from the seat's
+        # stream instead of going to the first
+        r = below(prng, player, n_tied)
+        for i in range(n_root):
+            visits, total = root_child_stats(work, player, legal_root[i])
+            if visits == best_visits and total == best_total:
+                if r == 0:
+                    return legal_root[i]
+                r -= 1
     return best_action
+
+
+@njit(cache=True)
+def root_child_stats(work, player, action):
+    """(visits, reward sum) of the root's child for ``player``'s ``action`` ((0, 0) if none)."""
+    key = player * N_ACTIONS + action
+    child = work[W_CHILD]
+    while child >= 0:
+        if work[W_KEY + child] == key:
+            return work[W_VISITS + child], work[W_REWARD + child]
+        child = work[W_SIBLING + child]
+    return 0, 0
 
 
 @njit(cache=True)

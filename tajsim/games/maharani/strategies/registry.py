@@ -8,7 +8,9 @@
 * ``mcts``: determinised Monte Carlo tree search over the hidden bag, heuristic rollouts.
 
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the ``float64[N_PARAMS]``
-vector the kernels receive.
+vector the kernels receive. Every strategy also takes the generic options ``temperature`` (one
+unit = one gold of the heuristic's values) and ``forbid`` (the families of
+``restrictions.RESTRICTIONS``): the last two slots of the vector (:mod:`tajsim.engine.choice`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tajsim.games.maharani.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.maharani.strategies.mcts import MCTS_PARAM_NAMES
+from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -113,7 +116,8 @@ def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpec:
 
 def build_registry(presets_path: str | Path | None = None) -> StrategyRegistry:
     """A registry with every strategy (presets read from ``presets_path``)."""
-    reg = StrategyRegistry("Maharani", N_PARAMS, kernel_switches)
+    reg = StrategyRegistry("Maharani", N_PARAMS, kernel_switches, generic_options=True,
+                           restrictions=RESTRICTIONS)
     reg.register(StrategySpec("random", STRATEGY_RANDOM,
                               "uniform over the legal actions (tile, space and arrow each count)",
                               tags=("baseline",), n_params=N_PARAMS))

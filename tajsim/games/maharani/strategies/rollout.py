@@ -1,11 +1,24 @@
-"""Policies that never search: ``random`` and the dispatcher used inside MCTS rollouts.
+"""Policies that never search: ``random`` and the dispatchers used inside MCTS rollouts and on
+the GPU.
 
 ``choose_simple_nb`` dispatches over every strategy except MCTS (numba cannot compile the
 recursion mcts -> rollout -> dispatcher -> mcts), so the search kernel calls this one.
+
+The generic strategy options (:mod:`tajsim.engine.choice`) are read from the end of ``params``:
+
+* the **temperature** (``params[-2]``, one unit = one gold of the heuristic's values): above 0
+  the heuristic family and ``greedy`` draw a softmax of their values
+  (:func:`~tajsim.games.maharani.strategies.heuristic.weighted_policy_nb`), ``random`` stays
+  uniform;
+* the **restriction mask** (``params[-1]``): ``choose_simple_nb`` removes the forbidden
+  families from the legal list first (:mod:`~tajsim.games.maharani.strategies.restrictions`);
+  ``simple_choice_nb`` does not, because MCTS rollouts play every seat with the searcher's
+  rollout parameters and the restriction is the searcher's alone.
 """
 
 from __future__ import annotations
 
+from tajsim.engine.choice import forbid_mask
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.strategies.heuristic import weighted_policy_nb
@@ -14,6 +27,7 @@ from tajsim.games.maharani.strategies.ids import (
     STRATEGY_HEURISTIC,
     STRATEGY_RANDOM,
 )
+from tajsim.games.maharani.strategies.restrictions import restrict_legal
 
 
 @kernel
@@ -25,9 +39,10 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 # Inlined into its callers (numba IR): a separately compiled dispatcher is one more module
 # in which LLVM optimises the whole heuristic again (issue 13: cold compile).
 @kernel(inline="always")
-def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                      heuristics=True):
-    """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]``.
+    """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]`` at its
+    temperature, without restrictions (MCTS rollouts).
 
     ``heuristics=None`` compiles a dispatcher without the heuristic family; the caller must not
     pass its ids then (an unknown id plays ``legal[0]``).
@@ -40,3 +55,17 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
+
+
+@kernel(inline="always")
+def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+                     heuristics=True):
+    """``simple_choice_nb`` after removing the families the seat is forbidden from
+    ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
+
+    The CPU dispatcher's and the GPU batch kernel's entry (``GpuKernels.choose_simple``)."""
+    n = restrict_legal(state, comp, legal, n_legal, forbid_mask(params))
+    if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
+        return legal[0]
+    return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n,
+                            heuristics)
