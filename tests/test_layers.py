@@ -17,12 +17,6 @@ ROOT = Path(__file__).resolve().parents[1]
 LINT = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
     "lint-imports")
 
-# TODO(mr19): the one known circle, tajsim.games.maharani.strategies.ids <-> mcts (and rollout,
-# which both import). Branch mr19 (51aa309) moves ids.py's constants out of the circle (0 circles
-# on its tree): once it is merged, make this frozenset() and the check allows none at all.
-KNOWN_CIRCLE = frozenset({"tajsim.games.maharani.strategies.ids",
-                          "tajsim.games.maharani.strategies.mcts",
-                          "tajsim.games.maharani.strategies.rollout"})
 
 # Strongly connected components of more than one module in grimp's graph of ``tajsim`` (the
 # graph import-linter checks), found with Tarjan's algorithm; printed as JSON. Imports under
@@ -155,7 +149,7 @@ def test_a_new_wing_is_checked_with_no_edit_of_the_contracts(tmp_path):
 
 
 def test_no_import_circle():
-    circles = [c for c in _circles(ROOT) if not set(c) <= KNOWN_CIRCLE]
+    circles = _circles(ROOT)
     assert not circles, f"import circles among tajsim's modules: {circles}"
 
 
