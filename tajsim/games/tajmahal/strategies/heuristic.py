@@ -402,6 +402,9 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
         wd += palace_base
     best_action = ACTION_WITHDRAW
     best_value = wd
+    if legal[0] != ACTION_WITHDRAW:  # a restriction (blind_withdraw) took withdrawing away
+        best_action = legal[0]
+        best_value = -1e18
     # Continuing: value at the next turn, the same display later, minus the cards spent.
     disp_later = w[W_TAKE] * disp
     if n > 1:

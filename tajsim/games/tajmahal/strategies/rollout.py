@@ -50,12 +50,12 @@ MANY_SHIFT = 3
 @kernel
 def fixed_value(v):
     """``floor(v * VALUE_ONE)`` as an int64 (clamped): the same integer on every device."""
-    x = math.floor(v * VALUE_ONE)
+    x = v * VALUE_ONE
     if x > FIXED_LIMIT:
         x = FIXED_LIMIT
     elif x < -FIXED_LIMIT:
         x = -FIXED_LIMIT
-    return np.int64(x)
+    return np.int64(math.floor(x))
 
 
 @kernel
