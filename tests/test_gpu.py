@@ -282,3 +282,20 @@ def test_maharani_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
                            "greedy:temperature=0.25:forbid=artisans+refresh"]}
     (report,) = simulate_cases([case])
     assert report["differences"] == []
+
+
+def test_taj_mahal_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
+    """Taj Mahal's generic options on the GPU (issue 19): the heuristic's float values turned
+    into fixed point (floor(value * 1024)) and drawn with the integer softmax from the seat's
+    stream, the restrictions filtering the GPU's legal list in the shared dispatcher. Four
+    seats, both editions: presets and greedy above temperature 0 and restricted, random
+    restricted."""
+    cases = [{"game": "tajmahal", "players": 4, "edition": "2018", "games": 1, "seed": 29,
+              "strategies": ["balanced:temperature=1:forbid=goods+connections",
+                             "greedy:temperature=0.5", "random:forbid=crown+blind_withdraw",
+                             "commodity:temperature=0.25:forbid=special_cards"]},
+             {"game": "tajmahal", "players": 3, "edition": "2000", "games": 1, "seed": 31,
+              "strategies": ["network:temperature=2", "balanced:forbid=blind_withdraw",
+                             "greedy:forbid=goods+crown"]}]
+    for report in simulate_cases(cases):
+        assert report["differences"] == []

@@ -79,8 +79,10 @@ def test_a_bad_mask_in_a_vector_is_refused():
 def test_a_game_without_the_options_says_so():
     with pytest.raises(UserError, match="do not take the generic options"):
         registry(generic=False).parse("plain:temperature=1")
+    # a real game's registry without them (No Thanks!: none of its kernels reads them)
     with pytest.raises(UserError, match="do not take the generic options"):
-        get_game("tajmahal").strategies.parse("balanced:forbid=goods")
+        get_game("nothanks").strategies.parse(
+            f"{get_game('nothanks').strategies.names()[0]}:temperature=1")
 
 
 def test_registry_checks_its_declarations():

@@ -33,6 +33,7 @@ from tajsim.games.tajmahal.play.records import (
 from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 from tajsim.games.tajmahal.strategies.registry import REGISTRY, TUNING
+from tajsim.games.tajmahal.strategies.restrictions import RESTRICTIONS
 from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb
 from tajsim.games.tajmahal.strategies.view import view_of
 
@@ -102,6 +103,7 @@ SPEC = GameSpec(
     seat_cost_us=11.5,  # random: about 21,000 4-player games/s on one core
     tuning=TUNING,
     board_picture="tajsim.games.tajmahal.report.board_plot:plot_board",
+    restrictions=RESTRICTIONS,
     notes=GameNotes(
         seat_note="seat 0 plays first in the first visit",
         setup_features_text="province visit numbers and bonus tiles by city",

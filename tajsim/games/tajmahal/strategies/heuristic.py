@@ -42,6 +42,7 @@ from tajsim.games.tajmahal.engine.enums import (
     FIRST_PRESTIGE,
     FIRST_WHITE,
     MASK_DISPLAY,
+    MAX_LEGAL,
     MAX_PLAYERS,
     N_ADVISORS,
     N_MASK_WORDS,
@@ -368,10 +369,10 @@ BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
 @kernel(inline="always")
-def decide_bid(state, comp, player, w, legal, n_legal, view, work):
+def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
-    ``work``: float64[BID_WORK_SIZE], scratch.
+    ``work``: float64[BID_WORK_SIZE], scratch; ``values[i]`` gets the value of ``legal[i]``.
     """
     threat_a = work[AT_THREAT_A:AT_THREAT_B].reshape((P, N_SYMBOLS))
     threat_b = work[AT_THREAT_B:AT_SEAT_V].reshape((P, N_SYMBOLS))
@@ -406,6 +407,9 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
         wd += palace_base
     best_action = ACTION_WITHDRAW
     best_value = wd
+    if legal[0] != ACTION_WITHDRAW:  # a restriction (blind_withdraw) took withdrawing away
+        best_action = legal[0]
+        best_value = -1e18
     # Continuing: value at the next turn, the same display later, minus the cards spent.
     disp_later = w[W_TAKE] * disp
     if n > 1:
@@ -414,6 +418,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
     for i in range(n_legal):
         action = legal[i]
         if action == ACTION_WITHDRAW:
+            values[i] = wd  # hook: the temperature draws from every value
             continue
         code = action - ACTION_BID
         card = code // BID_EXTRA
@@ -437,6 +442,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work):
             if s < N_ADVISORS or s == SEAT_CROWN:
                 miss_palace *= 1.0 - h
         value += (1.0 - miss_palace) * palace_base
+        values[i] = value  # hook: the temperature draws from every value
         if value > best_value:
             best_value = value
             best_action = action
@@ -453,8 +459,9 @@ STACKED_CROWN_MARGIN = 0.05
 
 
 @kernel(inline="always")
-def decide_city(state, comp, player, w, legal, n_legal, view, crown):
-    """Best palace (``crown`` False) or crown (True) city among ``legal[:n_legal]``.
+def decide_city(state, comp, player, w, legal, n_legal, view, crown, values):
+    """Best palace (``crown`` False) or crown (True) city among ``legal[:n_legal]``; the value
+    of ``legal[i]`` goes to ``values[i]``.
 
     ``view`` (float64[VIEW_SIZE]) is scratch: the card counts behind the value of a card
     drawn blind are counted (``build_count_view``) only when a palace city offers the
@@ -485,6 +492,7 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
             v -= 0.01  # a crown palace there would waste the tile for everyone after the visit
         if crown and not is_open_city(state, city):
             v += 0.02  # prefer leaving open cities open
+        values[i] = v  # hook: the temperature draws from every value
         if v > best_value:
             best_value = v
             best_action = legal[i]
@@ -492,10 +500,10 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown):
 
 
 @kernel(inline="always")
-def decide_display(state, comp, player, w, legal, n_legal, view, work):
+def decide_display(state, comp, player, w, legal, n_legal, view, work, values):
     """Best display card among ``legal[:n_legal]``; ``view`` (float64[VIEW_SIZE]) is scratch
     for the player's own colour counts, all that a card's value reads of it, ``work``
-    (float64[BID_WORK_SIZE]) for the card value tables."""
+    (float64[BID_WORK_SIZE]) for the card value tables; ``values[i]`` gets ``legal[i]``'s."""
     build_count_view(state, comp, player, view, False)
     keep = work[AT_KEEP:AT_INTEREST]
     interest = work[AT_INTEREST:AT_THREAT_SCRATCH]
@@ -505,19 +513,23 @@ def decide_display(state, comp, player, w, legal, n_legal, view, work):
     for i in range(n_legal):
         card = legal[i] - ACTION_TAKE
         v = take_value(comp, keep, interest, card)
+        values[i] = v  # hook: the temperature draws from every value
         if v > best_value:
             best_value = v
             best_action = legal[i]
     return best_action
 
 
-# The policy's scratch (float64[HEURISTIC_WORK_SIZE]): the view, decide_bid's work, then room
-# for a copy of the greedy weights. Callers pass it in (the CPU entry points allocate it, a GPU
-# thread keeps it in local memory); no value in it survives from one decision to the next.
+# The policy's scratch (float64[HEURISTIC_WORK_SIZE]): the view, decide_bid's work, room for a
+# copy of the greedy weights, then the value of each legal action of the last decision (the
+# temperature draws from them: WORK_VALUES + i holds legal[i]'s). Callers pass it in (the CPU
+# entry points allocate it, a GPU thread keeps it in local memory); only the values outlive a
+# decision, read by the dispatcher right after it.
 WORK_VIEW = 0
 WORK_BID = WORK_VIEW + VIEW_SIZE
 WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
-HEURISTIC_WORK_SIZE = WORK_WEIGHTS + N_WEIGHTS
+WORK_VALUES = WORK_WEIGHTS + N_WEIGHTS
+HEURISTIC_WORK_SIZE = WORK_VALUES + MAX_LEGAL
 
 
 # The decisions and their parts are inlined into this kernel (each has one call site), so a
@@ -526,20 +538,26 @@ HEURISTIC_WORK_SIZE = WORK_WEIGHTS + N_WEIGHTS
 def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
     """Decide with weights ``w`` (float64[>= N_WEIGHTS]); deterministic given the view.
 
-    ``work``: float64[HEURISTIC_WORK_SIZE] scratch.
+    ``work``: float64[HEURISTIC_WORK_SIZE] scratch. Every candidate's value is left in
+    ``work[WORK_VALUES + i]`` (points, for ``legal[i]``): the dispatcher's temperature draws
+    from them.
     """
     view = work[WORK_VIEW:WORK_BID]
+    values = work[WORK_VALUES:]
     phase = state[S_PHASE]
     if phase == PHASE_BID:
         # Only a bid reads the whole view; the other decisions count what they need.
         build_view(state, comp, player, view)
         return decide_bid(state, comp, player, w, legal, n_legal, view,
-                          work[WORK_BID:WORK_WEIGHTS])
+                          work[WORK_BID:WORK_WEIGHTS], values)
     if phase == PHASE_PALACE or phase == PHASE_CROWN:  # one call site: decide_city is inlined
-        return decide_city(state, comp, player, w, legal, n_legal, view, phase == PHASE_CROWN)
+        return decide_city(state, comp, player, w, legal, n_legal, view, phase == PHASE_CROWN,
+                           values)
     if phase == PHASE_DISPLAY:
         return decide_display(state, comp, player, w, legal, n_legal, view,
-                              work[WORK_BID:WORK_WEIGHTS])
+                              work[WORK_BID:WORK_WEIGHTS], values)
+    for i in range(n_legal):  # no other phase decides; equal values keep a draw uniform
+        values[i] = 0.0
     return legal[0]
 
 

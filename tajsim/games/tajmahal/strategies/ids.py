@@ -7,10 +7,16 @@ kernels can import them without importing the dispatcher that calls them back.
 from __future__ import annotations
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family uses the first
-# ``N_WEIGHTS`` slots; ISMCTS uses its first slots for its own settings and passes the second
-# half (``params[N_WEIGHTS:]``) to its rollout policy as that policy's weights.
-N_PARAMS = 32
+# ``N_WEIGHTS`` slots; ISMCTS uses its first slots for its own settings and passes
+# ``params[N_WEIGHTS:]`` to its rollout policy (its 16 rollout weights). The last two slots are
+# the generic options, temperature and the restriction mask (tajsim.engine.choice: read from the
+# end, so the rollouts' slice keeps them).
 N_WEIGHTS = 16
+N_OWN_PARAMS = 2 * N_WEIGHTS
+N_PARAMS = N_OWN_PARAMS + 2
+#: Fixed-point units per point of the heuristic's values: the temperature's softmax compares
+#: ``floor(value * VALUE_ONE)``, so one unit of temperature is one point of the value scale.
+VALUE_ONE = 1024
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1

@@ -23,8 +23,15 @@ Each iteration:
    the margin being the player's value minus the best other player's value (a win at the end
    of the game adds ``win_bonus``, shared between tied winners).
 
-The chosen action is the most visited child of the root. The tree lives in flat arrays
+The chosen action is the most visited child of the root (ties: the first legal action; above
+temperature 0, a draw from the seat's stream among the tied ones). The tree lives in flat arrays
 preallocated for ``iterations`` nodes.
+
+Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher's temperature
+(the last slots of ``params[N_WEIGHTS:]`` are the searcher's). A restriction (``forbid=``)
+removes the searcher's forbidden actions from the root, in the tree as in its choice; the
+rollouts and the tree below the root play every seat unrestricted (a model of the others' play,
+and of its own later decisions).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import math
 import numpy as np
 from numba import njit
 
+from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
@@ -73,8 +81,9 @@ from tajsim.games.tajmahal.engine.nb import (
 )
 from tajsim.games.tajmahal.strategies.features import is_unseen
 from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
-from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb
+from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, VALUE_ONE
+from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
+from tajsim.games.tajmahal.strategies.rollout import simple_choice_nb
 
 P = MAX_PLAYERS
 
@@ -213,6 +222,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     horizon = int(params[I_HORIZON])
     group = params[I_GROUP] > 0.5
     rparams = params[N_WEIGHTS:]
+    mask = forbid_mask(params)
     start_visit = state[S_VISIT]
     stop_visit = start_visit + horizon + 1 if horizon >= 0 else 1 << 30
 
@@ -258,12 +268,14 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
         in_tree = True
         while det[S_PHASE] != PHASE_GAME_OVER and det[S_VISIT] < stop_visit:
             n_leg = legal_actions_nb(det, comp, legal)
+            if node == 0 and in_tree and mask != 0:  # the root: the searcher's own decision
+                n_leg = restrict_legal(det, comp, legal, n_leg, mask)
             if n_leg == 1:
                 apply_action_nb(det, comp, legal[0])
                 continue
             mover = det[S_CUR]
             if not in_tree:
-                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
                                           n_leg, work)
                 apply_action_nb(det, comp, action)
                 continue
@@ -326,7 +338,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
                 node = best
             else:  # tree full: finish with the rollout policy
                 in_tree = False
-                action = choose_simple_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
+                action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
                                           n_leg, work)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
@@ -351,6 +363,21 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
         if visits > best_visits:
             best_visits = visits
             best_action = legal_root[i]
+    if temperature_units(params, VALUE_ONE) > 0:
+        # above temperature 0, ties on visits are drawn from the seat's stream instead of
+        # going to the first legal action
+        tied = 0
+        for i in range(n_root):
+            if visits_out[i] == best_visits:
+                tied += 1
+        if tied > 1:
+            r = below(prng, player, tied)
+            for i in range(n_root):
+                if visits_out[i] == best_visits:
+                    if r == 0:
+                        best_action = legal_root[i]
+                        break
+                    r -= 1
     return best_action
 
 

@@ -8,7 +8,12 @@ public (``state[S_CARD_PUBLIC + card] == 1``). It must never read another hand o
 * ``state``: int64[STATE_SIZE]; ``comp``: int64[COMP_SIZE];
 * ``params``: float64[N_PARAMS], the strategy's parameters (weights);
 * ``prng``: int64[MAX_PLAYERS], the per-seat policy streams (the policy uses slot ``player``);
-* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb``.
+* ``legal``: int64[>= n_legal], the legal actions from ``legal_actions_nb`` (left as it is: a
+  restricted strategy, ``forbid=``, filters a copy).
+
+The generic options (``temperature``, ``forbid``) sit in the last two slots of ``params``
+(:mod:`tajsim.engine.choice`; :mod:`~tajsim.games.tajmahal.strategies.rollout` says how each
+strategy reads them).
 
 Strategies are selected by id inside compiled code: passing jitted functions as arguments would
 defeat numba's cache and make every worker compile again.
@@ -19,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.choice import forbid_mask
 from tajsim.games.tajmahal.strategies.heuristic import (
     HEURISTIC_WORK_SIZE,
     greedy_policy_nb,
@@ -34,7 +40,8 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_RANDOM,
 )
 from tajsim.games.tajmahal.strategies.ismcts import ismcts_policy_nb
-from tajsim.games.tajmahal.strategies.rollout import choose_simple_nb, random_policy_nb
+from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
+from tajsim.games.tajmahal.strategies.rollout import random_policy_nb, simple_choice_nb
 
 __all__ = [
     "N_PARAMS",
@@ -59,13 +66,21 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                      search=True, heuristics=True, work=None):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
-    Search strategies are dispatched here; the others through ``choose_simple_nb``, the
+    A restricted strategy (``forbid=``, the last slot of ``params``) chooses among a copy of
+    the list without its forbidden families (the whole list where that would leave nothing).
+    Search strategies are dispatched here; the others through ``simple_choice_nb``, the
     dispatcher rollouts use (it cannot reach ISMCTS, so numba sees no recursion).
     ``search=None`` / ``heuristics=None`` compile a dispatcher without ISMCTS / without the
     heuristic family (see ``kernel_switches``); the caller must not pass their ids then.
     ``work`` is the heuristic's scratch, float64[HEURISTIC_WORK_SIZE], allocated once by a
     caller that decides many times (the batch kernels); None allocates it for this decision.
     """
+    mask = forbid_mask(params)
+    if mask != 0:  # an allocation for restricted seats only: the caller's list stays whole
+        legal = legal[:n_legal].copy()
+        n_legal = restrict_legal(state, comp, legal, n_legal, mask)
+        if n_legal == 1:
+            return legal[0]
     if search is not None:
         if strategy_id == STRATEGY_ISMCTS:
             return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
@@ -73,9 +88,9 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
             if work is None:
                 scratch = np.empty(HEURISTIC_WORK_SIZE, np.float64)
-                return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal,
+                return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
                                         n_legal, scratch)
-            return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal,
+            return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
                                     n_legal, work)
-    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
+    return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             None)

@@ -12,7 +12,10 @@ Registered names (:data:`REGISTRY`, a :class:`~tajsim.strategies.spec.StrategyRe
   ``hoarder``, ``collector`` and, once ``tajsim tune`` has run, ``tuned``);
 * ``ismcts`` - information-set Monte Carlo tree search.
 
-``REGISTRY.parse("name:key=value:...")`` overrides parameters by name. Pure-Python strategies
+``REGISTRY.parse("name:key=value:...")`` overrides parameters by name. Every compiled strategy
+also takes the generic options ``temperature`` (one unit = one point of the heuristic's values;
+``random`` ignores it) and ``forbid`` (the families of ``restrictions.RESTRICTIONS``): the last
+two slots of the vector (:mod:`tajsim.engine.choice`). Pure-Python strategies
 (``py:path/to/file.py``) are not compiled; see :mod:`tajsim.strategies.python_policy`.
 """
 
@@ -35,6 +38,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.tajmahal.strategies.ismcts import ISMCTS_PARAM_NAMES
+from tajsim.games.tajmahal.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -46,7 +50,8 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-REGISTRY = StrategyRegistry("Taj Mahal", N_PARAMS, kernel_switches)
+REGISTRY = StrategyRegistry("Taj Mahal", N_PARAMS, kernel_switches, generic_options=True,
+                            restrictions=RESTRICTIONS)
 # Module-level names of the registry's methods (the wing's own code and its tests use them).
 register = REGISTRY.register
 strategy_names = REGISTRY.names
@@ -118,6 +123,7 @@ def heuristic_spec(name: str, weights: np.ndarray, description: str) -> Strategy
         param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES),
         tags=("heuristic", "preset"),
         cost=7.0,  # about 3,000 games/s on one core against about 21,000 with random
+        deterministic=True,
     )
 
 
@@ -166,6 +172,7 @@ def _register_builtin() -> None:
             description="one-step look-ahead in raw points: withdraw now or the best bid",
             tags=("baseline",),
             cost=7.0,
+            deterministic=True,
         )
     )
     presets = load_presets()

@@ -1,14 +1,32 @@
-"""Policies that never search: the random policy and the dispatcher used inside ISMCTS rollouts.
+"""Policies that never search: the random policy and the dispatchers ISMCTS's rollouts, the CPU
+dispatcher and the GPU use.
 
-``choose_simple_nb`` dispatches over every strategy except ``ismcts`` (numba cannot compile the
+``simple_choice_nb`` dispatches over every strategy except ``ismcts`` (numba cannot compile the
 recursion ismcts -> rollout -> dispatcher -> ismcts), so the search kernel calls this one.
+
+The generic strategy options (:mod:`tajsim.engine.choice`) are read from the end of ``params``:
+
+* the **temperature** (``params[-2]``; one unit = one point of the heuristic's values, i.e.
+  ``VALUE_ONE`` fixed-point units): above 0 the heuristic family (the presets and ``greedy``)
+  draws among the legal actions from the values it left in ``work[WORK_VALUES:]``
+  (:func:`draw_by_value`); ``random`` stays uniform;
+* the **restriction mask** (``params[-1]``): ``choose_simple_nb`` removes the forbidden
+  families from the legal list first (:mod:`~tajsim.games.tajmahal.strategies.restrictions`);
+  ``simple_choice_nb`` does not, because ISMCTS's rollouts play every seat with the
+  searcher's parameters and the restriction is the searcher's alone.
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
+from tajsim.engine.choice import forbid_mask, softmax_weight, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.strategies.heuristic import (
+    WORK_VALUES,
     WORK_WEIGHTS,
     load_greedy_weights,
     weighted_policy_nb,
@@ -17,7 +35,49 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_RANDOM,
+    VALUE_ONE,
 )
+from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
+
+# Fixed-point values are clamped to +-2**40 points' worth: far beyond any heuristic value, and
+# a gap of two of them still fits an int64.
+FIXED_LIMIT = float(1 << 50)
+# Weights above 511 candidates are shifted down so that their sum stays below 2**31 (`below`).
+MANY_CANDIDATES = 511
+MANY_SHIFT = 3
+
+
+@kernel
+def fixed_value(v):
+    """``floor(v * VALUE_ONE)`` as an int64 (clamped): the same integer on every device."""
+    x = v * VALUE_ONE
+    if x > FIXED_LIMIT:
+        x = FIXED_LIMIT
+    elif x < -FIXED_LIMIT:
+        x = -FIXED_LIMIT
+    return np.int64(math.floor(x))
+
+
+@kernel
+def draw_by_value(values, offset, n, t_units, prng, player):
+    """Index ``i < n`` drawn with weight ``softmax_weight(best - value_i, t_units)``, the values
+    ``values[offset:offset + n]`` (float64 points) in fixed point (``fixed_value``); one draw
+    from ``prng[player]``. ``t_units`` > 0 (``temperature_units(params, VALUE_ONE)``)."""
+    best = fixed_value(values[offset])
+    for i in range(1, n):
+        v = fixed_value(values[offset + i])
+        if v > best:
+            best = v
+    shift = MANY_SHIFT if n > MANY_CANDIDATES else 0
+    total = np.int64(0)
+    for i in range(n):
+        total += softmax_weight(best - fixed_value(values[offset + i]), t_units) >> shift
+    r = below(prng, player, total)
+    for i in range(n):
+        r -= softmax_weight(best - fixed_value(values[offset + i]), t_units) >> shift
+        if r < 0:
+            return i
+    return n - 1  # not reached: r < total
 
 
 @kernel
@@ -29,8 +89,9 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 # Inlined into its callers (numba IR): a separately compiled dispatcher is one more module
 # in which LLVM optimises the whole heuristic again (issue 13: cold compile).
 @kernel(inline="always")
-def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work):
-    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
+def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work):
+    """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]`` at its
+    temperature, without restrictions (ISMCTS's rollouts).
 
     ``work`` is the heuristic family's scratch (float64[HEURISTIC_WORK_SIZE]), or None to
     compile a dispatcher without the family (``kernel_switches`` in
@@ -43,7 +104,23 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
             if strategy_id == STRATEGY_GREEDY:
                 load_greedy_weights(work)
             w = params if strategy_id == STRATEGY_HEURISTIC else work[WORK_WEIGHTS:]
-            return weighted_policy_nb(state, comp, player, w, legal, n_legal, work)
+            action = weighted_policy_nb(state, comp, player, w, legal, n_legal, work)
+            t_units = temperature_units(params, VALUE_ONE)
+            if t_units > 0:  # at 0 nothing is drawn: today's choice, today's streams
+                return legal[draw_by_value(work, WORK_VALUES, n_legal, t_units, prng, player)]
+            return action
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
+
+
+@kernel(inline="always")
+def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work):
+    """``simple_choice_nb`` after removing the families the seat is forbidden from
+    ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
+
+    The GPU batch kernel's entry (``GpuKernels.choose_simple``)."""
+    n = restrict_legal(state, comp, legal, n_legal, forbid_mask(params))
+    if n == 1:  # the restriction left one action: nothing to choose
+        return legal[0]
+    return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n, work)
