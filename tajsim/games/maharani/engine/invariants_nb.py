@@ -7,6 +7,11 @@ masks, no fit tables), and ``check_games_nb`` plays random games checking, after
 the invariants, the legal list against that reference, the zone and group gold against
 breadth-first flood fills, and that gold never falls except by a second tile's 2 gold.
 
+The checks are written from the rules text, not from the rules module: they call only the
+entry points under test (``start_game_nb``, ``legal_actions_nb``, ``apply_action_nb``) and keep
+their own gold sum, artisan options, action decoding and board updates, so a wrong rules helper
+shows as a broken invariant instead of agreeing with itself.
+
 The Python versions stay the reference (readable, with messages); the tests run both on the same
 states, including deliberately corrupted ones, so the twin cannot drift silently.
 ``tests/games/maharani/maharani_check_many.py`` uses it for 10^5 games per player count.
@@ -112,15 +117,10 @@ from tajsim.games.maharani.engine.enums import (
     SECOND_TILE_COST,
     STATE_SIZE,
 )
-from tajsim.games.maharani.engine.nb import (
-    apply_action_nb,
-    apply_artisan,
-    decode_place,
-    lay_tile,
-    legal_actions_nb,
-    score_of,
-    start_game_nb,
-)
+
+# Only the entry points under test: the checks below use none of the rules' helpers (scores,
+# artisan choices, action decoding, laying a tile), so a wrong helper cannot agree with itself.
+from tajsim.games.maharani.engine.nb import apply_action_nb, legal_actions_nb, start_game_nb
 
 P = MAX_PLAYERS
 KNOWN_OPTIONS = OPT_FREE_REFRESH | OPT_TARGET_MARKER
@@ -164,6 +164,63 @@ def rotate_marks(marks, turns):
         if (marks >> d) & 1:
             out |= 1 << ((d + turns) % 4)
     return out
+
+
+@njit(cache=True)
+def gold_of(state, p):
+    """Seat ``p``'s gold: zones + groups + quarters + second-tile payments (its score parts)."""
+    gold = 0
+    for part in range(N_PARTS):
+        gold += state[S_SCORE + p * N_PARTS + part]
+    return gold
+
+
+@njit(cache=True)
+def seat_colour(n_players, p, second):
+    """Artisan colour of seat ``p``: one colour each, two each (2p, 2p + 1) with 2 players."""
+    if n_players == 2:
+        return 2 * p + (1 if second else 0)
+    return p
+
+
+@njit(cache=True)
+def same_colour_artisan(state, comp, s, colour):
+    """The space of an artisan of ``colour`` on another tile of the colour of the tile on space
+    ``s``, in ``s``'s quarter (the one a move takes), or -1."""
+    tile_colour = comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
+    for x in range(comp[C_N_SPACES]):
+        if (x != s and state[S_SPACE_ARTISAN + x] == colour
+                and comp[C_SPACE_QUARTER + x] == comp[C_SPACE_QUARTER + s]
+                and comp[C_TILE_COLOUR + state[S_SPACE_TILE + x]] == tile_colour):
+            return x
+    return -1
+
+
+@njit(cache=True)
+def artisan_options_ref(state, comp, p, s):
+    """The artisan options (bit ``ART_*``) of seat ``p`` for the tile on space ``s``, option by
+    option from R8: an artisan of one of its colours already on a tile of that colour in the
+    quarter is moved, otherwise a new one comes from the reserve while it has one."""
+    n = state[S_N_PLAYERS]
+    options = 0
+    for second in range(2 if n == 2 else 1):
+        colour = seat_colour(n, p, second == 1)
+        if same_colour_artisan(state, comp, s, colour) >= 0:
+            options |= 1 << (ART_MOVE_B if second else ART_MOVE_A)
+        elif state[S_RESERVE + colour] > 0:
+            options |= 1 << (ART_NEW_B if second else ART_NEW_A)
+    return options
+
+
+@njit(cache=True)
+def put_artisan(board, comp, p, option, s):
+    """Place (or move) seat ``p``'s artisan of ``option`` on space ``s`` of ``board`` (only the
+    board: tiles and artisans, what ``bfs_size`` reads)."""
+    second = option == ART_NEW_B or option == ART_MOVE_B
+    colour = seat_colour(board[S_N_PLAYERS], p, second)
+    if option == ART_MOVE_A or option == ART_MOVE_B:
+        board[S_SPACE_ARTISAN + same_colour_artisan(board, comp, s, colour)] = -1
+    board[S_SPACE_ARTISAN + s] = colour
 
 
 @njit(cache=True)
@@ -412,7 +469,7 @@ def check_state_nb(state, comp, scratch):
         for p in range(n):
             better = 0
             for o in range(n):
-                if score_of(state, o) > score_of(state, p):
+                if gold_of(state, o) > gold_of(state, p):
                     better += 1
             if state[S_RANK + p] != 1 + better or state[S_WINNER + p] != (1 if better == 0
                                                                           else 0):
@@ -433,34 +490,9 @@ def expected_legal_nb(state, comp, out):
     p = state[S_CUR]
     k = 0
     if phase == PHASE_ARTISAN:
-        s = state[S_LAST_SPACE]
-        q = comp[C_SPACE_QUARTER + s]
-        colour = comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
-        a_col = 2 * p
-        b_col = 2 * p + 1
-        has_a = False
-        has_b = False
-        for x in range(comp[C_N_SPACES]):
-            a = state[S_SPACE_ARTISAN + x]
-            if (x != s and comp[C_SPACE_QUARTER + x] == q and state[S_SPACE_TILE + x] >= 0
-                    and comp[C_TILE_COLOUR + state[S_SPACE_TILE + x]] == colour):
-                if a == a_col:
-                    has_a = True
-                elif a == b_col:
-                    has_b = True
-        res_a = state[S_RESERVE + a_col] > 0
-        res_b = state[S_RESERVE + b_col] > 0
-        allowed = 0
-        if has_a and has_b:
-            allowed = (1 << ART_MOVE_A) | (1 << ART_MOVE_B)
-        elif has_a:
-            allowed = (1 << ART_MOVE_A) | ((1 << ART_NEW_B) if res_b else 0)
-        elif has_b:
-            allowed = (1 << ART_MOVE_B) | ((1 << ART_NEW_A) if res_a else 0)
-        else:
-            allowed = ((1 << ART_NEW_A) if res_a else 0) | ((1 << ART_NEW_B) if res_b else 0)
+        options = artisan_options_ref(state, comp, p, state[S_LAST_SPACE])
         for option in range(4):
-            if (allowed >> option) & 1:
+            if (options >> option) & 1:
                 out[k] = ACTION_ARTISAN + option
                 k += 1
         return k
@@ -546,19 +578,35 @@ def check_step_nb(before, state, comp, action, mid, queue, seen):
     for i in range(STATE_SIZE):
         mid[i] = before[i]
     if action < N_PLACE_ACTIONS:
-        s = decode_place(action)[1]
-        lay_tile(mid, comp, p, action)
-        zone = mid[S_SCORE + p * N_PARTS + PART_ZONES] - before[S_SCORE + p * N_PARTS
-                                                                + PART_ZONES]
+        # the board after laying the tile, by hand: action = (place * MAX_SPACES + space) * 4
+        # + arrow direction
+        s = (action // 4) % MAX_SPACES
+        mid[S_SPACE_TILE + s] = before[S_SLOT + action // (4 * MAX_SPACES)]
+        zone = state[S_SCORE + p * N_PARTS + PART_ZONES] - before[S_SCORE + p * N_PARTS
+                                                                  + PART_ZONES]
         if zone != bfs_size(mid, comp, s, False, queue, seen):
             return 17
+        # R8: an arrow pointing at the player brings an artisan, at once when there is exactly
+        # one way to take it (otherwise a choice follows, or there is none)
+        option = -1
+        if action % 4 == comp[C_SEAT_SIDE + n * P + p]:
+            options = artisan_options_ref(mid, comp, p, s)
+            for k in range(4):
+                if options == 1 << k:
+                    option = k
     elif action >= ACTION_ARTISAN:
         s = before[S_LAST_SPACE]
-        apply_artisan(mid, comp, p, action - ACTION_ARTISAN, s)
+        option = action - ACTION_ARTISAN
     else:
         return 0
-    group = mid[S_SCORE + p * N_PARTS + PART_GROUPS] - before[S_SCORE + p * N_PARTS + PART_GROUPS]
-    if group != 0 and group != bfs_size(mid, comp, s, True, queue, seen):
+    group = state[S_SCORE + p * N_PARTS + PART_GROUPS] - before[S_SCORE + p * N_PARTS
+                                                                + PART_GROUPS]
+    if (group != 0) != (option >= 0):
+        return 18
+    if option < 0:
+        return 0
+    put_artisan(mid, comp, p, option, s)
+    if group != bfs_size(mid, comp, s, True, queue, seen):
         return 18
     return 0
 
