@@ -20,8 +20,8 @@ from tajsim.games.maharani.engine.invariants_nb import (
     SCRATCH_SIZE,
     check_games_nb,
     check_state_nb,
-    expected_legal_nb,
 )
+from tajsim.games.maharani.engine.reference_nb import expected_legal_nb
 from tajsim.games.maharani.play.nb import play_out_nb, start_game_nb
 from tajsim.games.maharani.strategies.registry import REGISTRY
 
