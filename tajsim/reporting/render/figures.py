@@ -22,7 +22,7 @@ import numpy as np
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
-from tajsim.running.store import atomic_write
+from tajsim.running.run_files import atomic_write
 
 PART_COLOURS = ("#8c6d31", "#b5524b", "#d9a441", "#6b8e4e", "#7b68a6", "#4f7fa8", "#c77d4e",
                 "#5f9ea0", "#9c6b98", "#7a7a52")

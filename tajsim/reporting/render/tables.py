@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from tajsim.reporting.render.figures import PAGE_WIDTH_PX
-from tajsim.running.store import atomic_write
+from tajsim.running.run_files import atomic_write
 
 #: Rows a report table shows (the CSV file has them all).
 MAX_TABLE_ROWS = 40
