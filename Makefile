@@ -19,15 +19,18 @@ report: $(STAMP)
 	$(VENV)/bin/tajsim run experiments/default.toml
 	@echo "open reports/default/report.html (or read reports/default/report.md)"
 
-## Lint, the one-way layers (import-linter, docs/architecture.md) and the whole test suite.
+## Lint, the one-way layers (import-linter, docs/architecture.md), the generic layers' types
+## (mypy, [tool.mypy] in pyproject.toml) and the whole test suite.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

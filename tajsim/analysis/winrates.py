@@ -430,7 +430,7 @@ def _standardised_seat_rates(seat: np.ndarray, view: np.ndarray, win: np.ndarray
     cell = seat * n_view + view
     n_cell = np.bincount(cell, minlength=P * n_view).reshape(P, n_view).astype(np.float64)
     sum_cell = np.bincount(cell, weights=win, minlength=P * n_view).reshape(P, n_view)
-    support = (n_cell > 0).all(axis=0)
+    support = np.asarray((n_cell > 0).all(axis=0))  # an array (the stubs allow a scalar)
     nan = {"rates": np.full(P, np.nan), "cov": np.full((P, P), np.nan), "n_games": 0}
     if not support.any():
         return nan

@@ -156,7 +156,7 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
             echo.say(f"added the OpenSpiel tables to {path} and {saved}")
         return
     data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
-    saved = _write(save_json, data, output.with_suffix(".json"), data)
+    saved = _write(save_json, data, output.with_suffix(".json"), None)
     path = _write(write_docs, data, output, saved)
     echo.say(f"wrote {path} ({data.seconds:.0f} s)")
 

@@ -44,7 +44,7 @@ class TajsimGroup(click.Group):
             return None
         return importlib.import_module(f"tajsim.cli.{name}").command
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except UserError as exc:

@@ -4,6 +4,7 @@ turn by turn, as a referee would follow it."""
 from __future__ import annotations
 
 import click
+import numpy as np
 
 from tajsim.cli.options import (
     Echo,
@@ -40,7 +41,7 @@ class _Printer:
 
     def __init__(self, strategies: list[str]) -> None:
         self.strategies = strategies
-        self.pending: tuple[BaseGame, int, object] | None = None
+        self.pending: tuple[BaseGame, int, np.ndarray] | None = None
 
     def before(self, game: BaseGame, player: int, action: int) -> None:
         self.flush()
@@ -118,12 +119,12 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
         if quiet:
             played = whole
         else:
-            printer = _Printer(list(record.strategies))
+            record_printer = _Printer(list(record.strategies))
             shadow = spec.game_class.replay(record, upto=0)  # same board and components
             for action in record.actions:
-                printer.before(shadow, shadow.current_player, action)
+                record_printer.before(shadow, shadow.current_player, action)
                 shadow.apply(action)
-            printer.flush()
+            record_printer.flush()
             played = shadow
     else:
         names = [s for s in strategies.split(",") if s.strip()]

@@ -17,7 +17,7 @@ from tajsim.cli.options import (
     seed_option,
     verbosity_options,
 )
-from tajsim.engine.spec import GameSpec
+from tajsim.engine.spec import GameSpec, TuningSpace
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.play.tuning import tune, write_preset
@@ -29,15 +29,23 @@ _PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 CMAES_MIN_POPSIZE = 4
 
 
+def _tuning(spec: GameSpec) -> TuningSpace:
+    """The game's tuning space, or a one-line ``UserError`` for a game with none."""
+    if spec.tuning is None:
+        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
+    return spec.tuning
+
+
 def _family(spec: GameSpec) -> list[StrategySpec]:
     """The registered presets of the tuned family."""
-    return [s for s in spec.strategies.all() if s.strategy_id == spec.tuning.strategy_id]
+    return [s for s in spec.strategies.all() if s.strategy_id == _tuning(spec).strategy_id]
 
 
 def _default_start(spec: GameSpec) -> str:
     """The game's declared start, else its family's first preset."""
-    if spec.tuning.start:
-        return spec.tuning.start
+    start = _tuning(spec).start
+    if start:
+        return start
     family = _family(spec)
     if not family:
         raise UserError(f"{spec.title}'s tuned family has no registered preset; expected "
@@ -91,11 +99,10 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     spec.check_players(players, ed)
-    if spec.tuning is None:
-        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
+    tuning = _tuning(spec)
     start = start if start is not None else _default_start(spec)
     if field_ is None:
-        field_ = ",".join(spec.tuning.field) or ",".join(
+        field_ = ",".join(tuning.field) or ",".join(
             s.name for s in _family(spec) if s.name != start)
     names = [s.strip() for s in field_.split(",") if s.strip()]
     if not names:
@@ -103,7 +110,7 @@ def command(game, start, field_, players, edition, method, generations, popsize,
                         "registered strategies")
     for text in [start, *names]:
         spec.strategies.parse(text)  # every name is checked before any game
-    n_weights = len(spec.tuning.names)
+    n_weights = len(tuning.names)
     # The held-out games rotate the seats over whole tables; the search needs a population
     # its method really uses (no silent rounding of either).
     if heldout < players or heldout % players:
@@ -125,12 +132,12 @@ def command(game, start, field_, players, edition, method, generations, popsize,
             raise UserError(f"--name {name!r} is not a preset name; expected letters, digits "
                             "and '_', not starting with a digit")
         if name in spec.strategies and \
-                spec.strategies.get(name).strategy_id != spec.tuning.strategy_id:
+                spec.strategies.get(name).strategy_id != tuning.strategy_id:
             raise UserError(f"--name {name!r} is a {spec.title} strategy of another family; "
                             "expected a new preset name or a preset of the tuned family")
         check_writable_file(write_path, "--write")
         if write_path.exists():
-            spec.tuning.check_presets(write_path)  # a valid presets file before hours of tuning
+            tuning.check_presets(write_path)  # a valid presets file before hours of tuning
     elif given("name"):
         raise UserError("--name without --write; expected --write to store the preset "
                         "(or no --name)")
@@ -157,6 +164,6 @@ def command(game, start, field_, players, edition, method, generations, popsize,
             raise UserError(f"cannot write [presets.{name}] to {str(write_path)!r} "
                             f"({exc.strerror or exc}); the tuned weights are "
                             f"{result.weights_dict()}") from None
-        if write_path.resolve() == spec.tuning.presets_path().resolve():
-            spec.tuning.reload()  # the registered presets changed
+        if write_path.resolve() == tuning.presets_path().resolve():
+            tuning.reload()  # the registered presets changed
         echo.say(f"wrote [presets.{name}] to {path}")

@@ -32,11 +32,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tajsim.errors import UserError
+
+if TYPE_CHECKING:  # for the annotations only: base_game may read the spec at run time
+    from tajsim.engine.base_game import BaseGame, GameRecord
 
 #: Leading fields of every result dtype, in this order.
 RESULT_LEAD = ("game_id", "seat", "strategy_id", "score", "rank", "winner")
@@ -383,8 +386,8 @@ class GameSpec:
     phase_names: tuple[str, ...]
     components: ComponentSet
     strategies: Any
-    game_class: type
-    record_class: type
+    game_class: type[BaseGame]
+    record_class: type[GameRecord]
     frame_columns: Callable[..., dict[str, Any]]
     setup_features: Callable[..., list[SetupFeature]]
     setup_feature_columns: Callable[[Sequence[str]], list[str]]
@@ -438,13 +441,13 @@ class GameSpec:
     def result_metrics(self) -> tuple[str, ...]:
         """Per-player integer fields of the result records after the score parts."""
         skip = set(RESULT_LEAD) | set(self.part_columns)
-        return tuple(n for n in self.result_dtype.names if n not in skip)
+        return tuple(n for n in self.result_dtype.names or () if n not in skip)
 
     @property
     def game_metrics(self) -> tuple[str, ...]:
         """Per-game scalar fields of the setup records (``n_turns`` ...)."""
-        return tuple(n for n in self.setup_dtype.names if n not in SETUP_LEAD
-                     and self.setup_dtype.fields[n][0].shape == ())
+        return tuple(n for n in self.setup_dtype.names or () if n not in SETUP_LEAD
+                     and self.setup_dtype[n].shape == ())
 
     def edition_index(self, edition: str | int) -> int:
         """Index of ``edition`` (its name, or its index) in ``editions``; ``UserError`` if none."""

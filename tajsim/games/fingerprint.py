@@ -75,6 +75,8 @@ def wing_source_files(game: str) -> list[Path]:
     """The files of the wing ``tajsim/games/<game>/`` that its ``SOURCE_FOLDERS`` name, sorted
     by path (importing only the wing's cheap package ``__init__``)."""
     wing = importlib.import_module(f"tajsim.games.{game}")
+    if wing.__file__ is None:
+        raise RuntimeError(f"tajsim.games.{game} has no __init__.py; expected a wing package")
     base = Path(wing.__file__).resolve().parent
     return _files_under(base / folder for folder in wing.SOURCE_FOLDERS)
 

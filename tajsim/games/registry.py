@@ -1,27 +1,34 @@
-"""The registered games, by name: the one place that imports every game's spec.
+"""The registered games, by name: the one place that loads every game's spec.
 
 The generic layers look a game up here (``get_game("maharaja")``); ``--game`` on the command
-line and ``game = "..."`` in experiment files name one. A new game adds its package to
-``GAME_PACKAGES`` (``tajsim/games/__init__.py``) and its spec below.
+line and ``game = "..."`` in experiment files name one. A new game adds its package's name to
+``GAME_PACKAGES`` (``tajsim/games/__init__.py``): that one line registers it. This module loads
+``tajsim.games.<name>.spec`` for each name, only a wing's lower half (rules, strategies, play
+kernels, spec); the analysis and reporting layers load a wing's ``analyses`` and ``report`` by
+the module names its spec declares, so nothing below them imports a wing's upper half.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games import DEFAULT_GAME, GAME_PACKAGES
-from tajsim.games.maharaja.spec import SPEC as MAHARAJA
-from tajsim.games.maharani.spec import SPEC as MAHARANI
-from tajsim.games.nothanks.spec import SPEC as NOTHANKS
-from tajsim.games.tajmahal.spec import SPEC as TAJMAHAL
 
 __all__ = ["DEFAULT_GAME", "GAMES", "game_names", "get_game"]
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (TAJMAHAL, MAHARAJA, MAHARANI,
-                                                                 NOTHANKS)}
-if tuple(GAMES) != GAME_PACKAGES:  # the fingerprint reads GAME_PACKAGES: they must agree
-    raise RuntimeError(f"registered games {tuple(GAMES)} differ from GAME_PACKAGES "
-                       f"{GAME_PACKAGES}")
+
+def _load_spec(package: str) -> GameSpec:
+    spec = importlib.import_module(f"tajsim.games.{package}.spec").SPEC
+    if not isinstance(spec, GameSpec) or spec.name != package:
+        # the fingerprint and numba's cache folders are keyed by package name: they must agree
+        raise RuntimeError(f"tajsim.games.{package}.spec.SPEC must be the GameSpec named "
+                           f"{package!r}; got {getattr(spec, 'name', spec)!r}")
+    return spec
+
+
+GAMES: dict[str, GameSpec] = {package: _load_spec(package) for package in GAME_PACKAGES}
 
 
 def game_names() -> list[str]:

@@ -9,7 +9,7 @@ raises a one-line :class:`~tajsim.errors.UserError` with the install hint.
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from typing import Any
 
 from tajsim.errors import UserError
 
@@ -19,8 +19,11 @@ __all__ = ["INSTALL_HINT", "require"]
 INSTALL_HINT = "pip install 'tajsim[interop]'"
 
 
-def require(module: str, what: str) -> ModuleType:
-    """Import ``module`` (a framework), or raise a one-line ``UserError`` naming ``what``."""
+def require(module: str, what: str) -> Any:
+    """Import ``module`` (a framework), or raise a one-line ``UserError`` naming ``what``.
+
+    Typed ``Any``: the adapters subclass the frameworks' classes (``gymnasium.Env``), which the
+    type checker cannot follow through a module imported by name."""
     try:
         return importlib.import_module(module)
     except ImportError:

@@ -48,6 +48,8 @@ from tajsim.interop.encoding import layout
 
 gymnasium = require("gymnasium", "tajsim.interop.gymnasium")
 spaces = gymnasium.spaces
+# The base class, from a module imported by name: a type checker takes it as Any.
+_Env: Any = gymnasium.Env
 
 __all__ = ["ILLEGAL_ACTION_REWARD", "SeatEnv", "check_seed", "env_id", "observation_space",
            "win_shares"]
@@ -89,7 +91,7 @@ def env_id(spec: GameSpec) -> str:
     return f"tajsim/{''.join(c for c in spec.title if c.isascii() and c.isalnum())}-v0"
 
 
-class SeatEnv(gymnasium.Env):
+class SeatEnv(_Env):
     """One seat of a game against compiled strategies (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
@@ -166,7 +168,7 @@ class SeatEnv(gymnasium.Env):
     def _play_to_learner(self) -> None:
         """Play the opponents' moves and the learner's forced moves until the learner has a
         choice or the game is over."""
-        spec, game = self.game_spec, self.game
+        spec, game = self.game_spec, self._game
         k, state, comp, legal = spec.kernels, game.state, game.comp, self._legal
         while (p := spec.current_player(state)) >= 0:
             n = int(k.legal_actions(state, comp, legal))
@@ -176,7 +178,9 @@ class SeatEnv(gymnasium.Env):
                 self._n_legal = n
                 return
             else:
-                strategy_id, params = self.seats[p]
+                opponent = self.seats[p]
+                assert opponent is not None  # only the learner's seat holds None
+                strategy_id, params = opponent
                 action = int(k.choose_action(strategy_id, state, comp, p, params, game.prng,
                                              legal, n, *self._switches))
             k.apply_action(state, comp, action)
@@ -204,6 +208,13 @@ class SeatEnv(gymnasium.Env):
         reward = win_shares(game)[self.seat] if game.is_over else 0.0
         return self._observation(), reward, game.is_over, False, self._info()
 
+    @property
+    def _game(self) -> BaseGame:
+        """The episode's game; a one-line error before the first ``reset()``."""
+        if self.game is None:
+            raise UserError("no episode yet; call reset() first")
+        return self.game
+
     # -- what the learner gets ----------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
         """int8[n_actions]: 1 at the learner's legal actions (all 0 once the episode is over)."""
@@ -212,12 +223,12 @@ class SeatEnv(gymnasium.Env):
         return mask
 
     def _observation(self) -> dict[str, np.ndarray]:
-        game = self.game
+        game = self._game
         view = self.game_spec.view(game.state, game.comp, self.seat, game.components)
         return {"observation": self.layout.encode(view), "action_mask": self.action_masks()}
 
     def _info(self) -> dict[str, Any]:
-        game = self.game
+        game = self._game
         if not game.is_over:
             return {}
         scores, ranks = game.scores(), game.ranks()

@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,6 +44,8 @@ from tajsim.interop.encoding import layout
 from tajsim.interop.gymnasium import check_seed, observation_space, spaces, win_shares
 
 pettingzoo = require("pettingzoo", "tajsim.interop.pettingzoo")
+# The base class, from a module imported by name: a type checker takes it as Any.
+_AECEnv: Any = pettingzoo.AECEnv
 
 __all__ = ["TajsimAECEnv", "env"]
 
@@ -51,10 +54,10 @@ RENDER_MODES = ("ansi",)
 
 def fresh_seed() -> int:
     """A master seed from the operating system's entropy."""
-    return int(np.random.SeedSequence().entropy % (2**63))
+    return secrets.randbits(63)
 
 
-class TajsimAECEnv(pettingzoo.AECEnv):
+class TajsimAECEnv(_AECEnv):
     """One registered game as an AEC environment (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "tajsim", "is_parallelizable": False}
@@ -88,6 +91,13 @@ class TajsimAECEnv(pettingzoo.AECEnv):
         self._n_legal = 0
         self.game: BaseGame | None = None
 
+    @property
+    def _game(self) -> BaseGame:
+        """The episode's game; a one-line error before the first ``reset()``."""
+        if self.game is None:
+            raise UserError("no episode yet; call reset() first")
+        return self.game
+
     # -- the spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -117,7 +127,7 @@ class TajsimAECEnv(pettingzoo.AECEnv):
 
     def _after_move(self) -> None:
         """Refresh the legal list and the seat to move, or end the episode."""
-        game = self.game
+        game = self._game
         if game.is_over:
             self._n_legal = 0
             ranks, scores = game.ranks(), game.scores()
@@ -133,7 +143,7 @@ class TajsimAECEnv(pettingzoo.AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
-        game = self.game
+        game = self._game
         mask = np.zeros(self.spec.n_actions, np.int8)
         if not game.is_over and self.spec.current_player(game.state) == player:
             mask[self._legal[:self._n_legal]] = 1
@@ -151,7 +161,7 @@ class TajsimAECEnv(pettingzoo.AECEnv):
                 f"action {action!r} is not legal for {agent} here; {self._n_legal} legal "
                 f"actions, e.g. {[int(a) for a in legal[:5]]}")
         self._cumulative_rewards[agent] = 0.0
-        game = self.game
+        game = self._game
         self.spec.kernels.apply_action(game.state, game.comp, int(action))
         game.actions.append(int(action))
         self._after_move()

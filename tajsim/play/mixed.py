@@ -107,12 +107,12 @@ def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = 
                 action = int(k.choose_action(strategy.strategy_id, state, comp, p, params, prng,
                                              legal, n, *switches))
             else:
-                options = [int(a) for a in legal[:n]]
+                choices = [int(a) for a in legal[:n]]
                 if hasattr(obj, "choose_in_game"):
-                    action = obj.choose_in_game(game, p, options)
+                    action = obj.choose_in_game(game, p, choices)
                 else:
-                    action = obj.choose(spec.view(state, comp, p, game.components), options)
-                if action not in options:
+                    action = obj.choose(spec.view(state, comp, p, game.components), choices)
+                if action not in choices:
                     raise UserError(
                         f"python strategy {obj.name!r} returned {action!r}, not one of the "
                         f"{n} legal actions"

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 
 import cma
@@ -61,10 +62,10 @@ class TuneResult:
     names: tuple[str, ...]
     weights: np.ndarray
     start_weights: np.ndarray
-    history: list[dict] = field(default_factory=list)
-    heldout: dict = field(default_factory=dict)
+    history: list[dict] = dataclass_field(default_factory=list)
+    heldout: dict = dataclass_field(default_factory=dict)
     seconds: float = 0.0
-    settings: dict = field(default_factory=dict)
+    settings: dict = dataclass_field(default_factory=dict)
 
     def weights_dict(self) -> dict[str, float]:
         return {k: round(float(v), 4) for k, v in zip(self.names, self.weights)}

@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -104,8 +105,8 @@ class LadderConfig:
 
     @classmethod
     def quick(cls, **kw) -> LadderConfig:
-        base = dict(random_games=16, field_games=16, h2h_games=16, search_field_games=4,
-                    search_h2h_games=4, python_games=2)
+        base: dict[str, Any] = dict(random_games=16, field_games=16, h2h_games=16,
+                                    search_field_games=4, search_h2h_games=4, python_games=2)
         base.update(kw)
         return cls(**base)
 

@@ -266,10 +266,10 @@ class Aggregates:
                 row += 1
         if not frames:
             return pd.DataFrame()
-        feature, value, seat, n, sums, sumsqs = zip(*frames)
-        n = np.asarray(n, np.float64)
-        sums = np.asarray(sums, np.float64)
-        sumsqs = np.asarray(sumsqs, np.float64)
+        feature, value, seat, n_rows, sum_rows, sumsq_rows = zip(*frames)
+        n = np.asarray(n_rows, np.float64)
+        sums = np.asarray(sum_rows, np.float64)
+        sumsqs = np.asarray(sumsq_rows, np.float64)
         safe = np.maximum(n, 1)
         wins = sums[:, 1] / WIN_SHARE_SCALE
         low, high = wilson_interval(wins, n)
@@ -306,10 +306,10 @@ def wilson_interval(successes, n, confidence: float = 0.95):
 
 def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
                    parts: tuple[str, ...], measures: tuple[str, ...] = ()) -> pd.DataFrame:
-    group, strategy, seat, n, sums, sumsqs = zip(*rows)
-    n = np.asarray(n, np.float64)
-    sums = np.asarray(sums, np.float64)
-    sumsqs = np.asarray(sumsqs, np.float64)
+    group, strategy, seat, n_rows, sum_rows, sumsq_rows = zip(*rows)
+    n = np.asarray(n_rows, np.float64)
+    sums = np.asarray(sum_rows, np.float64)
+    sumsqs = np.asarray(sumsq_rows, np.float64)
     safe = np.maximum(n, 1)
     idx = {m: j for j, m in enumerate(metrics)}
     wins = sums[:, idx["win_share"]] / WIN_SHARE_SCALE

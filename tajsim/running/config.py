@@ -212,7 +212,8 @@ def resolve_components(spec: GameSpec, components: Any = None,
         raise UserError(f"alternative components {alternative} and {given} "
                         f"{board if board is not None else component_file} both given; "
                         "expected one (an alternative is generated from the shipped files)")
-    if alternative is not None and spec.components.alternative is None:
+    make_alternative = spec.components.alternative
+    if alternative is not None and make_alternative is None:
         raise UserError(f"{spec.title} has no alternative components; expected no "
                         "--alternative")
     try:
@@ -220,7 +221,8 @@ def resolve_components(spec: GameSpec, components: Any = None,
             base = spec.components.default()
         else:
             base = spec.components.load(board, component_file)
-        comps = base if alternative is None else spec.components.alternative(alternative, base)
+        comps = base if alternative is None or make_alternative is None else \
+            make_alternative(alternative, base)
     except UserError:
         raise
     except (OSError, ValueError) as exc:  # anything the loader did not word itself
@@ -445,6 +447,9 @@ def setup_ids_for(spec: GameSpec, setups: str, games_per_setup: int,
     block = np.asarray(game_ids, np.int64) // int(games_per_setup)
     if setups == "random":
         return block
+    if spec.enumerated_setups is None:
+        raise UserError(f"setups = 'enumerated': {spec.title} does not list its setups; "
+                        "expected setups = 'random'")
     listed = np.asarray(spec.enumerated_setups(), np.int64)
     return listed[block % listed.size]
 

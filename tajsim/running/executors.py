@@ -15,10 +15,13 @@ import socket
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tajsim.errors import UserError
 from tajsim.running.chunk import ChunkResult, CodeMismatchError, run_chunk
+
+if TYPE_CHECKING:  # the pools are imported when a run starts
+    from concurrent.futures import Executor
 
 #: Local modes, each with ``workers`` cores busy:
 #:
@@ -66,7 +69,7 @@ class ThreadExecutor:
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, int(workers))
-        self._pool = None
+        self._pool: Executor | None = None
 
     def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
         from concurrent.futures import ThreadPoolExecutor
@@ -151,7 +154,7 @@ class ProcessExecutor:
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, int(workers))
-        self._pool = None
+        self._pool: Executor | None = None
 
     def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
         import multiprocessing as mp

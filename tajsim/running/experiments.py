@@ -34,7 +34,7 @@ __all__ = ["Experiment", "ExperimentData", "RunSpec", "check_experiment", "load_
            "simulate_experiment"]
 
 #: Keys of ``[simulate]``, ``[[runs]]`` and ``[matrix]``.
-RUN_KEYS = {
+RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "game": str, "options": dict,
     "games": int, "players": int, "strategies": (list, str), "edition": (str, int),
     "seed": int, "chunk_size": int, "games_per_setup": int, "rotate": (bool, str),

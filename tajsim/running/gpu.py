@@ -10,13 +10,16 @@ launch plays many chunks; their rows and aggregates are then built on the CPU, i
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tajsim.engine.gpu import check_device
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.chunk import ChunkResult, build_chunk, play_chunks_gpu
 from tajsim.running.config import RunConfig
+
+if TYPE_CHECKING:  # the pools are imported when a run starts
+    from concurrent.futures import Executor
 
 #: Where games may be played.
 DEVICES = ("cpu", "gpu")
@@ -64,7 +67,7 @@ class GpuExecutor:
     def __init__(self, workers: int = 1, games_per_launch: int = GAMES_PER_LAUNCH) -> None:
         self.workers = max(1, int(workers))
         self.games_per_launch = games_per_launch
-        self._pool = None
+        self._pool: Executor | None = None
 
     def run(self, task: dict[str, Any], indices: Sequence[int]) -> Iterator[ChunkResult]:
         from concurrent.futures import ThreadPoolExecutor

@@ -225,6 +225,9 @@ class RunStore:
             }
             atomic_write(self.manifest_path, json.dumps(manifest, indent=1).encode())
             existing = self.manifest()
+            if existing is None:
+                raise UserError(f"{self.manifest_path} vanished as the run started; expected "
+                                "no other process to remove it")
         self.chunks.mkdir(exist_ok=True)
         self.aggregates.mkdir(exist_ok=True)
         self.identity = run_identity(existing)

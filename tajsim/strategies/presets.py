@@ -55,7 +55,7 @@ def _weights_of(name: str, table: dict, base: np.ndarray | None, file: Path,
             raise UserError(f"{file}: preset {name!r} weight {key} = {value!r}; expected a "
                             "number")
         problem = None if weight_range is None else weight_range.problem(float(value))
-        if problem is not None:
+        if weight_range is not None and problem is not None:
             raise UserError(f"{file}: preset {name!r} weight {key} = {value!r} {problem}; "
                             f"expected {weight_range.expected()}")
         weights[names.index(key)] = float(value)

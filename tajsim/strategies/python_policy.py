@@ -78,9 +78,9 @@ def load_policy_file(path: str | Path) -> PythonPolicy:
         spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001 - report any error in user code as one line
         raise UserError(f"strategy file {str(file)!r} failed to load: {exc!r}") from None
-    cls = getattr(module, "POLICY", None)
+    cls: type | None = getattr(module, "POLICY", None)
     if cls is None:
-        found = [
+        found: list[type] = [
             obj for obj in vars(module).values()
             if inspect.isclass(obj) and obj.__module__ == mod_name and hasattr(obj, "choose")
         ]

@@ -270,7 +270,7 @@ class StrategySpec:
             return bool(self.deterministic(vec))
         return bool(self.deterministic)
 
-    def check_value(self, key: str, value: float, where: str = "",
+    def check_value(self, key: str, value: float | str, where: str = "",
                     shown: str | None = None) -> float:
         """``value`` of parameter ``key`` as the kernels receive it (float), or a one-line
         ``UserError`` naming the parameter, the value (``shown``: as the user wrote it) and
@@ -474,9 +474,9 @@ class StrategyRegistry:
             if groups:
                 families.setdefault(tuple(groups), []).append(spec.name)
         lines = ["| strategy | parameter | allowed values |", "|---|---|---|"]
-        for groups, names in families.items():
+        for family, names in families.items():
             who = ", ".join(f"`{n}`" for n in names)
-            for params, declared in groups:
+            for params, declared in family:
                 shown = ", ".join(f"`{p}`" for p in params) if len(params) <= 3 else \
                     f"`{params[0]}` .. `{params[-1]}` ({len(params)})"
                 lines.append(f"| {who} | {shown} | {declared.expected()} |")

@@ -18,6 +18,8 @@ from tajsim.interop.openspiel.game_type import load_game
 
 _mcts = require("open_spiel.python.algorithms.mcts", "OpenSpiel's bots")
 _ismcts = require("open_spiel.python.algorithms.ismcts", "OpenSpiel's bots")
+# The base class, from a module imported by name: a type checker takes it as Any.
+_ISMCTSBot: Any = _ismcts.ISMCTSBot
 
 
 #: The bots a seat may name and the keys each accepts (with defaults).
@@ -51,7 +53,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, float]]:
     return bot, settings
 
 
-class _TimedISMCTSBot(_ismcts.ISMCTSBot):
+class _TimedISMCTSBot(_ISMCTSBot):
     """OpenSpiel's ISMCTS with an optional time budget per decision (``seconds`` > 0: run
     simulations until it is spent, at least two). The search itself is OpenSpiel's."""
 
@@ -144,7 +146,9 @@ class OpenSpielSeat:
         """The OpenSpiel state of ``base``, kept in step with it between decisions."""
         if self._synced is not None and self._synced[0] == id(base):
             state = self._synced[1]
-            for action in base.actions[len(state.tajsim_game.actions):]:
+            synced = state.tajsim_game
+            assert synced is not None  # a state made from a game is past the deal
+            for action in base.actions[len(synced.actions):]:
                 state.apply_action(action)
         else:
             state = state_from_game(os_game, base)

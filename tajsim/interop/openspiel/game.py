@@ -30,9 +30,12 @@ from tajsim.interop.openspiel.state_data import (
 )
 
 pyspiel = require("pyspiel", "the OpenSpiel adapter (tajsim.interop.openspiel)")
+# The base classes, from modules imported by name: a type checker takes them as Any.
+_Game: Any = pyspiel.Game
+_State: Any = pyspiel.State
 
 
-class TajsimGame(pyspiel.Game):
+class TajsimGame(_Game):
     """One registered tajsim game as a ``pyspiel.Game`` (see the module docstring)."""
 
     spec: GameSpec
@@ -132,7 +135,7 @@ class _Observer:
         return state.observation_text(player)
 
 
-class TajsimState(pyspiel.State):
+class TajsimState(_State):
     """A state of a tajsim game: its ``BaseGame`` plus each seat's recall (``_d``)."""
 
     def __init__(self, game: TajsimGame, base: BaseGame | None) -> None:

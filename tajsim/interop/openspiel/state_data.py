@@ -100,6 +100,8 @@ class StateData:
     def fold(self, player: int) -> None:
         """Fold ``player``'s pending decisions into its recall digest."""
         base = self.base
+        if base is None:  # before the deal nobody has decided
+            return
         for state, action in self.pending[player]:
             seen = view_text(self.spec.view(state, base.comp, player, base.components))
             self.digests[player] = chain(self.digests[player], seen, action)
@@ -113,9 +115,11 @@ class StateData:
         data: dict[str, Any] = {"game": openspiel_name(self.spec), "params": params,
                                 "record": record, "chance_deal": self.chance_deal}
         if self.raw:
-            for p in range(self.base.n_players):
+            base = self.base
+            assert base is not None  # a resampled world is past the deal
+            for p in range(base.n_players):
                 self.fold(p)
-            data.update(state=self.base.state.tolist(), prng=self.base.prng.tolist(),
+            data.update(state=base.state.tolist(), prng=base.prng.tolist(),
                         recall=[d.hex() for d in self.digests])
         return json.dumps(data, separators=(",", ":"))
 
@@ -137,10 +141,14 @@ def restore_raw(d: StateData, data: Mapping[str, Any]) -> None:
     """Put back a resampled world's vectors and recall (nothing for a record's state)."""
     if "state" not in data:
         return
-    d.base.state[:] = np.asarray(data["state"], np.int64)
-    d.base.prng[:] = np.asarray(data["prng"], np.int64)
+    base = d.base
+    if base is None:
+        raise UserError("not a serialised tajsim OpenSpiel state: vectors of a game before its "
+                        "deal")
+    base.state[:] = np.asarray(data["state"], np.int64)
+    base.prng[:] = np.asarray(data["prng"], np.int64)
     d.digests = [bytes.fromhex(h) for h in data["recall"]]
-    d.pending = [[] for _ in range(d.base.n_players)]
+    d.pending = [[] for _ in range(base.n_players)]
     d.obs_cache = {}
     d.raw = True
 

@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -23,6 +23,9 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from tajsim.running.run_files import atomic_write
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 PART_COLOURS = ("#8c6d31", "#b5524b", "#d9a441", "#6b8e4e", "#7b68a6", "#4f7fa8", "#c77d4e",
                 "#5f9ea0", "#9c6b98", "#7a7a52")
@@ -42,7 +45,7 @@ MIN_TEXT_PX = 9.0
 #: matplotlib settings of every report figure, on top of matplotlib's defaults (so a user's
 #: style cannot change the shipped PNGs): matplotlib's bundled DejaVu fonts, text sizes chosen
 #: for :data:`PAGE_WIDTH_IN`, a white background.
-REPORT_STYLE: dict[str, Any] = {
+REPORT_STYLE: dict[RcKeyType, Any] = {
     "font.family": ["DejaVu Sans"],
     "font.sans-serif": ["DejaVu Sans"],
     "mathtext.fontset": "dejavusans",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -44,11 +45,11 @@ def apply_costs(batch: Batch, rec: Recording, max_snapshots: int = 4000, repeat:
         if count == 0:
             out[name] = (0.0, 0.0)
             continue
-        funcs = {
-            "copy": lambda kind=kind: h.apply_snapshots(batch.comp, states, kinds, acts, n,
-                                                        kind, False, reps, saved, scratch),
-            "apply": lambda kind=kind: h.apply_snapshots(batch.comp, states, kinds, acts, n,
-                                                         kind, True, reps, saved, scratch),
+        funcs: dict[str, Callable[[], Any]] = {
+            "copy": partial(h.apply_snapshots, batch.comp, states, kinds, acts, n, kind, False,
+                            reps, saved, scratch),
+            "apply": partial(h.apply_snapshots, batch.comp, states, kinds, acts, n, kind, True,
+                             reps, saved, scratch),
         }
         t = time_interleaved(funcs, count * reps, repeat, 1)
         ns = 1e9 * (t["apply"].best(clock) - t["copy"].best(clock)) / (count * reps)
@@ -139,7 +140,7 @@ def profile_batch(batch: Batch, repeat: int = 5, warmup: int = 1,
                                                          *out, RECORD_REPS),
     }
     for k, name in enumerate(phases):
-        funcs[f"replay_legal_{name}"] = lambda k=k: h.replay(*base, 1 << k, scratch)
+        funcs[f"replay_legal_{name}"] = partial(h.replay, *base, 1 << k, scratch)
     timings = time_interleaved(funcs, G, repeat, warmup)
     problems = finished_problems(batch, *out)
     if problems:

@@ -25,6 +25,7 @@ from tajsim.games.maharaja.analyses import (
     palace_tempo,
     penalties,
     road_value,
+    seat_cards,
     village_value,
 )
 from tajsim.games.maharaja.engine import enums as E
@@ -269,6 +270,44 @@ def test_village_and_road_value():
     r0 = roads.loc["Delhi-Jaipur"]
     truth = sum(2.0 * lam[v] for v in meta["road_villages"][0] if v >= 0)
     assert r0["ci_low"] <= truth <= r0["ci_high"]
+
+
+def test_seat_cards_tells_the_card_apart_from_the_seat():
+    """A strong card that seat 0 holds more often: the raw seat rates differ, the card-adjusted
+    ones much less; a planted seat effect stays after adjusting."""
+    n_games = 8000
+    f = synthetic(n_games)
+    # seat 0 holds the Artisan (5) in about half its games, the others about a sixth
+    cards = []
+    for _ in range(n_games):
+        first = 5 if RNG.random() < 0.5 else int(RNG.integers(0, 5))
+        cards += [first, *RNG.permutation([c for c in range(6) if c != first])[:3]]
+    f["card_final"] = cards
+    f["card_first"] = f["card_final"]
+    f["winner"] = one_winner(f, np.where(f["card_final"] == 5, 4.0, 1.0))
+    t = seat_cards(f, held=("final",)).set_index(["measure", "seat", "card"])
+    raw = t.loc["win_rate"].xs("all", level="card")
+    adjusted = t.loc["card_adjusted"].droplevel("card")
+    assert raw.loc[0, "ci_low"] > raw.loc[1:, "ci_high"].max()  # the card's fortune
+    # ... mostly gone: what is left is the opponents' cards (seat 0's rivals hold the strong
+    # card less often than seat 1's, whatever card seat 0 holds)
+    spread = raw["estimate"].max() - raw["estimate"].min()
+    left = adjusted["estimate"].max() - adjusted["estimate"].min()
+    assert spread > 0.12 and left < spread / 4
+    assert np.allclose(adjusted["coverage"], 1) and (adjusted["n"] == n_games).all()
+    share = t.loc["share"]
+    assert covers(share.loc[(0, "artisan")], 0.5)
+    assert covers(share.loc[(1, "artisan")], 0.5 / 5)  # the Artisan left in half the games
+    assert share.groupby(level="seat")["count"].sum().eq(n_games).all()
+    # a seat effect with no card effect: seat 0 wins twice as often within every card
+    f["winner"] = one_winner(f, np.where(f["seat"] == 0, 2.0, 1.0))
+    t = seat_cards(f, held=("final",))
+    adjusted = t[t["measure"] == "card_adjusted"].set_index("seat")
+    assert covers(adjusted.loc[0], 0.4) and adjusted.loc[0, "ci_low"] > 0.3
+    within = t[(t["measure"] == "win_rate") & (t["seat"] == 0) & (t["card"] != "all")]
+    assert (within["ci_low"] > 0.25).all()
+    with pytest.raises(UserError, match="held='last'"):
+        seat_cards(f, held=("last",))
 
 
 def test_missing_columns_are_one_line_errors():

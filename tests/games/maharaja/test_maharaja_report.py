@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tajsim.games.maharaja.report.sections import SECTIONS
+from tajsim.games.maharaja.report import SECTIONS
 from tajsim.reporting.render import MIN_FONT_PT, PAGE_WIDTH_PX
 from tajsim.reporting.report import build_report
 from tajsim.running.records import concat_results
@@ -27,16 +27,16 @@ def test_every_section_writes_its_figures_and_tables(results, tmp_path):
                         config={"seed": 4}, sections=["win_rates", *SECTIONS])
     text = path.read_text()
     for heading in ("Where the gold comes from", "Tolls: what village houses and roads earn",
-                    "Character cards", "Palace tempo", "How games end",
+                    "Character cards", "Seats and their cards", "Palace tempo", "How games end",
                     "Penalties and their causes", "Central and outer palaces",
                     "The governor action", "The board at the end of a game"):
         assert f"## {heading}" in text, heading
     for name in ("income_by_source", "toll_heatmap", "road_value", "card_value",
-                 "palace_tempo", "game_ends", "central_vs_outer", "governor_value",
-                 "final_board"):
+                 "seat_cards", "palace_tempo", "game_ends",
+                 "central_vs_outer", "governor_value", "final_board"):
         assert (tmp_path / f"fig_{name}.png").stat().st_size > 5000, name
     for name in ("income_by_source", "village_value", "road_value", "card_value",
-                 "palace_tempo", "game_ends", "game_length", "central_vs_outer",
+                 "seat_cards", "palace_tempo", "game_ends", "game_length", "central_vs_outer",
                  "governor_value"):
         table = pd.read_csv(tmp_path / f"table_{name}.csv")
         assert len(table) > 0 and "n" in table.columns, name
@@ -50,6 +50,20 @@ def test_every_section_writes_its_figures_and_tables(results, tmp_path):
     minimum = [float(x) for x in pd.Series(html.split('data-min-text-px="')[1:])
                .str.split('"').str[0]]
     assert min(minimum) >= MIN_FONT_PT * 110 / 72 - 0.05
+
+
+def test_seat_cards_section_compares_the_seats_within_a_card(tmp_path):
+    # a mirror at temperature 1: the cards held at the end vary, the draft hardly
+    mirror = simulate(game="maharaja", games=400, players=4, rotate=False, seed=5, workers=1,
+                      strategies=["balanced:temperature=1"] * 4, progress=False)
+    text = build_report(mirror, tmp_path, game="maharaja", sections=["seat_cards"]).read_text()
+    assert "## Seats and their cards" in text and "card-adjusted" in text
+    assert "The draft is nearly fixed" in text  # seat 0 drafts the Wandering Monk
+    for name in ("seat_cards", "seat_win_rate_by_card"):
+        assert (tmp_path / f"fig_{name}.png").stat().st_size > 5000, name
+    table = pd.read_csv(tmp_path / "table_seat_cards.csv")
+    shares = table[(table["held"] == "final") & (table["measure"] == "share")]
+    assert (shares.groupby("seat")["count"].sum() == 400).all()
 
 
 def test_final_board_is_skipped_when_the_replay_differs(results, tmp_path):

@@ -22,6 +22,8 @@
                        of it within games
 ``order_balance``      win rate of each seat by the city the governor order scores first, and
                        whether the run played every order equally often (exact over the orders)
+``seat_cards``         the share of each seat's games with each card, and its win rate within
+                       each card and standardised to the cards' mix (module ``seat_cards``)
 =====================  ==========================================================================
 
 Conventions. Games are told apart by the generic game key
@@ -54,17 +56,18 @@ from tajsim.analysis.robustness import Finding, fmt_estimate, tiered_order
 from tajsim.analysis.stats import mean_ci, proportion_table, wilson_interval, within_group_ols
 from tajsim.analysis.winrates import win_rates
 from tajsim.errors import UserError
+from tajsim.games.maharaja.analyses.seat_cards import CARD_SLUGS, seat_cards
 from tajsim.games.maharaja.engine.components import default_components
 from tajsim.games.maharaja.engine.enums import ACT_SLUGS, END_CAUSE_NAMES, N_ORDERS, PART_NAMES
 from tajsim.games.maharaja.play.records import slug
 
 __all__ = ["ANALYSES", "CONCLUSIONS", "REQUIRED_COLUMNS", "card_value", "central_vs_outer",
            "clustered_mean", "game_ends", "game_length", "governor_value", "income_by_source",
-           "order_balance", "palace_tempo", "penalties", "road_value", "village_value"]
+           "order_balance", "palace_tempo", "penalties", "road_value", "seat_cards",
+           "village_value"]
 
 GOLD_SOURCES = ("city", "lone", "tolls_in", "gold_action", "trader", "penalties_in")
 GOLD_SPENDING = ("build_spent", "tolls_out")
-CARD_SLUGS = ("mogul", "trader", "sadhu", "monk", "builder", "artisan")
 #: Within-game comparisons control for these (dummies; absent ones are skipped).
 CONTROLS = ("seat", "strategy")
 #: Governor choices are counted up to this (the last level is "this many or more").
@@ -686,6 +689,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "central_vs_outer": central_vs_outer,
     "governor_value": governor_value,
     "order_balance": order_balance,
+    "seat_cards": seat_cards,
 }
 
 _GAME = ("game_id", "n_players", "seat")
@@ -707,4 +711,5 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
                          "winner", "gold"),
     "governor_value": (*_GAME, "chose_governor", "winner", "gold"),
     "order_balance": (*_GAME, "first_city", "order_index", "winner"),
+    "seat_cards": (*_GAME, "card_final", "card_first", "winner"),
 }

@@ -42,6 +42,7 @@ from tajsim.reporting.render import (
     rate_limits,
 )
 from tajsim.reporting.replay import replay_first_game
+from tajsim.running.repeats import deterministic_lineup
 
 __all__ = ["SECTIONS"]
 
@@ -760,15 +761,20 @@ def _section_governor_order(ctx: ReportContext) -> None:
     exhaustive = table.groupby([*facet], observed=True)["exhaustive"].all() if facet else \
         pd.Series([bool(table["exhaustive"].all())])
     overall = table[table["first_city"] == "all"]
+    # At a temperature above 0 the strategies draw chance: an order's games differ.
+    fixed = deterministic_lineup(ctx.spec, ctx.results["strategy"].astype(str).unique())
     if bool(exhaustive.all()):
         k = int(overall["n"].iloc[0] // overall["n_orders"].iloc[0])
         times = "once" if k == 1 else f"{k} times"
         ctx.para(
             f"Every one of the 5,040 governor orders was played {times}"
-            f"{' in each group' if facet else ''}. The compiled strategies draw no chance, so "
-            "a game is a function of the order and the seating: these rates are exact for a "
-            "uniformly drawn order, and the Wilson intervals in the table are those of a "
-            "sample of as many random orders.")
+            f"{' in each group' if facet else ''}. " + (
+                "The compiled strategies draw no chance, so a game is a function of the order "
+                "and the seating: these rates are exact for a uniformly drawn order, and the "
+                "Wilson intervals in the table are those of a sample of as many random orders."
+                if fixed else
+                "The strategies draw chance (a temperature above 0), so the games of an order "
+                "differ: these rates are estimates over games, every order weighted equally."))
     else:
         ctx.para(f"The governor orders were drawn at random "
                  f"({int(overall['n_orders'].max()):,} distinct orders of 5,040 in the largest "
@@ -787,7 +793,7 @@ def _section_governor_order(ctx: ReportContext) -> None:
             f"{_ci(far['win_rate'], far['ci_low'], far['ci_high'], percent=True)} of the "
             f"{int(far['n']):,} games whose order scores "
             f"{city_names.get(far['first_city'], far['first_city'])} first.")
-    if bool(exhaustive.all()):
+    if bool(exhaustive.all()) and fixed:
         ctx.para(
             "The generic setup-balance section's share of variance due to the setup (ICC) is "
             "not shown for such a run: it needs several independent games per order, and "
