@@ -27,7 +27,7 @@ _PUBLIC = {
     "play_game": ("tajsim.play.mixed", "play_game"),
     "replay_record": ("tajsim.play.mixed", "replay_record"),
     "simulate": ("tajsim.running.simulate", "simulate"),
-    "load_results": ("tajsim.running.store", "load_results"),
+    "load_results": ("tajsim.running.run_reading", "load_results"),
     "get_game": ("tajsim.games.registry", "get_game"),
     "default_components": ("tajsim.games.tajmahal.engine.component_files", "default_components"),
 }

@@ -212,7 +212,7 @@ def test_report_onto_a_full_disk_is_one_line_and_leaves_no_half_written_file(run
     assert invoke("report", str(run_dir), "--out", str(out), "-q").exit_code == 0
     before = snapshot(out)
     (out / "fig_win_rate_by_strategy.png").unlink()  # so the figure would be a new file
-    import tajsim.running.store as store
+    import tajsim.running.run_files as run_files
 
     real_fdopen = os.fdopen
 
@@ -239,7 +239,7 @@ def test_report_onto_a_full_disk_is_one_line_and_leaves_no_half_written_file(run
         fh = real_fdopen(fd, mode, *args, **kwargs)
         return FullDisk(fh) if "w" in mode else fh
 
-    monkeypatch.setattr(store.os, "fdopen", fdopen)
+    monkeypatch.setattr(run_files.os, "fdopen", fdopen)
     one_line_error(invoke("report", str(run_dir), "--out", str(out)),
                    f"cannot write the report into {str(out)!r} (No space left on device)",
                    "run the same command again")

@@ -15,13 +15,9 @@ from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.component_files import default_components
 from tajsim.running.aggregates import Aggregates
 from tajsim.running.config import RunConfig, default_chunk_size, lineup_codes, resolve_seating
+from tajsim.running.run_reading import IncompleteRunWarning, load_aggregates, load_results
 from tajsim.running.simulate import run_simulation, simulate
-from tajsim.running.store import (
-    IncompleteRunWarning,
-    RunStore,
-    load_aggregates,
-    load_results,
-)
+from tajsim.running.store import RunStore
 
 GAMES = 300
 CHUNK = 64

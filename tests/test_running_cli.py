@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from tajsim.cli.main import cli
+from tajsim.running.run_reading import load_results
 from tajsim.running.simulate import simulate
-from tajsim.running.store import load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 

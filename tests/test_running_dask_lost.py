@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from tajsim.errors import UserError
+from tajsim.running.run_reading import IncompleteRunWarning, load_results
 from tajsim.running.simulate import run_simulation, simulate
-from tajsim.running.store import IncompleteRunWarning, load_results
 
 distributed = pytest.importorskip("distributed")
 

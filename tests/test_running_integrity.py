@@ -22,13 +22,13 @@ from tajsim.cli.main import cli
 from tajsim.errors import UserError
 from tajsim.running import simulate as simulate_module
 from tajsim.running.executors import ExecutorLostError, SerialExecutor
-from tajsim.running.simulate import run_simulation, simulate
-from tajsim.running.store import (
+from tajsim.running.run_reading import (
     IncompleteRunWarning,
     load_aggregates,
     load_results,
     run_status,
 )
+from tajsim.running.simulate import run_simulation, simulate
 
 #: A run of 8 chunks; rerunning ARGS resumes it.
 GAMES, CHUNK, PLAYERS = 400, 50, 3

@@ -46,7 +46,7 @@ def _read_runs(folder: Path, runs: list[Path]) -> pd.DataFrame:
     completeness of all of them in ``attrs["run_status"]``); loose Parquet files beside them
     are read too."""
     from tajsim.running.records import concat_results, read_parquet_files
-    from tajsim.running.store import load_results
+    from tajsim.running.run_reading import load_results
 
     frames, statuses = [], []
     for run in runs:
@@ -91,7 +91,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
     a directory of Parquet files, or a CSV file.
 
     A run directory's chunks are verified and only its finished chunks read
-    (``tajsim.running.store.load_results``); ``frame.attrs["run_status"]`` then says how
+    (``tajsim.running.run_reading.load_results``); ``frame.attrs["run_status"]`` then says how
     complete it is, and an incomplete run gives one ``IncompleteRunWarning``.
 
     Raises
@@ -381,7 +381,7 @@ def _report_from_aggregates(results: Path, out_dir: Path, spec: Any, title: str 
     """The report of a run without records: the sections its verified sums support."""
     from tajsim.cli.simulate import catch_warnings, echo_warnings
     from tajsim.reporting.aggregate_report import build_aggregate_report
-    from tajsim.running.store import load_aggregates
+    from tajsim.running.run_reading import load_aggregates
 
     with catch_warnings() as caught:
         try:

@@ -24,7 +24,7 @@ from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
 from tajsim.running.repeats import repeat_note_for_results
-from tajsim.running.store import atomic_write
+from tajsim.running.run_files import atomic_write
 
 __all__ = ["check_names", "run_experiment"]
 

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tajsim.errors import UserError
-from tajsim.running.store import atomic_write
+from tajsim.running.run_files import atomic_write
 
 __all__ = ["MARK", "Owner", "check_output_folder", "claim_output_folder", "read_owner",
            "release_output_folder"]

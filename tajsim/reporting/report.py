@@ -44,7 +44,7 @@ from tajsim.reporting.render import (
     report_style,
 )
 from tajsim.reporting.sections import caveats_for, sections_for
-from tajsim.running.store import atomic_write
+from tajsim.running.run_files import atomic_write
 
 __all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table", "write_report_files"]
 

@@ -21,6 +21,7 @@ from tajsim.engine.targets import simulated
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates, format_summary
+from tajsim.running.chunk_check import describe_bad_chunks
 from tajsim.running.compiling import announce_unless_told, stderr_line
 from tajsim.running.config import RunConfig, RunTask, bool_value
 from tajsim.running.executors import (
@@ -32,7 +33,8 @@ from tajsim.running.executors import (
 )
 from tajsim.running.gpu import GpuExecutor, check_device_name, check_gpu_run
 from tajsim.running.records import read_parquet_files
-from tajsim.running.store import RunStore, chunk_name, describe_bad_chunks, discard_run
+from tajsim.running.run_files import chunk_name
+from tajsim.running.store import RunStore, discard_run
 
 __all__ = ["RunResult", "run_simulation", "simulate"]
 

@@ -3,13 +3,18 @@ agree on valid states and both catch each kind of corruption; ``maharaja_check_m
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from maharaja_helpers import COMP
 
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
-from tajsim.games.maharaja.engine.checks_nb import check_state_nb
+from tajsim.games.maharaja.engine.checks_nb import CHECK_NAMES, check_state_nb
 from tajsim.games.maharaja.engine.invariants import check_state
 from tajsim.games.maharaja.play.nb import start_game_nb
 
@@ -147,3 +152,64 @@ def test_check_many_runs(capsys):
     assert main(["--games", "40", "--python-games", "3", "--players", "2", "5"]) == 0
     out = capsys.readouterr().out
     assert "0 violations" in out and "5 players: 40 games" in out
+
+
+# A rules helper broken on purpose (its body swapped under NUMBA_DISABLE_JIT=1, so every caller
+# runs the wrong code), then random games checked: the compiled check must flag it, which it can
+# only because it does not call that helper itself.
+BROKEN_HELPER_WORKER = r"""
+import sys
+import numpy as np
+from tajsim.games.maharaja.engine import enums as E
+from tajsim.games.maharaja.engine import nb
+from tajsim.games.maharaja.engine.checks_nb import CHECK_NAMES, check_state_nb
+from tajsim.games.maharaja.engine.components import default_components
+from tajsim.games.maharaja.play.nb import start_game_nb
+
+
+def score_without_palaces(state, p):
+    total = 0
+    for k in range(N_PARTS):
+        if k != PART_PALACES:
+            total += state[S_PARTS + p * N_PARTS + k]
+    return total
+
+
+if sys.argv[1] != "none":
+    nb.score_of.__code__ = score_without_palaces.__code__
+comp = default_components().packed()
+rng = np.random.default_rng(5)
+legal = np.empty(E.N_ACTIONS, np.int64)
+codes = []
+for game in range(4):
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    start_game_nb(comp, 3, 0, 9, game, game, state, prng)
+    while True:
+        k = nb.legal_actions_nb(state, comp, legal)
+        if k == 0:
+            break
+        nb.apply_action_nb(state, comp, legal[rng.integers(k)])
+    codes.append(check_state_nb(state, comp))
+print(" ".join(str(c) for c in codes))
+"""
+
+
+def checked_codes_with(helper: str) -> list[int]:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    root = Path(__file__).resolve().parents[3]
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", BROKEN_HELPER_WORKER, helper],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [int(c) for c in done.stdout.split()]
+
+
+@pytest.mark.parametrize("helper", ["none", "score_of"])
+def test_a_broken_rules_helper_is_caught(helper):
+    codes = checked_codes_with(helper)
+    if helper == "none":  # the intact rules: every final state passes uncompiled too
+        assert codes == [0] * len(codes)
+    else:
+        assert set(codes) - {0} == {CHECK_NAMES.index(
+            "ranks, winners or the end cause inconsistent")}, codes

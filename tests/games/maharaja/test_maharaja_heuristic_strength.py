@@ -17,14 +17,14 @@ from maharaja_helpers import COMP, A, C, new_game, pick_all, setup, to_turn_of
 
 import tajsim
 from tajsim.games.maharaja.engine import enums as E
-from tajsim.games.maharaja.strategies.heuristic import (
+from tajsim.games.maharaja.strategies.heuristic_draft import (
     DRAFT_WIN_GOLD,
     draft_share,
     draft_value,
     likely_draft,
-    load_weights,
-    pending_penalty,
 )
+from tajsim.games.maharaja.strategies.heuristic_turn import pending_penalty
+from tajsim.games.maharaja.strategies.heuristic_work import load_weights
 from tajsim.games.maharaja.strategies.ids import W_VALUES, WEIGHT_ONE, WORK_SIZE
 from tajsim.games.maharaja.strategies.nb import choose_action_work_nb
 from tajsim.games.maharaja.strategies.registry import REGISTRY

@@ -3,6 +3,11 @@ Python reference (``invariants``) on valid and on deliberately corrupted states.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from maharani_helpers import MCOMP
@@ -15,8 +20,8 @@ from tajsim.games.maharani.engine.invariants_nb import (
     SCRATCH_SIZE,
     check_games_nb,
     check_state_nb,
-    expected_legal_nb,
 )
+from tajsim.games.maharani.engine.reference_nb import expected_legal_nb
 from tajsim.games.maharani.play.nb import play_out_nb, start_game_nb
 from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.registry import REGISTRY
@@ -132,3 +137,69 @@ def test_checked_games_are_the_random_games_of_the_runner():
                         np.empty(E.N_ACTIONS, np.int64), np.empty(0, np.int64),
                         *REGISTRY.kernel_switches([0]))
         assert k == steps[g]
+
+
+# A rules helper broken on purpose (its body swapped under NUMBA_DISABLE_JIT=1, so every caller
+# runs the wrong code), then random games checked: the checks must flag it, which they can only
+# because they do not call that helper themselves.
+BROKEN_HELPER_WORKER = r"""
+import sys
+import numpy as np
+from tajsim.games.maharani.engine import nb
+from tajsim.games.maharani.engine.components import default_components
+from tajsim.games.maharani.engine.invariants_nb import check_games_nb
+
+
+def score_without_quarters(state, p):
+    total = 0
+    for k in range(N_PARTS):
+        if k != PART_QUARTERS:
+            total += state[S_SCORE + p * N_PARTS + k]
+    return total
+
+
+def options_moving_the_wrong_colour(state, comp, p, s, colour):
+    others = other_same_colour(state, comp, s, colour)
+    a = colour_a(state[S_N_PLAYERS], p)
+    if (state[S_ARTISAN_MASK + a] & others) != 0:
+        return 1 << ART_MOVE_B
+    return (1 << ART_NEW_A) if state[S_RESERVE + a] > 0 else 0
+
+
+broken = {"score_of": score_without_quarters,
+          "artisan_options_for": options_moving_the_wrong_colour}
+name, n = sys.argv[1], int(sys.argv[2])
+if name != "none":
+    getattr(nb, name).__code__ = broken[name].__code__
+games = 4
+codes = np.zeros(games, np.int64)
+steps = np.zeros(games, np.int64)
+check_games_nb(default_components().packed(), n, 0, 5, np.arange(games, dtype=np.int64), codes,
+               steps)
+print(" ".join(str(c) for c in codes))
+"""
+
+
+def checked_codes_with(helper: str, n: int) -> list[int]:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    root = Path(__file__).resolve().parents[3]
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", BROKEN_HELPER_WORKER, helper, str(n)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [int(c) for c in done.stdout.split()]
+
+
+@pytest.mark.parametrize("helper, n, names", [
+    ("none", 2, ()),
+    ("score_of", 3, ("the end of the game (ranks, winners, quarters)",)),
+    ("artisan_options_for", 2, ("legal list differs from the loop reference",
+                                "group gold differs from a flood fill")),
+])
+def test_a_broken_rules_helper_is_caught(helper, n, names):
+    codes = checked_codes_with(helper, n)
+    if not names:  # the intact rules: every game passes under NUMBA_DISABLE_JIT too
+        assert codes == [0] * len(codes)
+    else:
+        flagged = {INVARIANT_NAMES[c] for c in codes if c != 0}
+        assert flagged and flagged <= set(names), (helper, codes)

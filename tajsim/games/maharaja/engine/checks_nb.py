@@ -5,6 +5,10 @@ one broken (``CHECK_NAMES[code]``). It checks the same invariants as the Python
 ``check_state`` (``tests/games/maharaja/test_maharaja_checks.py`` holds the two together on
 valid states and on corrupted ones); the Python one stays the reference that names the broken
 value, and ``check_many.py`` runs it on a sample of games and on any state flagged here.
+
+It imports nothing but constants from the rules module: its option test and its ranking (R40 as
+written) are its own, so a wrong rules helper (a score that forgets the palaces) shows as a
+broken invariant.
 """
 
 from __future__ import annotations
@@ -121,7 +125,6 @@ from tajsim.games.maharaja.engine.enums import (
     TRACK_SIZE,
     TRACK_START_BOXES,
 )
-from tajsim.games.maharaja.engine.nb import option_on, score_of
 
 P = MAX_PLAYERS
 CHECK_NAMES = (
@@ -140,6 +143,23 @@ CHECK_NAMES = (
     "revealed actions do not match the turns played",
     "ranks, winners or the end cause inconsistent",
 )
+
+
+@njit(cache=True)
+def option_set(state, bit):
+    """Whether rule option ``bit`` is on in the state's rules code."""
+    return (state[S_RULES] >> bit) & 1 == 1
+
+
+@njit(cache=True)
+def ranks_above(state, o, q):
+    """Whether seat ``o`` finishes above seat ``q`` by R40 as written: more palaces, then more
+    gold, then the lower character card (not through the rules module's combined score)."""
+    if state[S_PALACES + o] != state[S_PALACES + q]:
+        return state[S_PALACES + o] > state[S_PALACES + q]
+    if state[S_GOLD + o] != state[S_GOLD + q]:
+        return state[S_GOLD + o] > state[S_GOLD + q]
+    return state[S_CARD_OF + o] < state[S_CARD_OF + q]
 
 
 @njit(cache=True)
@@ -219,7 +239,7 @@ def _penalties(state, comp, n):
                 return False
     if missed != by_act:
         return False
-    if not option_on(state, OPT_PENALTY_PER_TURN):
+    if not option_set(state, OPT_PENALTY_PER_TURN):
         got = 0
         for q in range(n):
             got += state[S_PARTS + q * N_PARTS + PART_PENALTIES_IN]
@@ -231,7 +251,7 @@ def _penalties(state, comp, n):
 @njit(cache=True)
 def _houses(state, comp, n):
     cap = comp[C_VILLAGE_CAP_2P] if n == 2 else comp[C_VILLAGE_CAP]
-    limited = not option_on(state, OPT_UNLIMITED_HOUSES)
+    limited = not option_set(state, OPT_UNLIMITED_HOUSES)
     for q in range(P):
         on_board = 0
         for loc in range(N_LOCS):
@@ -259,8 +279,8 @@ def _houses(state, comp, n):
 
 @njit(cache=True)
 def _palaces(state, comp, n, rnd):
-    several = option_on(state, OPT_SEVERAL_PALACES)
-    free_site = option_on(state, OPT_FREE_PALACE_SITE)
+    several = option_set(state, OPT_SEVERAL_PALACES)
+    free_site = option_set(state, OPT_FREE_PALACE_SITE)
     for c in range(N_CITIES):
         base = S_SITE + c * N_SITES
         outer_owned = False
@@ -476,9 +496,7 @@ def check_state_nb(state, comp):
         for q in range(n):
             rank = 1
             for o in range(n):
-                if o != q and (score_of(state, o) > score_of(state, q) or (
-                        score_of(state, o) == score_of(state, q)
-                        and state[S_CARD_OF + o] < state[S_CARD_OF + q])):
+                if o != q and ranks_above(state, o, q):
                     rank += 1
             if state[S_RANK + q] != rank or state[S_WINNER + q] != (1 if rank == 1 else 0):
                 return 13

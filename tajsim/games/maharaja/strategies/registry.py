@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tajsim.games.maharaja.strategies.heuristic import WEIGHT_NAMES
+from tajsim.games.maharaja.strategies.heuristic_work import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
     MAX_CANDIDATES,
     MAX_ITERATIONS,

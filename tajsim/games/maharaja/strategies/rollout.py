@@ -20,11 +20,8 @@ from __future__ import annotations
 from tajsim.engine.choice import forbid_mask, softmax_index, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
-from tajsim.games.maharaja.strategies.heuristic import (
-    decide_nb,
-    load_greedy_weights,
-    load_weights,
-)
+from tajsim.games.maharaja.strategies.heuristic import decide_nb, load_greedy_weights
+from tajsim.games.maharaja.strategies.heuristic_work import load_weights
 from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,

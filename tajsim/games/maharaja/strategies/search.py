@@ -58,7 +58,8 @@ from tajsim.games.maharaja.engine.enums import (
     STATE_SIZE,
 )
 from tajsim.games.maharaja.engine.nb import apply_action_nb, begin_turns, legal_actions_nb
-from tajsim.games.maharaja.strategies.heuristic import fill_pair_values, load_weights
+from tajsim.games.maharaja.strategies.heuristic_pick import fill_pair_values
+from tajsim.games.maharaja.strategies.heuristic_work import load_weights
 from tajsim.games.maharaja.strategies.ids import (
     MAX_CANDIDATES,
     MAX_ITERATIONS,

@@ -2,10 +2,15 @@
 
 ``check_state_nb(state, comp, scratch)`` tests the same invariants as the Python
 ``check_state`` and returns 0, or the code of the first one broken (``INVARIANT_NAMES[code]``).
-``expected_legal_nb`` lists the legal actions with plain loops over spaces and rotations (no bit
-masks, no fit tables), and ``check_games_nb`` plays random games checking, after every action,
-the invariants, the legal list against that reference, the zone and group gold against
-breadth-first flood fills, and that gold never falls except by a second tile's 2 gold.
+``check_games_nb`` plays random games checking, after every action, the invariants, the legal
+list against ``reference_nb.expected_legal_nb``, the zone and group gold against breadth-first
+flood fills, and that gold never falls except by a second tile's 2 gold.
+
+The checks are written from the rules text, not from the rules module: they call only the
+entry points under test (``start_game_nb``, ``legal_actions_nb``, ``apply_action_nb``) and
+``reference_nb`` (gold sum, artisan options, legal list, flood fills) and decode actions and
+update boards themselves, so a wrong rules helper shows as a broken invariant instead of
+agreeing with itself.
 
 The Python versions stay the reference (readable, with messages); the tests run both on the same
 states, including deliberately corrupted ones, so the twin cannot drift silently.
@@ -20,19 +25,11 @@ from numba import njit
 from tajsim.engine.rng import below
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
-    ACTION_REFRESH,
-    ACTION_STOP,
-    ART_MOVE_A,
-    ART_MOVE_B,
-    ART_NEW_A,
-    ART_NEW_B,
     ARTISANS_PER_COLOUR,
     C_CENTRAL_MASK,
     C_N_SPACES,
     C_N_TILES,
-    C_NEIGH,
     C_SEAT_SIDE,
-    C_SLOT_QUARTER,
     C_SPACE_MARKS,
     C_SPACE_QUARTER,
     C_TILE_COLOUR,
@@ -112,14 +109,17 @@ from tajsim.games.maharani.engine.enums import (
     SECOND_TILE_COST,
     STATE_SIZE,
 )
-from tajsim.games.maharani.engine.nb import (
-    apply_action_nb,
-    apply_artisan,
-    decode_place,
-    lay_tile,
-    legal_actions_nb,
-    score_of,
-    start_game_nb,
+
+# Only the entry points under test: the checks below use none of the rules' helpers (scores,
+# artisan choices, action decoding, laying a tile), so a wrong helper cannot agree with itself.
+from tajsim.games.maharani.engine.nb import apply_action_nb, legal_actions_nb, start_game_nb
+from tajsim.games.maharani.engine.reference_nb import (
+    artisan_options_ref,
+    bfs_size,
+    expected_legal_nb,
+    gold_of,
+    put_artisan,
+    rotate_marks,
 )
 
 P = MAX_PLAYERS
@@ -154,16 +154,6 @@ INVARIANT_NAMES = (
 
 # Scratch layout for check_state_nb (int64): BFS queue and seen flags, plus the legal buffers.
 SCRATCH_SIZE = 2 * MAX_SPACES + 2 * N_ACTIONS + STATE_SIZE
-
-
-@njit(cache=True)
-def rotate_marks(marks, turns):
-    """Column pattern turned clockwise (edge bit d -> (d + turns) % 4), written as a loop."""
-    out = marks & 16
-    for d in range(4):
-        if (marks >> d) & 1:
-            out |= 1 << ((d + turns) % 4)
-    return out
 
 
 @njit(cache=True)
@@ -412,7 +402,7 @@ def check_state_nb(state, comp, scratch):
         for p in range(n):
             better = 0
             for o in range(n):
-                if score_of(state, o) > score_of(state, p):
+                if gold_of(state, o) > gold_of(state, p):
                     better += 1
             if state[S_RANK + p] != 1 + better or state[S_WINNER + p] != (1 if better == 0
                                                                           else 0):
@@ -422,112 +412,6 @@ def check_state_nb(state, comp, scratch):
             if state[S_RANK + p] != 0 or state[S_WINNER + p] != 0:
                 return 15
     return 0
-
-
-@njit(cache=True)
-def expected_legal_nb(state, comp, out):
-    """The legal actions by plain loops (``invariants.expected_legal`` compiled)."""
-    phase = state[S_PHASE]
-    if phase == PHASE_GAME_OVER:
-        return 0
-    p = state[S_CUR]
-    k = 0
-    if phase == PHASE_ARTISAN:
-        s = state[S_LAST_SPACE]
-        q = comp[C_SPACE_QUARTER + s]
-        colour = comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
-        a_col = 2 * p
-        b_col = 2 * p + 1
-        has_a = False
-        has_b = False
-        for x in range(comp[C_N_SPACES]):
-            a = state[S_SPACE_ARTISAN + x]
-            if (x != s and comp[C_SPACE_QUARTER + x] == q and state[S_SPACE_TILE + x] >= 0
-                    and comp[C_TILE_COLOUR + state[S_SPACE_TILE + x]] == colour):
-                if a == a_col:
-                    has_a = True
-                elif a == b_col:
-                    has_b = True
-        res_a = state[S_RESERVE + a_col] > 0
-        res_b = state[S_RESERVE + b_col] > 0
-        allowed = 0
-        if has_a and has_b:
-            allowed = (1 << ART_MOVE_A) | (1 << ART_MOVE_B)
-        elif has_a:
-            allowed = (1 << ART_MOVE_A) | ((1 << ART_NEW_B) if res_b else 0)
-        elif has_b:
-            allowed = (1 << ART_MOVE_B) | ((1 << ART_NEW_A) if res_a else 0)
-        else:
-            allowed = ((1 << ART_NEW_A) if res_a else 0) | ((1 << ART_NEW_B) if res_b else 0)
-        for option in range(4):
-            if (allowed >> option) & 1:
-                out[k] = ACTION_ARTISAN + option
-                k += 1
-        return k
-    facing = state[S_FACING]
-    target_rule = (state[S_RULES] & OPT_TARGET_MARKER) != 0
-    for slot in range(N_SLOTS):
-        t = state[S_SLOT + slot]
-        if t < 0:
-            continue
-        q_src = comp[C_SLOT_QUARTER + facing * 4 + slot]
-        for s in range(comp[C_N_SPACES]):
-            if state[S_SPACE_TILE + s] >= 0:
-                continue
-            q = comp[C_SPACE_QUARTER + s]
-            if q != q_src:
-                marker = q if target_rule else q_src
-                if state[S_MARKER + p * N_QUARTERS + marker] != 1:
-                    continue
-            for arrow in range(4):
-                if rotate_marks(comp[C_TILE_MARKS + t], arrow) == comp[C_SPACE_MARKS + s]:
-                    out[k] = (slot * MAX_SPACES + s) * 4 + arrow
-                    k += 1
-    if phase == PHASE_FIRST:
-        down = False
-        for q in range(N_QUARTERS):
-            if state[S_MARKER + p * N_QUARTERS + q] == 0:
-                down = True
-        if k == 0 or down or (state[S_RULES] & OPT_FREE_REFRESH) != 0:
-            out[k] = ACTION_REFRESH
-            k += 1
-    else:
-        out[k] = ACTION_STOP
-        k += 1
-    return k
-
-
-@njit(cache=True)
-def bfs_size(state, comp, start, by_artisan, queue, seen):
-    """Size of the zone (tile colour) or group (artisan colour) of space ``start``, by a
-    breadth-first search over the neighbour table."""
-    n_spaces = comp[C_N_SPACES]
-    for s in range(n_spaces):
-        seen[s] = 0
-    if by_artisan:
-        key = state[S_SPACE_ARTISAN + start]
-    else:
-        key = comp[C_TILE_COLOUR + state[S_SPACE_TILE + start]]
-    head = 0
-    tail = 1
-    queue[0] = start
-    seen[start] = 1
-    while head < tail:
-        s = queue[head]
-        head += 1
-        for d in range(4):
-            t = comp[C_NEIGH + s * 4 + d]
-            if t < 0 or seen[t] == 1 or state[S_SPACE_TILE + t] < 0:
-                continue
-            if by_artisan:
-                same = state[S_SPACE_ARTISAN + t] == key
-            else:
-                same = comp[C_TILE_COLOUR + state[S_SPACE_TILE + t]] == key
-            if same:
-                seen[t] = 1
-                queue[tail] = t
-                tail += 1
-    return tail
 
 
 @njit(cache=True)
@@ -546,19 +430,35 @@ def check_step_nb(before, state, comp, action, mid, queue, seen):
     for i in range(STATE_SIZE):
         mid[i] = before[i]
     if action < N_PLACE_ACTIONS:
-        s = decode_place(action)[1]
-        lay_tile(mid, comp, p, action)
-        zone = mid[S_SCORE + p * N_PARTS + PART_ZONES] - before[S_SCORE + p * N_PARTS
-                                                                + PART_ZONES]
+        # the board after laying the tile, by hand: action = (place * MAX_SPACES + space) * 4
+        # + arrow direction
+        s = (action // 4) % MAX_SPACES
+        mid[S_SPACE_TILE + s] = before[S_SLOT + action // (4 * MAX_SPACES)]
+        zone = state[S_SCORE + p * N_PARTS + PART_ZONES] - before[S_SCORE + p * N_PARTS
+                                                                  + PART_ZONES]
         if zone != bfs_size(mid, comp, s, False, queue, seen):
             return 17
+        # R8: an arrow pointing at the player brings an artisan, at once when there is exactly
+        # one way to take it (otherwise a choice follows, or there is none)
+        option = -1
+        if action % 4 == comp[C_SEAT_SIDE + n * P + p]:
+            options = artisan_options_ref(mid, comp, p, s)
+            for k in range(4):
+                if options == 1 << k:
+                    option = k
     elif action >= ACTION_ARTISAN:
         s = before[S_LAST_SPACE]
-        apply_artisan(mid, comp, p, action - ACTION_ARTISAN, s)
+        option = action - ACTION_ARTISAN
     else:
         return 0
-    group = mid[S_SCORE + p * N_PARTS + PART_GROUPS] - before[S_SCORE + p * N_PARTS + PART_GROUPS]
-    if group != 0 and group != bfs_size(mid, comp, s, True, queue, seen):
+    group = state[S_SCORE + p * N_PARTS + PART_GROUPS] - before[S_SCORE + p * N_PARTS
+                                                                + PART_GROUPS]
+    if (group != 0) != (option >= 0):
+        return 18
+    if option < 0:
+        return 0
+    put_artisan(mid, comp, p, option, s)
+    if group != bfs_size(mid, comp, s, True, queue, seen):
         return 18
     return 0
 

@@ -10,7 +10,8 @@ provenance ("sourced: ..." or "reconstructed: ..."):
 An owner of the game corrects them by passing edited copies (``--board`` / ``--components``);
 ``docs/components.md`` describes the format. Every load validates both files and raises
 ``ComponentError`` (one line: file, key, bad value, expected) on the first problem;
-``validate_files`` returns all problems.
+``validate_files`` returns all problems. ``board_file`` reads the board file, ``parts_file`` the
+components file; this module builds the ``Components`` from both, checks the result and loads.
 
 The kernels see the components only as one flat ``int64`` array, ``Components.packed()``, laid
 out by the ``C_*`` offsets of ``tajsim.games.tajmahal.engine.enums``.
@@ -30,8 +31,6 @@ correct them freely.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,32 +39,20 @@ import numpy as np
 from tajsim.engine.component_files import (
     ComponentError,
     Problems,
-    check_name,
-    check_provenance,
-    check_unknown,
-    choices,
     connected_groups,
-    is_int,
-    is_number,
     read_toml,
     read_toml_into,
     show_value,
-    slug,
 )
 from tajsim.games.tajmahal.engine import enums as E
+from tajsim.games.tajmahal.engine.board_file import BoardDoc, parse_board
 from tajsim.games.tajmahal.engine.components import (
-    _BOARD_TOP_KEYS,
-    _CITY_KEYS,
-    _COMPONENTS_TOP_KEYS,
-    _PROVINCE_KEYS,
-    _SQUARE_BONUS_NAMES,
-    BOARD_PROVENANCE_KEYS,
     BUILTIN_PROVENANCE,
-    COMPONENTS_PROVENANCE_KEYS,
     DEFAULT_BOARD,
     DEFAULT_COMPONENTS,
     Components,
 )
+from tajsim.games.tajmahal.engine.parts_file import PartsDoc, parse_parts
 
 __all__ = [
     "ComponentError",
@@ -90,372 +77,7 @@ def detect_kind(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def _check_pairs(pb: Problems, where: str, value: Any) -> list[tuple[str, str]]:
-    """A list of [city, city] pairs."""
-    if not isinstance(value, list):
-        pb.add(where, f"got {show_value(value)}, expected a list of [city, city] pairs")
-        return []
-    out = []
-    for i, pair in enumerate(value):
-        if (
-            not isinstance(pair, list)
-            or len(pair) != 2
-            or not all(isinstance(x, str) for x in pair)
-        ):
-            pb.add(f"{where}[{i}]", f"got {show_value(pair)}, expected a pair of city names "
-                   "[\"A\", \"B\"]")
-        else:
-            out.append((pair[0], pair[1]))
-    return out
-
-
-@dataclass
-class _BoardDoc:
-    provinces: list[str]
-    cities: list[str]
-    city_province: list[int]
-    city_xy: list[tuple[float, float]]
-    city_fortress: list[bool]
-    agra_city: int
-    roads: list[tuple[int, int]]
-    provenance: dict[str, str]
-
-
-@dataclass
-class _PartsDoc:
-    tile_goods: np.ndarray
-    bonus_tiles: np.ndarray
-    card_colour: np.ndarray
-    card_symbols: np.ndarray
-    white_total: int
-    colour_totals: list[int]
-    provenance: dict[str, str]
-
-
-def _parse_board(doc: dict[str, Any], pb: Problems) -> _BoardDoc | None:
-    check_unknown(pb, "", doc, _BOARD_TOP_KEYS)
-    if "name" in doc and not isinstance(doc["name"], str):
-        pb.add("name", f"got {show_value(doc['name'])}, expected a string")
-    provenance = check_provenance(pb, doc, BOARD_PROVENANCE_KEYS)
-    provs = doc.get("province")
-    if not isinstance(provs, list) or not all(isinstance(p, dict) for p in provs):
-        pb.add("province", "missing [[province]] tables, expected 12 of them")
-        return None
-    if len(provs) != E.N_PROVINCES:
-        pb.add("province", f"{len(provs)} [[province]] tables, expected {E.N_PROVINCES}")
-    names: list[str] = []
-    for i, p in enumerate(provs):
-        where = f"province[{i}]"
-        check_unknown(pb, where, p, _PROVINCE_KEYS)
-        name = p.get("name")
-        if check_name(pb, where, name):
-            if name in names:
-                pb.add(where, f"name = {show_value(name)} repeats an earlier province, expected "
-                       "unique province names")
-            names.append(name)
-        else:
-            names.append(f"#{i}")
-    if len({slug(n) for n in names}) < len(set(names)):
-        pb.add("province", "two province names give the same slug (lower case, non-letters "
-               "-> _), expected distinct slugs")
-
-    # Cities.
-    cities: list[str] = []
-    city_province: list[int] = []
-    city_xy: list[tuple[float, float]] = []
-    city_fortress: list[bool] = []
-    agras: list[int] = []
-    for pi, p in enumerate(provs):
-        where = f"province {show_value(names[pi])}"
-        plist = p.get("cities")
-        if not isinstance(plist, list):
-            pb.add(where, f"cities = {show_value(plist)}, expected a list of "
-                   "{ name = ..., xy = [x, y], fortress = true/false } tables")
-            continue
-        for ci, c in enumerate(plist):
-            cw = f"{where}: cities[{ci}]"
-            if not isinstance(c, dict):
-                pb.add(cw, f"got {show_value(c)}, expected {{ name = ..., xy = [x, y] }}")
-                continue
-            check_unknown(pb, cw, c, _CITY_KEYS)
-            cname = c.get("name")
-            if not check_name(pb, cw, cname):
-                continue
-            cw = f"{where}: city {show_value(cname)}"
-            if cname in cities:
-                pb.add(cw, "repeats an earlier city name, expected unique city names")
-                continue
-            xy = c.get("xy")
-            if not (isinstance(xy, list) and len(xy) == 2 and all(is_number(v) for v in xy)):
-                pb.add(cw, f"xy = {show_value(xy)}, expected two numbers [x, y]")
-                xy = [0.0, 0.0]
-            fortress = c.get("fortress", False)
-            if not isinstance(fortress, bool):
-                pb.add(cw, f"fortress = {show_value(fortress)}, expected true or false")
-                fortress = False
-            agra = c.get("agra", False)
-            if not isinstance(agra, bool):
-                pb.add(cw, f"agra = {show_value(agra)}, expected true or false")
-                agra = False
-            if agra:
-                agras.append(len(cities))
-            cities.append(cname)
-            city_province.append(pi)
-            city_xy.append((float(xy[0]), float(xy[1])))
-            city_fortress.append(fortress)
-    if len({slug(n) for n in cities}) < len(cities):
-        seen: dict[str, str] = {}
-        for n in cities:
-            if slug(n) in seen:
-                pb.add(f"city {show_value(n)}", f"slug {slug(n)} equals the slug of "
-                       f"{show_value(seen[slug(n)])}, expected distinct city slugs")
-            seen.setdefault(slug(n), n)
-    if len(agras) != 1:
-        got = ", ".join(cities[a] for a in agras) or "none"
-        pb.add("cities", f"cities with agra = true: {got}; expected exactly one (the city of "
-               "Agra)")
-    index = {n: i for i, n in enumerate(cities)}
-
-    # Neighbours.
-    declared: set[tuple[int, int]] = set()
-    pindex = {n: i for i, n in enumerate(names)}
-    for pi, p in enumerate(provs):
-        where = f"province {show_value(names[pi])}"
-        nbs = p.get("neighbours", [])
-        if not isinstance(nbs, list) or not all(isinstance(x, str) for x in nbs):
-            pb.add(where, f"neighbours = {show_value(nbs)}, expected a list of province names")
-            continue
-        for nb in nbs:
-            if nb not in pindex:
-                pb.add(where, f"neighbours: unknown province {show_value(nb)}, expected "
-                       f"{choices(names)}")
-            elif pindex[nb] == pi:
-                pb.add(where, f"neighbours: {show_value(nb)} is the province itself, expected "
-                       "other provinces")
-            elif (pi, pindex[nb]) in declared:
-                pb.add(where, f"neighbours: {show_value(nb)} listed twice, expected each once")
-            else:
-                declared.add((pi, pindex[nb]))
-    for a, b in sorted(declared):
-        if (b, a) not in declared:
-            pb.add(f"province {show_value(names[b])}", f"neighbours lacks {show_value(names[a])}, "
-                   f"expected it since {names[a]} lists {names[b]} (neighbours are symmetric)")
-
-    # Roads.
-    roads: list[tuple[int, int]] = []
-    seen_roads: dict[frozenset[int], str] = {}
-    joined: set[tuple[int, int]] = set()
-
-    def add_road(where: str, a: str, b: str, inside: int | None) -> None:
-        for x in (a, b):
-            if x not in index:
-                pb.add(where, f"unknown city {show_value(x)}, expected a city of the board")
-                return
-        ia, ib = index[a], index[b]
-        if ia == ib:
-            pb.add(where, f"[{show_value(a)}, {show_value(b)}] joins a city to itself, "
-                   "expected two different cities")
-            return
-        pa, pb_ = city_province[ia], city_province[ib]
-        if inside is not None and (pa != inside or pb_ != inside):
-            other = a if pa != inside else b
-            pb.add(where, f"[{show_value(a)}, {show_value(b)}]: {show_value(other)} is in province "
-                   f"{show_value(names[city_province[index[other]]])}, expected two cities of "
-                   f"{show_value(names[inside])} (roads between provinces go in "
-                   "[inter_province] roads)")
-            return
-        if inside is None:
-            if pa == pb_:
-                pb.add(where, f"[{show_value(a)}, {show_value(b)}] joins two cities of "
-                       f"{show_value(names[pa])}, expected cities of two provinces (roads inside a "
-                       "province go in its own roads list)")
-                return
-            if (pa, pb_) not in declared:
-                pb.add(where, f"[{show_value(a)}, {show_value(b)}] joins {names[pa]} and "
-                       f"{names[pb_]}, which are not declared neighbours; expected neighbouring "
-                       "provinces")
-                return
-            joined.add((min(pa, pb_), max(pa, pb_)))
-        key = frozenset((ia, ib))
-        if key in seen_roads:
-            pb.add(where, f"[{show_value(a)}, {show_value(b)}] duplicates the road at "
-                   f"{seen_roads[key]}, expected each road once")
-            return
-        seen_roads[key] = where
-        roads.append((ia, ib))
-
-    for pi, p in enumerate(provs):
-        where = f"province {show_value(names[pi])}: roads"
-        for i, (a, b) in enumerate(_check_pairs(pb, where, p.get("roads", []))):
-            add_road(f"{where}[{i}]", a, b, pi)
-    inter = doc.get("inter_province", {})
-    if not isinstance(inter, dict):
-        pb.add("inter_province", f"got {show_value(inter)}, expected a table with a roads list")
-        inter = {}
-    check_unknown(pb, "inter_province", inter, ("roads",))
-    where = "inter_province.roads"
-    for i, (a, b) in enumerate(_check_pairs(pb, where, inter.get("roads", []))):
-        add_road(f"{where}[{i}]", a, b, None)
-    for a, b in sorted(declared):
-        if a < b and (b, a) in declared and (a, b) not in joined:
-            pb.add("inter_province.roads", f"no road joins {names[a]} and {names[b]}, expected "
-                   "at least one between declared neighbours")
-
-    if not pb.clean or len(provs) != E.N_PROVINCES:
-        return None
-    return _BoardDoc(names, cities, city_province, city_xy, city_fortress, agras[0], roads,
-                     provenance)
-
-
-def _parse_count_table(
-    pb: Problems, where: str, table: Any, allowed: Sequence[str], hint: str = ""
-) -> dict[str, int] | None:
-    if table is None:
-        pb.add(where, f"missing [{where}] table, expected name = count lines")
-        return None
-    if not isinstance(table, dict):
-        pb.add(where, f"got {show_value(table)}, expected a table of name = count")
-        return None
-    out: dict[str, int] = {}
-    for key, value in table.items():
-        if key not in allowed:
-            pb.add(where, f"unknown name {show_value(key)}, expected {choices(allowed)}{hint}")
-        elif not is_int(value) or value < 0:
-            pb.add(f"{where}.{key}", f"got {show_value(value)}, expected a count (integer >= 0)")
-        else:
-            out[key] = value
-    return out
-
-
-def _parse_parts(doc: dict[str, Any], pb: Problems) -> _PartsDoc | None:
-    check_unknown(pb, "", doc, _COMPONENTS_TOP_KEYS)
-    if "name" in doc and not isinstance(doc["name"], str):
-        pb.add("name", f"got {show_value(doc['name'])}, expected a string")
-    provenance = check_provenance(pb, doc, COMPONENTS_PROVENANCE_KEYS)
-
-    # Province tiles.
-    tile_goods = np.zeros((E.N_PROVINCES, E.N_GOODS), dtype=np.int64)
-    tiles = doc.get("province_tiles")
-    numbers = [str(t) for t in range(1, E.N_PROVINCES + 1)]
-    if not isinstance(tiles, dict):
-        what = "missing [province_tiles] table" if tiles is None else f"got {show_value(tiles)}"
-        pb.add("province_tiles", f"{what}, expected a table of tile number (1..12) = [goods]")
-    else:
-        for key, goods in tiles.items():
-            where = f"province_tiles.{key}"
-            if key not in numbers:
-                pb.add("province_tiles", f"unknown tile number {show_value(key)}, expected 1..12")
-                continue
-            if (
-                not isinstance(goods, list)
-                or not 1 <= len(goods) <= 2
-                or not all(isinstance(g, str) for g in goods)
-            ):
-                pb.add(where, f"got {show_value(goods)}, expected a list of 1 or 2 goods "
-                       f"({', '.join(E.GOOD_NAMES)})")
-                continue
-            if len(set(goods)) != len(goods):
-                pb.add(where, f"got {show_value(goods)}, expected different goods")
-                continue
-            for g in goods:
-                if g not in E.GOOD_NAMES:
-                    pb.add(where, f"unknown good {show_value(g)}, expected {choices(E.GOOD_NAMES)}")
-                else:
-                    tile_goods[int(key) - 1, E.GOOD_NAMES.index(g)] = 1
-        missing = [n for n in numbers if n not in tiles]
-        if missing:
-            pb.add("province_tiles", f"missing tile {', '.join(missing)}, expected the 12 tiles "
-                   "1..12")
-
-    # White cards.
-    card_colour = np.full(E.N_CARDS, E.COLOURLESS, dtype=np.int64)
-    card_symbols = np.zeros((E.N_CARDS, E.N_SYMBOLS), dtype=np.int64)
-    whites = _parse_count_table(pb, "white_cards", doc.get("white_cards"), E.SYMBOL_NAMES)
-    white_total = 0
-    if whites is not None:
-        white_total = sum(whites.values())
-        if white_total != E.N_DECK_CARDS - E.N_COLOURED:
-            pb.add("white_cards", f"{white_total} cards, expected "
-                   f"{E.N_DECK_CARDS - E.N_COLOURED} (96 deck cards minus 84 coloured)")
-        else:
-            card = E.FIRST_WHITE
-            for s, sname in enumerate(E.SYMBOL_NAMES):
-                for _ in range(whites.get(sname, 0)):
-                    card_symbols[card, s] = 1
-                    card += 1
-
-    # Coloured cards.
-    coloured = doc.get("coloured_cards")
-    colour_totals = [0] * E.N_COLOURS
-    colour_names = E.COLOUR_NAMES[: E.N_COLOURS]
-    if not isinstance(coloured, dict):
-        what = "missing table" if coloured is None else f"got {show_value(coloured)}"
-        pb.add("coloured_cards", f"{what}, expected [coloured_cards.<colour>] tables for "
-               f"{', '.join(colour_names)}")
-    else:
-        for key in coloured:
-            if key not in colour_names:
-                pb.add("coloured_cards", f"unknown colour {show_value(key)}, expected "
-                       f"{choices(colour_names)}")
-        for ci, colour in enumerate(colour_names):
-            where = f"coloured_cards.{colour}"
-            table = coloured.get(colour)
-            if table is None:
-                pb.add("coloured_cards", f"missing colour {colour}, expected the four colours "
-                       f"{', '.join(colour_names)}")
-                continue
-            if not isinstance(table, dict):
-                pb.add(where, f"got {show_value(table)}, expected a table of "
-                       "\"symbol+symbol\" = count")
-                continue
-            cards: list[tuple[int, int]] = []
-            for key, count in table.items():
-                parts = key.split("+")
-                bad = [x for x in parts if x not in E.SYMBOL_NAMES]
-                if len(parts) != 2 or bad:
-                    pb.add(where, f"card {show_value(key)}, expected two symbols joined by + "
-                           f"(symbols: {', '.join(E.SYMBOL_NAMES)})")
-                    continue
-                if not is_int(count) or count < 0:
-                    pb.add(f"{where}.\"{key}\"", f"got {show_value(count)}, expected a count "
-                           "(integer >= 0)")
-                    continue
-                a, b = (E.SYMBOL_NAMES.index(x) for x in parts)
-                cards.extend([(a, b)] * count)
-            colour_totals[ci] = len(cards)
-            if len(cards) != E.CARDS_PER_COLOUR:
-                pb.add(where, f"{len(cards)} cards, expected {E.CARDS_PER_COLOUR}")
-                continue
-            for k, (a, b) in enumerate(cards):
-                card = ci * E.CARDS_PER_COLOUR + k
-                card_colour[card] = ci
-                card_symbols[card, a] += 1
-                card_symbols[card, b] += 1
-
-    # Prestige cards (fixed by the rules).
-    card_symbols[E.PRESTIGE_MIGHT, E.SYM.ELEPHANT] = 1
-    card_symbols[E.PRESTIGE_KNOWLEDGE, E.SYM.MOGUL] = 1
-
-    # Square bonus tiles.
-    bonus = _parse_count_table(pb, "bonus_tiles", doc.get("bonus_tiles"), _SQUARE_BONUS_NAMES,
-                               hint=" (the Taj Mahal +4 tile on Agra is fixed, not listed)")
-    bonus_tiles = np.zeros(0, dtype=np.int64)
-    if bonus is not None:
-        kinds = [
-            E.BONUS_NAMES.index(k) for k in _SQUARE_BONUS_NAMES for _ in range(bonus.get(k, 0))
-        ]
-        bonus_tiles = np.array(kinds, dtype=np.int64)
-        if len(bonus_tiles) > E.MAX_BONUS_TILES:
-            pb.add("bonus_tiles", f"{len(bonus_tiles)} tiles, expected at most "
-                   f"{E.MAX_BONUS_TILES}")
-
-    if not pb.clean:
-        return None
-    return _PartsDoc(tile_goods, bonus_tiles, card_colour, card_symbols, white_total,
-                     colour_totals, provenance)
-
-
-def _components_from(board: _BoardDoc, parts: _PartsDoc, board_label: str,
+def _components_from(board: BoardDoc, parts: PartsDoc, board_label: str,
                      parts_label: str) -> Components:
     provenance = {**board.provenance, **parts.provenance, **BUILTIN_PROVENANCE}
     roads = np.array(board.roads, dtype=np.int64).reshape(-1, 2)
@@ -569,13 +191,13 @@ def _load(board: str | Path | None, components: str | Path | None
         if detect_kind(bdoc) == "components":
             pboard.add("", "is a components file, expected a board file ([[province]] tables)")
         else:
-            bparsed = _parse_board(bdoc, pboard)
+            bparsed = parse_board(bdoc, pboard)
     if cdoc is not None:
         if detect_kind(cdoc) == "board":
             pparts.add("", "is a board file, expected a components file ([province_tiles], "
                        "[white_cards], [coloured_cards], [bonus_tiles])")
         else:
-            pparsed = _parse_parts(cdoc, pparts)
+            pparsed = parse_parts(cdoc, pparts)
     if bparsed is None or pparsed is None or problems:
         return None, problems
     comp = _components_from(bparsed, pparsed, blabel, clabel)

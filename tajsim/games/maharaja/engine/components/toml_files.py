@@ -1,58 +1,22 @@
-"""Maharaja's components: the board and the printed numbers, loaded from two TOML files.
-
-- ``data/board.toml``: the 7 cities, the start location, the roads and their 30 villages (the
-  published board is public nowhere: reconstructed within the sourced constraints);
-- ``data/components.toml``: the gold table, starting material, costs, action amounts, presence
-  points, village capacity, the governor track's round boxes and the character names.
-
-Every fact carries its provenance ("sourced: ..." or "reconstructed: ..."). An owner of the game
-corrects them by passing edited copies (``--board`` / ``--components``);
-``docs/games/maharaja/components.md`` describes the format. Loading validates both files and
-raises :class:`ComponentError` (one line: file, key, bad value, what was expected) on the first
-problem; :func:`validate_file` returns every problem of one file.
-
-Board constraints checked: exactly 7 cities and one start location; names unique (cities, the
-start and villages together); every road joins two different known junctions, at most one road
-per pair; 1 or 2 villages per road, 30 villages in all; 3 to 5 roads at every junction; every
-junction reachable from the start; the map planar when roads are drawn straight between the
-junctions' positions (no two roads cross, no road runs through a junction).
-
-The kernels see the components only as ``Components.packed()``, an ``int64[COMP_SIZE]`` array
-laid out by the ``C_*`` offsets of :mod:`tajsim.games.maharaja.engine.enums`.
-"""
+"""Reading and checking Maharaja's component files (``board.toml``, ``components.toml``): one line
+per problem naming the file, the key, the bad value and what was expected; loading a valid pair
+into :class:`Components` (the package docstring lists the board constraints)."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
 import tomllib
-from collections import deque
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
+from tajsim.games.maharaja.engine.components.model import ComponentError, Components
+from tajsim.games.maharaja.engine.components.roads import adjacency, bfs
 
-__all__ = [
-    "BOARD_PROVENANCE_KEYS",
-    "COMPONENTS_PROVENANCE_KEYS",
-    "ComponentError",
-    "Components",
-    "DEFAULT_BOARD",
-    "DEFAULT_COMPONENTS",
-    "alternative_components",
-    "detect_kind",
-    "default_components",
-    "load_components",
-    "validate_file",
-    "validate_files",
-]
-
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_BOARD = DATA_DIR / "board.toml"
 DEFAULT_COMPONENTS = DATA_DIR / "components.toml"
 
@@ -102,255 +66,7 @@ _NUMBER_RANGES: dict[tuple[str, str], tuple[int, int]] = {
 }
 
 
-class ComponentError(UserError):
-    """A component file is unreadable or breaks a documented constraint (one line: file, key,
-    bad value, what was expected)."""
-
-
-# ---------------------------------------------------------------------------------------------
-# The components object
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class Components:
-    """Board and numbers of one game configuration (read-only arrays).
-
-    Attributes
-    ----------
-    name : str
-        The board file's ``name`` (what ``describe`` prints first).
-    city_names : tuple of str, length 7
-        City index (= governor index = junction index) -> name.
-    start_name : str
-        Name of the start location (junction ``enums.START``).
-    village_names : tuple of str, length 30
-        Village index -> name; villages are numbered road by road in file order.
-    junction_xy : ndarray, float64, shape (8, 2)
-        Map position of each junction (cities, then the start).
-    village_xy : ndarray, float64, shape (30, 2)
-        Map position of each village, spaced evenly along its road.
-    roads : ndarray, int64, shape (n_roads, 2)
-        The two junctions of each road.
-    road_villages : ndarray, int64, shape (n_roads, 2)
-        Villages of each road in order from ``roads[r, 0]``; -1 pads a 1-village road.
-    numbers : dict of str to int
-        The printed numbers, keyed ``table.key`` (``costs.palace`` ...).
-    gold_table : dict of int to tuple of int
-        Gold by rank for each player count.
-    card_names : tuple of str, length 6
-    provenance : dict of str to str
-        Fact -> "sourced: ..." or "reconstructed: ...", board and components together.
-    board_path, components_path : str
-        Where the two files came from.
-    """
-
-    name: str
-    city_names: tuple[str, ...]
-    start_name: str
-    village_names: tuple[str, ...]
-    junction_xy: np.ndarray
-    village_xy: np.ndarray
-    roads: np.ndarray
-    road_villages: np.ndarray
-    numbers: dict[str, int]
-    gold_table: dict[int, tuple[int, ...]]
-    card_names: tuple[str, ...]
-    provenance: dict[str, str]
-    board_path: str
-    components_path: str
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        for name in ("junction_xy", "village_xy", "roads", "road_villages"):
-            getattr(self, name).flags.writeable = False
-
-    # -- names --------------------------------------------------------------------------------
-    @property
-    def n_roads(self) -> int:
-        return int(self.roads.shape[0])
-
-    @property
-    def junction_names(self) -> tuple[str, ...]:
-        return (*self.city_names, self.start_name)
-
-    def location_name(self, loc: int) -> str:
-        """Village or city name of a house location (villages 0..29, then the cities)."""
-        if loc < E.N_VILLAGES:
-            return self.village_names[loc]
-        return self.city_names[loc - E.LOC_CITY]
-
-    def road_label(self, road: int) -> str:
-        a, b = (self.junction_names[int(j)] for j in self.roads[road])
-        vil = ", ".join(self.village_names[int(v)] for v in self.road_villages[road] if v >= 0)
-        return f"{a}-{b} ({vil})"
-
-    def road_of_village(self, village: int) -> int:
-        return int(np.flatnonzero((self.road_villages == village).any(axis=1))[0])
-
-    # -- packing ------------------------------------------------------------------------------
-    def hop_distances(self) -> np.ndarray:
-        """int64[8, 8]: fewest roads between two junctions."""
-        if "hops" not in self._cache:
-            adj = _adjacency(self.roads)
-            hops = np.full((E.N_JUNCTIONS, E.N_JUNCTIONS), -1, np.int64)
-            for j in range(E.N_JUNCTIONS):
-                hops[j] = _bfs(adj, j)
-            self._cache["hops"] = hops
-        return self._cache["hops"]
-
-    def road_traffic(self) -> np.ndarray:
-        """int64[n_roads]: how much city-to-city traffic a road carries if travellers take a
-        shortest route (each pair of cities shares 60 units among its shortest routes); a
-        feature for the heuristics, not a rule."""
-        if "traffic" not in self._cache:
-            traffic = np.zeros(self.n_roads, np.int64)
-            for a, b in itertools.combinations(range(E.N_CITIES), 2):
-                paths = _shortest_paths(self.roads, a, b)
-                for path in paths:
-                    for road in path:
-                        traffic[road] += 60 // len(paths)
-            self._cache["traffic"] = traffic
-        return self._cache["traffic"]
-
-    def packed(self) -> np.ndarray:
-        """The int64[COMP_SIZE] array the kernels read (a fresh copy)."""
-        if "packed" not in self._cache:
-            self._cache["packed"] = self._pack()
-        return self._cache["packed"].copy()
-
-    def _pack(self) -> np.ndarray:
-        comp = np.zeros(E.COMP_SIZE, np.int64)
-        num = self.numbers
-        scalars = {
-            E.C_START_GOLD: "start.gold", E.C_START_HOUSES: "start.houses",
-            E.C_QUARRY_GIFT: "start.quarry_gift", E.C_HOUSES_PER_COLOUR: "supply.houses_per_colour",
-            E.C_PALACES_PER_PLAYER: "supply.palaces_per_player", E.C_HOUSE_COST: "costs.house",
-            E.C_PALACE_COST: "costs.palace", E.C_ARTISAN_COST: "costs.artisan_palace",
-            E.C_TOLL: "costs.toll_per_house", E.C_GOLD_ACTION: "actions.gold",
-            E.C_QUARRY_TAKE: "actions.quarry", E.C_TRADER_GOLD: "actions.trader",
-            E.C_PENALTY: "actions.penalty", E.C_LONE_BONUS: "actions.lone_bonus",
-            E.C_GOVERNOR_STEP: "actions.governor_step", E.C_PTS_ARCHITECT: "points.architect",
-            E.C_PTS_HOUSE: "points.house", E.C_PTS_OUTER: "points.outer_palace",
-            E.C_PTS_CENTRE: "points.central_palace",
-            E.C_PTS_SADHU_OUTER: "points.sadhu_outer_palace", E.C_VILLAGE_CAP: "villages.cap",
-            E.C_VILLAGE_CAP_2P: "villages.cap_two_players", E.C_ROUND_BOXES: "track.round_boxes",
-        }
-        for slot, key in scalars.items():
-            comp[slot] = num[key]
-        for n, row in self.gold_table.items():
-            for rank, gold in enumerate(row):
-                comp[E.C_GOLD_TABLE + n * E.MAX_PLAYERS + rank] = gold
-        comp[E.C_N_ROADS] = self.n_roads
-        for r in range(self.n_roads):
-            comp[E.C_ROAD_A + r] = self.roads[r, 0]
-            comp[E.C_ROAD_B + r] = self.roads[r, 1]
-            vil = [int(v) for v in self.road_villages[r] if v >= 0]
-            comp[E.C_ROAD_NV + r] = len(vil)
-            for i in range(E.MAX_ROAD_VILLAGES):
-                comp[E.C_ROAD_VIL + r * E.MAX_ROAD_VILLAGES + i] = vil[i] if i < len(vil) else -1
-                if i < len(vil):
-                    comp[E.C_VILLAGE_ROAD + vil[i]] = r
-        comp[E.C_ROAD_TRAFFIC:E.C_ROAD_TRAFFIC + self.n_roads] = self.road_traffic()
-        adj = _adjacency(self.roads)
-        for j in range(E.N_JUNCTIONS):
-            roads_here = sorted(r for _, r in adj[j])
-            comp[E.C_JUNC_NROADS + j] = len(roads_here)
-            for i, r in enumerate(roads_here):
-                comp[E.C_JUNC_ROADS + j * E.MAX_DEGREE + i] = r
-        comp[E.C_HOPS:E.C_HOPS + E.N_JUNCTIONS ** 2] = self.hop_distances().ravel()
-        return comp
-
-    def digest(self) -> str:
-        """Short fingerprint of the data the kernels see and the names (12 hex digits)."""
-        h = hashlib.sha256(self.packed().tobytes())
-        h.update("|".join((*self.junction_names, *self.village_names,
-                           *self.card_names)).encode())
-        return h.hexdigest()[:12]
-
-    def summary(self) -> str:
-        """One line, as the other games' (``tajsim board show`` / ``validate``): cities, the
-        starting location, villages and roads, characters."""
-        per_road = (self.road_villages >= 0).sum(axis=1)
-        counts = ", ".join(f"{int((per_road == k).sum())} with {k}"
-                           for k in sorted(set(per_road.tolist()), reverse=True))
-        return (f"{len(self.city_names)} cities and the starting location ({self.start_name}), "
-                f"{len(self.village_names)} villages on {self.n_roads} roads ({counts}), "
-                f"{len(self.card_names)} characters")
-
-    def describe(self) -> str:
-        """Readable summary: board, numbers and where each fact comes from."""
-        lines = [self.name, f"board: {self.board_path}", f"components: {self.components_path}",
-                 f"digest: {self.digest()}", f"start: {self.start_name}",
-                 "cities: " + ", ".join(self.city_names), f"roads ({self.n_roads}):"]
-        lines += [f"  {r:2d} {self.road_label(r)}" for r in range(self.n_roads)]
-        lines.append("gold table: " + "; ".join(
-            f"{n}p {'/'.join(map(str, row))}" for n, row in sorted(self.gold_table.items())))
-        lines.append("numbers: " + ", ".join(f"{k}={v}" for k, v in self.numbers.items()))
-        lines.append("characters: " + ", ".join(
-            f"{i + 1} {name}" for i, name in enumerate(self.card_names)))
-        lines.append("provenance:")
-        lines += [f"  {k}: {v}" for k, v in self.provenance.items()]
-        return "\n".join(lines)
-
-    def frame_meta(self) -> dict[str, Any]:
-        """Plain data that ``frame_columns`` and ``setup_features`` read from a run's task."""
-        return {
-            "city_names": list(self.city_names),
-            "village_names": list(self.village_names),
-            "card_names": list(self.card_names),
-            "action_names": list(E.ACT_NAMES),
-            "road_villages": self.road_villages.tolist(),
-            "roads": self.roads.tolist(),
-            "digest": self.digest(),
-        }
-
-
-def _adjacency(roads: np.ndarray) -> list[list[tuple[int, int]]]:
-    """Per junction: (neighbour, road) pairs."""
-    adj: list[list[tuple[int, int]]] = [[] for _ in range(E.N_JUNCTIONS)]
-    for r, (a, b) in enumerate(roads):
-        adj[int(a)].append((int(b), r))
-        adj[int(b)].append((int(a), r))
-    return adj
-
-
-def _bfs(adj: list[list[tuple[int, int]]], src: int) -> np.ndarray:
-    dist = np.full(len(adj), -1, np.int64)
-    dist[src] = 0
-    queue = deque([src])
-    while queue:
-        j = queue.popleft()
-        for k, _ in adj[j]:
-            if dist[k] < 0:
-                dist[k] = dist[j] + 1
-                queue.append(k)
-    return dist
-
-
-def _shortest_paths(roads: np.ndarray, a: int, b: int) -> list[list[int]]:
-    """Every shortest route (as road lists) from junction a to junction b."""
-    adj = _adjacency(roads)
-    dist = _bfs(adj, b)
-    out: list[list[int]] = []
-
-    def walk(j: int, path: list[int]) -> None:
-        if j == b:
-            out.append(list(path))
-            return
-        for k, r in adj[j]:
-            if dist[k] == dist[j] - 1:
-                path.append(r)
-                walk(k, path)
-                path.pop()
-
-    if dist[a] >= 0:
-        walk(a, [])
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading and validating
-# ---------------------------------------------------------------------------------------------
-def _read_toml(path: str | Path) -> dict[str, Any]:
+def read_toml(path: str | Path) -> dict[str, Any]:
     file = Path(path)
     try:
         return tomllib.loads(file.read_text())
@@ -402,7 +118,7 @@ def _point_on_segment(q, a, b, tol: float = 1e-6) -> bool:
     return float(np.hypot(*(np.subtract(q, closest)))) < tol * (1.0 + float(np.hypot(*ab)))
 
 
-def _board_problems(data: dict, where: str) -> tuple[list[str], dict[str, Any]]:
+def board_problems(data: dict, where: str) -> tuple[list[str], dict[str, Any]]:
     """Every problem of a board table, and the parsed board (meaningful only without
     problems)."""
     out: list[str] = []
@@ -498,7 +214,7 @@ def _board_problems(data: dict, where: str) -> tuple[list[str], dict[str, Any]]:
     if out:
         return out, {}
     road_arr = np.array(roads, np.int64)
-    reach = _bfs(_adjacency(road_arr), E.START)
+    reach = bfs(adjacency(road_arr), E.START)
     for j in range(E.N_JUNCTIONS):
         if reach[j] < 0:
             out.append(f"{where}: city {names[j]!r} is unreachable from {names[E.START]!r}; "
@@ -614,7 +330,7 @@ def _village_xy(xy: np.ndarray, roads: np.ndarray, road_villages: list[list[int]
     return out
 
 
-def _build(board: dict, parts: dict, board_path: str, comp_path: str) -> Components:
+def build(board: dict, parts: dict, board_path: str, comp_path: str) -> Components:
     village_names = board["village_names"]
     vindex = {name: i for i, name in enumerate(village_names)}
     rv = [[vindex[name] for name in vil] for vil in board["road_villages"]]
@@ -641,11 +357,11 @@ def load_components(board: str | Path | None = None,
     """
     board_path = Path(board) if board is not None else DEFAULT_BOARD
     comp_path = Path(components) if components is not None else DEFAULT_COMPONENTS
-    problems, parsed_board = _board_problems(_read_toml(board_path), board_path.name)
+    problems, parsed_board = board_problems(read_toml(board_path), board_path.name)
     _first(problems)
-    problems, parsed_parts = _components_problems(_read_toml(comp_path), comp_path.name)
+    problems, parsed_parts = _components_problems(read_toml(comp_path), comp_path.name)
     _first(problems)
-    return _build(parsed_board, parsed_parts, str(board_path), str(comp_path))
+    return build(parsed_board, parsed_parts, str(board_path), str(comp_path))
 
 
 @functools.cache
@@ -671,11 +387,11 @@ def validate_files(board: str | Path | None = None,
     """Every problem of a board file and a components file, one line each ([] when valid);
     None stands for the shipped file of that kind."""
     problems: list[str] = []
-    for path, default, check in ((board, DEFAULT_BOARD, _board_problems),
+    for path, default, check in ((board, DEFAULT_BOARD, board_problems),
                                  (components, DEFAULT_COMPONENTS, _components_problems)):
         file = Path(path) if path is not None else default
         try:
-            data = _read_toml(file)
+            data = read_toml(file)
         except ComponentError as exc:
             problems.append(str(exc))
             continue
@@ -688,89 +404,13 @@ def validate_file(path: str | Path) -> list[str]:
     file a [gold_table]); an empty list if it is valid."""
     file = Path(path)
     try:
-        data = _read_toml(file)
+        data = read_toml(file)
     except ComponentError as exc:
         return [str(exc)]
     kind = detect_kind(data)
     if kind == "components":
         return _components_problems(data, file.name)[0]
     if kind == "board":
-        return _board_problems(data, file.name)[0]
+        return board_problems(data, file.name)[0]
     return [f"{file.name}: neither a board file ([[city]], [[road]]) nor a components file "
             "([gold_table], [costs]); expected one of them"]
-
-
-# ---------------------------------------------------------------------------------------------
-# Alternative boards for robustness runs
-# ---------------------------------------------------------------------------------------------
-def alternative_components(seed: int, base: Components | None = None) -> Components:
-    """A valid alternative board drawn from ``seed`` (same numbers, names and provenance kinds).
-
-    The junctions keep their names; their positions are jittered (the start stays the lowest
-    middle junction of the map), the roads are a random planar subset of the Delaunay
-    triangulation with 3 to 5 roads per junction, and the 30 villages are spread one or two per
-    road at random. The result passes every board check. Pure function of ``(seed, base)``.
-    """
-    from scipy.spatial import Delaunay
-
-    base = base or default_components()
-    rng = np.random.default_rng([int(seed), 0x3A4A])
-    for _attempt in range(1000):
-        xy = base.junction_xy + rng.normal(0.0, 0.6, base.junction_xy.shape)
-        tri = Delaunay(xy)
-        edges: set[tuple[int, int]] = set()
-        for simplex in tri.simplices:
-            for a, b in itertools.combinations(sorted(int(s) for s in simplex), 2):
-                edges.add((a, b))
-        edge_list = sorted(edges)
-        rng.shuffle(edge_list)
-        degree = np.zeros(E.N_JUNCTIONS, np.int64)
-        for a, b in edge_list:
-            degree[a] += 1
-            degree[b] += 1
-        kept = list(edge_list)
-        target = int(rng.integers(15, 19))
-        for edge in list(edge_list):
-            if len(kept) <= target and degree.max() <= E.MAX_DEGREE:
-                break
-            a, b = edge
-            if degree[a] <= E.MIN_DEGREE or degree[b] <= E.MIN_DEGREE:
-                continue
-            trial = [e for e in kept if e != edge]
-            if (_bfs(_adjacency(np.array(trial, np.int64)), E.START) < 0).any():
-                continue
-            kept = trial
-            degree[a] -= 1
-            degree[b] -= 1
-        n_roads = len(kept)
-        if not (15 <= n_roads <= E.N_VILLAGES and degree.min() >= E.MIN_DEGREE
-                and degree.max() <= E.MAX_DEGREE):
-            continue
-        doubles = set(rng.choice(n_roads, size=E.N_VILLAGES - n_roads, replace=False).tolist())
-        names = iter(base.village_names)
-        roads_table = []
-        jn = base.junction_names
-        for r, (a, b) in enumerate(kept):
-            k = 2 if r in doubles else 1
-            roads_table.append({"between": [jn[a], jn[b]],
-                                "villages": [next(names) for _ in range(k)]})
-        board = {
-            "name": f"alternative board {seed} from {base.name}",
-            "provenance": {k.split(".", 1)[1]: v for k, v in base.provenance.items()
-                           if k.startswith("board.")},
-            "start": {"name": base.start_name, "xy": xy[E.START].tolist()},
-            "city": [{"name": jn[c], "xy": xy[c].tolist()} for c in range(E.N_CITIES)],
-            "road": roads_table,
-        }
-        board["provenance"]["roads"] = (f"reconstructed: random planar map (alternative board, "
-                                        f"seed {seed})")
-        problems, parsed = _board_problems(board, f"alternative board {seed}")
-        if problems:
-            continue
-        parts = {"numbers": dict(base.numbers), "gold": dict(base.gold_table),
-                 "names": base.card_names, "name": "",
-                 "provenance": {k.split(".", 1)[1]: v for k, v in base.provenance.items()
-                                if k.startswith("components.")}}
-        comps = _build(parsed, parts, f"<alternative {seed}>", base.components_path)
-        return replace(comps, name=board["name"], _cache={})
-    raise RuntimeError(f"no valid alternative board found for seed {seed}")  # pragma: no cover
