@@ -68,7 +68,7 @@ assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "pal
                     "palace_house", "governor", "character")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_work_nb(search, heuristics):
     """The policies' scratch, int64[WORK_SIZE], reused by every decision of a batch."""
     return np.zeros(WORK_SIZE, np.int64)

@@ -58,6 +58,8 @@ P = MAX_PLAYERS
 SWITCHES = (("search", None), ("heuristics", True))
 
 
+# Not inlined: numba types this function's result from its own arguments (array or None); inlined,
+# the two returns would make an optional array and keep the MCTS code in every kernel.
 @njit(cache=True)
 def new_work_nb(search, heuristics):
     """The MCTS workspace of a batch: a zeroed int64 array the size of ``search`` (so parallel

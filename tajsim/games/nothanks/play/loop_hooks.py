@@ -16,7 +16,7 @@ from tajsim.games.nothanks.strategies.nb import choose_action_nb
 SWITCHES = ()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_work_nb():
     """No policy needs scratch: an empty array."""
     return np.empty(0, np.int64)

@@ -50,7 +50,7 @@ P = MAX_PLAYERS
 SWITCHES = (("search", True), ("heuristics", True))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_work_nb(search, heuristics):
     """The heuristic family's scratch, float64[HEURISTIC_WORK_SIZE], reused by every decision
     of a batch (no value in it outlives a decision); empty without the family."""

@@ -15,10 +15,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.games.tajmahal.engine.enums import MAX_PLAYERS, N_ACTIONS, STATE_SIZE
+from tajsim.games.tajmahal.engine.enums import (
+    MAX_PLAYERS,
+    N_ACTIONS,
+    PHASE_GAME_OVER,
+    S_CUR,
+    S_PHASE,
+    STATE_SIZE,
+)
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
-    current_player_nb,
     legal_actions_nb,
     start_game_nb,
 )
@@ -56,9 +62,9 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     int : number of actions applied
     """
     n_done = 0
-    p = current_player_nb(state)
-    while p >= 0:
+    while state[S_PHASE] != PHASE_GAME_OVER:
         n = legal_actions_nb(state, comp, legal)
+        p = state[S_CUR]
         if n == 1:
             action = legal[0]
         else:
@@ -68,7 +74,6 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
             actions_out[n_done] = action
         apply_action_nb(state, comp, action)
         n_done += 1
-        p = current_player_nb(state)
     return n_done
 
 
