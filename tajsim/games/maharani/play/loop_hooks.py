@@ -69,7 +69,9 @@ def new_work_nb(search, heuristics):
     return np.zeros(search.shape[0], np.int64)
 
 
-@njit(cache=True, inline="always")
+# Not inlined either: inlined, numba typed the MCTS branch of choose_action_nb for a None
+# workspace (numba 0.68: a typing error with search=None).
+@njit(cache=True)
 def decide_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work, search,
               heuristics):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``; MCTS works in
