@@ -9,8 +9,9 @@ is the wing's hand-written ``play/loop_hooks.py``:
   ``(("search", True), ("heuristics", True))``, or ``()`` for a game with no strategy family to
   leave out (the ``*switches`` of ``GameKernels``; ``kernel_switches`` gives their values);
 * ``new_work_nb(*switches)``: the policies' scratch, allocated once per batch;
-* ``decide_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work, *switches)``:
-  the seat's action (``inline="always"``);
+* ``decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work,
+  *switches)``: the seat's action, ``seat_params[player]`` its parameters (a row taken only
+  where needed: a fast path reads one slot without making a view);
 * ``check_switches_nb(lineup_ids, *switches)`` (only with switches): refuse a line-up that needs
   a family the kernel was compiled without;
 * ``write_records_nb``: the game's result and setup rows (``@kernel``, shared with the GPU).

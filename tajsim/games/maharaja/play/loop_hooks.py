@@ -75,16 +75,16 @@ def new_work_nb(search, heuristics):
 
 
 @njit(cache=True, inline="always")
-def decide_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work, search,
+def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
               heuristics):
     """The action of strategy ``seat_id`` at this decision (``choose_action_work_nb``)."""
-    if seat_id == STRATEGY_RANDOM and params[params.shape[0] - 1] == 0:
+    if seat_id == STRATEGY_RANDOM and seat_params[player, seat_params.shape[1] - 1] == 0:
         # the same draw as random_policy_nb, without the dispatch (half a random game's
         # time); a restricted random seat (forbid=, the last slot) goes to the dispatcher
         action = legal[below(prng, player, n_legal)]
     else:
-        action = choose_action_work_nb(seat_id, state, comp, player, params, prng, legal,
-                                       n_legal, work, search, heuristics)
+        action = choose_action_work_nb(seat_id, state, comp, player, seat_params[player], prng,
+                                       legal, n_legal, work, search, heuristics)
     return action
 
 

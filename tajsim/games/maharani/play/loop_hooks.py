@@ -58,9 +58,7 @@ P = MAX_PLAYERS
 SWITCHES = (("search", None), ("heuristics", True))
 
 
-# Not inlined: numba types this function's result from its own arguments (array or None); inlined,
-# the two returns would make an optional array and keep the MCTS code in every kernel.
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_work_nb(search, heuristics):
     """The MCTS workspace of a batch: a zeroed int64 array the size of ``search`` (so parallel
     batches never share one), or None without MCTS (numba types the result from ``search``)."""
@@ -69,15 +67,13 @@ def new_work_nb(search, heuristics):
     return np.zeros(search.shape[0], np.int64)
 
 
-# Not inlined either: inlined, numba typed the MCTS branch of choose_action_nb for a None
-# workspace (numba 0.68: a typing error with search=None).
-@njit(cache=True)
-def decide_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work, search,
+@njit(cache=True, inline="always")
+def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
               heuristics):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``; MCTS works in
     ``work``, the batch's own copy of the ``search`` workspace)."""
-    return choose_action_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work,
-                            heuristics)
+    return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
+                            n_legal, work, heuristics)
 
 
 @kernel

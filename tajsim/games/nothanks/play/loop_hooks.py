@@ -23,9 +23,10 @@ def new_work_nb():
 
 
 @njit(cache=True, inline="always")
-def decide_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work):
+def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``)."""
-    return choose_action_nb(seat_id, state, comp, player, params, prng, legal, n_legal)
+    return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
+                            n_legal)
 
 
 @kernel

@@ -58,11 +58,11 @@ def new_work_nb(search, heuristics):
 
 
 @njit(cache=True, inline="always")
-def decide_nb(seat_id, state, comp, player, params, prng, legal, n_legal, work, search,
+def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
               heuristics):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``)."""
-    return choose_action_nb(seat_id, state, comp, player, params, prng, legal, n_legal, search,
-                            heuristics, work)
+    return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
+                            n_legal, search, heuristics, work)
 
 
 @kernel

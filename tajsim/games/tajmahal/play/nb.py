@@ -68,7 +68,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
         if n == 1:
             action = legal[0]
         else:
-            action = decide_nb(seat_ids[p], state, comp, p, seat_params[p], prng, legal, n,
+            action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,
                                work, search, heuristics)
         if n_done < actions_out.shape[0]:
             actions_out[n_done] = action
