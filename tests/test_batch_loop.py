@@ -42,11 +42,26 @@ def test_switches_follow_the_wing(tmp_path, monkeypatch):
     text = generate_batch.render("toy")
     assert "check_switches_nb" not in text and "switches (``" not in text
     compile(text, "nb.py", "exec")
+    assert '@njit(cache=True, inline="always")\ndef play_to_end_nb(' in text
+    (wing / "loop_hooks.py").write_text("SWITCHES = ()\nINLINE_LOOP = False\n", encoding="utf-8")
+    text = generate_batch.render("toy")
+    assert "@njit(cache=True)\ndef play_to_end_nb(" in text
+    compile(text, "nb.py", "exec")
+    assert "STRATEGY_RANDOM" not in text and "below" not in text
+    (wing / "loop_hooks.py").write_text("SWITCHES = ()\nRANDOM_FAST_PATH = True\n",
+                                        encoding="utf-8")
+    text = generate_batch.render("toy")
+    assert "from tajsim.engine.rng import below\n" in text
+    assert "    STRATEGY_RANDOM,\n    decide_nb," in text
+    assert "action = legal[below(prng, p, n)]" in text
+    compile(text, "nb.py", "exec")
 
 
 @pytest.mark.parametrize("source, expected", [
     ("X = 1\n", "no SWITCHES"),
     ('SWITCHES = ("search",)\n', "expected a tuple of (name, default) pairs"),
+    ("SWITCHES = ()\nINLINE_LOOP = 1\n", "INLINE_LOOP = 1; expected True or False"),
+    ("SWITCHES = ()\nRANDOM_FAST_PATH = 0\n", "RANDOM_FAST_PATH = 0; expected True or False"),
 ])
 def test_bad_switches_are_named(tmp_path, monkeypatch, source, expected):
     wing = tmp_path / "toy" / "play"

@@ -15,6 +15,9 @@ is the wing's hand-written ``play/loop_hooks.py``:
 * ``check_switches_nb(lineup_ids, *switches)`` (only with switches): refuse a line-up that needs
   a family the kernel was compiled without;
 * ``write_records_nb``: the game's result and setup rows (``@kernel``, shared with the GPU).
+* optionally ``INLINE_LOOP = False`` (keep ``play_to_end_nb`` a function of its own) and
+  ``RANDOM_FAST_PATH = True`` (the loop draws an unrestricted random seat's action itself; the
+  hooks then export ``STRATEGY_RANDOM``).
 
 Run ``python -m tajsim.play.generate_batch`` after editing the template or a wing's
 ``SWITCHES`` (``--check`` only lists stale files; tests/test_batch_loop.py fails on one). The
@@ -43,29 +46,78 @@ def wings() -> list[str]:
     return sorted(p.parent.parent.name for p in GAMES_DIR.glob(f"*/{HOOKS.as_posix()}"))
 
 
-def switches_of(game: str) -> tuple[tuple[str, object], ...]:
-    """The wing's ``SWITCHES``: ``(name, default)`` pairs, read without importing the wing."""
+def _constant(game: str, name: str) -> object:
+    """The literal value of ``name = ...`` in the wing's hooks file, or ``_DROP`` if absent."""
     path = GAMES_DIR / game / HOOKS
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
-                "SWITCHES"]:
-            value = ast.literal_eval(node.value)
-            if not (isinstance(value, tuple) and all(
-                    isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
-                    and pair[0].isidentifier() for pair in value)):
-                raise ValueError(f"{path}: SWITCHES = {value!r}; expected a tuple of "
-                                 "(name, default) pairs, () for none")
-            return value
-    raise ValueError(f"{path}: no SWITCHES = (...); expected the kernel switches as "
-                     "(name, default) pairs, () for none")
+                name]:
+            return ast.literal_eval(node.value)
+    return _DROP
+
+
+def inline_loop(game: str) -> bool:
+    """The wing's ``INLINE_LOOP`` (default True): whether ``play_to_end_nb`` is inlined into the
+    batch kernel (numba IR). Inlined, the cold compile has one module fewer."""
+    value = _constant(game, "INLINE_LOOP")
+    if value is _DROP:
+        return True
+    if not isinstance(value, bool):
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: INLINE_LOOP = {value!r}; expected True "
+                         "or False")
+    return value
+
+
+def random_fast_path(game: str) -> bool:
+    """The wing's ``RANDOM_FAST_PATH`` (default False): the loop draws a uniform random seat's
+    action itself (``legal[below(prng, p, n)]``, the random policy's own draw) unless the seat
+    is restricted (its last parameter slot, ``forbid=``, nonzero); the hooks then export
+    ``STRATEGY_RANDOM``. In the loop, not in ``decide_nb``: an inlined hook adds reference
+    counting on its array arguments, about a quarter of a random Maharaja game's time."""
+    value = _constant(game, "RANDOM_FAST_PATH")
+    if value is _DROP:
+        return False
+    if not isinstance(value, bool):
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: RANDOM_FAST_PATH = {value!r}; expected "
+                         "True or False")
+    return value
+
+
+def switches_of(game: str) -> tuple[tuple[str, object], ...]:
+    """The wing's ``SWITCHES``: ``(name, default)`` pairs, read without importing the wing."""
+    path = GAMES_DIR / game / HOOKS
+    value = _constant(game, "SWITCHES")
+    if value is _DROP:
+        raise ValueError(f"{path}: no SWITCHES = (...); expected the kernel switches as "
+                         "(name, default) pairs, () for none")
+    if not (isinstance(value, tuple) and all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+            and pair[0].isidentifier() for pair in value)):
+        raise ValueError(f"{path}: SWITCHES = {value!r}; expected a tuple of (name, default) "
+                         "pairs, () for none")
+    return value
 
 
 def render(game: str) -> str:
     """The text of ``game``'s generated batch loop."""
     switches = switches_of(game)
+    fast = random_fast_path(game)
     names = ", ".join(name for name, _ in switches)
     fields = {
         "game": game,
+        "rng_import": "from tajsim.engine.rng import below\n" if fast else "",
+        "random_import": "    STRATEGY_RANDOM,\n" if fast else "",
+        "random_branch": (
+            "        elif seat_ids[p] == STRATEGY_RANDOM and "
+            "seat_params[p, seat_params.shape[1] - 1] == 0:\n"
+            "            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH);"
+            "\n            # a restricted random seat (forbid=, the last slot) goes to decide_nb"
+            "\n            action = legal[below(prng, p, n)]\n") if fast else "",
+        "play_to_end_inline": ', inline="always"' if inline_loop(game) else "",
+        "play_to_end_comment": (
+            "# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises"
+            "\n# the rules and every strategy again (issue 13: cold compile)." if inline_loop(game)
+            else "# A function of its own, not inlined: the wing's INLINE_LOOP = False (faster)."),
         "switches": "".join(f", {name}" for name, _ in switches),
         "switch_names": names,
         "switch_defaults": "".join(f", {name}={default!r}" for name, default in switches),

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT_SLUGS,
@@ -53,7 +52,7 @@ from tajsim.games.maharaja.engine.enums import (
 from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
-    STRATEGY_RANDOM,
+    STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
     STRATEGY_SEARCH,
     WORK_SIZE,
 )
@@ -63,6 +62,9 @@ P = MAX_PLAYERS
 #: The kernel switches with their defaults (``kernel_switches``: None leaves the search / the
 #: heuristic family out of the compiled kernel).
 SWITCHES = (("search", True), ("heuristics", True))
+#: The generated loop draws an unrestricted random seat's action itself (half a random game's
+#: time went to the dispatch); ``STRATEGY_RANDOM`` below is the id it checks.
+RANDOM_FAST_PATH = True
 assert PART_NAMES[PART_TOLLS_IN] == "tolls_in" and PART_NAMES[PART_TOLLS_OUT] == "tolls_out"
 assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "palace",
                     "palace_house", "governor", "character")
@@ -78,14 +80,8 @@ def new_work_nb(search, heuristics):
 def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
               heuristics):
     """The action of strategy ``seat_id`` at this decision (``choose_action_work_nb``)."""
-    if seat_id == STRATEGY_RANDOM and seat_params[player, seat_params.shape[1] - 1] == 0:
-        # the same draw as random_policy_nb, without the dispatch (half a random game's
-        # time); a restricted random seat (forbid=, the last slot) goes to the dispatcher
-        action = legal[below(prng, player, n_legal)]
-    else:
-        action = choose_action_work_nb(seat_id, state, comp, player, seat_params[player], prng,
-                                       legal, n_legal, work, search, heuristics)
-    return action
+    return choose_action_work_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
+                                 n_legal, work, search, heuristics)
 
 
 @kernel

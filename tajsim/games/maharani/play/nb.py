@@ -39,8 +39,8 @@ __all__ = ["play_batch_nb", "play_batch_parallel_nb", "play_out_nb", "play_to_en
            "start_game_nb", "write_records_nb"]
 
 
-# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises the rules
-# and every strategy again (issue 13: cold compile).
+# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises
+# the rules and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
                    work, search, heuristics):
