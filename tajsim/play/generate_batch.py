@@ -56,16 +56,21 @@ def _constant(game: str, name: str) -> object:
     return _DROP
 
 
+def _flag(game: str, name: str, default: bool) -> bool:
+    """The wing's boolean ``name`` (``default`` when the hooks do not set it)."""
+    value = _constant(game, name)
+    if value is _DROP:
+        return default
+    if not isinstance(value, bool):
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: {name} = {value!r}; expected True or "
+                         "False")
+    return value
+
+
 def inline_loop(game: str) -> bool:
     """The wing's ``INLINE_LOOP`` (default True): whether ``play_to_end_nb`` is inlined into the
     batch kernel (numba IR). Inlined, the cold compile has one module fewer."""
-    value = _constant(game, "INLINE_LOOP")
-    if value is _DROP:
-        return True
-    if not isinstance(value, bool):
-        raise ValueError(f"{GAMES_DIR / game / HOOKS}: INLINE_LOOP = {value!r}; expected True "
-                         "or False")
-    return value
+    return _flag(game, "INLINE_LOOP", True)
 
 
 def random_fast_path(game: str) -> bool:
@@ -74,13 +79,7 @@ def random_fast_path(game: str) -> bool:
     is restricted (its last parameter slot, ``forbid=``, nonzero); the hooks then export
     ``STRATEGY_RANDOM``. In the loop, not in ``decide_nb``: an inlined hook adds reference
     counting on its array arguments, about a quarter of a random Maharaja game's time."""
-    value = _constant(game, "RANDOM_FAST_PATH")
-    if value is _DROP:
-        return False
-    if not isinstance(value, bool):
-        raise ValueError(f"{GAMES_DIR / game / HOOKS}: RANDOM_FAST_PATH = {value!r}; expected "
-                         "True or False")
-    return value
+    return _flag(game, "RANDOM_FAST_PATH", False)
 
 
 def switches_of(game: str) -> tuple[tuple[str, object], ...]:
