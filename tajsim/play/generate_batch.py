@@ -1,0 +1,177 @@
+"""Write every wing's CPU batch loop (``tajsim/games/<name>/play/nb.py``) from one template.
+
+The batch loop is the same for every game (``engine/gpu.py`` is its one GPU counterpart), but
+numba's on-disk cache cannot hold a kernel built by a factory at run time, so each wing gets the
+loop as a module of its own, generated from ``batch_loop.py.tmpl``. What differs between games
+is the wing's hand-written ``play/loop_hooks.py``:
+
+* ``SWITCHES``: the kernel switches as ``(name, default)`` pairs, e.g.
+  ``(("search", True), ("heuristics", True))``, or ``()`` for a game with no strategy family to
+  leave out (the ``*switches`` of ``GameKernels``; ``kernel_switches`` gives their values);
+* ``new_work_nb(*switches)``: the policies' scratch, allocated once per batch;
+* ``decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work,
+  *switches)``: the seat's action, ``seat_params[player]`` its parameters (a row taken only
+  where needed: a fast path reads one slot without making a view);
+* ``check_switches_nb(lineup_ids, *switches)`` (only with switches): refuse a line-up that needs
+  a family the kernel was compiled without;
+* ``write_records_nb``: the game's result and setup rows (``@kernel``, shared with the GPU).
+* optionally ``INLINE_LOOP = False`` (keep ``play_to_end_nb`` a function of its own) and
+  ``RANDOM_FAST_PATH = True`` (the loop draws an unrestricted random seat's action itself; the
+  hooks then export ``STRATEGY_RANDOM``).
+
+Run ``python -m tajsim.play.generate_batch`` after editing the template or a wing's
+``SWITCHES`` (``--check`` only lists stale files; tests/test_batch_loop.py fails on one). The
+generator reads the hooks file as text (``ast``), so it imports no game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import string
+import sys
+from pathlib import Path
+
+TEMPLATE = Path(__file__).resolve().with_name("batch_loop.py.tmpl")
+GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
+HOOKS = Path("play") / "loop_hooks.py"
+TARGET = Path("play") / "nb.py"
+REGENERATE = "python -m tajsim.play.generate_batch"
+# A placeholder that fills a whole line with nothing removes the line.
+_DROP = "\0drop\0"
+
+
+def wings() -> list[str]:
+    """The games whose wing declares loop hooks (every game folder with ``play/loop_hooks.py``)."""
+    return sorted(p.parent.parent.name for p in GAMES_DIR.glob(f"*/{HOOKS.as_posix()}"))
+
+
+def _constant(game: str, name: str) -> object:
+    """The literal value of ``name = ...`` in the wing's hooks file, or ``_DROP`` if absent."""
+    path = GAMES_DIR / game / HOOKS
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+                name]:
+            return ast.literal_eval(node.value)
+    return _DROP
+
+
+def _flag(game: str, name: str, default: bool) -> bool:
+    """The wing's boolean ``name`` (``default`` when the hooks do not set it)."""
+    value = _constant(game, name)
+    if value is _DROP:
+        return default
+    if not isinstance(value, bool):
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: {name} = {value!r}; expected True or "
+                         "False")
+    return value
+
+
+def inline_loop(game: str) -> bool:
+    """The wing's ``INLINE_LOOP`` (default True): whether ``play_to_end_nb`` is inlined into the
+    batch kernel (numba IR). Inlined, the cold compile has one module fewer."""
+    return _flag(game, "INLINE_LOOP", True)
+
+
+def random_fast_path(game: str) -> bool:
+    """The wing's ``RANDOM_FAST_PATH`` (default False): the loop draws a uniform random seat's
+    action itself (``legal[below(prng, p, n)]``, the random policy's own draw) unless the seat
+    is restricted (its last parameter slot, ``forbid=``, nonzero); the hooks then export
+    ``STRATEGY_RANDOM``. In the loop, not in ``decide_nb``: an inlined hook adds reference
+    counting on its array arguments, about a quarter of a random Maharaja game's time."""
+    return _flag(game, "RANDOM_FAST_PATH", False)
+
+
+def switches_of(game: str) -> tuple[tuple[str, object], ...]:
+    """The wing's ``SWITCHES``: ``(name, default)`` pairs, read without importing the wing."""
+    path = GAMES_DIR / game / HOOKS
+    value = _constant(game, "SWITCHES")
+    if value is _DROP:
+        raise ValueError(f"{path}: no SWITCHES = (...); expected the kernel switches as "
+                         "(name, default) pairs, () for none")
+    if not (isinstance(value, tuple) and all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+            and pair[0].isidentifier() for pair in value)):
+        raise ValueError(f"{path}: SWITCHES = {value!r}; expected a tuple of (name, default) "
+                         "pairs, () for none")
+    return value
+
+
+def render(game: str) -> str:
+    """The text of ``game``'s generated batch loop."""
+    switches = switches_of(game)
+    fast = random_fast_path(game)
+    names = ", ".join(name for name, _ in switches)
+    fields = {
+        "game": game,
+        "rng_import": "from tajsim.engine.rng import below\n" if fast else "",
+        "random_import": "    STRATEGY_RANDOM,\n" if fast else "",
+        "random_branch": (
+            "        elif seat_ids[p] == STRATEGY_RANDOM and "
+            "seat_params[p, seat_params.shape[1] - 1] == 0:\n"
+            "            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH);"
+            "\n            # a restricted random seat (forbid=, the last slot) goes to decide_nb"
+            "\n            action = legal[below(prng, p, n)]\n") if fast else "",
+        "play_to_end_inline": ', inline="always"' if inline_loop(game) else "",
+        "play_to_end_comment": (
+            "# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises"
+            "\n# the rules and every strategy again (issue 13: cold compile)." if inline_loop(game)
+            else "# A function of its own, not inlined: the wing's INLINE_LOOP = False (faster)."),
+        "switches": "".join(f", {name}" for name, _ in switches),
+        "switch_names": names,
+        "switch_defaults": "".join(f", {name}={default!r}" for name, default in switches),
+        "switch_doc": (f"{names} : the kernel switches (``kernel_switches(lineup_ids)``)"
+                       if switches else _DROP),
+        "check_switches_import": "    check_switches_nb,\n" if switches else "",
+        "check_switches_call": (f"    check_switches_nb(lineup_ids, {names})\n"
+                                if switches else ""),
+    }
+    text = string.Template(TEMPLATE.read_text(encoding="utf-8")).substitute(fields)
+    lines = [line for line in text.split("\n") if line.strip() != _DROP]
+    too_long = [i + 1 for i, line in enumerate(lines) if len(line) > 100]
+    if too_long:
+        raise ValueError(f"{game}: generated lines {too_long} exceed 100 characters; expected "
+                         "shorter switch names or a template line broken earlier")
+    return "\n".join(lines)
+
+
+def stale(games: list[str] | None = None) -> list[Path]:
+    """The generated files that differ from what the template and hooks give now."""
+    out = []
+    for game in games or wings():
+        path = GAMES_DIR / game / TARGET
+        if not path.exists() or path.read_text(encoding="utf-8") != render(game):
+            out.append(path)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tajsim.play.generate_batch",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", help="wings to write (default: every wing with "
+                        f"{HOOKS.as_posix()})")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; list the stale files and exit 1 if any")
+    args = parser.parse_args(argv)
+    known = wings()
+    for game in args.games:
+        if game not in known:
+            parser.error(f"no wing {game!r} with {HOOKS.as_posix()}; expected one of "
+                         f"{', '.join(known)}")
+    games = args.games or known
+    if args.check:
+        paths = stale(games)
+        for path in paths:
+            print(f"stale: {path} (regenerate with {REGENERATE})")
+        return 1 if paths else 0
+    for game in games:
+        path = GAMES_DIR / game / TARGET
+        text = render(game)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
