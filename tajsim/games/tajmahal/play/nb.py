@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from tajsim.engine.rng import below
 from tajsim.games.tajmahal.engine.enums import (
     MAX_PLAYERS,
     N_ACTIONS,
@@ -29,6 +30,7 @@ from tajsim.games.tajmahal.engine.nb import (
     start_game_nb,
 )
 from tajsim.games.tajmahal.play.loop_hooks import (
+    STRATEGY_RANDOM,
     check_switches_nb,
     decide_nb,
     new_work_nb,
@@ -67,6 +69,10 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
         p = state[S_CUR]
         if n == 1:
             action = legal[0]
+        elif seat_ids[p] == STRATEGY_RANDOM and seat_params[p, seat_params.shape[1] - 1] == 0:
+            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH);
+            # a restricted random seat (forbid=, the last slot) goes to decide_nb
+            action = legal[below(prng, p, n)]
         else:
             action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,
                                work, search, heuristics)
