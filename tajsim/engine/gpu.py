@@ -116,7 +116,7 @@ _LOCK = threading.Lock()
 
 def _kernel_source(spec: GameSpec) -> Any:
     """``_batch`` in globals bound to ``spec``'s device functions and sizes."""
-    gpu = spec.kernels.gpu
+    rules, gpu = spec.kernels, spec.kernels.gpu
     if gpu is None:
         raise UserError(f"{spec.title} has no GPU kernels; expected --device cpu")
     cuda_mod = cuda_module()
@@ -124,12 +124,12 @@ def _kernel_source(spec: GameSpec) -> Any:
     env = dict(_batch.__globals__)
     env.update(
         cuda=cuda_mod,
-        start_game=device_function(gpu.start_game),
-        legal_actions=device_function(gpu.legal_actions),
-        apply_action=device_function(gpu.apply_action),
+        start_game=device_function(rules.start_game),
+        legal_actions=device_function(rules.legal_actions),
+        apply_action=device_function(rules.apply_action),
         choose_simple=device_function(gpu.choose_simple),
-        write_records=device_function(gpu.write_records),
-        current_player=device_function(gpu.current_player),
+        write_records=device_function(rules.write_records),
+        current_player=device_function(rules.current_player),
         STATE_SIZE=spec.state_size, COMP_SIZE=spec.comp_size, N_ACTIONS=spec.n_actions,
         MAX_PLAYERS=spec.max_players, WORK_SIZE=max(1, gpu.work_size),
         WORK_DTYPE=gpu.work_dtype,

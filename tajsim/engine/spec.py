@@ -47,13 +47,13 @@ SETUP_LEAD = ("game_id", "setup_id")
 
 @dataclass(frozen=True)
 class GpuKernels:
-    """The kernels a game's GPU batch kernel (:mod:`tajsim.engine.gpu`) is built from: the same
-    Python source as the CPU's, made with :func:`tajsim.engine.targets.kernel`.
+    """What a game's GPU batch kernel (:mod:`tajsim.engine.gpu`) needs beyond its rules: the
+    rules kernels themselves are :class:`GameKernels`' own ``start_game``, ``legal_actions``,
+    ``apply_action``, ``write_records`` and ``current_player``, compiled for the GPU from the
+    same Python source (they must be made with :func:`tajsim.engine.targets.kernel`).
 
     Attributes
     ----------
-    start_game, legal_actions, apply_action, write_records, current_player
-        As in :class:`GameKernels`.
     choose_simple : ``(strategy_id, state, comp, player, params, prng, legal, n_legal, work)
         -> action``
         The dispatcher over the non-search strategies; ``work`` is the heuristic family's
@@ -64,11 +64,6 @@ class GpuKernels:
         Its dtype: float64 (the default) or int64 (Maharaja's integer heuristic).
     """
 
-    start_game: Callable[..., Any]
-    legal_actions: Callable[..., int]
-    apply_action: Callable[..., Any]
-    write_records: Callable[..., Any]
-    current_player: Callable[..., int]
     choose_simple: Callable[..., int]
     work_size: int
     work_dtype: Any = np.float64

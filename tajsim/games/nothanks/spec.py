@@ -51,11 +51,6 @@ SPEC = GameSpec(
         current_player=nb.current_player_nb,
         phase=nb.phase_nb,
         gpu=GpuKernels(
-            start_game=nb.start_game_nb,
-            legal_actions=nb.legal_actions_nb,
-            apply_action=nb.apply_action_nb,
-            write_records=write_records_nb,
-            current_player=nb.current_player_nb,
             choose_simple=choose_simple_nb,
             work_size=0,  # no policy needs scratch
         ),
