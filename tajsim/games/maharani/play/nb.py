@@ -1,5 +1,5 @@
 """Kernels that play whole Maharani games between compiled strategies and write result records,
-with the signatures of :class:`tajsim.engine.spec.GameKernels`.
+with the signatures of :class:`tajsim.engine.game_kernels.GameKernels`.
 
 A game is a pure function of (master seed, game id, setup id, line-up, configuration): the setup
 stream (the opening tiles) is derived from (master seed, setup id), the chance stream (the bag
