@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tajsim.engine.spec import GoldenCase
+    from tajsim.engine.golden_case import GoldenCase
 
 GOLDEN_ROOT = Path(__file__).resolve().parent / "golden"
 REGENERATE = "PYTHONPATH=. python tests/make_golden.py"

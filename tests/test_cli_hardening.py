@@ -162,7 +162,7 @@ def test_bad_value_is_refused_before_any_game(args, needle, monkeypatch):
 
     monkeypatch.setattr("tajsim.cli.tune.tune", no_play)
     monkeypatch.setattr("tajsim.running.benchmarking.estimate_game_seconds", no_play)
-    monkeypatch.setattr("tajsim.reporting.ladder._one_seat_table", no_play)
+    monkeypatch.setattr("tajsim.reporting.ladder.matches._one_seat_table", no_play)
     monkeypatch.setattr("tajsim.running.simulate.make_executor", no_play)
     one_line_error(invoke(*args), needle)
 

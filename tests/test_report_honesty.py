@@ -16,7 +16,7 @@ from tajsim.cli.main import cli
 from tajsim.games.registry import get_game
 from tajsim.reporting.render import report_style
 from tajsim.reporting.report import build_report
-from tajsim.reporting.sections import score_parts_figure
+from tajsim.reporting.score_sections import score_parts_figure
 from tajsim.running.aggregates import format_summary
 from tajsim.running.simulate import run_simulation
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from tajsim.engine.base_game import BaseGame, GameRecord
-from tajsim.engine.spec import Components, GameNotes, NoComponents
+from tajsim.engine.components import Components, NoComponents
+from tajsim.engine.game_notes import GameNotes
 from tajsim.errors import UserError
 from tajsim.games.registry import GAMES
 from tajsim.running.chunk import run_chunk

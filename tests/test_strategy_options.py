@@ -8,7 +8,7 @@ import pytest
 
 from tajsim.engine import choice
 from tajsim.engine.choice import EXP_ONE, EXP_STEPS, EXP_TABLE, softmax_index, softmax_weight
-from tajsim.engine.spec import Restriction
+from tajsim.engine.game_options import Restriction
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.spec import (

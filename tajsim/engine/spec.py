@@ -8,10 +8,10 @@ a game's modules by name, and no game's names (columns, phases, pieces) appear i
 Conventions every game follows (``docs/architecture.md`` has the full text):
 
 * **Arrays.** A game's state is one ``int64[state_size]`` vector, its components one
-  ``int64[comp_size]`` vector (``packed()`` of its :class:`Components`), actions are integers
-  ``0 .. n_actions - 1``. Kernels take these flat arrays and scratch arrays passed in by the
-  caller; a kernel that plays one decision allocates nothing (so the same source can be
-  compiled for a GPU).
+  ``int64[comp_size]`` vector (``packed()`` of its
+  :class:`~tajsim.engine.components.Components`), actions are integers ``0 .. n_actions - 1``.
+  Kernels take these flat arrays and scratch arrays passed in by the caller; a kernel that plays
+  one decision allocates nothing (so the same source can be compiled for a GPU).
 * **Streams.** ``start_game(comp, n_players, edition, master_seed, game_id, setup_id, state,
   prng)`` derives the setup stream from (master seed, setup id), the chance stream from (master
   seed, game id) and one policy stream per seat from the chance seed
@@ -25,6 +25,12 @@ Conventions every game follows (``docs/architecture.md`` has the full text):
 * **Strategies.** Selected by integer id inside compiled code: ``choose_action(strategy_id,
   state, comp, player, params, prng, legal, n_legal, *switches)``; ``switches`` are the values
   of ``strategies.kernel_switches(ids)`` (a game without families to switch off returns ``()``).
+
+The spec's parts are declared beside it, one module a job: :mod:`~tajsim.engine.game_kernels`
+(the compiled functions), :mod:`~tajsim.engine.components` (the components protocol and how a
+game obtains them), :mod:`~tajsim.engine.game_options` (tuning, rule options, restrictions),
+:mod:`~tajsim.engine.game_notes` (setup features, score display, notes) and
+:mod:`~tajsim.engine.golden_case`.
 """
 
 from __future__ import annotations
@@ -32,387 +38,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
 from tajsim.engine.base_game import BaseGame, GameRecord
+from tajsim.engine.components import ComponentSet
+from tajsim.engine.game_kernels import GameKernels
+from tajsim.engine.game_notes import GameNotes, ScoreDisplay, SetupFeature
+from tajsim.engine.game_options import Restriction, RuleOption, TuningSpace
+from tajsim.engine.golden_case import GoldenCase
 from tajsim.errors import UserError
 
 #: Leading fields of every result dtype, in this order.
 RESULT_LEAD = ("game_id", "seat", "strategy_id", "score", "rank", "winner")
 #: Leading fields of every setup dtype, in this order.
 SETUP_LEAD = ("game_id", "setup_id")
-
-
-@dataclass(frozen=True)
-class GpuKernels:
-    """What a game's GPU batch kernel (:mod:`tajsim.engine.gpu`) needs beyond its rules: the
-    rules kernels themselves are :class:`GameKernels`' own ``start_game``, ``legal_actions``,
-    ``apply_action``, ``write_records`` and ``current_player``, compiled for the GPU from the
-    same Python source (they must be made with :func:`tajsim.engine.targets.kernel`).
-
-    Attributes
-    ----------
-    choose_simple : ``(strategy_id, state, comp, player, params, prng, legal, n_legal, work)
-        -> action``
-        The dispatcher over the non-search strategies; ``work`` is the heuristic family's
-        scratch (work_dtype[work_size]) or None to leave the family out.
-    work_size : int
-        Length of that scratch.
-    work_dtype : numpy scalar type
-        Its dtype: float64 (the default) or int64 (Maharaja's integer heuristic).
-    """
-
-    choose_simple: Callable[..., int]
-    work_size: int
-    work_dtype: Any = np.float64
-
-
-@dataclass(frozen=True)
-class GameKernels:
-    """Compiled entry points of a game (numba dispatchers), with the signatures the generic
-    layers call.
-
-    Attributes
-    ----------
-    start_game : ``(comp, n_players, edition, master_seed, game_id, setup_id, state, prng)``
-        Set up game ``game_id`` in ``state`` (int64[state_size]) and seed the seats' policy
-        streams in ``prng`` (int64[max_players]).
-    legal_actions : ``(state, comp, legal) -> n``
-        Write the legal actions into ``legal[:n]`` (int64[n_actions] scratch); ``n >= 1`` until
-        the game is over.
-    apply_action : ``(state, comp, action)``
-        Apply a legal action for the player to move.
-    choose_action : ``(strategy_id, state, comp, player, params, prng, legal, n_legal,
-        *switches) -> action``
-        Ask compiled strategy ``strategy_id`` for one of ``legal[:n_legal]``. It reads only what
-        ``player`` may see and advances only ``prng[player]``.
-    play_out : ``(comp, state, seat_ids, seat_params, prng, legal, actions_out, *switches)
-        -> n_actions``
-        Play ``state`` to the end; records the actions while they fit in ``actions_out``.
-    write_records : ``(state, comp, game_id, setup_id, seat_ids, results, row, setups, g)``
-        Write a finished game's rows ``results[row:row + n]`` and ``setups[g]``.
-    play_batch : ``(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-        lineup_ids, lineup_params, results, setups, *switches)``
-        Play many games on one thread (``nogil``).
-    play_batch_parallel : as ``play_batch`` with ``n_blocks`` before ``*switches``
-        The same games spread over numba threads (``prange``).
-    current_player, phase : ``(state) -> int``
-        Compiled: the seat to move (-1 when the game is over) and the decision phase (an index
-        into ``GameSpec.phase_names``); the benchmarks' profiling harness calls them.
-    gpu : GpuKernels, optional
-        What the game plays on a CUDA GPU with (``--device gpu``); None: CPU only.
-    """
-
-    start_game: Callable[..., Any]
-    legal_actions: Callable[..., int]
-    apply_action: Callable[..., Any]
-    choose_action: Callable[..., int]
-    play_out: Callable[..., int]
-    write_records: Callable[..., Any]
-    play_batch: Callable[..., Any]
-    play_batch_parallel: Callable[..., Any]
-    current_player: Callable[..., int]
-    phase: Callable[..., int]
-    gpu: GpuKernels | None = None
-
-
-@runtime_checkable
-class Components(Protocol):
-    """What every game's components object offers (its board and pieces, loaded or generated).
-
-    The generic layers read nothing else: the kernels take ``packed()``, a run's identity
-    ``digest()``, reports ``describe()``, the game's ``frame_columns`` / ``setup_features``
-    ``frame_meta()`` (it travels in a run's task, so plain data), and a game's record the paths
-    (a record names only files that are not the shipped ones). A game without component files
-    uses :class:`NoComponents` (through :meth:`ComponentSet.without_files`).
-    """
-
-    @property
-    def board_path(self) -> str | None:
-        """Where the board came from (a file path, or a text such as ``"<alternative 3>"``);
-        None for a game without one."""
-
-    @property
-    def components_path(self) -> str | None:
-        """Where the other components came from (the game's second file kind); None if none."""
-
-    def packed(self) -> np.ndarray:
-        """The kernels' flat form: int64[comp_size]."""
-
-    def digest(self) -> str:
-        """A short hash of the content (run identities and transcript headers)."""
-
-    def describe(self) -> str:
-        """Where the components came from, for a report."""
-
-    def frame_meta(self) -> dict[str, Any]:
-        """Plain data that the game's ``frame_columns`` and ``setup_features`` read."""
-
-
-@dataclass(frozen=True)
-class NoComponents:
-    """The components of a game that has no component files (its pieces are fixed by its
-    rules and built into its kernels): an all-zero packed vector of ``comp_size`` slots."""
-
-    comp_size: int
-    text: str = "no component files"
-    board_path: str | None = None
-    components_path: str | None = None
-
-    def packed(self) -> np.ndarray:
-        return np.zeros(self.comp_size, np.int64)
-
-    def digest(self) -> str:
-        return "none"
-
-    def describe(self) -> str:
-        return self.text
-
-    def frame_meta(self) -> dict[str, Any]:
-        return {}
-
-
-@dataclass(frozen=True)
-class ComponentSet:
-    """How a game's components are obtained (its board and pieces, from files or generated).
-
-    Attributes
-    ----------
-    default : callable ``() -> Components``
-        The shipped components (loaded once).
-    load : callable ``(board, components) -> Components``
-        Components from files (None: the shipped file of that kind); one-line ``UserError``
-        naming the file, key, value and what was expected.
-    validate : callable ``(board, components) -> list[str]``
-        Every problem of the files, one line each ([] when valid).
-    alternative : callable ``(seed, base) -> Components``, optional
-        A plausible alternative (seeded) for robustness runs.
-    file_kinds : tuple of str
-        The file kinds ``load`` takes, in order (``--board`` / ``--components``); empty for a
-        game without component files.
-    detect_kind : callable ``(parsed TOML) -> str | None``, optional
-        Which kind a parsed file is (``tajsim board validate FILE``).
-
-    The objects returned follow the :class:`Components` protocol.
-    """
-
-    default: Callable[[], Components]
-    load: Callable[..., Components]
-    validate: Callable[..., list[str]]
-    alternative: Callable[..., Components] | None = None
-    file_kinds: tuple[str, ...] = ("board", "components")
-    detect_kind: Callable[[Any], str | None] | None = None
-
-    @classmethod
-    def without_files(cls, title: str, comp_size: int, text: str = "") -> ComponentSet:
-        """The component set of a game with no component files: ``default`` is one
-        :class:`NoComponents`; ``load`` and ``validate`` refuse any file, naming it."""
-        shipped = NoComponents(comp_size, text or f"no component files ({title})")
-
-        def load(board: str | None = None, components: str | None = None) -> NoComponents:
-            given = board or components
-            if given:
-                raise UserError(f"{title} has no component files; got {str(given)!r}, "
-                                "expected none")
-            return shipped
-
-        def validate(board: str | None = None, components: str | None = None) -> list[str]:
-            return [f"{f}: {title} has no component files" for f in (board, components) if f]
-
-        return cls(default=lambda: shipped, load=load, validate=validate, file_kinds=())
-
-
-@dataclass(frozen=True)
-class TuningSpace:
-    """What ``tajsim tune`` may change: the weights of one parametric strategy family.
-
-    Attributes
-    ----------
-    strategy_id : int
-        The family's compiled id (its presets share it).
-    names : tuple of str
-        The tuned parameters: the first ``len(names)`` slots of the parameter vector.
-    lower, upper, step : tuple of float
-        Box bounds of each weight and the search's unit step.
-    presets_path : callable ``() -> Path``
-        The presets file ``write_preset`` adds ``[presets.NAME]`` to.
-    check_presets : callable ``(path)``
-        Loads a presets file, raising a one-line ``UserError`` if it is invalid.
-    reload : callable ``()``
-        Re-registers the presets after the file changed.
-    start : str
-        The preset ``tajsim tune`` starts from by default ("": the family's first preset).
-    field : tuple of str
-        The opponents it tunes against by default (empty: the family's other presets).
-    """
-
-    strategy_id: int
-    names: tuple[str, ...]
-    lower: tuple[float, ...]
-    upper: tuple[float, ...]
-    step: tuple[float, ...]
-    presets_path: Callable[[], Path]
-    check_presets: Callable[[Path], Any]
-    reload: Callable[[], None]
-    start: str = ""
-    field: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RuleOption:
-    """A rule a game's text leaves open that changes play materially: users may switch it.
-
-    Options are booleans. The kernels receive one integer, the *rules code*: the edition's index
-    in ``GameSpec.editions`` plus ``1 << bit`` for every option switched on (``bit`` >= 8), so
-    a game without options passes the edition index exactly as before.
-    """
-
-    name: str
-    bit: int
-    default: bool
-    description: str
-
-
-@dataclass(frozen=True)
-class Restriction:
-    """A family of actions a strategy may be forbidden to take (restricted play: Jaffe et al.,
-    "Evaluating Competitive Game Balance with Restricted Play", AIIDE 2012).
-
-    ``balanced:forbid=NAME`` (several joined by ``+``) removes the family's actions from the
-    legal list before the strategy chooses; the kernels receive the families as a bit mask in
-    the parameter vector's last slot (:mod:`tajsim.engine.choice`). A family is something a
-    player chooses; when removing it would leave a seat no legal action, the restriction is
-    lifted for that decision (the game's docs say when that can happen).
-
-    Attributes
-    ----------
-    name : str
-        The name a user writes (``forbid=governor``).
-    bit : int
-        Its bit in the mask (0 .. 51: the mask travels in a float64 slot).
-    text : str
-        What it forbids, in one line (``tajsim strategies --game G`` shows it).
-    """
-
-    name: str
-    bit: int
-    text: str
-
-
-@dataclass(frozen=True)
-class SetupFeature:
-    """One categorical feature of a game's setup: what the setup-balance analyses and the
-    aggregates group win rates by (per value and seat).
-
-    ``codes`` is int64[G] (the value index of each game, -1 for none; ``None`` when only the
-    layout is asked for); ``labels[k]`` names value k.
-    """
-
-    name: str
-    codes: np.ndarray | None
-    labels: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ScoreDisplay:
-    """How a player reads the score of a game whose ``score`` is a ranking key, not points.
-
-    Maharaja ranks by palaces, then gold: its ``score`` is ``10,000 x palaces + gold``, which
-    orders players exactly but is no quantity a player would call a score. The summary of
-    ``tajsim simulate`` and the report's score composition show ``measures`` (the result fields
-    a player reads, e.g. palaces and gold, each with its interval) and the composition of
-    ``total`` by the score parts ``parts`` (e.g. the gold by source), in ``unit``, instead of the
-    ranking key as "points". A game without one shows ``score`` and every part as points.
-
-    Attributes
-    ----------
-    measures : tuple of str
-        Result fields shown instead of ``score``, in ranking order (``("palaces", "gold")``).
-    total : str
-        The result field that ``parts`` add up to (one of ``measures``).
-    parts : tuple of str
-        Score part names (without ``pts_``) whose sum is ``total``.
-    unit : str
-        The unit of ``total`` and its parts (``"gold"``).
-    note : str
-        One sentence saying what ``score`` is and how players are ranked.
-    """
-
-    measures: tuple[str, ...]
-    total: str
-    parts: tuple[str, ...]
-    unit: str
-    note: str
-
-
-@dataclass(frozen=True)
-class GoldenCase:
-    """One golden transcript of a game: a whole game played from a fixed seed, written to
-    ``<golden_dir>/<name>.txt`` by ``tests/make_golden.py`` and replayed by the conformance
-    suite, which pins the rules, the strategies' decisions and the display.
-
-    Attributes
-    ----------
-    name : str
-        The file's name, without ``.txt``.
-    players : int
-    edition : str
-    seed, game_id : int
-        Master seed and game index.
-    strategies : tuple of str
-        One per seat, in seat order (``"random"`` or a registered strategy with parameters).
-    options : mapping of str to bool
-        Rule options switched on.
-    """
-
-    name: str
-    players: int
-    edition: str
-    seed: int
-    game_id: int
-    strategies: tuple[str, ...]
-    options: Mapping[str, bool] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class GameNotes:
-    """What the reports, the ladder and ``tajsim compare`` say of a game beyond its records:
-    each fact typed, with a default that serves a game which says nothing of it. (It replaces a
-    string-keyed ``extras`` dict: an unknown fact is a ``TypeError`` when the spec is made.)
-
-    Attributes
-    ----------
-    seat_note : str
-        Who plays first, shown beside the win rate by seat ("seat 0 plays first").
-    setup_features_text : str
-        What the setup features are, in a few words, for the setup-balance section.
-    setup_balance_note : str
-        Why the generic setup-balance section is skipped for a line-up that draws no chance
-        (read only with ``GameSpec.chance_only_in_setup``); "": it is never skipped.
-    ladder_document : str
-        The strength ladder's document, relative to the repository root ("": the game's
-        ``docs/games/<name>/strategies.md``).
-    ladder_columns : tuple of str
-        Result fields the ladder shows beside the score parts.
-    ladder_pairs : tuple of (str, str)
-        Head-to-head pairs of presets whose comparison the ladder's summary states.
-    example_policy : str
-        A Python policy file (relative to the repository root) the ladder adds as a rung
-        ("": none).
-    compare_measures : tuple of str
-        What ``tajsim compare`` compares besides the win share (result fields).
-    """
-
-    seat_note: str = "seat 0 plays first"
-    setup_features_text: str = "the features of the setup"
-    setup_balance_note: str = ""
-    ladder_document: str = ""
-    ladder_columns: tuple[str, ...] = ()
-    ladder_pairs: tuple[tuple[str, str], ...] = ()
-    example_policy: str = ""
-    compare_measures: tuple[str, ...] = ("score",)
 
 
 @dataclass(frozen=True)

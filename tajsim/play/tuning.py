@@ -1,5 +1,5 @@
 """Tuning a parametric strategy's weights against a field of strategies (``tajsim tune``), for
-any game that declares a :class:`~tajsim.engine.spec.TuningSpace`.
+any game that declares a :class:`~tajsim.engine.game_options.TuningSpace`.
 
 * **Objective.** A candidate weight vector sits in one seat of a 4-player (configurable) table;
   the other seats are filled from the *field* (a list of registered strategies, cycled). The
@@ -32,7 +32,8 @@ import cma
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
-from tajsim.engine.spec import GameSpec, TuningSpace
+from tajsim.engine.game_options import TuningSpace
+from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.play.arena import (

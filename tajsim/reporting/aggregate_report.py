@@ -33,12 +33,9 @@ from tajsim.reporting.render import (
     report_style,
 )
 from tajsim.reporting.report import write_report_files
-from tajsim.reporting.sections import (
-    baseline_handle,
-    score_parts_figure,
-    section_names,
-    strongest_statement,
-)
+from tajsim.reporting.score_sections import score_parts_figure
+from tajsim.reporting.sections import section_names
+from tajsim.reporting.win_rate_sections import baseline_handle, strongest_statement
 from tajsim.running.aggregates import Aggregates
 
 __all__ = ["AGGREGATE_SECTIONS", "build_aggregate_report"]

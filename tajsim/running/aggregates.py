@@ -43,7 +43,8 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from tajsim.engine.spec import GameSpec, ScoreDisplay
+from tajsim.engine.game_notes import ScoreDisplay
+from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.kernels import accumulate_nb
 

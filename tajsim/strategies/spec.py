@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tajsim.engine.spec import Restriction
+from tajsim.engine.game_options import Restriction
 from tajsim.errors import UserError
 
 __all__ = ["FORBID", "GENERIC_OPTIONS", "INTERNAL_SLOT", "PYTHON_SEATS_PLAY", "ParamRange",

@@ -6,15 +6,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.spec import (
-    ComponentSet,
-    GameKernels,
-    GameNotes,
-    GameSpec,
-    GpuKernels,
-    RuleOption,
-    ScoreDisplay,
-)
+from tajsim.engine.components import ComponentSet
+from tajsim.engine.game_kernels import GameKernels, GpuKernels
+from tajsim.engine.game_notes import GameNotes, ScoreDisplay
+from tajsim.engine.game_options import RuleOption
+from tajsim.engine.spec import GameSpec
 from tajsim.games.maharaja import SOURCE_FOLDERS
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb

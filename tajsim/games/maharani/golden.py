@@ -6,7 +6,7 @@ fingerprint: a new case recompiles nothing."""
 
 from __future__ import annotations
 
-from tajsim.engine.spec import GoldenCase
+from tajsim.engine.golden_case import GoldenCase
 
 GOLDEN_CASES = (
     GoldenCase("2p_random", 2, "2012", 1, 0, ("random",) * 2),

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tajsim.engine.spec import (
-    ComponentSet,
-    GameKernels,
-    GameNotes,
-    GameSpec,
-    GpuKernels,
-    RuleOption,
-)
+from tajsim.engine.components import ComponentSet
+from tajsim.engine.game_kernels import GameKernels, GpuKernels
+from tajsim.engine.game_notes import GameNotes
+from tajsim.engine.game_options import RuleOption
+from tajsim.engine.spec import GameSpec
 from tajsim.games.maharani import SOURCE_FOLDERS
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb

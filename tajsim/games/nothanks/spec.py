@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tajsim.engine.spec import ComponentSet, GameKernels, GameNotes, GameSpec, GpuKernels
+from tajsim.engine.components import ComponentSet
+from tajsim.engine.game_kernels import GameKernels, GpuKernels
+from tajsim.engine.game_notes import GameNotes
+from tajsim.engine.spec import GameSpec
 from tajsim.games.nothanks import SOURCE_FOLDERS
 from tajsim.games.nothanks.engine import enums as E
 from tajsim.games.nothanks.engine import nb

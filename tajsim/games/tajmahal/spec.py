@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tajsim.engine.spec import ComponentSet, GameKernels, GameNotes, GameSpec, GpuKernels
+from tajsim.engine.components import ComponentSet
+from tajsim.engine.game_kernels import GameKernels, GpuKernels
+from tajsim.engine.game_notes import GameNotes
+from tajsim.engine.spec import GameSpec
 from tajsim.games.tajmahal import SOURCE_FOLDERS
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.engine.spec import SetupFeature
+from tajsim.engine.game_notes import SetupFeature
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.setups import order_of_index
 

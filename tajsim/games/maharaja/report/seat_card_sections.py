@@ -1,8 +1,7 @@
 """Maharaja's report section "Seats and their cards" (``seat_cards``): which character card
 each seat holds (at the end and drafted), and each seat's win rate within a card and
 standardised to the cards' mix, so that the seat-advantage report tells the draft apart from
-the seat. Kept out of ``sections.py`` (the other sections); the package's ``SECTIONS`` puts it
-after the character cards.
+the seat. ``sections.py`` registers it after the character cards.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tajsim.games.maharaja.report.sections import (
+from tajsim.games.maharaja.report.section_helpers import (
     _card_names,
     _ci,
     _components,
@@ -21,8 +20,6 @@ from tajsim.games.maharaja.report.sections import (
     _skip,
 )
 from tajsim.reporting.render import BASELINE_COLOUR, ReportContext, panel_grid, pct
-
-__all__ = ["SECTIONS"]
 
 #: A seat that drafts one card in at least this share of its games has a fixed draft.
 FIXED_DRAFT = 0.9
@@ -98,7 +95,7 @@ def _drafted_swaps(table: pd.DataFrame, facet: list[str], cards: dict[str, str])
     return out
 
 
-def _section_seat_cards(ctx: ReportContext) -> None:
+def section_seat_cards(ctx: ReportContext) -> None:
     ctx.heading(2, "Seats and their cards")
     if _skip(ctx, "seat_cards"):
         return
@@ -182,10 +179,3 @@ def _section_seat_cards(ctx: ReportContext) -> None:
               "its games). The full table has every (seat, card) share and win rate, for the "
               "cards held at the end (`held` = final) and drafted (first).", "seat_cards",
               full=table)
-
-
-#: name -> (function, what it shows)
-SECTIONS = {
-    "seat_cards": (_section_seat_cards, "the card each seat holds (drafted and at the end) "
-                                        "and each seat's win rate within a card"),
-}

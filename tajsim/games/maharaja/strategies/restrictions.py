@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from tajsim.engine.spec import Restriction
+from tajsim.engine.game_options import Restriction
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,

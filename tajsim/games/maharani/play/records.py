@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.engine.spec import SetupFeature
+from tajsim.engine.game_notes import SetupFeature
 from tajsim.games.maharani.engine import enums as E
 
 __all__ = ["END_CATEGORIES", "SETUP_FEATURE_COLUMNS", "frame_columns", "setup_feature_columns",

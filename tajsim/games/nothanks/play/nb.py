@@ -1,5 +1,5 @@
 """The CPU batch loop: whole games between compiled strategies, written to result records,
-with the signatures of :class:`tajsim.engine.spec.GameKernels` (wing ``nothanks``).
+with the signatures of :class:`tajsim.engine.game_kernels.GameKernels` (wing ``nothanks``).
 
 Generated from tajsim/play/batch_loop.py.tmpl and this wing's play/loop_hooks.py; do not edit.
 Regenerate with: python -m tajsim.play.generate_batch

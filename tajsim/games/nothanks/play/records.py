@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.engine.spec import SetupFeature
+from tajsim.engine.game_notes import SetupFeature
 from tajsim.games.nothanks.engine.enums import HIGH_CARD
 
 FEATURE = "removed_35"

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tajsim.engine.spec import SetupFeature
+from tajsim.engine.game_notes import SetupFeature
 from tajsim.games.tajmahal.engine import enums as E
 
 #: Categories of the ``bonus_<city>`` columns: the square bonus tiles (the Taj Mahal +4 tile

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.spec import TuningSpace
+from tajsim.engine.game_options import TuningSpace
 from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.tajmahal.strategies.ids import (
     N_PARAMS,

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tajsim.engine.spec import Restriction
+from tajsim.engine.game_options import Restriction
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,

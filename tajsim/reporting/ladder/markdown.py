@@ -1,0 +1,239 @@
+"""The ladder's document: its tables and summary as Markdown (:func:`render_markdown`,
+:func:`render_openspiel`), written between the markers ``BEGIN`` and ``END`` of the strategies
+document with the prose around them kept (:func:`write_docs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from tajsim.games.registry import get_game
+from tajsim.reporting.ladder.config import LadderData, extra_columns
+
+BEGIN = "<!-- ladder:begin -->"
+END = "<!-- ladder:end -->"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(ci) -> str:
+    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _find_h2h(data: LadderData, a: str, b: str) -> tuple[float, tuple, int] | None:
+    """A's share against B (either order in the table), its interval and the games."""
+    for r in data.head_to_head:
+        if r["a"] == a and r["b"] == b:
+            return r["share"], tuple(r["ci"]), r["games"]
+        if r["a"] == b and r["b"] == a:
+            lo, hi = r["ci"]
+            return 1 - r["share"], (1 - hi, 1 - lo), r["games"]
+    return None
+
+
+def _summary(data: LadderData) -> list[str]:
+    """The targets of the ladder, each with its measured number."""
+    n = data.config["n_players"]
+    out = ["", "### Summary", ""]
+    for r in data.vs_random:
+        if r["strategy"] == "random":
+            continue
+        verdict = "above" if r["ci"][0] > 1 / n else "NOT clearly above"
+        out.append(f"* `{r['strategy']}` in one seat against three `random` seats wins "
+                   f"{_pct(r['win'])} {_ci(r['ci'])} of {r['games']} games ({verdict} the "
+                   f"{100 / n:.0f}% parity).")
+    if data.search:
+        s = data.search
+        h = s["head_to_head"]
+        verdict = "excludes" if h["ci"][0] > 0.5 or h["ci"][1] < 0.5 else "does NOT exclude"
+        out.append(f"* `{s['strategy']}` takes {_pct(h['share'])} {_ci(h['ci'])} of the wins "
+                   f"against `{s['best_preset']}` (the best preset against the field) head to "
+                   f"head over {h['games']} games; the interval {verdict} parity. It costs "
+                   f"{h['seconds_per_game']:.2f} s per game (two {s['strategy']} seats).")
+    spec = get_game(data.config.get("game"))
+    for a, b in spec.notes.ladder_pairs:
+        found = _find_h2h(data, a, b)
+        if found:
+            share, (lo, hi), games = found
+            verdict = "beats" if lo > 0.5 else "does NOT clearly beat"
+            out.append(f"* `{a}` takes {_pct(share)} {_ci((lo, hi))} of the wins against "
+                       f"`{b}`, the preset it started from, head to head over {games} games "
+                       f"({verdict} it).")
+    return out
+
+
+def render_markdown(data: LadderData) -> str:
+    cfg = data.config
+    m = data.machine
+    n = cfg["n_players"]
+    spec = get_game(cfg.get("game"))
+    parts = spec.part_columns
+    extra = extra_columns(spec)
+    cores = m.get("cores_usable", m.get("cores"))
+    edition = spec.editions[cfg["edition"] & 0xFF]
+    lines = [
+        BEGIN,
+        "",
+        f"Measured on {m.get('date', '?')}: {m['cpu']} ({cores} cores), Python "
+        f"{m['python']}, numba {m['numba']}; {spec.title}, {cfg['n_players']} players, "
+        f"edition {edition}, seats rotated, master seed {cfg['seed']}; "
+        f"{data.seconds / 60:.0f} minutes in all. Regenerate with:",
+        "",
+        "```",
+        cfg["command"],
+        "```",
+        "",
+        "Win rates count a tied win as shared; intervals are Wilson 95% intervals over games. "
+        f"With {n} players parity in one seat is {100 / n:.0f}%."
+        + ("" if spec.higher_score_wins else
+           f" In {spec.title} the lowest score wins: a lower mean score is better."),
+    ]
+    lines += _summary(data)
+    lines += [
+        "",
+        f"### Against {n - 1} random seats (parity {100 / n:.0f}%)",
+        "",
+        "| strategy | win rate | 95% CI | games | mean score |",
+        "|---|---:|---|---:|---:|",
+    ]
+    for r in data.vs_random:
+        lines.append(f"| {r['strategy']} | {_pct(r['win'])} | {_ci(r['ci'])} | {r['games']} | "
+                     f"{r['score']:.1f} |")
+    lines += [
+        "",
+        "### Against the field of the others",
+        "",
+        "One seat; the other seats cycle through the other strategies of this table "
+        f"(parity {100 / n:.0f}%). Mean score components show how the presets play differently.",
+        "",
+        "| strategy | win rate | 95% CI | games | score | "
+        + " | ".join(p.removeprefix("pts_") for p in parts)
+        + "".join(f" | {c.removeprefix('n_').replace('_', ' ')}" for c in extra) + " |",
+        "|---|---:|---|---:|---:|" + "---:|" * (len(parts) + len(extra)),
+    ]
+    rows = sorted(data.vs_field, key=lambda r: -r["win"])
+    if data.search:
+        rows = sorted(rows + [data.search["vs_field"]], key=lambda r: -r["win"])
+    for r in rows:
+        lines.append(
+            f"| {r['strategy']} | {_pct(r['win'])} | {_ci(r['ci'])} | {r['games']} | "
+            f"{r['score']:.1f} | " + " | ".join(f"{r[p]:.1f}" for p in parts)
+            + "".join(f" | {r[c]:.2f}" for c in extra) + " |"
+        )
+    if data.search:
+        lines.append("")
+        lines.append(f"({data.search['strategy']} plays the field of all the strategies above "
+                     "with fewer games: it costs seconds per game.)")
+    lines += [
+        "",
+        "### Head to head",
+        "",
+        f"Two seats each ({'A B ' * (n // 2)}rotated); share of the wins taken by A "
+        "(parity 50%).",
+        "",
+        "| A | B | A's share | 95% CI | games | A score | B score |",
+        "|---|---|---:|---|---:|---:|---:|",
+    ]
+    for r in data.head_to_head:
+        lines.append(f"| {r['a']} | {r['b']} | {_pct(r['share'])} | {_ci(r['ci'])} | "
+                     f"{r['games']} | {r['score_a']:.1f} | {r['score_b']:.1f} |")
+    if data.search:
+        s = data.search
+        h = s["head_to_head"]
+        settings = ", ".join(
+            f"{k}={v:g}" for k, v in s["settings"].items()
+            if not k.startswith(("_unused", "r_"))
+        )
+        lines += [
+            "",
+            f"### {s['strategy']} against the best preset ({s['best_preset']})",
+            "",
+            f"Default settings: {settings} (`tajsim strategies --game {spec.name}`).",
+            "",
+            "| A | B | A's share | 95% CI | games | A score | B score | seconds per game |",
+            "|---|---|---:|---|---:|---:|---:|---:|",
+            f"| {h['a']} | {h['b']} | {_pct(h['share'])} | {_ci(h['ci'])} | {h['games']} | "
+            f"{h['score_a']:.1f} | {h['score_b']:.1f} | {h['seconds_per_game']:.2f} |",
+            "",
+            f"Seconds per game are wall-clock for a whole {n}-player game with two "
+            f"{s['strategy']} seats, {s['threads']} games at a time on the machine above "
+            f"(about {h['seconds_per_game'] * s['threads'] / 2:.2f} CPU-seconds per "
+            f"{s['strategy']} seat per game); the heuristic seats cost about a millisecond "
+            "per game.",
+        ]
+    p = data.python
+    if p:
+        preset = p.get("preset", spec.reference_preset)
+        lines += [
+            "",
+            "### Python seats",
+            "",
+            f"Seconds per {n}-player game ({p['games']} games each):",
+            "",
+            "| table | seconds per game |",
+            "|---|---:|",
+            f"| {n} x {preset}, compiled batch kernel | {p['kernel_preset']:.5f} |",
+            f"| {n} x {preset}, Python game loop (compiled seats) | {p['loop_preset']:.5f} |",
+        ]
+        if "python_seat" in p:
+            lines += [
+                f"| example (Python) + {n - 1} x random | {p['python_seat']:.5f} |",
+                f"| example (Python) + {n - 1} x {preset} | "
+                f"{p['python_seat_vs_preset']:.5f} |",
+                "",
+                f"A table with one Python seat is about "
+                f"{p['python_seat_vs_preset'] / p['kernel_preset']:.0f} times slower than "
+                "the same table compiled. The example strategy wins "
+                f"{_pct(p['example_vs_random'])} {_ci(p['example_ci'])} against {n - 1} random "
+                "seats.",
+            ]
+    if data.openspiel:
+        lines += [""] + render_openspiel(data.openspiel, spec.name)
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def render_openspiel(rows: Sequence[dict], game: str) -> list[str]:
+    """The OpenSpiel table (Markdown lines) of :func:`openspiel_tables`' rows."""
+    n = rows[0]["players"]
+    lines = [
+        "### Against OpenSpiel's bots",
+        "",
+        f"Our search (A) against an OpenSpiel bot (B) playing through `tajsim.interop."
+        f"openspiel`, {n} players, seats alternating (A B, rotated); share of the wins taken by "
+        "A (parity 50%). Equal time: OpenSpiel's ISMCTS stops after the seconds per decision "
+        "our search took at its own settings (measured alone first). Played by:",
+        "",
+        "```",
+        *dict.fromkeys(r["command"] for r in rows if "command" in r),
+        "```",
+        "",
+        "| setting | A | B | A's share | 95% CI | games | A s/decision | B s/decision |",
+        "|---|---|---|---:|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['setting']} | `{r['a']}` | `{r['b']}` | {_pct(r['share'])} | "
+                     f"{_ci(r['ci'])} | {r['games']} | {r['seconds_per_decision_a']:.4f} | "
+                     f"{r['seconds_per_decision_b']:.4f} |")
+    return lines
+
+
+def write_docs(data: LadderData, path: str | Path) -> Path:
+    """Replace the measured section of ``path`` (between the markers), keeping the prose."""
+    file = Path(path)
+    block = render_markdown(data)
+    if file.is_file():
+        text = file.read_text()
+        if BEGIN in text and END in text:
+            head, rest = text.split(BEGIN, 1)
+            _, tail = rest.split(END, 1)
+            file.write_text(head + block + tail)
+            return file
+        file.write_text(text.rstrip() + "\n\n## Strength ladder\n\n" + block + "\n")
+        return file
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text("# Strategies\n\n## Strength ladder\n\n" + block + "\n")
+    return file
