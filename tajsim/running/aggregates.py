@@ -303,8 +303,12 @@ def wilson_interval(successes, n, confidence: float = 0.95):
     n = np.asarray(n, np.float64)
     has_trials = n > 0
     safe_x = np.where(has_trials, np.asarray(successes, np.float64), 0.0)
-    low, high = proportion_confint(safe_x, np.where(has_trials, n, 1.0), alpha=1 - confidence,
-                                   method="wilson")
+    safe_n = np.where(has_trials, n, 1.0)
+    low, high = proportion_confint(safe_x, safe_n, alpha=1 - confidence, method="wilson")
+    p = safe_x / safe_n
+    # The interval contains p also where rounding puts a bound a hair past it (p = 0 or 1: a
+    # strategy that never wins got a lower bound of 4e-19 above its rate of 0).
+    low, high = np.fmin(low, p), np.fmax(high, p)
     return np.where(has_trials, low, np.nan), np.where(has_trials, high, np.nan)
 
 
