@@ -109,10 +109,10 @@ ISMCTS_PARAM_NAMES = (
     "iterations", "exploration", "rollout", "horizon", "reward_scale", "card_value",
     "win_bonus", "group", "ms",
 )
-# Tree capacity under a time budget: about 110 iterations a CPU ms with 2 players on the
-# project's VM, so 200 a ms leaves room for faster machines; the cap bounds the memory
-# (7 arrays x 8 bytes a node: 56 MB).
-NODES_PER_MS = 200
+# Tree capacity under a time budget: about 400 iterations a CPU ms with 2 players on the
+# project's VM (fewer with more players), so 1,000 a ms leaves room for faster machines; the
+# cap bounds the memory (7 arrays x 8 bytes a node: 56 MB).
+NODES_PER_MS = 1000
 MAX_BUDGET_NODES = 1 << 20
 SALT_DETERMINISE = 0xD37E
 
