@@ -71,6 +71,12 @@ def no_play(monkeypatch):
                                                  "'balanced:connect=1:connect=2'; expected each "
                                                  "parameter at most once"),
     ("maharani", "mcts:_unused7=5", "strategy 'mcts' has no parameter '_unused7'"),
+    ("tajmahal", "ismcts:ms=-1", "parameter ms=-1 in 'ismcts:ms=-1' is out of range; expected a "
+                                 "number from 0 to 60,000 (CPU milliseconds a decision"),
+    ("tajmahal", "ismcts:ms=nan", "ms=nan in 'ismcts:ms=nan' is not a finite number"),
+    ("maharaja", "search:ms=60001", "parameter ms=60001 in 'search:ms=60001' is out of range; "
+                                    "expected a number from 0 to 60,000 (CPU milliseconds a pick"),
+    ("maharaja", "search:ms=inf", "ms=inf in 'search:ms=inf' is not a finite number"),
 ])
 def test_bad_strategy_parameter_is_one_line_before_any_game(no_play, game, strategy, needle):
     one_line_error(invoke("simulate", "-g", game, "-n", "10", "-s", strategy), needle)

@@ -277,3 +277,35 @@ def test_mask_view_equals_card_walk(comp, n_players, edition):
         reshuffles += int(state[E.S_N_RESHUFFLES])
     assert checked > 500
     assert reshuffles > 0 or n_players == 2  # two players rarely empty the deck
+
+
+def test_ismcts_time_budget_replaces_the_iteration_count(comp):
+    """``ms=`` searches for that much thread CPU time whatever ``iterations`` says; without it
+    the parameter vector is the one the records were made with (slot 8 was unused, 0).
+    Iterations are counted, not timed: ungrouped, the root children's visits add up to them."""
+    from tajsim.games.tajmahal.engine import nb
+    from tajsim.games.tajmahal.play.nb import start_game_nb
+    from tajsim.games.tajmahal.strategies.ismcts import I_MS, ismcts_search
+
+    assert parse_strategy("ismcts")[1][I_MS] == 0.0
+    state = np.zeros(E.STATE_SIZE, np.int64)
+    prng = np.zeros(E.MAX_PLAYERS, np.int64)
+    start_game_nb(comp, 2, 0, 5, 0, 0, state, prng)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    n = nb.legal_actions_nb(state, comp, legal)
+    assert n > 1
+
+    def iterations_of(text):
+        visits = np.zeros(n)
+        action = ismcts_search(state, comp, int(state[E.S_CUR]), parse_strategy(text)[1],
+                               prng.copy(), legal, n, visits)
+        assert action in legal[:n]
+        return int(visits.sum())
+
+    assert iterations_of("ismcts:group=0:iterations=40") == 40
+    short = iterations_of("ismcts:group=0:iterations=1:ms=2")
+    long = iterations_of("ismcts:group=0:iterations=1:ms=50")
+    # an iteration costs a few us: 2 ms is far more than one, 50 ms far more than 2 ms
+    assert 1 < short < long / 4
+    # a budget stops a search whose iteration count alone would take seconds
+    assert iterations_of("ismcts:group=0:iterations=100000:ms=1") < 100000

@@ -166,3 +166,36 @@ def test_heuristics_beat_random():
     win_b = res["winner"][names == "balanced"].mean()
     win_r = res["winner"][names == "random"].mean()
     assert win_b > 0.4 and win_r < 0.1
+
+
+def test_search_time_budget_replaces_the_iteration_count():
+    """``ms=`` searches a pick for that much thread CPU time whatever ``iterations`` says;
+    without it the parameter vector is the one the records were made with (slot 7 was unused,
+    0). Iterations are counted, not timed: the searcher's bandit pulls add up to them."""
+    from maharaja_helpers import setup
+
+    from tajsim.games.maharaja.strategies.ids import MAX_CANDIDATES, MAX_ITERATIONS, W_SEARCH_N
+    from tajsim.games.maharaja.strategies.search import I_MS, search_pick
+
+    assert REGISTRY.parse("search")[1][I_MS] == 0.0
+    state = setup(2)
+    player = int(state[E.S_CUR])
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    n = nb.legal_actions_nb(state, COMP, legal)
+    assert n > 1
+    work = np.zeros(WORK_SIZE, np.int64)
+
+    def iterations_of(text):
+        prng = np.arange(1, E.MAX_PLAYERS + 1, dtype=np.int64)
+        action = search_pick(state, COMP, player, REGISTRY.parse(text)[1], prng, legal, n, work)
+        assert action in legal[:n]
+        base = W_SEARCH_N + player * MAX_CANDIDATES
+        return int(work[base:base + MAX_CANDIDATES].sum())
+
+    assert iterations_of("search:iterations=30") == 30
+    short = iterations_of("search:iterations=1:ms=2")
+    long = iterations_of("search:iterations=1:ms=50")
+    assert 1 < short < long / 4
+    # a budget stops a search whose iteration count alone would take a while (and beyond the
+    # log table's end it keeps going)
+    assert iterations_of(f"search:iterations={MAX_ITERATIONS}:ms=1") < MAX_ITERATIONS

@@ -29,7 +29,7 @@ from tajsim.games.maharaja.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
-from tajsim.games.maharaja.strategies.search import I_ROLLOUT, SEARCH_PARAM_NAMES
+from tajsim.games.maharaja.strategies.search import I_MS, I_ROLLOUT, SEARCH_PARAM_NAMES
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -52,6 +52,7 @@ SEARCH_DEFAULTS = {
     "palace_value": 25.0,
     "rollout": float(STRATEGY_HEURISTIC),
     "win_bonus": 30.0,
+    "ms": 0.0,  # no time budget: `iterations` a pick (records reproducible)
 }
 SEARCH_ROLLOUT_PRESET = "hoarder"
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
@@ -71,6 +72,8 @@ SEARCH_RANGES: dict[str, ParamRange] = {
     "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
                                "the r_* weights"),
     "win_bonus": int_param(0, 100_000, "gold"),
+    "ms": float_param(0, 60_000, "CPU milliseconds a pick (0: no time budget, the iterations "
+                                 "decide; a budget makes records machine-dependent)"),
 }
 
 
@@ -83,8 +86,9 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
 
 def _search_deterministic(vec) -> bool:
     """Whether a search at parameters ``vec`` (temperature 0) draws no chance: its rollouts
-    use the seat's stream only with the random rollout policy."""
-    return int(vec[I_ROLLOUT]) != 0
+    use the seat's stream only with the random rollout policy, and a time budget (``ms``)
+    makes its picks depend on the machine's speed."""
+    return int(vec[I_ROLLOUT]) != 0 and vec[I_MS] <= 0
 
 
 def _build_registry() -> StrategyRegistry:

@@ -24,6 +24,12 @@ rollout streams. A restriction (``forbid=``) removes the searcher's own forbidde
 candidates and its forbidden actions from its decisions outside the pick; the rollouts play
 every seat unrestricted (a model of the others' play, and of its own later turns).
 
+The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in ``ms``
+milliseconds of the thread's CPU time (:mod:`tajsim.engine.clock`, checked after every
+iteration): a game played with ``ms`` then depends on the machine's speed and is not
+reproducible from its seed; without it (the default) it is. Beyond ``MAX_ITERATIONS``
+iterations the bandits' log term stays at the table's last entry (slightly less exploration).
+
 Decisions after the pick (the turn's steps, the draft, setup houses) use the rollout policy.
 Everything is integer, the rollouts' randomness comes from the seat's own stream, and nothing
 hidden is read, so the decision does not change when ``redraw_hidden`` redraws the others'
@@ -38,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from tajsim.engine.choice import forbid_mask, temperature_units
+from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.rng import below, derive_seed, next_u64
 from tajsim.games.maharaja.engine.enums import (
     ACTION_DONE,
@@ -87,8 +94,9 @@ I_EXPLORATION = 3  # gold
 I_PALACE_VALUE = 4  # gold per palace in the evaluation
 I_ROLLOUT = 5  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
 I_WIN_BONUS = 6  # gold for the winner of a finished game
+I_MS = 7  # > 0: search for this many ms of thread CPU time a pick instead of `iterations`
 SEARCH_PARAM_NAMES = ("iterations", "candidates", "horizon", "exploration", "palace_value",
-                      "rollout", "win_bonus")
+                      "rollout", "win_bonus", "ms")
 SALT_ROLLOUT = 0x5EA2
 LN_ONE = 4096  # fixed point of the log table
 # LN_TABLE[n] = round(ln(n) * 4096): integer constants, the same on every device
@@ -177,6 +185,9 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     when a restriction shortened it; see the module doc."""
     n = state[S_N_PLAYERS]
     iterations = clamp_int(params[I_ITERATIONS], 1, MAX_ITERATIONS)
+    # A time budget replaces the iteration count (records then depend on the machine's speed).
+    budget_ns = int(np.floor(params[I_MS] * 1e6 + 0.5)) if params[I_MS] > 0 else 0
+    start_ns = thread_time_ns() if budget_ns > 0 else 0
     k = clamp_int(params[I_CANDIDATES], 1, MAX_CANDIDATES)
     horizon = clamp_int(params[I_HORIZON], 0, 100)
     c_explore = clamp_int(params[I_EXPLORATION], 0, 1000)
@@ -203,7 +214,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     for q in range(P):
         rprng[q] = derive_seed(base_seed, q, SALT_ROLLOUT)
     last_round = state[S_ROUND] + horizon
-    for it in range(iterations):
+    it = 0
+    while True:
         det[:] = state
         for q in range(n):
             i = select_ucb(q, it, c_explore, work)
@@ -230,6 +242,12 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
             slot = q * MAX_CANDIDATES + work[W_SEARCH_CHOICE + q]
             work[W_SEARCH_N + slot] += 1
             work[W_SEARCH_SUM + slot] += work[W_SEARCH_EVAL + q] - best_other
+        it += 1
+        if budget_ns > 0:
+            if thread_time_ns() - start_ns >= budget_ns:
+                break
+        elif it >= iterations:
+            break
     base = player * MAX_CANDIDATES
     k_own = work[W_SEARCH_NCAND + player]
     best_i = 0

@@ -21,7 +21,7 @@ Each iteration:
    win (1000 shared among the winners).
 
 The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in ``ms``
-milliseconds of the thread's CPU time (``clock.thread_time_ns``): a game played with ``ms`` then
+milliseconds of the thread's CPU time (:mod:`tajsim.engine.clock`): a game played with ``ms`` then
 depends on the machine's speed and is not reproducible from its seed; without it (the default)
 it is. The root's candidates and the bag's tiles are the same at every iteration: computed once.
 
@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit
 
 from tajsim.engine.choice import forbid_mask, temperature_units
+from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.maharani.engine.enums import (
     C_N_TILES,
@@ -83,7 +84,6 @@ from tajsim.games.maharani.engine.nb import (
     score_of,
     seat_side,
 )
-from tajsim.games.maharani.strategies.clock import thread_time_ns
 from tajsim.games.maharani.strategies.heuristic import (
     EMPTY_MEMO,
     NEG_INF,

@@ -27,6 +27,13 @@ The chosen action is the most visited child of the root (ties: the first legal a
 temperature 0, a draw from the seat's stream among the tied ones). The tree lives in flat arrays
 preallocated for ``iterations`` nodes.
 
+The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in ``ms``
+milliseconds of the thread's CPU time (:mod:`tajsim.engine.clock`, checked after every
+iteration): a game played with ``ms`` then depends on the machine's speed and is not
+reproducible from its seed; without it (the default) it is. With a budget the tree is
+preallocated for ``ms`` x ``NODES_PER_MS`` nodes (at least ``iterations``, at most
+``MAX_BUDGET_NODES``); once it is full, iterations roll out from its frontier.
+
 Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher's temperature
 (the last slots of ``params[N_WEIGHTS:]`` are the searcher's). A restriction (``forbid=``)
 removes the searcher's forbidden actions from the root, in the tree as in its choice; the
@@ -42,6 +49,7 @@ import numpy as np
 from numba import njit
 
 from tajsim.engine.choice import forbid_mask, temperature_units
+from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
@@ -96,10 +104,16 @@ I_REWARD_SCALE = 4
 I_CARD_VALUE = 5  # evaluation: points per card in hand at a truncated rollout
 I_WIN_BONUS = 6
 I_GROUP = 7  # 1: group equivalent cards into one action
+I_MS = 8  # > 0: search for this many ms of thread CPU time a decision instead of `iterations`
 ISMCTS_PARAM_NAMES = (
     "iterations", "exploration", "rollout", "horizon", "reward_scale", "card_value",
-    "win_bonus", "group",
+    "win_bonus", "group", "ms",
 )
+# Tree capacity under a time budget: about 400 iterations a CPU ms with 2 players on the
+# project's VM (fewer with more players), so 1,000 a ms leaves room for faster machines; the
+# cap bounds the memory (7 arrays x 8 bytes a node: 56 MB).
+NODES_PER_MS = 1000
+MAX_BUDGET_NODES = 1 << 20
 SALT_DETERMINISE = 0xD37E
 
 
@@ -217,6 +231,9 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     into ``visits_out`` (float64[n_root])."""
     n = state[S_N_PLAYERS]
     iterations = max(1, int(params[I_ITERATIONS]))
+    # A time budget replaces the iteration count (records then depend on the machine's speed).
+    budget_ns = int(np.floor(params[I_MS] * 1e6 + 0.5)) if params[I_MS] > 0 else 0
+    start_ns = thread_time_ns() if budget_ns > 0 else 0
     c_explore = params[I_EXPLORATION]
     rollout_id = int(params[I_ROLLOUT])
     horizon = int(params[I_HORIZON])
@@ -234,6 +251,9 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             canon[c] = c
 
     max_nodes = iterations + 2
+    if budget_ns > 0:
+        budget_nodes = int(min(params[I_MS] * NODES_PER_MS, MAX_BUDGET_NODES))
+        max_nodes = max(iterations, budget_nodes) + 2
     node_key = np.zeros(max_nodes, np.int64)
     node_mover = np.zeros(max_nodes, np.int64)
     node_child = np.full(max_nodes, -1, np.int64)
@@ -261,7 +281,8 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
         rprng[q] = derive_seed(base_seed, q, SALT_DETERMINISE)
     stamp = 0
 
-    for _it in range(iterations):
+    done = 0
+    while True:
         determinise(state, comp, player, prng, det, pool)
         node = 0
         path_len = 0
@@ -347,6 +368,12 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             nd = path[j]
             node_visits[nd] += 1.0
             node_reward[nd] += rewards[node_mover[nd]]
+        done += 1
+        if budget_ns > 0:
+            if thread_time_ns() - start_ns >= budget_ns:
+                break
+        elif done >= iterations:
+            break
     # The most visited root child among the real legal actions.
     best_action = legal_root[0]
     best_visits = -1.0

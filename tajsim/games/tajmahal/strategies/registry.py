@@ -73,6 +73,7 @@ ISMCTS_DEFAULTS = {
     "card_value": 0.5,
     "win_bonus": 0.0,
     "group": 1.0,
+    "ms": 0.0,  # no time budget: `iterations` a decision (records reproducible)
 }
 # Rollout weights of ismcts: the tuned preset when it exists, else balanced.
 ISMCTS_ROLLOUT_PRESETS = ("tuned", "balanced")
@@ -93,6 +94,8 @@ ISMCTS_RANGES: dict[str, ParamRange] = {
     "card_value": float_param(-100, 100),
     "win_bonus": float_param(0, 1000),
     "group": bool_param(),
+    "ms": float_param(0, 60_000, "CPU milliseconds a decision (0: no time budget, the "
+                                 "iterations decide; a budget makes records machine-dependent)"),
 }
 
 

@@ -1,5 +1,6 @@
-"""The clock of a search's time budget (``mcts:ms=``): this thread's CPU time in nanoseconds,
-readable inside compiled code.
+"""The clock of the searches' time budgets (``ms=`` of Maharani's ``mcts``, Taj Mahal's
+``ismcts`` and Maharaja's ``search``): this thread's CPU time in nanoseconds, readable inside
+compiled code. CPU only: no GPU kernel searches.
 
 Thread CPU time rather than wall time: a search on a shared machine then gets the same work
 whatever the other processes do (what the strength-per-second curve needs). Compiled code calls
