@@ -132,7 +132,7 @@ def test_choice_frequencies_follow_the_softmax():
     draws = 40_000
     counts = np.zeros(values.size, np.int64)
     for _ in range(draws):
-        counts[softmax_index(values, 0, values.size, t, prng, 0)] += 1
+        counts[softmax_index(values, 0, values.size, t, prng, 0, 0)] += 1
     assert counts[-1] == 0
     seen = expected > 0
     chi2 = float((((counts - draws * expected) ** 2)[seen] / (draws * expected[seen])).sum())
@@ -147,13 +147,13 @@ def test_choice_frequencies_follow_the_softmax():
 def test_only_the_seats_own_stream_advances():
     prng = np.array([1, 2, 3, 4], np.int64)
     values = np.array([5, 4, 3], np.int64)
-    softmax_index(values, 0, 3, 1, prng, 2)
+    softmax_index(values, 0, 3, 1, prng, 2, 0)
     assert prng.tolist()[:2] == [1, 2] and prng[3] == 4 and prng[2] != 3
 
 
 def test_offsets_and_a_single_action():
     values = np.array([-1, -1, 7, 7, 7], np.int64)
     prng = np.array([9, 9], np.int64)
-    picks = {softmax_index(values, 2, 3, 1 << 20, prng, 1) for _ in range(200)}
+    picks = {softmax_index(values, 2, 3, 1 << 20, prng, 1, 0) for _ in range(200)}
     assert picks == {0, 1, 2}  # equal values: each drawn
-    assert softmax_index(values, 2, 1, 5, prng, 0) == 0
+    assert softmax_index(values, 2, 1, 5, prng, 0, 0) == 0

@@ -82,27 +82,31 @@ def softmax_weight(gap, t_units):
 
 
 @kernel
-def softmax_index(values, offset, n, t_units, prng, player):
-    """Index ``i < n`` drawn with weight ``softmax_weight(best - values[offset + i], t_units)``.
+def softmax_index(values, offset, n, t_units, prng, player, shift):
+    """Index ``i < n`` drawn with weight ``softmax_weight(best - values[offset + i], t_units)
+    >> shift``.
 
     Parameters
     ----------
-    values : int64 array; the candidates' values are ``values[offset:offset + n]``
+    values : int64 array, or float64 holding integers (read as int64, exact below 2**53); the
+        candidates' values are ``values[offset:offset + n]``
     n : int >= 1
     t_units : int64 > 0, from :func:`temperature_units`
     prng : int64[MAX_PLAYERS]; only ``prng[player]`` advances (one draw)
+    shift : int >= 0, keeps the weights' sum below 2**31 (:func:`tajsim.engine.rng.below`):
+        0 for up to ``2**31 // EXP_ONE - 1`` (511) candidates, 3 for up to 4,095
     """
-    best = values[offset]
+    best = np.int64(values[offset])
     for i in range(1, n):
-        if values[offset + i] > best:
-            best = values[offset + i]
+        v = np.int64(values[offset + i])
+        if v > best:
+            best = v
     total = np.int64(0)
     for i in range(n):
-        total += softmax_weight(best - values[offset + i], t_units)
+        total += softmax_weight(best - np.int64(values[offset + i]), t_units) >> shift
     r = below(prng, player, total)
     for i in range(n):
-        r -= softmax_weight(best - values[offset + i], t_units)
+        r -= softmax_weight(best - np.int64(values[offset + i]), t_units) >> shift
         if r < 0:
             return i
     return n - 1  # not reached: r < total
-

@@ -59,7 +59,8 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                 action = decide_nb(state, comp, player, legal, n_legal, work)
                 t_units = temperature_units(params, WEIGHT_ONE)
                 if t_units > 0:  # at 0 nothing is drawn: today's choice, today's streams
-                    return legal[softmax_index(work, W_VALUES, n_legal, t_units, prng, player)]
+                    return legal[softmax_index(work, W_VALUES, n_legal, t_units, prng,
+                                             player, 0)]
                 return action
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from tajsim.engine.choice import forbid_mask, softmax_weight, temperature_units
+from tajsim.engine.choice import forbid_mask, softmax_index, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.strategies.heuristic import (
@@ -60,24 +60,14 @@ def fixed_value(v):
 
 @kernel
 def draw_by_value(values, offset, n, t_units, prng, player):
-    """Index ``i < n`` drawn with weight ``softmax_weight(best - value_i, t_units)``, the values
-    ``values[offset:offset + n]`` (float64 points) in fixed point (``fixed_value``); one draw
-    from ``prng[player]``. ``t_units`` > 0 (``temperature_units(params, VALUE_ONE)``)."""
-    best = fixed_value(values[offset])
-    for i in range(1, n):
-        v = fixed_value(values[offset + i])
-        if v > best:
-            best = v
-    shift = MANY_SHIFT if n > MANY_CANDIDATES else 0
-    total = np.int64(0)
+    """Index ``i < n`` drawn by the shared integer softmax (:func:`softmax_index`) from the
+    values ``values[offset:offset + n]`` (float64 points), which it turns into fixed point
+    (``fixed_value``) in place; one draw from ``prng[player]``. ``t_units`` > 0
+    (``temperature_units(params, VALUE_ONE)``)."""
     for i in range(n):
-        total += softmax_weight(best - fixed_value(values[offset + i]), t_units) >> shift
-    r = below(prng, player, total)
-    for i in range(n):
-        r -= softmax_weight(best - fixed_value(values[offset + i]), t_units) >> shift
-        if r < 0:
-            return i
-    return n - 1  # not reached: r < total
+        values[offset + i] = fixed_value(values[offset + i])  # an integer, exact in a float64
+    return softmax_index(values, offset, n, t_units, prng, player,
+                         MANY_SHIFT if n > MANY_CANDIDATES else 0)
 
 
 @kernel
