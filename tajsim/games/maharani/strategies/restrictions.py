@@ -38,7 +38,7 @@ from tajsim.games.maharani.engine.enums import (
 )
 from tajsim.games.maharani.engine.nb import decode_place, seat_side, slot_quarter
 
-__all__ = ["RESTRICTIONS", "count_allowed", "forbidden", "lifted", "restrict_legal"]
+__all__ = ["RESTRICTIONS", "forbidden", "lifted", "restrict_legal"]
 
 F_SECOND_TILES = 0
 F_REFRESH = 1
@@ -80,34 +80,25 @@ def forbidden(state, comp, action, mask):
 
 
 @kernel
-def count_allowed(state, comp, legal, n_legal, mask):
-    """How many of ``legal[:n_legal]`` no family of ``mask`` forbids."""
-    kept = 0
-    for i in range(n_legal):
-        if not forbidden(state, comp, legal[i], mask):
-            kept += 1
-    return kept
-
-
-@kernel
 def restrict_legal(state, comp, legal, n_legal, mask):
-    """Remove the actions of the families in ``mask`` from ``legal[:n_legal]`` in place
-    (order kept) and return how many remain; when none would, leave the list whole (the
-    restriction is lifted for this decision) and return ``n_legal``.
+    """Move the actions no family of ``mask`` forbids to the front of ``legal[:n_legal]`` (in
+    their order) and return how many there are; when there are none, the list is left as it
+    was (the restriction is lifted for this decision) and ``n_legal`` returned.
 
-    ``legal``: int64[>= n_legal], the caller's buffer (it is refilled before each decision).
+    One pass: an allowed action swaps with the first slot not yet kept, so nothing moves until
+    an allowed action is found. ``legal``: int64[>= n_legal], the caller's buffer (refilled
+    before each decision; past the returned count it holds the forbidden actions).
     """
     if mask == 0:
-        return n_legal
-    if count_allowed(state, comp, legal, n_legal, mask) == 0:
         return n_legal
     kept = 0
     for i in range(n_legal):
         action = legal[i]
         if not forbidden(state, comp, action, mask):
+            legal[i] = legal[kept]
             legal[kept] = action
             kept += 1
-    return kept
+    return kept if kept > 0 else n_legal
 
 
 @njit(cache=True)
@@ -115,4 +106,9 @@ def lifted(state, comp, legal, n_legal, mask):
     """Whether the restriction ``mask`` is lifted at this decision: every legal action is
     forbidden (a single forced action included, which the play loop takes without asking the
     strategy). What the tests and the docs' count of lifts read."""
-    return mask != 0 and n_legal > 0 and count_allowed(state, comp, legal, n_legal, mask) == 0
+    if mask == 0 or not n_legal > 0:
+        return False
+    for i in range(n_legal):
+        if not forbidden(state, comp, legal[i], mask):
+            return False
+    return True
