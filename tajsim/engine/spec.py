@@ -48,6 +48,7 @@ from tajsim.engine.game_kernels import GameKernels
 from tajsim.engine.game_notes import GameNotes, ScoreDisplay, SetupFeature
 from tajsim.engine.game_options import Restriction, RuleOption, TuningSpace
 from tajsim.engine.golden_case import GoldenCase
+from tajsim.engine.learned import LearnedPolicy
 from tajsim.errors import UserError
 
 #: Leading fields of every result dtype, in this order.
@@ -155,6 +156,9 @@ class GameSpec:
         observations of :mod:`tajsim.interop.encoding`.
     notes : GameNotes
         What the reports, the ladder and ``tajsim compare`` say of the game.
+    learned : LearnedPolicy, optional
+        The game's ``learned`` strategy and how ``tajsim train`` fits it
+        (:mod:`tajsim.engine.learned`); None: the game has none.
     """
 
     name: str
@@ -199,6 +203,7 @@ class GameSpec:
     chance_only_in_setup: bool = False
     observation: Mapping[str, Any] = field(default_factory=dict)
     notes: GameNotes = GameNotes()
+    learned: LearnedPolicy | None = None
 
     def __post_init__(self) -> None:
         # The step-by-step class reads every fact from its spec: bind it here (once: a spec
