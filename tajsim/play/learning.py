@@ -58,6 +58,8 @@ REFINE_FIRST_GAME = 70_000_000
 #: How much of the fitted correction a round tries (0 would be the base preset itself): the
 #: evaluation games pick the share that plays best.
 SHRINKAGE = (0.25, 0.5, 1.0)
+#: The refinement's first step size, in standardised units (see :func:`refine`).
+REFINE_SIGMA = 0.25
 
 
 def learned_policy_of(spec: GameSpec) -> LearnedPolicy:
@@ -328,7 +330,9 @@ def refine(spec: GameSpec, theta: np.ndarray, base: Entry, scale: np.ndarray,
         log(f"refinement generation {entry['generation'] + 1}: best {entry['best']:.3f}, "
             f"median {entry['median']:.3f} of {popsize} candidates x {games} games")
 
-    mean, _ = cma_es(objective, x0, 0.3 * width, generations, popsize, rng, lower, upper,
+    # A step of a quarter of a feature's standard deviation per unit of score: the fitted
+    # weights are of order one in these units, so candidates stay near the imitated policy.
+    mean, _ = cma_es(objective, x0, REFINE_SIGMA, generations, popsize, rng, lower, upper,
                      log=on_generation)
     best_seen = max(seen, key=lambda t: t[0])[1]
     finalists = [("start", np.asarray(theta, np.float64)), ("mean", mean / scale),
@@ -490,7 +494,8 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
                   threads)
     cost = {"learned": cost_per_game(spec, chosen, cost_games, n_players, rules, seed),
             "base": cost_per_game(spec, base, cost_games, n_players, rules, seed)}
-    what = f"round {best[1]} weights" + (", refined" if refinement else "")
+    refined = bool(refinement) and refinement[-1].get("chosen") != "start"
+    what = f"round {best[1]} weights" + (", refined" if refined else "")
     log(f"final ({what}, fresh games): learned vs {lp.base} "
         f"{final['share']:.3f} [{final['ci_low']:.3f}, {final['ci_high']:.3f}] of "
         f"{final['games']} games (parity {final['parity']:.3f}); CPU per game: learned "
