@@ -59,7 +59,7 @@ REFINE_FIRST_GAME = 70_000_000
 #: evaluation games pick the share that plays best.
 SHRINKAGE = (0.25, 0.5, 1.0)
 #: The refinement's first step size, in standardised units (see :func:`refine`).
-REFINE_SIGMA = 0.25
+REFINE_SIGMA = 0.1
 
 
 def learned_policy_of(spec: GameSpec) -> LearnedPolicy:
@@ -330,7 +330,7 @@ def refine(spec: GameSpec, theta: np.ndarray, base: Entry, scale: np.ndarray,
         log(f"refinement generation {entry['generation'] + 1}: best {entry['best']:.3f}, "
             f"median {entry['median']:.3f} of {popsize} candidates x {games} games")
 
-    # A step of a quarter of a feature's standard deviation per unit of score: the fitted
+    # A step of a tenth of a feature's standard deviation per unit of score: the fitted
     # weights are of order one in these units, so candidates stay near the imitated policy.
     mean, _ = cma_es(objective, x0, REFINE_SIGMA, generations, popsize, rng, lower, upper,
                      log=on_generation)
