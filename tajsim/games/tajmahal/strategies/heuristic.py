@@ -100,7 +100,7 @@ from tajsim.games.tajmahal.strategies.features import (
     tile_points,
     visits_left,
 )
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
+from tajsim.games.tajmahal.strategies.ids import N_LEARNED_SLOTS, N_WEIGHTS
 
 P = MAX_PLAYERS
 
@@ -365,7 +365,11 @@ AT_HOLD = AT_SEAT_V + N_SYMBOLS  # [N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]
 AT_KEEP = AT_HOLD + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)  # [N_COLS]
 AT_INTEREST = AT_KEEP + N_COLS  # [N_SYMBOLS]
 AT_THREAT_SCRATCH = AT_INTEREST + N_SYMBOLS  # [THREAT_SCRATCH]
-BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
+# Two numbers of the decision that the learned policy's features read after it: the value of
+# the palace point (``seat_values``) and the value of the display cards (``display_value``).
+AT_PALACE_BASE = AT_THREAT_SCRATCH + THREAT_SCRATCH
+AT_DISPLAY = AT_PALACE_BASE + 1
+BID_WORK_SIZE = AT_DISPLAY + 1
 
 
 @kernel(inline="always")
@@ -394,6 +398,8 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
     # Withdrawing now.
     card_values(state, view, w, keep, interest)
     disp = display_value(state, comp, keep, interest, 1 if n_others == 0 else 2)
+    work[AT_PALACE_BASE] = palace_base  # for the learned policy's features only
+    work[AT_DISPLAY] = disp
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
     if state[S_ROW_N + player] == 0:
         wd += w[W_TAKE] * unseen_value
@@ -522,14 +528,17 @@ def decide_display(state, comp, player, w, legal, n_legal, view, work, values):
 
 # The policy's scratch (float64[HEURISTIC_WORK_SIZE]): the view, decide_bid's work, room for a
 # copy of the greedy weights, then the value of each legal action of the last decision (the
-# temperature draws from them: WORK_VALUES + i holds legal[i]'s). Callers pass it in (the CPU
-# entry points allocate it, a GPU thread keeps it in local memory); only the values outlive a
-# decision, read by the dispatcher right after it.
+# temperature draws from them: WORK_VALUES + i holds legal[i]'s), then the learned policy's
+# feature row (one action's features at a time: a whole MAX_LEGAL x n_features matrix would
+# be 200 KB of every GPU thread's local memory). Callers pass it in (the CPU entry points
+# allocate it, a GPU thread keeps it in local memory); only the values outlive a decision,
+# read by the dispatcher right after it.
 WORK_VIEW = 0
 WORK_BID = WORK_VIEW + VIEW_SIZE
 WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
 WORK_VALUES = WORK_WEIGHTS + N_WEIGHTS
-HEURISTIC_WORK_SIZE = WORK_VALUES + MAX_LEGAL
+WORK_FEATURES = WORK_VALUES + MAX_LEGAL
+HEURISTIC_WORK_SIZE = WORK_FEATURES + N_LEARNED_SLOTS
 
 
 # The decisions and their parts are inlined into this kernel (each has one call site), so a
