@@ -42,7 +42,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_RANDOM,
     kernel_switches,
 )
-from tajsim.games.tajmahal.strategies.ismcts import I_ROLLOUT, ISMCTS_PARAM_NAMES
+from tajsim.games.tajmahal.strategies.ismcts import I_ROLLOUT, ISMCTS_PARAM_NAMES, ROLLOUT_LEARNED
 from tajsim.games.tajmahal.strategies.learned import FEATURE_NAMES, N_FEATURES
 from tajsim.games.tajmahal.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.learned_file import LearnedFile, load_learned_file
@@ -230,7 +230,7 @@ def expert_with_rollout(expert_params: np.ndarray, learned_vec: np.ndarray) -> n
     policy ``learned_vec`` (a ``learned`` vector): rollout 3, its base weights as the r_*
     weights, its theta as the r_w_* weights; the generic options stay the expert's."""
     out = np.array(expert_params, np.float64)
-    out[I_ROLLOUT] = float(STRATEGY_LEARNED)
+    out[I_ROLLOUT] = float(ROLLOUT_LEARNED)
     out[N_WEIGHTS:2 * N_WEIGHTS] = learned_vec[:N_WEIGHTS]
     out[N_WEIGHTS + LEARNED_OFFSET:N_WEIGHTS + LEARNED_OFFSET + N_LEARNED_SLOTS] = \
         learned_vec[LEARNED_OFFSET:LEARNED_OFFSET + N_LEARNED_SLOTS]
