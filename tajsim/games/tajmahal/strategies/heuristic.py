@@ -365,11 +365,7 @@ AT_HOLD = AT_SEAT_V + N_SYMBOLS  # [N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)]
 AT_KEEP = AT_HOLD + N_SYMBOLS * (MAX_PLAY_SYMBOLS + 1)  # [N_COLS]
 AT_INTEREST = AT_KEEP + N_COLS  # [N_SYMBOLS]
 AT_THREAT_SCRATCH = AT_INTEREST + N_SYMBOLS  # [THREAT_SCRATCH]
-# Two numbers of the decision that the learned policy's features read after it: the value of
-# the palace point (``seat_values``) and the value of the display cards (``display_value``).
-AT_PALACE_BASE = AT_THREAT_SCRATCH + THREAT_SCRATCH
-AT_DISPLAY = AT_PALACE_BASE + 1
-BID_WORK_SIZE = AT_DISPLAY + 1
+BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
 @kernel(inline="always")
@@ -398,8 +394,6 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
     # Withdrawing now.
     card_values(state, view, w, keep, interest)
     disp = display_value(state, comp, keep, interest, 1 if n_others == 0 else 2)
-    work[AT_PALACE_BASE] = palace_base  # for the learned policy's features only
-    work[AT_DISPLAY] = disp
     wd = w[W_WD_BIAS] + w[W_TAKE] * disp
     if state[S_ROW_N + player] == 0:
         wd += w[W_TAKE] * unseen_value

@@ -38,14 +38,15 @@ from tajsim.games.tajmahal.engine.enums import (
     BID_EXTRA,
     C_CARD_COLOUR,
     C_CARD_SYM,
+    COLOURLESS,
     EDITION_2018,
     FIRST_PRESTIGE,
     FIRST_WHITE,
-    N_ADVISORS,
     N_SYMBOLS,
     N_VISITS,
     PHASE_BID,
     PHASE_CROWN,
+    PHASE_DISPLAY,
     PHASE_PALACE,
     S_EDITION,
     S_HAND_N,
@@ -56,22 +57,26 @@ from tajsim.games.tajmahal.engine.enums import (
     S_SEAT,
     S_UNREST_SYM,
     S_VISIT,
-    SEAT_CROWN,
     SEAT_PRESENT,
 )
-from tajsim.games.tajmahal.engine.nb import has_majority, palace_cities
-from tajsim.games.tajmahal.strategies.features import future_roads, is_active, links_if
+from tajsim.games.tajmahal.engine.nb import palace_cities
+from tajsim.games.tajmahal.strategies.features import (
+    V_MY_COL,
+    city_bonus_kind,
+    future_roads,
+    is_active,
+    links_if,
+)
 from tajsim.games.tajmahal.strategies.heuristic import (
-    AT_DISPLAY,
     AT_HOLD,
     AT_KEEP,
-    AT_PALACE_BASE,
     AT_SEAT_V,
     HEURISTIC_WORK_SIZE,
     MAX_PLAY_SYMBOLS,
     WORK_BID,
     WORK_FEATURES,
     WORK_VALUES,
+    WORK_VIEW,
     weighted_policy_nb,
 )
 from tajsim.games.tajmahal.strategies.ids import LEARNED_OFFSET, N_LEARNED_SLOTS, VALUE_ONE
@@ -83,18 +88,18 @@ FEATURE_NAMES = (
     "value",  # the base heuristic's value of the action (its decision loop's)
     "withdraw",  # 1 for withdrawing from the visit
     "withdraw_late",  # withdrawing x progress of the game (visit / 11)
-    "withdraw_seats",  # withdrawing x court seats whose majority the player holds now
-    "withdraw_display",  # withdrawing x value of the display cards it takes
     "bid_cost",  # what the cards a bid spends are worth in hand (the heuristic's keep values)
     "bid_extra",  # 1 for a bid that adds a second card (colourless or prestige)
     "bid_prestige",  # 1 for a bid whose second card is a prestige card
     "bid_seat_gain",  # a bid's expected seat value: hold chance x seat value, summed
-    "bid_palace",  # a bid's chance of a palace seat x the palace point's value
     "bid_leads",  # seats a bid would lead outright on the rows as they stand
     "bid_rivals",  # a bid x share of the rivals still in the visit
     "bid_hand_left",  # a bid x cards left in hand after it (/ 10)
     "city_links",  # provinces a palace (crown) city connects to the current one
     "city_roads",  # roads from the city to provinces still to be visited
+    "city_bonus",  # 1 for a city still holding a bonus tile
+    "take_white",  # 1 for taking a colourless card from the display
+    "take_fit",  # cards of the taken card's colour in the player's hand (/ 10)
 )
 N_FEATURES = len(FEATURE_NAMES)
 assert N_FEATURES <= N_LEARNED_SLOTS
@@ -129,24 +134,18 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
     n = state[S_N_PLAYERS]
     progress = state[S_VISIT] / (N_VISITS - 1.0)
     n_rivals = 0
-    n_held = 0
     unrest_live = False
     mine = np.uint64(0)
     if phase == PHASE_BID:
         for q in range(n):
             if q != player and is_active(state, q):
                 n_rivals += 1
-        for s in range(N_SYMBOLS):
-            if state[S_SEAT + s] == SEAT_PRESENT and has_majority(state, player, s):
-                n_held += 1
         unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018
                        and state[S_PROTEST_DONE] == 0)
     elif phase == PHASE_PALACE or phase == PHASE_CROWN:
         mine = palace_cities(state, comp, player)
     rival_share = n_rivals / (n - 1.0) if n > 1 else 0.0
     hand = state[S_HAND_N + player]
-    palace_base = work[WORK_BID + AT_PALACE_BASE]
-    display = work[WORK_BID + AT_DISPLAY]
     for i in range(n_legal):
         r = 0 if one_row else i
         for j in range(N_FEATURES):
@@ -157,8 +156,6 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
             if action == ACTION_WITHDRAW:
                 feats[r, 1] = 1.0
                 feats[r, 2] = progress
-                feats[r, 3] = n_held
-                feats[r, 4] = display
             elif action >= ACTION_BID and action < ACTION_CITY:
                 code = action - ACTION_BID
                 card = code // BID_EXTRA
@@ -166,13 +163,12 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
                 extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
                 cost = work[WORK_BID + AT_KEEP + comp[C_CARD_COLOUR + card]]
                 if extra >= 0:
-                    feats[r, 6] = 1.0
+                    feats[r, 4] = 1.0
                     if extra >= FIRST_PRESTIGE:
-                        feats[r, 7] = 1.0
+                        feats[r, 5] = 1.0
                     else:
                         cost += work[WORK_BID + AT_KEEP + comp[C_CARD_COLOUR + extra]]
                 gain = 0.0
-                miss_palace = 1.0
                 leads = 0.0
                 for s in range(N_SYMBOLS):
                     add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
@@ -183,21 +179,26 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
                         continue
                     h = work[WORK_BID + AT_HOLD + s * (MAX_PLAY_SYMBOLS + 1) + add]
                     gain += h * work[WORK_BID + AT_SEAT_V + s]
-                    if s < N_ADVISORS or s == SEAT_CROWN:
-                        miss_palace *= 1.0 - h
                     if add > 0:
                         leads += bid_leads(state, player, add, s, n, unrest_live)
-                feats[r, 5] = cost
-                feats[r, 8] = gain
-                feats[r, 9] = (1.0 - miss_palace) * palace_base
-                feats[r, 10] = leads
-                feats[r, 11] = rival_share
-                feats[r, 12] = (hand - 1.0 - feats[r, 6]) / 10.0
+                feats[r, 3] = cost
+                feats[r, 6] = gain
+                feats[r, 7] = leads
+                feats[r, 8] = rival_share
+                feats[r, 9] = (hand - 1.0 - feats[r, 4]) / 10.0
         elif (phase == PHASE_PALACE or phase == PHASE_CROWN) and action >= ACTION_CITY \
                 and action < ACTION_TAKE:
             city = action - ACTION_CITY
-            feats[r, 13] = links_if(state, comp, mine, city)
-            feats[r, 14] = future_roads(state, comp, city)
+            feats[r, 10] = links_if(state, comp, mine, city)
+            feats[r, 11] = future_roads(state, comp, city)
+            if city_bonus_kind(state, city) >= 0:
+                feats[r, 12] = 1.0
+        elif phase == PHASE_DISPLAY and action >= ACTION_TAKE:
+            col = comp[C_CARD_COLOUR + action - ACTION_TAKE]
+            if col == COLOURLESS:
+                feats[r, 13] = 1.0
+            # decide_display counted the player's hand by colour into the view
+            feats[r, 14] = work[WORK_VIEW + V_MY_COL + col] / 10.0
         if one_row:
             work[WORK_VALUES + i] = linear_score(feats, 0, N_FEATURES, params, LEARNED_OFFSET)
 
