@@ -113,7 +113,7 @@ SPEC = GameSpec(
     board_picture="tajsim.games.tajmahal.report.board_plot:plot_board",
     restrictions=RESTRICTIONS,
     # The learned policy (tajsim train --game tajmahal): tuned's value and 14 more features
-    # per action, fitted to imitate ismcts at 200 iterations (about 2 ms a decision).
+    # per action, fitted to imitate ismcts at 800 iterations (about 2 ms a decision).
     learned=LearnedPolicy(
         feature_names=FEATURE_NAMES,
         features=learned_features_nb,

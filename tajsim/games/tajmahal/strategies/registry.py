@@ -72,8 +72,9 @@ LEARNED_FILE = "data/learned.toml"
 #: The hand-written preset the learned policy starts from (its ``value`` feature) and is
 #: measured against: the best of the ladder in docs/strategies.md.
 LEARNED_BASE = "tuned"
-#: The search ``tajsim train`` imitates (about 2 ms a decision on one core).
-LEARNED_EXPERT = "ismcts:iterations=200"
+#: The search ``tajsim train`` imitates (about 2 ms a decision on an idle core, at 380 iterations
+#: a ms). At 200 iterations its decisions were too noisy: the policy fitted to them lost to tuned.
+LEARNED_EXPERT = "ismcts:iterations=800"
 # Names of the rollout weights of ismcts (params[N_WEIGHTS:]).
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 #: Names of the learned policy's weights theta (``params[LEARNED_OFFSET:]``).
@@ -212,19 +213,19 @@ def learned_params(learned: LearnedFile) -> np.ndarray:
 
 def learned_spec(learned: LearnedFile) -> StrategySpec:
     vec = learned_params(learned)
-    trained = learned.meta.get("command", "weights written by hand: theta = (1, 0, ..., 0)")
+    expert = learned.meta.get("expert", "nothing: weights written by hand")
     return StrategySpec(
         name="learned",
         strategy_id=STRATEGY_LEARNED,
-        description=(f"linear policy over {N_FEATURES} per-action features fitted to imitate "
-                     f"{LEARNED_EXPERT} ({learned.base}'s value is its first feature; "
-                     f"{trained})"),
+        description=(f"linear policy over {learned.base}'s value and {N_FEATURES - 1} more "
+                     f"per-action features, fitted to imitate {expert} (data/learned.toml)"),
         params=tuple(float(x) for x in vec[:LEARNED_OFFSET + N_FEATURES]),
         param_names=WEIGHT_NAMES + LEARNED_WEIGHT_NAMES,
         param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
         + (LEARNED_WEIGHT_RANGE,) * len(LEARNED_WEIGHT_NAMES),
         tags=("learned",),
-        cost=9.0,  # measured: about 1.3 times tuned's cost per game (docs/strategies.md)
+        # measured: 1.49 times tuned's CPU per game (0.231 against 0.155 ms, 2 players)
+        cost=10.5,
         deterministic=True,
     )
 
