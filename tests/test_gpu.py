@@ -299,3 +299,20 @@ def test_taj_mahal_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
                              "greedy:forbid=goods+crown"]}]
     for report in simulate_cases(cases):
         assert report["differences"] == []
+
+
+def test_taj_mahal_learned_gpu_equals_cpu():
+    """Taj Mahal's ``learned`` (issue 20) decides alike on the GPU: tuned's values, the
+    features one action at a time in the heuristic's scratch, theta . phi; at temperature 0
+    and above (the fixed-point softmax), with a theta where every feature counts, beside a
+    preset, both editions."""
+    theta = ("w_value=1:w_withdraw=0.7:w_withdraw_late=-1.5:w_bid_cost=0.4:w_bid_extra=-0.3:"
+             "w_bid_prestige=0.6:w_bid_seat_gain=-0.8:w_bid_leads=0.9:w_bid_rivals=0.5:"
+             "w_bid_hand_left=-0.4:w_city_links=0.3:w_city_roads=-0.2:w_city_bonus=1.1:"
+             "w_take_white=0.25:w_take_fit=-0.35")
+    cases = [{"game": "tajmahal", "players": 2, "edition": "2018", "games": 2, "seed": 37,
+              "strategies": [f"learned:{theta}", "learned:temperature=0.5"]},
+             {"game": "tajmahal", "players": 3, "edition": "2000", "games": 1, "seed": 41,
+              "strategies": [f"learned:{theta}:temperature=1", "tuned", "learned"]}]
+    for report in simulate_cases(cases):
+        assert report["differences"] == []

@@ -54,8 +54,8 @@ def no_play(monkeypatch):
                                                   "(each iteration adds a tree node"),
     ("tajmahal", "ismcts:group=0.5", "group=0.5 in 'ismcts:group=0.5' is not a switch; "
                                      "expected 0 or 1"),
-    ("tajmahal", "ismcts:rollout=3", "rollout=3 in 'ismcts:rollout=3' is out of range; expected "
-                                     "an integer from 0 to 2 (the rollout policy"),
+    ("tajmahal", "ismcts:rollout=4", "rollout=4 in 'ismcts:rollout=4' is out of range; expected "
+                                     "an integer from 0 to 3 (the rollout policy"),
     ("maharaja", "search:iterations=-5", "parameter iterations=-5 in 'search:iterations=-5' is "
                                          "out of range; expected an integer from 1 to 4,096"),
     ("maharani", "mcts:iterations=-1", "parameter iterations=-1 in 'mcts:iterations=-1' is out "

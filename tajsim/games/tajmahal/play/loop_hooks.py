@@ -41,6 +41,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
 )
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
@@ -133,5 +134,6 @@ def check_switches_nb(lineup_ids, search, heuristics):
         if search is None and lineup_ids[i] == STRATEGY_ISMCTS:
             raise ValueError("lineup has ismcts but the kernel was compiled with search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
-                                   or lineup_ids[i] == STRATEGY_HEURISTIC):
+                                   or lineup_ids[i] == STRATEGY_HEURISTIC
+                                   or lineup_ids[i] == STRATEGY_LEARNED):
             raise ValueError("lineup has a heuristic but the kernel has heuristics=None")

@@ -100,7 +100,7 @@ from tajsim.games.tajmahal.strategies.features import (
     tile_points,
     visits_left,
 )
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS
+from tajsim.games.tajmahal.strategies.ids import N_LEARNED_SLOTS, N_WEIGHTS
 
 P = MAX_PLAYERS
 
@@ -522,14 +522,17 @@ def decide_display(state, comp, player, w, legal, n_legal, view, work, values):
 
 # The policy's scratch (float64[HEURISTIC_WORK_SIZE]): the view, decide_bid's work, room for a
 # copy of the greedy weights, then the value of each legal action of the last decision (the
-# temperature draws from them: WORK_VALUES + i holds legal[i]'s). Callers pass it in (the CPU
-# entry points allocate it, a GPU thread keeps it in local memory); only the values outlive a
-# decision, read by the dispatcher right after it.
+# temperature draws from them: WORK_VALUES + i holds legal[i]'s), then the learned policy's
+# feature row (one action's features at a time: a whole MAX_LEGAL x n_features matrix would
+# be 200 KB of every GPU thread's local memory). Callers pass it in (the CPU entry points
+# allocate it, a GPU thread keeps it in local memory); only the values outlive a decision,
+# read by the dispatcher right after it.
 WORK_VIEW = 0
 WORK_BID = WORK_VIEW + VIEW_SIZE
 WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
 WORK_VALUES = WORK_WEIGHTS + N_WEIGHTS
-HEURISTIC_WORK_SIZE = WORK_VALUES + MAX_LEGAL
+WORK_FEATURES = WORK_VALUES + MAX_LEGAL
+HEURISTIC_WORK_SIZE = WORK_FEATURES + N_LEARNED_SLOTS
 
 
 # The decisions and their parts are inlined into this kernel (each has one call site), so a

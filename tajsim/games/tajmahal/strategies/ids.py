@@ -7,12 +7,18 @@ kernels can import them without importing the dispatcher that calls them back.
 from __future__ import annotations
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family uses the first
-# ``N_WEIGHTS`` slots; ISMCTS uses its first slots for its own settings and passes
-# ``params[N_WEIGHTS:]`` to its rollout policy (its 16 rollout weights). The last two slots are
-# the generic options, temperature and the restriction mask (tajsim.engine.choice: read from the
+# ``N_WEIGHTS`` slots; ``learned`` reads its base heuristic's weights there and its linear
+# weights theta in the next ``N_LEARNED_SLOTS`` (from ``LEARNED_OFFSET``); ISMCTS uses its first
+# slots for its own settings and passes ``params[N_WEIGHTS:]`` to its rollout policy (its 16
+# rollout weights, then the theta of a learned rollout policy). The last two slots are the
+# generic options, temperature and the restriction mask (tajsim.engine.choice: read from the
 # end, so the rollouts' slice keeps them).
 N_WEIGHTS = 16
-N_OWN_PARAMS = 2 * N_WEIGHTS
+#: Slots for the learned policy's theta (at most this many features).
+N_LEARNED_SLOTS = 16
+#: Where theta sits in the ``learned`` strategy's vector (and in a rollout's slice of ismcts's).
+LEARNED_OFFSET = N_WEIGHTS
+N_OWN_PARAMS = 2 * N_WEIGHTS + N_LEARNED_SLOTS
 N_PARAMS = N_OWN_PARAMS + 2
 #: Fixed-point units per point of the heuristic's values: the temperature's softmax compares
 #: ``floor(value * VALUE_ONE)``, so one unit of temperature is one point of the value scale.
@@ -22,7 +28,8 @@ STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
 STRATEGY_HEURISTIC = 2
 STRATEGY_ISMCTS = 3
-N_STRATEGY_IDS = 4
+STRATEGY_LEARNED = 4
+N_STRATEGY_IDS = 5
 
 
 def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
@@ -35,6 +42,8 @@ def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
     """
     ids = {int(i) for i in strategy_ids}
     search = True if STRATEGY_ISMCTS in ids else None
-    # ISMCTS rollouts may use any simple strategy, so search keeps the heuristics too.
-    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC} or search else None
+    # ISMCTS rollouts may use any simple strategy, so search keeps the heuristics too; the
+    # learned policy scores the heuristic's own values, so it needs the family.
+    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
+        or search else None
     return search, heuristics

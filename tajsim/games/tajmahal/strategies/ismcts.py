@@ -16,8 +16,9 @@ Each iteration:
    its statistics whichever red vizier+elephant card it is (prestige cards stay distinct).
    Children are keyed by (player to move, grouped action), so the opponents' decisions are in
    the tree as well, each maximising its own reward.
-3. **Roll out** with a fast compiled policy (``rollout``: random, greedy or the heuristic with
-   the weights in ``params[N_WEIGHTS:]``) to the end of the game, or for ``horizon`` visit ends
+3. **Roll out** with a fast compiled policy (``rollout``: random, greedy, the heuristic with
+   the weights in ``params[N_WEIGHTS:]``, or the learned policy with those weights and its
+   theta after them) to the end of the game, or for ``horizon`` visit ends
    and then evaluate each player by score plus ``card_value`` per card in hand.
 4. **Back up** a reward in [0, 1] for every player: 0.5 + 0.5 tanh(margin / ``reward_scale``),
    the margin being the player's value minus the best other player's value (a win at the end
@@ -89,7 +90,7 @@ from tajsim.games.tajmahal.engine.nb import (
 )
 from tajsim.games.tajmahal.strategies.features import is_unseen
 from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, VALUE_ONE
+from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, STRATEGY_LEARNED, VALUE_ONE
 from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
 from tajsim.games.tajmahal.strategies.rollout import simple_choice_nb
 
@@ -98,7 +99,8 @@ P = MAX_PLAYERS
 # Parameter slots (names in ``ISMCTS_PARAM_NAMES``).
 I_ITERATIONS = 0
 I_EXPLORATION = 1
-I_ROLLOUT = 2  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
+I_ROLLOUT = 2  # the rollout policy: a strategy id (0 random, 1 greedy, 2 heuristic), or 3
+ROLLOUT_LEARNED = 3  # ... the learned policy (STRATEGY_LEARNED; 3 is ismcts's own id)
 I_HORIZON = 3  # visit ends to roll out before evaluating; < 0: to the end of the game
 I_REWARD_SCALE = 4
 I_CARD_VALUE = 5  # evaluation: points per card in hand at a truncated rollout
@@ -236,6 +238,8 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     start_ns = thread_time_ns() if budget_ns > 0 else 0
     c_explore = params[I_EXPLORATION]
     rollout_id = int(params[I_ROLLOUT])
+    if rollout_id == ROLLOUT_LEARNED:  # the setting's values run 0..3; learned's id is 4
+        rollout_id = STRATEGY_LEARNED
     horizon = int(params[I_HORIZON])
     group = params[I_GROUP] > 0.5
     rparams = params[N_WEIGHTS:]

@@ -37,6 +37,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
 )
 from tajsim.games.tajmahal.strategies.ismcts import ismcts_policy_nb
@@ -50,6 +51,7 @@ __all__ = [
     "STRATEGY_GREEDY",
     "STRATEGY_HEURISTIC",
     "STRATEGY_ISMCTS",
+    "STRATEGY_LEARNED",
     "STRATEGY_RANDOM",
     "choose_action_nb",
     "greedy_policy_nb",
@@ -85,7 +87,8 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         if strategy_id == STRATEGY_ISMCTS:
             return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
     if heuristics is not None:
-        if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
+        if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY \
+                or strategy_id == STRATEGY_LEARNED:
             if work is None:
                 scratch = np.empty(HEURISTIC_WORK_SIZE, np.float64)
                 return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,

@@ -9,7 +9,9 @@ The generic strategy options (:mod:`tajsim.engine.choice`) are read from the end
 * the **temperature** (``params[-2]``; one unit = one point of the heuristic's values, i.e.
   ``VALUE_ONE`` fixed-point units): above 0 the heuristic family (the presets and ``greedy``)
   draws among the legal actions from the values it left in ``work[WORK_VALUES:]``
-  (:func:`draw_by_value`); ``random`` stays uniform;
+  (:func:`draw_by_value`); ``learned`` draws by the softmax of its scores
+  (:func:`~tajsim.games.tajmahal.strategies.learned.learned_choice`); ``random`` stays
+  uniform;
 * the **restriction mask** (``params[-1]``): ``choose_simple_nb`` removes the forbidden
   families from the legal list first (:mod:`~tajsim.games.tajmahal.strategies.restrictions`);
   ``simple_choice_nb`` does not, because ISMCTS's rollouts play every seat with the
@@ -34,9 +36,11 @@ from tajsim.games.tajmahal.strategies.heuristic import (
 from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     VALUE_ONE,
 )
+from tajsim.games.tajmahal.strategies.learned import learned_choice
 from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
 
 # Fixed-point values are clamped to +-2**40 points' worth: far beyond any heuristic value, and
@@ -90,11 +94,16 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if work is not None:
         # One call site of the shared kernel (not heuristic_policy_nb and greedy_policy_nb,
         # the same call twice): numba optimises the whole heuristic again at every call site.
-        if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
+        # ``learned`` scores the values its base heuristic (``params[:N_WEIGHTS]``) leaves.
+        if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY \
+                or strategy_id == STRATEGY_LEARNED:
             if strategy_id == STRATEGY_GREEDY:
                 load_greedy_weights(work)
-            w = params if strategy_id == STRATEGY_HEURISTIC else work[WORK_WEIGHTS:]
+            w = work[WORK_WEIGHTS:] if strategy_id == STRATEGY_GREEDY else params
             action = weighted_policy_nb(state, comp, player, w, legal, n_legal, work)
+            if strategy_id == STRATEGY_LEARNED:
+                return legal[learned_choice(state, comp, player, params, prng, legal, n_legal,
+                                            work)]
             t_units = temperature_units(params, VALUE_ONE)
             if t_units > 0:  # at 0 nothing is drawn: today's choice, today's streams
                 return legal[draw_by_value(work, WORK_VALUES, n_legal, t_units, prng, player)]
