@@ -13,13 +13,12 @@ from tajsim.cli.options import (
     check_writable_file,
     edition_option,
     game_option,
-    players_option,
     seed_option,
     verbosity_options,
 )
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
-from tajsim.play.learning import TrainResult, learned_policy_of, train
+from tajsim.play.learning import TrainResult, learned_policy_of, table_fields, train
 from tajsim.running.simulate import progress_mode
 from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 
@@ -42,7 +41,9 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
                    "games every round).")
 @click.option("--final-games", type=click.IntRange(min=2), default=4000, show_default=True,
               help="Fresh games measuring the chosen weights against the base preset.")
-@players_option(2)
+@click.option("--players", "-p", default="2", show_default=True, metavar="N[,N...]",
+              help="Player counts: each game plays the next of them in turn, and learned is "
+                   "measured at each (one learned seat against the base preset).")
 @edition_option
 @click.option("--expert", default=None, metavar="STRATEGY",
               help="The search imitated (a registered strategy; default: the game's own).")
@@ -86,7 +87,9 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
         spec.strategies.parse(expert)  # checked before any game
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
-    spec.check_players(players, ed)
+    counts = parse_counts(players)
+    for n in counts:
+        spec.check_players(n, ed)
     echo.detail(f"validated: train {lp.strategy} for {spec.title} {ed}, {players} players: "
                 f"{rounds} rounds x {games} games, expert {expert or lp.expert}, base "
                 f"{lp.base}, seed {seed}")
@@ -100,7 +103,7 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
         return lambda: bar.update(1)
 
     result = train(spec, seed=seed, rounds=rounds, games=games, eval_games=eval_games,
-                   final_games=final_games, n_players=players, edition=ed, expert=expert,
+                   final_games=final_games, players=counts, edition=ed, expert=expert,
                    l2=l2, threads=threads, refine_generations=refine_generations,
                    refine_popsize=refine_popsize, refine_games=refine_games, log=echo.say,
                    progress=progress)
@@ -118,12 +121,23 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
         echo.say(f"wrote {path}")
 
 
+def parse_counts(text: str) -> tuple[int, ...]:
+    """``"2,4"`` -> (2, 4); anything else than distinct whole numbers is one line."""
+    try:
+        counts = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        counts = ()
+    if not counts or len(set(counts)) != len(counts):
+        raise UserError(f"--players {text!r} is not allowed; expected distinct player counts "
+                        "separated by commas (e.g. 2 or 2,4)")
+    return counts
+
+
 def to_file(result: TrainResult, command: str) -> LearnedFile:
     """The weights file of a training run."""
     final = result.final
     meta = {"command": command, **result.settings, "best_round": result.best_round,
-            "share": round(final["share"], 4), "ci_low": round(final["ci_low"], 4),
-            "ci_high": round(final["ci_high"], 4), "match_games": final["games"],
+            **table_fields(final),
             "cost_learned_ms": round(result.cost["learned"] * 1e3, 4),
             "cost_base_ms": round(result.cost["base"] * 1e3, 4)}
     rows = [{"stage": "imitation", **r.row()} for r in result.rounds]

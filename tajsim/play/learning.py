@@ -127,7 +127,7 @@ class Decisions:
                          self.chosen[idx], self.game[idx])
 
 
-def _collect_games(spec: GameSpec, game_ids: np.ndarray, n_players: int, edition: str,
+def _collect_games(spec: GameSpec, game_ids: np.ndarray, players: tuple[int, ...], edition: str,
                    seed: int, expert: Entry, base: Entry, feature_params: np.ndarray,
                    switches: tuple, tick: Callable[[], None]) -> Decisions:
     lp = learned_policy_of(spec)
@@ -140,9 +140,10 @@ def _collect_games(spec: GameSpec, game_ids: np.ndarray, n_players: int, edition
     games: list[int] = []
     for g in game_ids:
         g = int(g)
+        n_players = players[g % len(players)]
         game = spec.game_class(n_players, edition, seed, g, g)
         state, comp, prng = game.state, game.comp, game.prng
-        expert_seat = g % n_players
+        expert_seat = g // len(players) % n_players
         while (p := spec.current_player(state)) >= 0:
             n = k.legal_actions(state, comp, legal)
             if n == 1:
@@ -169,9 +170,10 @@ def _collect_games(spec: GameSpec, game_ids: np.ndarray, n_players: int, edition
 
 
 def collect_decisions(spec: GameSpec, expert: Entry, base: Entry, feature_params: np.ndarray,
-                      game_ids: np.ndarray, n_players: int, edition: str, seed: int,
+                      game_ids: np.ndarray, players: tuple[int, ...], edition: str, seed: int,
                       threads: int = 1, tick: Callable[[], None] = lambda: None) -> Decisions:
-    """Play ``game_ids`` (the expert in seat ``g % n_players``, ``base`` elsewhere) and return
+    """Play ``game_ids`` (game g with ``n = players[g % len(players)]`` players, the expert in
+    seat ``g // len(players) % n``, ``base`` elsewhere) and return
     the expert's decisions with their features; the same for any ``threads`` (games are
     split in order and joined in order)."""
     sids = np.array([expert.strategy_id, base.strategy_id,
@@ -180,10 +182,10 @@ def collect_decisions(spec: GameSpec, expert: Entry, base: Entry, feature_params
     threads = max(1, min(int(threads), len(game_ids)))
     chunks = np.array_split(np.asarray(game_ids, np.int64), threads)
     if threads == 1:
-        return _collect_games(spec, chunks[0], n_players, edition, seed, expert, base,
+        return _collect_games(spec, chunks[0], players, edition, seed, expert, base,
                               feature_params, switches, tick)
     with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(lambda c: _collect_games(spec, c, n_players, edition, seed,
+        parts = list(pool.map(lambda c: _collect_games(spec, c, players, edition, seed,
                                                        expert, base, feature_params, switches,
                                                        tick), chunks))
     return Decisions.concat(parts)
@@ -268,6 +270,34 @@ def match(spec: GameSpec, a: Entry, b: Entry, n_games: int, n_players: int, edit
             "parity": 1.0 / n_players}
 
 
+def match_tables(spec: GameSpec, a: Entry, b: Entry, n_games: int, players: tuple[int, ...],
+                 edition: int, seed: int, first_game: int, threads: int = 1) -> dict[str, Any]:
+    """:func:`match` at each player count of ``players`` (``n_games`` each, the same game ids);
+    ``score`` is the mean over the counts of ``a``'s share over parity (1: parity), what the
+    training compares; ``tables`` the matches by player count."""
+    tables = {n: match(spec, a, b, n_games, n, edition, seed, first_game, threads)
+              for n in players}
+    score = float(np.mean([t["share"] / t["parity"] for t in tables.values()]))
+    return {"score": score, "tables": tables}
+
+
+def describe_tables(result: dict[str, Any]) -> str:
+    """``0.544 [0.522, 0.565] of 2000 2-player games; ...``."""
+    return "; ".join(f"{t['share']:.3f} [{t['ci_low']:.3f}, {t['ci_high']:.3f}] of "
+                     f"{t['games']} {n}-player games (parity {t['parity']:.3f})"
+                     for n, t in result["tables"].items())
+
+
+def table_fields(result: dict[str, Any]) -> dict[str, Any]:
+    """Flat fields of :func:`match_tables`' result for a TOML table: ``score`` and, per player
+    count n, ``share_np``, ``ci_low_np``, ``ci_high_np``, ``games_np``."""
+    out: dict[str, Any] = {"score": round(result["score"], 4)}
+    for n, t in result["tables"].items():
+        out |= {f"share_{n}p": round(t["share"], 4), f"ci_low_{n}p": round(t["ci_low"], 4),
+                f"ci_high_{n}p": round(t["ci_high"], 4), f"games_{n}p": t["games"]}
+    return out
+
+
 def cost_per_game(spec: GameSpec, entry: Entry, n_games: int, n_players: int, edition: int,
                   seed: int) -> float:
     """CPU seconds (this thread) of one game with ``entry`` in every seat."""
@@ -289,16 +319,17 @@ def shrink(theta: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def refine(spec: GameSpec, theta: np.ndarray, base: Entry, scale: np.ndarray,
-           generations: int, popsize: int, games: int, n_players: int, edition: int,
+           generations: int, popsize: int, games: int, players: tuple[int, ...], edition: int,
            seed: int, eval_games: int, threads: int = 1,
            log: Callable[[str], None] = lambda s: None,
            tick_refine: Callable[[], None] | None = None
            ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Policy improvement after imitation: CMA-ES (pycma) over theta, in standardised units
     (``theta * scale``), maximising the share of the wins against ``base``; every candidate of
-    a generation plays the same ``games`` games (common random numbers), each generation new
-    ones. The start, the final mean and the best candidate seen are then played on the
-    evaluation games and the best of the three is returned, with one row per generation.
+    a generation plays the same ``games`` games at each player count of ``players`` (common
+    random numbers), each generation new ones; the objective is the mean share over parity.
+    The start, the final mean and the best candidate seen are then played on the evaluation
+    games and the best of the three is returned, with one row per generation.
 
     This is not imitation: it tunes the imitated policy against the base preset, so the
     weights it returns are judged on fresh games (``train``'s final match) only.
@@ -314,10 +345,10 @@ def refine(spec: GameSpec, theta: np.ndarray, base: Entry, scale: np.ndarray,
         values = np.empty(len(xs))
         for i, x in enumerate(xs):
             cand = x / scale
-            m = match(spec, learned_entry(spec, cand, base.params), base, games, n_players,
-                      edition, seed, REFINE_FIRST_GAME + gen * games, threads)
-            values[i] = m["share"]
-            seen.append((m["share"], cand))
+            m = match_tables(spec, learned_entry(spec, cand, base.params), base, games,
+                             players, edition, seed, REFINE_FIRST_GAME + gen * games, threads)
+            values[i] = m["score"]
+            seen.append((m["score"], cand))
             if tick_refine is not None:
                 tick_refine()
         return values
@@ -339,15 +370,12 @@ def refine(spec: GameSpec, theta: np.ndarray, base: Entry, scale: np.ndarray,
                  ("best candidate", best_seen)]
     scored = []
     for name, cand in finalists:
-        m = match(spec, learned_entry(spec, cand, base.params), base, eval_games, n_players,
-                  edition, seed, EVAL_FIRST_GAME, threads)
-        scored.append((m["share"], name, cand, m))
-        log(f"refinement {name}: {m['share']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}] "
-            f"of {m['games']} evaluation games")
-    share, name, cand, m = max(scored, key=lambda t: t[0])
-    rows.append({"chosen": name, "share": round(share, 4), "ci_low": round(m["ci_low"], 4),
-                 "ci_high": round(m["ci_high"], 4), "eval_games": m["games"],
-                 "weights": [float(x) for x in cand]})
+        m = match_tables(spec, learned_entry(spec, cand, base.params), base, eval_games,
+                         players, edition, seed, EVAL_FIRST_GAME, threads)
+        scored.append((m["score"], name, cand, m))
+        log(f"refinement {name}: {describe_tables(m)} (evaluation games)")
+    _, name, cand, m = max(scored, key=lambda t: t[0])
+    rows.append({"chosen": name, **table_fields(m), "weights": [float(x) for x in cand]})
     return cand, rows
 
 
@@ -362,10 +390,7 @@ class RoundReport:
     seconds: float
     agreement_learned: float
     agreement_base: float
-    share: float
-    ci_low: float
-    ci_high: float
-    eval_games: int
+    result: dict[str, Any]
     theta: list[float]
     shrinkage: float = 1.0
 
@@ -374,9 +399,8 @@ class RoundReport:
                 "decisions": self.decisions, "seconds": round(self.seconds, 1),
                 "agreement_learned": round(self.agreement_learned, 4),
                 "agreement_base": round(self.agreement_base, 4),
-                "share": round(self.share, 4), "ci_low": round(self.ci_low, 4),
-                "ci_high": round(self.ci_high, 4), "eval_games": self.eval_games,
-                "shrinkage": self.shrinkage, "weights": [float(x) for x in self.theta]}
+                **table_fields(self.result), "shrinkage": self.shrinkage,
+                "weights": [float(x) for x in self.theta]}
 
 
 @dataclass
@@ -397,7 +421,7 @@ class TrainResult:
 
 
 def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
-          eval_games: int = 2000, final_games: int = 4000, n_players: int = 2,
+          eval_games: int = 2000, final_games: int = 4000, players: tuple[int, ...] = (2,),
           edition: str | None = None, expert: str | None = None, l2: float = 1e-3,
           threads: int = 1, cost_games: int = 200, refine_generations: int = 0,
           refine_popsize: int = 12, refine_games: int = 400,
@@ -412,7 +436,9 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
     lp = learned_policy_of(spec)
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
-    spec.check_players(n_players, ed)
+    players = tuple(int(n) for n in players)
+    for n in players:
+        spec.check_players(n, ed)
     rules = spec.rules_code(ed)
     base_strategy, base_params = spec.strategies.parse(lp.base)
     base = Entry(lp.base, base_strategy.strategy_id, np.asarray(base_params, np.float64))
@@ -424,7 +450,7 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
     identity[0] = 1.0
     feature_params = learned_params(spec, identity, base.params)
     tick = progress(rounds * games, "expert games") if progress is not None else (lambda: None)
-    eval_n = max(n_players, eval_games - eval_games % n_players)
+    eval_n = eval_games
     pooled: list[Decisions] = []
     reports: list[RoundReport] = []
     best: tuple[float, int, np.ndarray] | None = None
@@ -441,7 +467,7 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
         first = (r - 1) * games
         ids = np.arange(first, first + games, dtype=np.int64)
         t0 = time.perf_counter()
-        data = collect_decisions(spec, expert_entry, base, feature_params, ids, n_players, ed,
+        data = collect_decisions(spec, expert_entry, base, feature_params, ids, players, ed,
                                  seed, threads, tick)
         seconds = time.perf_counter() - t0
         pooled.append(data)
@@ -460,24 +486,24 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
         tried = []
         for alpha in SHRINKAGE:
             cand = shrink(theta_all, alpha)
-            tried.append((match(spec, learned_entry(spec, cand, base.params), base, eval_n,
-                                n_players, rules, seed, EVAL_FIRST_GAME, threads), alpha, cand))
-        result, alpha, theta_round = max(tried, key=lambda t: t[0]["share"])
+            tried.append((match_tables(spec, learned_entry(spec, cand, base.params), base,
+                                       eval_n, players, rules, seed, EVAL_FIRST_GAME, threads),
+                          alpha, cand))
+        result, alpha, theta_round = max(tried, key=lambda t: t[0]["score"])
         rep = RoundReport(r, label, games, data.n, seconds, agreement(held, theta_fit),
-                          agreement(held, identity), result["share"], result["ci_low"],
-                          result["ci_high"], result["games"], list(theta_round), alpha)
+                          agreement(held, identity), result, list(theta_round), alpha)
         reports.append(rep)
         log(f"round {r}: {data.n:,} expert decisions in {games} games ({seconds:.0f} s); "
             f"held-out agreement with the expert {rep.agreement_learned:.3f} (base "
-            f"{rep.agreement_base:.3f}); learned vs {lp.base}: {rep.share:.3f} "
-            f"[{rep.ci_low:.3f}, {rep.ci_high:.3f}] of {rep.eval_games} games with "
-            f"{alpha:g} of the fitted correction ("
-            + ", ".join(f"{a:g}: {t['share']:.3f}" for t, a, _ in tried)
+            f"{rep.agreement_base:.3f}); learned vs {lp.base}: {describe_tables(result)} with "
+            f"{alpha:g} of the fitted correction (share over parity "
+            + ", ".join(f"{a:g}: {t['score']:.3f}" for t, a, _ in tried)
             + f"; fit: {fit['iterations']} iterations)")
-        if best is not None and rep.share <= best[0]:
-            log(f"round {r} did not beat round {best[1]} ({best[0]:.3f}): stopping")
+        if best is not None and result["score"] <= best[0]:
+            log(f"round {r} did not beat round {best[1]} (share over parity {best[0]:.3f}): "
+                "stopping")
             break
-        best = (rep.share, r, theta_round)
+        best = (result["score"], r, theta_round)
         theta = theta_round
     assert best is not None
     theta = best[2]
@@ -485,24 +511,22 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
     if refine_generations > 0:
         scale = Decisions.concat(pooled).feats.std(axis=0)
         theta, refinement = refine(spec, theta, base, scale, refine_generations, refine_popsize,
-                                   refine_games, n_players, rules, seed, eval_n, threads, log,
+                                   refine_games, players, rules, seed, eval_n, threads, log,
                                    tick_refine=progress(refine_generations * refine_popsize,
                                                         "refinement candidates")
                                    if progress is not None else None)
     chosen = learned_entry(spec, theta, base.params)
-    final = match(spec, chosen, base, final_games, n_players, rules, seed, FINAL_FIRST_GAME,
-                  threads)
-    cost = {"learned": cost_per_game(spec, chosen, cost_games, n_players, rules, seed),
-            "base": cost_per_game(spec, base, cost_games, n_players, rules, seed)}
+    final = match_tables(spec, chosen, base, final_games, players, rules, seed,
+                         FINAL_FIRST_GAME, threads)
+    cost = {"learned": cost_per_game(spec, chosen, cost_games, players[0], rules, seed),
+            "base": cost_per_game(spec, base, cost_games, players[0], rules, seed)}
     refined = bool(refinement) and refinement[-1].get("chosen") != "start"
     what = f"round {best[1]} weights" + (", refined" if refined else "")
-    log(f"final ({what}, fresh games): learned vs {lp.base} "
-        f"{final['share']:.3f} [{final['ci_low']:.3f}, {final['ci_high']:.3f}] of "
-        f"{final['games']} games (parity {final['parity']:.3f}); CPU per game: learned "
-        f"{cost['learned'] * 1e3:.3f} ms, {lp.base} {cost['base'] * 1e3:.3f} ms "
-        f"({cost['learned'] / cost['base']:.2f} x)")
+    log(f"final ({what}, fresh games): learned vs {lp.base} {describe_tables(final)}; CPU "
+        f"per {players[0]}-player game: learned {cost['learned'] * 1e3:.3f} ms, {lp.base} "
+        f"{cost['base'] * 1e3:.3f} ms ({cost['learned'] / cost['base']:.2f} x)")
     settings = {"seed": seed, "rounds": rounds, "games": games, "eval_games": eval_n,
-                "final_games": final["games"], "players": n_players, "edition": ed,
+                "final_games": final_games, "players": list(players), "edition": ed,
                 "expert": expert_text, "l2": l2, "threads": threads,
                 "refine_generations": refine_generations, "refine_popsize": refine_popsize,
                 "refine_games": refine_games}
