@@ -4,7 +4,10 @@
 * ``greedy`` - the heuristic kernel with fixed raw-gold weights (one-step look-ahead);
 * the heuristic presets from ``presets.toml`` (``balanced``, ``rusher``, ``tollroad``,
   ``hoarder``, ``character``);
-* ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts.
+* ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts;
+* ``learned`` - a linear policy over the heuristic's per-action value and features of the
+  action (``learned.FEATURE_NAMES``), fitted to imitate the search (``tajsim train``); its
+  weights come from ``data/learned.toml``.
 
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector. Every
 strategy also takes the generic options ``temperature`` (one unit = one gold of the heuristic's
@@ -14,16 +17,24 @@ the vector (:mod:`tajsim.engine.choice`).
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
+import numpy as np
+
+from tajsim.errors import UserError
 from tajsim.games.maharaja.strategies.heuristic_work import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
+    LEARNED_FEATURE_NAMES,
     MAX_CANDIDATES,
+    MAX_FEATURES,
     MAX_ITERATIONS,
+    N_LEARNED_FEATURES,
     N_PARAMS,
     N_WEIGHTS,
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     STRATEGY_SEARCH,
     kernel_switches,
@@ -40,9 +51,19 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-__all__ = ["PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "load_presets"]
+__all__ = ["LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "PRESETS_FILE", "REGISTRY",
+           "SEARCH_DEFAULTS", "load_learned_weights", "load_presets"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+#: The shipped weights of ``learned`` (written by ``tajsim train --game maharaja --install``).
+LEARNED_FILE = Path(__file__).resolve().parent / "data" / "learned.toml"
+#: The base heuristic of ``learned`` (its value feature; the game's best hand-written preset).
+LEARNED_BASE = "hoarder"
+FEATURE_NAMES = LEARNED_FEATURE_NAMES
+assert N_LEARNED_FEATURES <= MAX_FEATURES
+LEARNED_WEIGHT_NAMES = tuple(f"w_{name}" for name in FEATURE_NAMES)
+#: What a learned feature weight may be (theta; fitted values stay far inside).
+THETA_RANGE = float_param(-1e6, 1e6)
 # Search settings; its rollouts play the SEARCH_ROLLOUT_PRESET weights.
 SEARCH_DEFAULTS = {
     "iterations": 80.0,
@@ -69,8 +90,9 @@ SEARCH_RANGES: dict[str, ParamRange] = {
     "horizon": int_param(0, 100, "further rounds played out after the current one"),
     "exploration": int_param(0, 1000, "gold"),
     "palace_value": int_param(0, 100_000, "gold a palace"),
-    "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
-                               "the r_* weights"),
+    "rollout": int_param(0, 4, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
+                               "the r_* weights, 4 learned with the r_* weights and r_w_* "
+                               "feature weights (3 plays as 2)"),
     "win_bonus": int_param(0, 100_000, "gold"),
     "ms": float_param(0, 60_000, "CPU milliseconds a pick (0: no time budget, the iterations "
                                  "decide; a budget makes records machine-dependent)"),
@@ -82,6 +104,31 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     weights take the ``balanced`` value; an unknown key is a one-line ``UserError``."""
     return load_weight_presets(path if path is not None else PRESETS_FILE, WEIGHT_NAMES,
                                "Maharaja presets", WEIGHT_RANGE)
+
+
+def load_learned_weights(path: str | Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(base weights float64[N_WEIGHTS], theta float64[N_LEARNED_FEATURES]) from a learned
+    weights file (``LEARNED_FILE`` by default): ``[learned]`` game, base, features, weights
+    and base_params (the base strategy's whole vector); a file of another game or other
+    features is a one-line ``UserError``."""
+    file = Path(path) if path is not None else LEARNED_FILE
+    try:
+        table = tomllib.loads(file.read_text()).get("learned")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"cannot read learned weights {file}: {exc}") from None
+    if not isinstance(table, dict) or table.get("game") != "maharaja":
+        raise UserError(f"{file}: no [learned] table of game 'maharaja'; expected a file "
+                        "written by tajsim train --game maharaja")
+    if tuple(table.get("features", ())) != FEATURE_NAMES:
+        raise UserError(f"{file}: features {table.get('features')} are not Maharaja's "
+                        f"{list(FEATURE_NAMES)}; expected weights trained for them")
+    theta = np.asarray(table.get("weights", ()), np.float64)
+    base = np.asarray(table.get("base_params", ()), np.float64)
+    if theta.shape != (N_LEARNED_FEATURES,) or base.shape != (N_PARAMS,) \
+            or not np.all(np.isfinite(theta)) or not np.all(np.isfinite(base)):
+        raise UserError(f"{file}: expected {N_LEARNED_FEATURES} finite weights and "
+                        f"{N_PARAMS} finite base_params")
+    return base[:N_WEIGHTS].copy(), theta
 
 
 def _search_deterministic(vec) -> bool:
@@ -108,22 +155,39 @@ def _build_registry() -> StrategyRegistry:
                                   tuple(float(x) for x in preset["weights"]), WEIGHT_NAMES,
                                   ("heuristic", "preset"), cost=10.5, deterministic=True,
                                   param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)))
+    base_weights, theta = load_learned_weights()
     params = [SEARCH_DEFAULTS[k] for k in SEARCH_PARAM_NAMES]
     params += [0.0] * (N_WEIGHTS - len(params))
     params += [float(x) for x in presets[SEARCH_ROLLOUT_PRESET]["weights"]]
+    # the rollout theta (read when rollout = 4): the shipped learned weights
+    params += [float(x) for x in theta]
     names = SEARCH_PARAM_NAMES + tuple(f"_unused{i}"
                                        for i in range(len(SEARCH_PARAM_NAMES), N_WEIGHTS))
+    rollout_theta_names = tuple(f"r_{name}" for name in LEARNED_WEIGHT_NAMES)
     reg.register(StrategySpec(
         "search", STRATEGY_SEARCH,
         "decoupled bandit search over the secret pairs (every seat's best candidates), "
-        f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters)",
-        tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",),
+        f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters; rollout=4: "
+        "the learned policy, r_w_* its feature weights)",
+        tuple(params), names + ROLLOUT_WEIGHT_NAMES + rollout_theta_names, ("search",),
         # every seat searching, 80 iterations: about 12 games/s against 23,000 random
         cost=24.0, cost_param="iterations",
         # its rollouts draw chance only with the random rollout policy (rollout = 0)
         deterministic=_search_deterministic,
         param_ranges=tuple(SEARCH_RANGES.get(name, INTERNAL_SLOT) for name in names)
-        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)))
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)
+        + (THETA_RANGE,) * len(rollout_theta_names)))
+    reg.register(StrategySpec(
+        "learned", STRATEGY_LEARNED,
+        # the file's base weights (those it was trained with; hoarder's when shipped)
+        "linear policy over the heuristic's per-action value (hoarder's weights) and features "
+        "of the action, fitted to imitate the search (tajsim train; weights in "
+        "data/learned.toml)",
+        tuple(float(x) for x in base_weights) + tuple(float(x) for x in theta),
+        WEIGHT_NAMES + LEARNED_WEIGHT_NAMES, ("learned",),
+        cost=11.0, deterministic=True,
+        param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
+        + (THETA_RANGE,) * len(LEARNED_WEIGHT_NAMES)))
     return reg
 
 
