@@ -278,8 +278,10 @@ def test_maharaja_learned_gpu_equals_cpu():
     integer softmax of its floored scores), theta away from e_value so the extra features
     decide, restricted too."""
     case = {"game": "maharaja", "players": 3, "edition": "basic", "games": 2, "seed": 37,
-            "strategies": ["learned:w_palaces=3:w_gold_actions=-2:w_palaces_behind=1",
-                           "learned:temperature=1.5:w_houses=0.5:forbid=governor",
+            "strategies": ["learned:w_palaces_built=3:w_gold_actions=-2:w_palaces_behind=1"
+                           ":w_gold_left=0.5",
+                           "learned:temperature=1.5:w_houses_built=0.5:w_failed_actions=-4"
+                           ":forbid=governor",
                            "hoarder"]}
     (report,) = simulate_cases([case])
     assert report["differences"] == []

@@ -51,8 +51,9 @@ from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
 from tajsim.games.maharaja.strategies.view import player_view
 
 WING = Path(__file__).resolve().parent
-#: The search ``tajsim train`` imitates: about N ms a pick on one core (measured below).
-EXPERT = "search"
+#: The search ``tajsim train`` imitates (a pick costs a few ms on one core: about 70 iterations
+#: a millisecond at 2 players, docs/games/maharaja/strategies.md).
+EXPERT = "search:iterations=200"
 REPO = WING.parents[2]
 
 

@@ -141,15 +141,15 @@ def test_features_read_nothing_hidden():
 
 
 def test_registry_lists_learned_with_its_ranges_and_data_file():
-    spec, vec = REGISTRY.parse("learned:w_palaces=2.5")
+    spec, vec = REGISTRY.parse("learned:w_palaces_built=2.5")
     assert spec.strategy_id == STRATEGY_LEARNED and "learned" in spec.tags
     assert vec.shape == (N_PARAMS,)
     base, theta = load_learned_weights()
     np.testing.assert_array_equal(vec[:WEIGHT_OFFSET], base)
-    assert vec[WEIGHT_OFFSET + FEATURE_NAMES.index("palaces")] == 2.5
+    assert vec[WEIGHT_OFFSET + FEATURE_NAMES.index("palaces_built")] == 2.5
     assert spec.param_names[WEIGHT_OFFSET:] == tuple(f"w_{n}" for n in FEATURE_NAMES)
     assert kernel_switches([STRATEGY_LEARNED]) == (None, True)
-    assert "| `learned` | `w_value` .. `w_palaces_behind` (13) |" in REGISTRY.ranges_markdown()
+    assert "| `learned` | `w_value` .. `w_palaces_behind` (15) |" in REGISTRY.ranges_markdown()
     with pytest.raises(UserError, match="out of range"):
         REGISTRY.parse("learned:w_value=1e7")
     assert LEARNED_FILE.name == "learned.toml" and SPEC.learned.data_file() == LEARNED_FILE
@@ -170,8 +170,8 @@ def test_search_with_learned_rollouts_runs():
     rollouts' somewhere. With a horizon: at the default (0) the rollouts make no pick, and at
     the turn's steps the learned policy plays the heuristic's argmax (its pick features are 0
     there)."""
-    _, expert = REGISTRY.parse(SPEC.learned.expert + ":iterations=8:horizon=1")
-    _, learned = REGISTRY.parse("learned:w_palaces=40:w_gold_actions=-30")
+    _, expert = REGISTRY.parse("search:iterations=8:horizon=1")
+    _, learned = REGISTRY.parse("learned:w_palaces_built=40:w_gold_actions=-30")
     vec = expert_with_rollout(expert, learned)
     assert vec[5] == STRATEGY_LEARNED and vec.shape == expert.shape
     search_id = REGISTRY.get("search").strategy_id

@@ -60,9 +60,10 @@ W_VALUES = W_SEARCH_EVAL + MAX_PLAYERS
 # ``learned``'s float64 block, held in int64 slots (viewed as float64): the feature matrix
 # [N_ACTIONS, N_LEARNED_FEATURES] of a decision's legal actions, then N_ACTIONS scores for the
 # temperature draw
-LEARNED_FEATURE_NAMES = ("value", "value_not_pick", "gold_actions", "palaces", "houses",
-                         "governor", "character", "move_or_quarry", "repeated", "palaces_late",
-                         "gold_late", "palaces_short", "palaces_behind")
+LEARNED_FEATURE_NAMES = ("value", "value_not_pick", "gold_actions", "palaces_built",
+                         "houses_built", "failed_actions", "gold_left", "palace_part",
+                         "house_part", "governor", "character", "move_or_quarry",
+                         "palaces_late", "gold_late", "palaces_behind")
 N_LEARNED_FEATURES = len(LEARNED_FEATURE_NAMES)
 W_LEARNED = W_VALUES + N_ACTIONS
 W_LEARNED_END = W_LEARNED + N_ACTIONS * (N_LEARNED_FEATURES + 1)

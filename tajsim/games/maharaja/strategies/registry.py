@@ -17,12 +17,10 @@ the vector (:mod:`tajsim.engine.choice`).
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from tajsim.errors import UserError
 from tajsim.games.maharaja.strategies.heuristic_work import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
     LEARNED_FEATURE_NAMES,
@@ -41,6 +39,7 @@ from tajsim.games.maharaja.strategies.ids import (
 )
 from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
 from tajsim.games.maharaja.strategies.search import I_MS, I_ROLLOUT, SEARCH_PARAM_NAMES
+from tajsim.strategies.learned_file import load_learned_file
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -108,27 +107,12 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
 
 def load_learned_weights(path: str | Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(base weights float64[N_WEIGHTS], theta float64[N_LEARNED_FEATURES]) from a learned
-    weights file (``LEARNED_FILE`` by default): ``[learned]`` game, base, features, weights
-    and base_params (the base strategy's whole vector); a file of another game or other
-    features is a one-line ``UserError``."""
-    file = Path(path) if path is not None else LEARNED_FILE
-    try:
-        table = tomllib.loads(file.read_text()).get("learned")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"cannot read learned weights {file}: {exc}") from None
-    if not isinstance(table, dict) or table.get("game") != "maharaja":
-        raise UserError(f"{file}: no [learned] table of game 'maharaja'; expected a file "
-                        "written by tajsim train --game maharaja")
-    if tuple(table.get("features", ())) != FEATURE_NAMES:
-        raise UserError(f"{file}: features {table.get('features')} are not Maharaja's "
-                        f"{list(FEATURE_NAMES)}; expected weights trained for them")
-    theta = np.asarray(table.get("weights", ()), np.float64)
-    base = np.asarray(table.get("base_params", ()), np.float64)
-    if theta.shape != (N_LEARNED_FEATURES,) or base.shape != (N_PARAMS,) \
-            or not np.all(np.isfinite(theta)) or not np.all(np.isfinite(base)):
-        raise UserError(f"{file}: expected {N_LEARNED_FEATURES} finite weights and "
-                        f"{N_PARAMS} finite base_params")
-    return base[:N_WEIGHTS].copy(), theta
+    weights file (``LEARNED_FILE`` by default; :mod:`tajsim.strategies.learned_file`'s layout):
+    a file of another game, other features or a base vector of another length is a one-line
+    ``UserError``."""
+    learned = load_learned_file(path if path is not None else LEARNED_FILE, game="maharaja",
+                                features=FEATURE_NAMES, n_params=N_PARAMS)
+    return learned.base_params[:N_WEIGHTS].copy(), learned.theta
 
 
 def _search_deterministic(vec) -> bool:
