@@ -127,3 +127,29 @@ def test_train_refuses_a_game_without_a_learned_strategy_and_a_run_without_outpu
     assert result.exit_code == 2 and "has no learned strategy" in result.output
     result = runner.invoke(cli, ["train", "--game", "maharani"])
     assert result.exit_code == 2 and "nowhere to write the weights" in result.output
+
+
+def test_train_writes_weights_that_the_same_command_reproduces(tmp_path):
+    """A tiny real run (Maharaja: its search is the cheapest expert): two rounds, a refinement
+    generation; the file reads back as the game's weights, and a second run writes the same."""
+    args = ["train", "--game", "maharaja", "--games", "6", "--rounds", "2", "--eval-games", "20",
+            "--final-games", "20", "--refine-generations", "1", "--refine-popsize", "4",
+            "--refine-games", "10", "--expert", "search:iterations=4", "-q"]
+    runner = CliRunner()
+    first, second = tmp_path / "a.toml", tmp_path / "b.toml"
+    for path in (first, second):
+        result = runner.invoke(cli, [*args, "--output", str(path)])
+        assert result.exit_code == 0, result.output
+    from tajsim.games.registry import get_game
+
+    spec = get_game("maharaja")
+    lp = spec.learned
+    assert lp is not None
+    a = load_learned_file(first, game="maharaja", features=lp.feature_names,
+                          n_params=spec.n_params)
+    b = load_learned_file(second, game="maharaja", features=lp.feature_names,
+                          n_params=spec.n_params)
+    np.testing.assert_array_equal(a.theta, b.theta)
+    assert [r.get("stage") for r in a.rounds][:1] == ["imitation"]
+    assert a.rounds[-1]["stage"] == "refinement" and "chosen" in a.rounds[-1]
+    assert 0.0 <= a.meta["ci_low"] <= a.meta["share"] <= a.meta["ci_high"] <= 1.0

@@ -48,17 +48,28 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
               help="The search imitated (a registered strategy; default: the game's own).")
 @click.option("--l2", type=click.FloatRange(min=0.0), default=1e-3, show_default=True,
               help="L2 penalty on the standardised weights.")
+@click.option("--refine-generations", type=click.IntRange(min=0), default=0, show_default=True,
+              help="After the rounds, CMA-ES generations tuning the imitated weights for wins "
+                   "against the base preset (0: imitation only).")
+@click.option("--refine-popsize", type=click.IntRange(min=4), default=12, show_default=True,
+              help="Candidates a refinement generation.")
+@click.option("--refine-games", type=click.IntRange(min=2), default=400, show_default=True,
+              help="Games a refinement candidate plays (the same for every candidate of a "
+                   "generation).")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="Threads playing games (the weights do not depend on it).")
 @verbosity_options
 def command(game, output, install, seed, rounds, games, eval_games, final_games, players,
-            edition, expert, l2, threads, quiet, verbose) -> None:
+            edition, expert, l2, refine_generations, refine_popsize, refine_games, threads,
+            quiet, verbose) -> None:
     """Train GAME's `learned` strategy: imitate its search, round by round, and measure it
     against the game's best preset.
 
     Each round plays --games games with the expert in one seat, fits the linear policy to the
     expert's decisions (conditional logit, every round's data pooled) and plays learned
     against the base preset; the next round's expert rolls out with the learned policy.
+    --refine-generations then tunes the imitated weights for wins against the base preset
+    (CMA-ES; reported apart from the imitation rounds).
     The same command writes the same weights. Nothing is written into the installed package
     without --install.
     """
@@ -81,16 +92,18 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
                 f"{lp.base}, seed {seed}")
     mode = "off" if quiet else progress_mode(None)
 
-    def progress(total: int):
+    def progress(total: int, what: str):
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=total, unit=" games", desc="expert games", file=sys.stderr,
+        bar = tqdm(total=total, unit="", desc=what, file=sys.stderr,
                    disable=mode != "bar", dynamic_ncols=True)
         return lambda: bar.update(1)
 
     result = train(spec, seed=seed, rounds=rounds, games=games, eval_games=eval_games,
                    final_games=final_games, n_players=players, edition=ed, expert=expert,
-                   l2=l2, threads=threads, log=echo.say, progress=progress)
+                   l2=l2, threads=threads, refine_generations=refine_generations,
+                   refine_popsize=refine_popsize, refine_games=refine_games, log=echo.say,
+                   progress=progress)
     argv = ["tajsim", "train", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "train" \
         else ["tajsim", "train", "--game", spec.name, "--seed", str(seed)]
     learned = to_file(result, shlex.join(argv))
@@ -113,5 +126,7 @@ def to_file(result: TrainResult, command: str) -> LearnedFile:
             "ci_high": round(final["ci_high"], 4), "match_games": final["games"],
             "cost_learned_ms": round(result.cost["learned"] * 1e3, 4),
             "cost_base_ms": round(result.cost["base"] * 1e3, 4)}
+    rows = [{"stage": "imitation", **r.row()} for r in result.rounds]
+    rows += [{"stage": "refinement", **r} for r in result.refinement]
     return LearnedFile(result.game, result.base, result.features, result.theta,
-                       result.base_params, meta, [r.row() for r in result.rounds])
+                       result.base_params, meta, rows)

@@ -15,12 +15,15 @@ A round of :func:`train`:
    of evaluation games (the same in every round: common random numbers), seats rotated; its
    share of the wins with the Wilson 95% interval; and the agreement with the expert on the
    decisions of held-out games (the last fifth of each round's games) next to the base
-   preset's.
+   preset's. The fit's correction of the base value is tried in full and in part
+   (``SHRINKAGE``); the evaluation games keep the share that plays best.
 4. **Improve the expert.** The next round's expert plays its rollouts with the learned policy
    (``LearnedPolicy.expert_with_rollout``).
 
 Rounds stop when one does not beat the best win share so far ("as long as it pays") or after
-``rounds``; the best round's theta is kept and measured once more on fresh games. Every game
+``rounds``; the best round's theta is kept. Optionally (``refine_generations``) CMA-ES then
+tunes it for wins against the base preset (:func:`refine`: policy improvement, not
+imitation, reported apart). The chosen theta is measured once more on fresh games. Every game
 and the fit are pure functions of the seed and the settings, so the weights are reproduced by
 the same command.
 """
@@ -42,6 +45,7 @@ from tajsim.engine.learned import LearnedPolicy
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.play.arena import Entry, packed_components, play_lineups, rotated_lineups, win_shares
+from tajsim.play.tuning import cma_es
 
 __all__ = ["Decisions", "RoundReport", "TrainResult", "collect_decisions", "fit_conditional_logit",
            "learned_entry", "learned_policy_of", "match", "train"]
@@ -49,6 +53,13 @@ __all__ = ["Decisions", "RoundReport", "TrainResult", "collect_decisions", "fit_
 #: Game ids of the evaluation games (the same set every round) and of the final measurement.
 EVAL_FIRST_GAME = 50_000_000
 FINAL_FIRST_GAME = 90_000_000
+#: Game ids of the refinement's generations (generation k plays from REFINE_FIRST_GAME + k * games).
+REFINE_FIRST_GAME = 70_000_000
+#: How much of the fitted correction a round tries (0 would be the base preset itself): the
+#: evaluation games pick the share that plays best.
+SHRINKAGE = (0.25, 0.5, 1.0)
+#: The refinement's first step size, in standardised units (see :func:`refine`).
+REFINE_SIGMA = 0.1
 
 
 def learned_policy_of(spec: GameSpec) -> LearnedPolicy:
@@ -269,6 +280,77 @@ def cost_per_game(spec: GameSpec, entry: Entry, n_games: int, n_players: int, ed
     return (time.thread_time() - t0) / n_games
 
 
+def shrink(theta: np.ndarray, alpha: float) -> np.ndarray:
+    """``theta`` with its corrections (every weight but the base value's, the first) scaled by
+    ``alpha``: 0 is the base preset, 1 the whole fit."""
+    out = np.asarray(theta, np.float64) * alpha
+    out[0] = theta[0]
+    return out
+
+
+def refine(spec: GameSpec, theta: np.ndarray, base: Entry, scale: np.ndarray,
+           generations: int, popsize: int, games: int, n_players: int, edition: int,
+           seed: int, eval_games: int, threads: int = 1,
+           log: Callable[[str], None] = lambda s: None,
+           tick_refine: Callable[[], None] | None = None
+           ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """Policy improvement after imitation: CMA-ES (pycma) over theta, in standardised units
+    (``theta * scale``), maximising the share of the wins against ``base``; every candidate of
+    a generation plays the same ``games`` games (common random numbers), each generation new
+    ones. The start, the final mean and the best candidate seen are then played on the
+    evaluation games and the best of the three is returned, with one row per generation.
+
+    This is not imitation: it tunes the imitated policy against the base preset, so the
+    weights it returns are judged on fresh games (``train``'s final match) only.
+    """
+    scale = np.where(scale > 1e-12, scale, 1.0)
+    x0 = np.asarray(theta, np.float64) * scale
+    width = max(1.0, float(np.abs(x0).max()))
+    lower, upper = x0 - 10 * width, x0 + 10 * width
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 20]))
+    seen: list[tuple[float, np.ndarray]] = []
+
+    def objective(xs: np.ndarray, gen: int) -> np.ndarray:
+        values = np.empty(len(xs))
+        for i, x in enumerate(xs):
+            cand = x / scale
+            m = match(spec, learned_entry(spec, cand, base.params), base, games, n_players,
+                      edition, seed, REFINE_FIRST_GAME + gen * games, threads)
+            values[i] = m["share"]
+            seen.append((m["share"], cand))
+            if tick_refine is not None:
+                tick_refine()
+        return values
+
+    rows: list[dict[str, Any]] = []
+
+    def on_generation(entry: dict) -> None:
+        rows.append({"generation": entry["generation"] + 1, "best": round(entry["best"], 4),
+                     "median": round(entry["median"], 4), "sigma": round(entry["sigma"], 4)})
+        log(f"refinement generation {entry['generation'] + 1}: best {entry['best']:.3f}, "
+            f"median {entry['median']:.3f} of {popsize} candidates x {games} games")
+
+    # A step of a tenth of a feature's standard deviation per unit of score: the fitted
+    # weights are of order one in these units, so candidates stay near the imitated policy.
+    mean, _ = cma_es(objective, x0, REFINE_SIGMA, generations, popsize, rng, lower, upper,
+                     log=on_generation)
+    best_seen = max(seen, key=lambda t: t[0])[1]
+    finalists = [("start", np.asarray(theta, np.float64)), ("mean", mean / scale),
+                 ("best candidate", best_seen)]
+    scored = []
+    for name, cand in finalists:
+        m = match(spec, learned_entry(spec, cand, base.params), base, eval_games, n_players,
+                  edition, seed, EVAL_FIRST_GAME, threads)
+        scored.append((m["share"], name, cand, m))
+        log(f"refinement {name}: {m['share']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}] "
+            f"of {m['games']} evaluation games")
+    share, name, cand, m = max(scored, key=lambda t: t[0])
+    rows.append({"chosen": name, "share": round(share, 4), "ci_low": round(m["ci_low"], 4),
+                 "ci_high": round(m["ci_high"], 4), "eval_games": m["games"],
+                 "weights": [float(x) for x in cand]})
+    return cand, rows
+
+
 @dataclass
 class RoundReport:
     """What one expert-iteration round measured."""
@@ -285,6 +367,7 @@ class RoundReport:
     ci_high: float
     eval_games: int
     theta: list[float]
+    shrinkage: float = 1.0
 
     def row(self) -> dict[str, Any]:
         return {"round": self.round, "expert": self.expert, "games": self.games,
@@ -293,7 +376,7 @@ class RoundReport:
                 "agreement_base": round(self.agreement_base, 4),
                 "share": round(self.share, 4), "ci_low": round(self.ci_low, 4),
                 "ci_high": round(self.ci_high, 4), "eval_games": self.eval_games,
-                "weights": [float(x) for x in self.theta]}
+                "shrinkage": self.shrinkage, "weights": [float(x) for x in self.theta]}
 
 
 @dataclass
@@ -310,17 +393,21 @@ class TrainResult:
     final: dict[str, Any]
     cost: dict[str, float]
     settings: dict[str, Any] = field(default_factory=dict)
+    refinement: list[dict[str, Any]] = field(default_factory=list)
 
 
 def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
           eval_games: int = 2000, final_games: int = 4000, n_players: int = 2,
           edition: str | None = None, expert: str | None = None, l2: float = 1e-3,
-          threads: int = 1, cost_games: int = 200,
+          threads: int = 1, cost_games: int = 200, refine_generations: int = 0,
+          refine_popsize: int = 12, refine_games: int = 400,
           log: Callable[[str], None] = lambda s: None,
-          progress: Callable[[int], Callable[[], None]] | None = None) -> TrainResult:
+          progress: Callable[[int, str], Callable[[], None]] | None = None) -> TrainResult:
     """Expert iteration for ``spec``'s learned policy (see the module docstring).
 
-    ``progress(total)`` (optional) returns a callable ticked once per collected game.
+    ``progress(total, what)`` (optional) returns a callable ticked once per collected game
+    (and, in a second bar, once per refinement candidate). ``refine_generations`` > 0 adds
+    the refinement of :func:`refine` after the rounds.
     """
     lp = learned_policy_of(spec)
     ed = spec.editions[spec.edition_index(edition if edition is not None
@@ -336,7 +423,7 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
     identity = np.zeros(d)
     identity[0] = 1.0
     feature_params = learned_params(spec, identity, base.params)
-    tick = progress(rounds * games) if progress is not None else (lambda: None)
+    tick = progress(rounds * games, "expert games") if progress is not None else (lambda: None)
     eval_n = max(n_players, eval_games - eval_games % n_players)
     pooled: list[Decisions] = []
     reports: list[RoundReport] = []
@@ -367,36 +454,57 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
         train_data, held = every.subset(~cut), every.subset(cut)
         theta_fit, _ = fit_conditional_logit(train_data if train_data.n else every, l2)
         theta_all, fit = fit_conditional_logit(every, l2, start=theta_fit)
-        result = match(spec, learned_entry(spec, theta_all, base.params), base, eval_n,
-                       n_players, rules, seed, EVAL_FIRST_GAME, threads)
+        # The fit's correction of the base value, in full or in part: the evaluation games
+        # pick the share that plays best (all of it rarely does when the features cannot
+        # say everything the expert sees).
+        tried = []
+        for alpha in SHRINKAGE:
+            cand = shrink(theta_all, alpha)
+            tried.append((match(spec, learned_entry(spec, cand, base.params), base, eval_n,
+                                n_players, rules, seed, EVAL_FIRST_GAME, threads), alpha, cand))
+        result, alpha, theta_round = max(tried, key=lambda t: t[0]["share"])
         rep = RoundReport(r, label, games, data.n, seconds, agreement(held, theta_fit),
                           agreement(held, identity), result["share"], result["ci_low"],
-                          result["ci_high"], result["games"], list(theta_all))
+                          result["ci_high"], result["games"], list(theta_round), alpha)
         reports.append(rep)
         log(f"round {r}: {data.n:,} expert decisions in {games} games ({seconds:.0f} s); "
             f"held-out agreement with the expert {rep.agreement_learned:.3f} (base "
             f"{rep.agreement_base:.3f}); learned vs {lp.base}: {rep.share:.3f} "
-            f"[{rep.ci_low:.3f}, {rep.ci_high:.3f}] of {rep.eval_games} games "
-            f"(fit: {fit['iterations']} iterations)")
+            f"[{rep.ci_low:.3f}, {rep.ci_high:.3f}] of {rep.eval_games} games with "
+            f"{alpha:g} of the fitted correction ("
+            + ", ".join(f"{a:g}: {t['share']:.3f}" for t, a, _ in tried)
+            + f"; fit: {fit['iterations']} iterations)")
         if best is not None and rep.share <= best[0]:
             log(f"round {r} did not beat round {best[1]} ({best[0]:.3f}): stopping")
             break
-        best = (rep.share, r, theta_all)
-        theta = theta_all
+        best = (rep.share, r, theta_round)
+        theta = theta_round
     assert best is not None
     theta = best[2]
+    refinement: list[dict[str, Any]] = []
+    if refine_generations > 0:
+        scale = Decisions.concat(pooled).feats.std(axis=0)
+        theta, refinement = refine(spec, theta, base, scale, refine_generations, refine_popsize,
+                                   refine_games, n_players, rules, seed, eval_n, threads, log,
+                                   tick_refine=progress(refine_generations * refine_popsize,
+                                                        "refinement candidates")
+                                   if progress is not None else None)
     chosen = learned_entry(spec, theta, base.params)
     final = match(spec, chosen, base, final_games, n_players, rules, seed, FINAL_FIRST_GAME,
                   threads)
     cost = {"learned": cost_per_game(spec, chosen, cost_games, n_players, rules, seed),
             "base": cost_per_game(spec, base, cost_games, n_players, rules, seed)}
-    log(f"final (round {best[1]} weights, fresh games): learned vs {lp.base} "
+    refined = bool(refinement) and refinement[-1].get("chosen") != "start"
+    what = f"round {best[1]} weights" + (", refined" if refined else "")
+    log(f"final ({what}, fresh games): learned vs {lp.base} "
         f"{final['share']:.3f} [{final['ci_low']:.3f}, {final['ci_high']:.3f}] of "
         f"{final['games']} games (parity {final['parity']:.3f}); CPU per game: learned "
         f"{cost['learned'] * 1e3:.3f} ms, {lp.base} {cost['base'] * 1e3:.3f} ms "
         f"({cost['learned'] / cost['base']:.2f} x)")
     settings = {"seed": seed, "rounds": rounds, "games": games, "eval_games": eval_n,
                 "final_games": final["games"], "players": n_players, "edition": ed,
-                "expert": expert_text, "l2": l2, "threads": threads}
+                "expert": expert_text, "l2": l2, "threads": threads,
+                "refine_generations": refine_generations, "refine_popsize": refine_popsize,
+                "refine_games": refine_games}
     return TrainResult(spec.name, lp.base, lp.feature_names, theta, base.params, best[1],
-                       reports, final, cost, settings)
+                       reports, final, cost, settings, refinement)
