@@ -172,7 +172,7 @@ def _build_registry() -> StrategyRegistry:
         "data/learned.toml)",
         tuple(float(x) for x in base_weights) + tuple(float(x) for x in theta),
         WEIGHT_NAMES + LEARNED_WEIGHT_NAMES, ("learned",),
-        # measured: 1.09 x hoarder's CPU a 2-player game (tajsim train), 0.76 x a 4-player game
+        # measured: 1.01-1.09 x hoarder's CPU a 2-player game (tajsim train), 0.76 x a 4-player game
         # (its games end sooner)
         cost=11.0, deterministic=True,
         param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
