@@ -172,8 +172,8 @@ def _build_registry() -> StrategyRegistry:
         "data/learned.toml)",
         tuple(float(x) for x in base_weights) + tuple(float(x) for x in theta),
         WEIGHT_NAMES + LEARNED_WEIGHT_NAMES, ("learned",),
-        # measured: 1.01-1.09 x hoarder's CPU a 2-player game (tajsim train), 0.76 x a 4-player game
-        # (its games end sooner)
+        # measured: 1.01-1.09 x hoarder's CPU a 2-player game (tajsim train), 0.76-1.03 x a
+        # 4-player game (benchmarks/learned_match_maharaja.py)
         cost=11.0, deterministic=True,
         param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
         + (THETA_RANGE,) * len(LEARNED_WEIGHT_NAMES)))
