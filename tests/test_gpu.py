@@ -272,6 +272,21 @@ def test_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
     assert report["differences"] == []
 
 
+def test_maharaja_learned_gpu_equals_cpu():
+    """Maharaja's ``learned`` (issue 20) on the GPU: its feature matrix in the float64 view of
+    the int64 scratch, the shared linear_choice, at temperature 0 (argmax) and above (the
+    integer softmax of its floored scores), theta away from e_value so the extra features
+    decide, restricted too."""
+    case = {"game": "maharaja", "players": 3, "edition": "basic", "games": 2, "seed": 37,
+            "strategies": ["learned:w_palaces_built=3:w_gold_actions=-2:w_palaces_behind=1"
+                           ":w_gold_left=0.5",
+                           "learned:temperature=1.5:w_houses_built=0.5:w_failed_actions=-4"
+                           ":forbid=governor",
+                           "hoarder"]}
+    (report,) = simulate_cases([case])
+    assert report["differences"] == []
+
+
 def test_maharani_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
     """Maharani's integer softmax (a weighted reservoir draw over the heuristic's values, see
     its heuristic module) and its restriction families decide alike on the GPU: two seats,

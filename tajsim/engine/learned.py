@@ -14,6 +14,7 @@ choice itself, shared by every game's kernel (CPU and GPU: dual-target).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,10 @@ class LearnedPolicy:
         return len(self.feature_names)
 
 
+#: Fixed-point scores are clamped to +-2**50 (a gap of two still fits an int64).
+SCORE_LIMIT = float(1 << 50)
+
+
 @kernel
 def linear_score(feats, i, n_features, params, offset):
     """``theta . feats[i, :n_features]`` with ``theta = params[offset:offset + n_features]``."""
@@ -111,6 +116,13 @@ def linear_choice(feats, n_legal, n_features, params, offset, prng, player, scor
                 best = i
         return best
     for i in range(n_legal):
-        scores[i] = np.floor(linear_score(feats, i, n_features, params, offset) * scale)
+        # math.floor, not np.floor: numba-cuda has no np.floor ufunc in device code; clamped
+        # to +-2**50 so the integer fits an int64 (far beyond any score)
+        x = linear_score(feats, i, n_features, params, offset) * scale
+        if x > SCORE_LIMIT:
+            x = SCORE_LIMIT
+        elif x < -SCORE_LIMIT:
+            x = -SCORE_LIMIT
+        scores[i] = math.floor(x)
     shift = 0 if n_legal <= 511 else 3
     return softmax_index(scores, 0, n_legal, t_units, prng, player, shift)

@@ -10,6 +10,7 @@ from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_kernels import GameKernels, GpuKernels
 from tajsim.engine.game_notes import GameNotes, ScoreDisplay
 from tajsim.engine.game_options import RuleOption
+from tajsim.engine.learned import LearnedPolicy
 from tajsim.engine.spec import GameSpec
 from tajsim.games.maharaja import SOURCE_FOLDERS
 from tajsim.games.maharaja.engine import enums as E
@@ -36,14 +37,23 @@ from tajsim.games.maharaja.play.records import (
     setup_feature_columns,
     setup_features,
 )
-from tajsim.games.maharaja.strategies.ids import N_PARAMS, WORK_SIZE
+from tajsim.games.maharaja.strategies.ids import N_PARAMS, WEIGHT_ONE, WORK_SIZE
+from tajsim.games.maharaja.strategies.learned import (
+    FEATURE_NAMES,
+    WEIGHT_OFFSET,
+    expert_with_rollout,
+    learned_features_nb,
+)
 from tajsim.games.maharaja.strategies.nb import choose_action_nb
-from tajsim.games.maharaja.strategies.registry import REGISTRY
+from tajsim.games.maharaja.strategies.registry import LEARNED_BASE, LEARNED_FILE, REGISTRY
 from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
 from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
 from tajsim.games.maharaja.strategies.view import player_view
 
 WING = Path(__file__).resolve().parent
+#: The search ``tajsim train`` imitates (a pick costs a few ms on one core: about 70 iterations
+#: a millisecond at 2 players, docs/games/maharaja/strategies.md).
+EXPERT = "search:iterations=200"
 REPO = WING.parents[2]
 
 
@@ -114,6 +124,19 @@ SPEC = GameSpec(
               "ranked by palaces, then by gold."),
     ),
     restrictions=RESTRICTIONS,
+    # `tajsim train --game maharaja`: the linear policy over the heuristic's per-action value
+    # and features of the action (strategies/learned.py), imitating the search's picks.
+    learned=LearnedPolicy(
+        feature_names=FEATURE_NAMES,
+        features=learned_features_nb,
+        strategy="learned",
+        weight_offset=WEIGHT_OFFSET,
+        base=LEARNED_BASE,
+        expert=EXPERT,
+        data_file=lambda: LEARNED_FILE,
+        expert_with_rollout=expert_with_rollout,
+        value_scale=WEIGHT_ONE,  # one unit of temperature = one gold, as for the heuristic
+    ),
     description=("Kramer & Kiesling's Maharaja (2004): secret pairs of actions, architects "
                  "travelling a road network with tolls, palaces in seven cities; the first "
                  "to seven palaces (or the most after round 10) wins. Score = 10000 x palaces "

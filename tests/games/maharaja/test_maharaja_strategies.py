@@ -103,7 +103,7 @@ def test_registry_names_and_parameters():
     assert {"balanced", "rusher", "tollroad", "hoarder", "character", "search"} <= \
         set(REGISTRY.names())
     spec, vec = REGISTRY.parse("rusher:palace=60")
-    assert vec[0] == 60.0 and vec.shape == (34,)  # 32 own slots + temperature, forbid
+    assert vec[0] == 60.0 and vec.shape == (50,)  # 48 own slots + temperature, forbid
     spec, vec = REGISTRY.parse("search:iterations=7:r_palace=20")
     assert vec[0] == 7 and vec[16] == 20.0
     with pytest.raises(UserError, match="unknown Maharaja strategy 'nope'"):

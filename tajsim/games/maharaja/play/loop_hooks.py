@@ -52,6 +52,7 @@ from tajsim.games.maharaja.engine.enums import (
 from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
     STRATEGY_SEARCH,
     WORK_SIZE,
@@ -182,5 +183,6 @@ def check_switches_nb(lineup_ids, search, heuristics):
             raise ValueError("line-up has the search but the kernel was compiled with "
                              "search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
-                                   or lineup_ids[i] == STRATEGY_HEURISTIC):
+                                   or lineup_ids[i] == STRATEGY_HEURISTIC
+                                   or lineup_ids[i] == STRATEGY_LEARNED):
             raise ValueError("line-up has a heuristic but the kernel has heuristics=None")

@@ -13,19 +13,25 @@ from __future__ import annotations
 
 from tajsim.games.maharaja.engine.enums import MAX_PLAYERS, N_ACTIONS, N_PAIRS, STATE_SIZE
 
-# params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; the search
-# reads its settings from the first slots and gives params[N_WEIGHTS:] to its rollout policy
-# (its 16 rollout weights). The last two slots are the generic options, temperature and the
-# restriction mask (tajsim.engine.choice: read from the end, so the rollouts' slice keeps them).
+# params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; ``learned``
+# reads the heuristic's weights there and its feature weights theta from N_WEIGHTS (at most
+# MAX_FEATURES of them); the search reads its settings from the first slots and gives
+# params[N_WEIGHTS:] to its rollout policy (16 rollout weights, then the rollout theta when
+# the rollouts play ``learned``). The last two slots are the generic options, temperature and
+# the restriction mask (tajsim.engine.choice: read from the end, so the rollouts' slice keeps
+# them). Three blocks of 16 since ``learned`` (34 before: the kernels read the same slots, so
+# every other strategy's records are unchanged).
 N_WEIGHTS = 16
-N_OWN_PARAMS = 2 * N_WEIGHTS
+MAX_FEATURES = 16
+N_OWN_PARAMS = 2 * N_WEIGHTS + MAX_FEATURES
 N_PARAMS = N_OWN_PARAMS + 2
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
 STRATEGY_HEURISTIC = 2
 STRATEGY_SEARCH = 3
-N_STRATEGY_IDS = 4
+STRATEGY_LEARNED = 4
+N_STRATEGY_IDS = 5
 
 # Fixed point: weights become integers w * WEIGHT_ONE (a power of two, so exact), and every
 # decision compares integers (bit-identical on CPU and GPU).
@@ -51,7 +57,17 @@ W_SEARCH_EVAL = W_SEARCH_PAIRV + N_PAIRS  # [P] evaluations at the horizon
 # [N_ACTIONS] the heuristic's value of each legal action of its last decision (the temperature
 # draws from them)
 W_VALUES = W_SEARCH_EVAL + MAX_PLAYERS
-WORK_SIZE = W_VALUES + N_ACTIONS
+# ``learned``'s float64 block, held in int64 slots (viewed as float64): the feature matrix
+# [N_ACTIONS, N_LEARNED_FEATURES] of a decision's legal actions, then N_ACTIONS scores for the
+# temperature draw
+LEARNED_FEATURE_NAMES = ("value", "value_not_pick", "gold_actions", "palaces_built",
+                         "houses_built", "failed_actions", "gold_left", "palace_part",
+                         "house_part", "governor", "character", "move_or_quarry",
+                         "palaces_late", "gold_late", "palaces_behind")
+N_LEARNED_FEATURES = len(LEARNED_FEATURE_NAMES)
+W_LEARNED = W_VALUES + N_ACTIONS
+W_LEARNED_END = W_LEARNED + N_ACTIONS * (N_LEARNED_FEATURES + 1)
+WORK_SIZE = W_LEARNED_END
 
 
 def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
@@ -63,6 +79,8 @@ def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
     """
     ids = {int(i) for i in strategy_ids}
     search = True if STRATEGY_SEARCH in ids else None
-    # The search's rollouts use the heuristic, so search keeps the heuristics too.
-    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC} or search else None
+    # The search's rollouts use the heuristic, so search keeps the heuristics too; so does
+    # ``learned``, whose first feature is the heuristic's value.
+    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
+        or search else None
     return search, heuristics

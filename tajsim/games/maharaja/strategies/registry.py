@@ -4,7 +4,10 @@
 * ``greedy`` - the heuristic kernel with fixed raw-gold weights (one-step look-ahead);
 * the heuristic presets from ``presets.toml`` (``balanced``, ``rusher``, ``tollroad``,
   ``hoarder``, ``character``);
-* ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts.
+* ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts;
+* ``learned`` - a linear policy over the heuristic's per-action value and features of the
+  action (``learned.FEATURE_NAMES``), fitted to imitate the search (``tajsim train``); its
+  weights come from ``data/learned.toml``.
 
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector. Every
 strategy also takes the generic options ``temperature`` (one unit = one gold of the heuristic's
@@ -16,20 +19,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from tajsim.games.maharaja.strategies.heuristic_work import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
+    LEARNED_FEATURE_NAMES,
     MAX_CANDIDATES,
+    MAX_FEATURES,
     MAX_ITERATIONS,
+    N_LEARNED_FEATURES,
     N_PARAMS,
     N_WEIGHTS,
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     STRATEGY_SEARCH,
     kernel_switches,
 )
 from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
 from tajsim.games.maharaja.strategies.search import I_MS, I_ROLLOUT, SEARCH_PARAM_NAMES
+from tajsim.strategies.learned_file import load_learned_file
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -40,9 +50,19 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-__all__ = ["PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "load_presets"]
+__all__ = ["LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "PRESETS_FILE", "REGISTRY",
+           "SEARCH_DEFAULTS", "load_learned_weights", "load_presets"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+#: The shipped weights of ``learned`` (written by ``tajsim train --game maharaja --install``).
+LEARNED_FILE = Path(__file__).resolve().parent / "data" / "learned.toml"
+#: The base heuristic of ``learned`` (its value feature; the game's best hand-written preset).
+LEARNED_BASE = "hoarder"
+FEATURE_NAMES = LEARNED_FEATURE_NAMES
+assert N_LEARNED_FEATURES <= MAX_FEATURES
+LEARNED_WEIGHT_NAMES = tuple(f"w_{name}" for name in FEATURE_NAMES)
+#: What a learned feature weight may be (theta; fitted values stay far inside).
+THETA_RANGE = float_param(-1e6, 1e6)
 # Search settings; its rollouts play the SEARCH_ROLLOUT_PRESET weights.
 SEARCH_DEFAULTS = {
     "iterations": 80.0,
@@ -69,8 +89,9 @@ SEARCH_RANGES: dict[str, ParamRange] = {
     "horizon": int_param(0, 100, "further rounds played out after the current one"),
     "exploration": int_param(0, 1000, "gold"),
     "palace_value": int_param(0, 100_000, "gold a palace"),
-    "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
-                               "the r_* weights"),
+    "rollout": int_param(0, 4, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
+                               "the r_* weights, 4 learned with the r_* weights and r_w_* "
+                               "feature weights (3 plays as 2)"),
     "win_bonus": int_param(0, 100_000, "gold"),
     "ms": float_param(0, 60_000, "CPU milliseconds a pick (0: no time budget, the iterations "
                                  "decide; a budget makes records machine-dependent)"),
@@ -82,6 +103,16 @@ def load_presets(path: str | Path | None = None) -> dict[str, dict]:
     weights take the ``balanced`` value; an unknown key is a one-line ``UserError``."""
     return load_weight_presets(path if path is not None else PRESETS_FILE, WEIGHT_NAMES,
                                "Maharaja presets", WEIGHT_RANGE)
+
+
+def load_learned_weights(path: str | Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(base weights float64[N_WEIGHTS], theta float64[N_LEARNED_FEATURES]) from a learned
+    weights file (``LEARNED_FILE`` by default; :mod:`tajsim.strategies.learned_file`'s layout):
+    a file of another game, other features or a base vector of another length is a one-line
+    ``UserError``."""
+    learned = load_learned_file(path if path is not None else LEARNED_FILE, game="maharaja",
+                                features=FEATURE_NAMES, n_params=N_PARAMS)
+    return learned.base_params[:N_WEIGHTS].copy(), learned.theta
 
 
 def _search_deterministic(vec) -> bool:
@@ -108,16 +139,21 @@ def _build_registry() -> StrategyRegistry:
                                   tuple(float(x) for x in preset["weights"]), WEIGHT_NAMES,
                                   ("heuristic", "preset"), cost=10.5, deterministic=True,
                                   param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)))
+    base_weights, theta = load_learned_weights()
     params = [SEARCH_DEFAULTS[k] for k in SEARCH_PARAM_NAMES]
     params += [0.0] * (N_WEIGHTS - len(params))
     params += [float(x) for x in presets[SEARCH_ROLLOUT_PRESET]["weights"]]
+    # the rollout theta (read when rollout = 4): the shipped learned weights
+    params += [float(x) for x in theta]
     names = SEARCH_PARAM_NAMES + tuple(f"_unused{i}"
                                        for i in range(len(SEARCH_PARAM_NAMES), N_WEIGHTS))
+    rollout_theta_names = tuple(f"r_{name}" for name in LEARNED_WEIGHT_NAMES)
     reg.register(StrategySpec(
         "search", STRATEGY_SEARCH,
         "decoupled bandit search over the secret pairs (every seat's best candidates), "
-        f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters)",
-        tuple(params), names + ROLLOUT_WEIGHT_NAMES, ("search",),
+        f"heuristic rollouts ({SEARCH_ROLLOUT_PRESET} weights, r_* parameters; rollout=4: "
+        "the learned policy, r_w_* its feature weights)",
+        tuple(params), names + ROLLOUT_WEIGHT_NAMES + rollout_theta_names, ("search",),
         # every seat searching, 80 iterations: about 12 games/s against 23,000 random
         cost=24.0, cost_param="iterations",
         # under a time budget: about 223 decisions a 4-player game of ms each, against a
@@ -126,7 +162,21 @@ def _build_registry() -> StrategyRegistry:
         # its rollouts draw chance only with the random rollout policy (rollout = 0)
         deterministic=_search_deterministic,
         param_ranges=tuple(SEARCH_RANGES.get(name, INTERNAL_SLOT) for name in names)
-        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)))
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)
+        + (THETA_RANGE,) * len(rollout_theta_names)))
+    reg.register(StrategySpec(
+        "learned", STRATEGY_LEARNED,
+        # the file's base weights (those it was trained with; hoarder's when shipped)
+        "linear policy over the heuristic's per-action value (hoarder's weights) and features "
+        "of the action, fitted to imitate the search (tajsim train; weights in "
+        "data/learned.toml)",
+        tuple(float(x) for x in base_weights) + tuple(float(x) for x in theta),
+        WEIGHT_NAMES + LEARNED_WEIGHT_NAMES, ("learned",),
+        # measured: 1.01-1.09 x hoarder's CPU a 2-player game (tajsim train), 0.76-1.03 x a
+        # 4-player game (benchmarks/learned_match_maharaja.py)
+        cost=11.0, deterministic=True,
+        param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
+        + (THETA_RANGE,) * len(LEARNED_WEIGHT_NAMES)))
     return reg
 
 

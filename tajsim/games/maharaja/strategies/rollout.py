@@ -8,7 +8,8 @@ The generic strategy options (:mod:`tajsim.engine.choice`) are read from the end
 
 * the **temperature** (``params[-2]``, one unit = one gold of the heuristic's values, i.e.
   ``WEIGHT_ONE`` fixed-point units): above 0 the heuristic family draws among the legal actions
-  from the values it left in ``work[W_VALUES:]``, ``random`` stays uniform;
+  from the values it left in ``work[W_VALUES:]``, ``learned`` from the softmax of its scores
+  (``linear_choice``), ``random`` stays uniform;
 * the **restriction mask** (``params[-1]``): ``choose_simple_nb`` removes the forbidden
   families from the legal list first (:mod:`~tajsim.games.maharaja.strategies.restrictions`);
   ``simple_choice_nb`` does not, because a search's rollouts play every seat with the
@@ -25,10 +26,12 @@ from tajsim.games.maharaja.strategies.heuristic_work import load_weights
 from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     W_VALUES,
     WEIGHT_ONE,
 )
+from tajsim.games.maharaja.strategies.learned import learned_policy_nb
 from tajsim.games.maharaja.strategies.restrictions import restrict_legal
 
 
@@ -62,6 +65,9 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                     return legal[softmax_index(work, W_VALUES, n_legal, t_units, prng,
                                              player, 0)]
                 return action
+            if strategy_id == STRATEGY_LEARNED:  # calls the heuristic: the same switches
+                return learned_policy_nb(state, comp, player, params, prng, legal, n_legal,
+                                         work)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]

@@ -71,6 +71,9 @@ from tajsim.games.maharaja.strategies.ids import (
     MAX_CANDIDATES,
     MAX_ITERATIONS,
     N_WEIGHTS,
+    STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
+    STRATEGY_SEARCH,
     W_SEARCH_CAND,
     W_SEARCH_CHOICE,
     W_SEARCH_EVAL,
@@ -92,7 +95,7 @@ I_CANDIDATES = 1
 I_HORIZON = 2  # further rounds played after the current one
 I_EXPLORATION = 3  # gold
 I_PALACE_VALUE = 4  # gold per palace in the evaluation
-I_ROLLOUT = 5  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
+I_ROLLOUT = 5  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic, 4 learned)
 I_WIN_BONUS = 6  # gold for the winner of a finished game
 I_MS = 7  # > 0: search for this many ms of thread CPU time a pick instead of `iterations`
 SEARCH_PARAM_NAMES = ("iterations", "candidates", "horizon", "exploration", "palace_value",
@@ -171,6 +174,15 @@ def select_ucb(seat, total, c_explore, work):
 
 
 @njit(cache=True)
+def rollout_policy_id(params):
+    """The rollout policy's strategy id from ``params[I_ROLLOUT]``: 0 random, 1 greedy, 2 the
+    heuristic (``r_*`` weights), 4 ``learned`` (``r_*`` weights and ``r_w_*`` theta); 3 (the
+    search itself) and what lies between are the heuristic, as before ``learned`` existed."""
+    rollout_id = clamp_int(params[I_ROLLOUT], 0, STRATEGY_LEARNED)
+    return STRATEGY_HEURISTIC if rollout_id == STRATEGY_SEARCH else rollout_id
+
+
+@njit(cache=True)
 def evaluate(det, n, palace_value, win_bonus, work):
     for q in range(n):
         v = det[S_PALACES + q] * palace_value + det[S_GOLD + q]
@@ -192,7 +204,7 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     horizon = clamp_int(params[I_HORIZON], 0, 100)
     c_explore = clamp_int(params[I_EXPLORATION], 0, 1000)
     palace_value = clamp_int(params[I_PALACE_VALUE], 0, 100000)
-    rollout_id = clamp_int(params[I_ROLLOUT], 0, 2)
+    rollout_id = rollout_policy_id(params)
     win_bonus = clamp_int(params[I_WIN_BONUS], 0, 100000)
     rparams = params[N_WEIGHTS:]
     load_weights(rparams, work)
@@ -290,6 +302,6 @@ def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, he
     """
     if state[S_PHASE] == PHASE_PICK and n_legal > 1:
         return search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics)
-    rollout_id = clamp_int(params[I_ROLLOUT], 0, 2)
+    rollout_id = rollout_policy_id(params)
     return simple_choice_nb(rollout_id, state, comp, player, params[N_WEIGHTS:], prng, legal,
                             n_legal, work, heuristics)
