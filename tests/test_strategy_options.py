@@ -157,3 +157,15 @@ def test_offsets_and_a_single_action():
     picks = {softmax_index(values, 2, 3, 1 << 20, prng, 1, 0) for _ in range(200)}
     assert picks == {0, 1, 2}  # equal values: each drawn
     assert softmax_index(values, 2, 1, 5, prng, 0, 0) == 0
+
+
+@pytest.mark.parametrize("game, search", [("tajmahal", "ismcts"), ("maharaja", "search"),
+                                          ("maharani", "mcts")])
+def test_a_search_under_a_time_budget_costs_by_its_budget_not_its_iterations(game, search):
+    registry = get_game(game).strategies
+    cost = {text: registry.parse(text)[0].relative_cost(registry.parse(text)[1])
+            for text in (f"{search}:ms=1", f"{search}:ms=8", f"{search}:ms=8:iterations=5",
+                         f"{search}:iterations=10", f"{search}:iterations=20")}
+    assert cost[f"{search}:ms=8"] == pytest.approx(8 * cost[f"{search}:ms=1"])
+    assert cost[f"{search}:ms=8:iterations=5"] == cost[f"{search}:ms=8"]
+    assert cost[f"{search}:iterations=20"] == pytest.approx(2 * cost[f"{search}:iterations=10"])

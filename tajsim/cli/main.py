@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "run",
     "strategies",
     "tune",
+    "train",
     "ladder",
 )
 

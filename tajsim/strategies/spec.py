@@ -176,6 +176,10 @@ class StrategySpec:
     cost_param : str
         A parameter the cost grows with in proportion (e.g. a search's ``iterations``): the
         cost is then ``cost`` per unit of that parameter.
+    budget_param, cost_per_budget : str, float
+        A time budget a decision (e.g. a search's ``ms``): when it is above 0 it, not
+        ``cost_param``, sets the cost: ``cost_per_budget`` per unit (a game's decisions times
+        the budget, over a ``random`` game's time).
     deterministic : bool or callable ``(float64[n_params]) -> bool``
         Whether the strategy draws no chance at temperature 0 (its choice a function of what
         it sees), for its parameter vector: a run of such line-ups on a game whose only chance
@@ -194,6 +198,8 @@ class StrategySpec:
     n_params: int = 32
     cost: float = 1.0
     cost_param: str = ""
+    budget_param: str = ""
+    cost_per_budget: float = 0.0
     param_ranges: tuple[ParamRange, ...] = ()
     deterministic: bool | Callable[[np.ndarray], bool] = False
     generic_options: bool = False
@@ -335,9 +341,15 @@ class StrategySpec:
 
     def relative_cost(self, params: np.ndarray | None = None) -> float:
         """The cost of a game with this strategy in every seat, relative to ``random``."""
-        if not self.cost_param:
+        if not self.cost_param and not self.budget_param:
             return float(self.cost)
         vec = self.param_vector() if params is None else params
+        if self.budget_param:
+            budget = float(vec[self.param_names.index(self.budget_param)])
+            if budget > 0:
+                return float(self.cost_per_budget) * budget
+            if not self.cost_param:
+                return float(self.cost)
         return float(self.cost) * max(1.0, float(vec[self.param_names.index(self.cost_param)]))
 
     def named_params(self) -> dict[str, float]:

@@ -139,7 +139,10 @@ def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str,
         + (THETA_RANGE,) * len(ROLLOUT_THETA_NAMES),
         n_params=N_PARAMS,
         # One seat of 300 iterations: about 0.37 s per 4-player game, 13,700 random games.
-        cost=180.0, cost_param="iterations")
+        cost=180.0, cost_param="iterations",
+        # under a time budget: about 70 decisions a 4-player game of ms each, against a
+        # 27 us random game
+        budget_param="ms", cost_per_budget=2600.0)
 
 
 def load_learned(path: str | Path | None = None) -> LearnedFile:
