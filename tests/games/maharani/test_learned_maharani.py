@@ -20,6 +20,7 @@ from tajsim.games.maharani.strategies.heuristic import EMPTY_MEMO, memo_value, w
 from tajsim.games.maharani.strategies.ids import LEARNED_OFFSET, N_PARAMS, STRATEGY_LEARNED
 from tajsim.games.maharani.strategies.learned import (
     FEATURE_NAMES,
+    N_CANDIDATES,
     N_FEATURES,
     learned_features_nb,
 )
@@ -50,10 +51,10 @@ def comparable(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[cols].reset_index(drop=True)
 
 
-@pytest.mark.parametrize("players,extra", [(2, ""), (4, ""), (3, ":temperature=0.5")])
+@pytest.mark.parametrize("players,extra", [(2, ""), (3, ":forbid=markers"), (4, "")])
 def test_unit_theta_plays_exactly_like_balanced(players, extra):
     """theta = (1, 0, ..., 0) takes balanced's decisions, ties drawn from the same stream
-    (and at a temperature the same softmax draws): the fixed-seed frames are equal."""
+    (restricted too): the fixed-seed frames are equal."""
     base = play(",".join(["balanced" + extra] + ["greedy", "zones", "thrifty"][:players - 1]),
                 players=players)
     learned = play(",".join([unit_theta(extra)] + ["greedy", "zones", "thrifty"][:players - 1]),
@@ -105,9 +106,14 @@ def test_features_fill_the_matrix_and_start_with_balanced_values(n_players):
         assert np.all(np.isnan(out[k:])) and np.all(np.isnan(out[:, N_FEATURES:]))
         side = int(MCOMP[E.C_SEAT_SIDE + n_players * E.MAX_PLAYERS + p])
         memo = EMPTY_MEMO
+        values = []
         for i, action in enumerate(legal):
             v, memo = memo_value(state, MCOMP, p, action, wt, side, memo)
+            values.append(v)
             assert out[i, 0] == v / 1000.0
+        # the candidates: mcts's, the 6 best values (the earlier action first among equals)
+        top = sorted(range(k), key=lambda i: (-values[i], i))[:N_CANDIDATES]
+        assert np.flatnonzero(out[:k, 1]).tolist() == sorted(top)
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])

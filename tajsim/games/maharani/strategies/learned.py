@@ -2,25 +2,33 @@
 ``mcts`` (expert iteration; :mod:`tajsim.engine.learned`, ``docs/games/maharani/strategies.md``,
 "Learned policy").
 
-The policy scores each legal action ``a`` as ``theta . phi(state, a)`` and takes the best. The
-first feature is ``balanced``'s own value of the action (the heuristic's decision loop, with the
-base weights in ``params[:N_WEIGHTS]``), so ``theta = (1, 0, ..., 0)`` *is* ``balanced``; the
-others are cheap facts of the action a strong player weighs, which let the fit correct the
-heuristic where the search decides otherwise (``FEATURE_NAMES``, ``FEATURE_DOCS``).
+The policy scores an action ``a`` as ``VALUE_PRIOR x value(a) + theta . phi(state, a)`` (a
+fixed prior on the heuristic's value, see ``VALUE_PRIOR``). The first feature is
+``balanced``'s own value of the action (the heuristic's decision loop, with the base weights in
+``params[:N_WEIGHTS]``), the second whether the action is one of the ``N_CANDIDATES`` best by
+that value (mcts's candidates: its tree never looks at the others), the rest cheap facts of the
+action a strong player weighs (``FEATURE_NAMES``, ``FEATURE_DOCS``).
+
+**Which actions it weighs.** Like the search it imitates, the policy chooses among the
+candidates only: a first pass over the legal list is ``balanced``'s own decision loop (its
+choice and its tie draws from the seat's stream) keeping the six best actions by value; a
+second scores those and ``balanced``'s choice and takes the best score (a tie goes to
+``balanced``'s choice, then to the earlier action). So theta = (1, 0, ..., 0) takes
+``balanced``'s action with ``balanced``'s draws (the same records at temperature 0), any theta
+costs one heuristic pass plus seven feature rows, and the trainer's matrix
+(:func:`learned_features_nb`, every legal action) says which rows were candidates. Above
+temperature 0 a candidate is drawn with the heuristic's integer softmax of the scores in
+thousandths of gold (one unit of temperature = one gold); this is not ``balanced``'s
+softmax, which spans every action.
 
 Every feature is an integer in thousandths (of gold, or of a unit for a count or a flag), and
-theta is rounded to millionths once per decision, so a score is an exact integer (1e-9 gold) on
-the CPU and the GPU alike (no fused multiply-add can change a decision). The choice follows the
-heuristic's own rules, not :func:`tajsim.engine.learned.linear_choice`'s: at temperature 0 the
-best score, exact ties drawn uniformly from the seat's stream; above 0 the heuristic's integer
-softmax over the scores in thousandths of gold (one unit of temperature = one gold). So theta =
-(1, 0, ..., 0) replays ``balanced``'s records at every temperature (``balanced`` draws its ties
-from the stream, which linear_choice's first-of-equal rule would not), and a decision needs no
-feature matrix: the score is summed action by action (no scratch on the GPU). Only the
-training path (:func:`learned_features_nb`) fills the matrix.
+theta is rounded to millionths once per decision, so a score is an exact integer (1e-9 gold)
+on the CPU and the GPU alike (no fused multiply-add can change a decision), and a decision
+needs no scratch. :func:`tajsim.engine.learned.linear_choice` is not used: its first-of-equal
+rule and its feature matrix would not replay ``balanced``'s stream draws.
 
 Everything read is public (the bag's size, not its order): the features of two states that
-differ only in hidden facts are equal (``tests/test_learned_maharani.py``).
+differ only in hidden facts are equal (``tests/games/maharani/test_learned_maharani.py``).
 """
 
 from __future__ import annotations
@@ -76,12 +84,14 @@ __all__ = ["FEATURE_DOCS", "FEATURE_NAMES", "N_FEATURES", "learned_features_nb",
            "learned_policy_nb"]
 
 #: The features ``phi(state, a)``, in order (theta's order too).
-FEATURE_NAMES = ("value", "zone", "marker", "second", "artisan", "completes", "leaves_one",
-                 "quarter_fill", "refresh", "refresh_down", "late_second", "late_artisan",
-                 "marker_scarce", "feed_risk")
+FEATURE_NAMES = ("value", "candidate", "zone", "marker", "second", "artisan", "completes",
+                 "leaves_one", "quarter_fill", "refresh", "refresh_down", "late_second",
+                 "late_artisan", "marker_scarce", "feed_risk")
 #: One line per feature (the docs' table).
 FEATURE_DOCS = {
     "value": "balanced's value of the action, in gold (the heuristic's decision loop)",
+    "candidate": "1 if the action is one of the 6 best by that value (the first of equal "
+                 "values first): mcts's candidates, the only actions the policy weighs",
     "zone": "size of the zone the tile makes (its zone gold)",
     "marker": "1 if laying the tile turns an action marker face down",
     "second": "1 for a second tile (it costs 2 gold)",
@@ -109,8 +119,21 @@ THETA_ONE = 1_000_000
 # value is: (place, space, colour, quarter the place faces, another tile of the colour waiting,
 # zone, marker, completes, leaves_one, quarter_fill, feed_risk, artisan options exist).
 EMPTY_EXTRA = (-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-# Below every score (|theta| <= 1e6 in millionths x a feature <= 1e5 thousandths, 14 terms).
-SCORE_FLOOR = -(1 << 62)
+#: The weight of ``balanced``'s value the policy adds to theta . phi (theta's units): the
+#: fitted corrections ride on the heuristic's ranking. The conditional logit reads the
+#: search's choices among its candidates as noisy in that value (it gives it about 0.3), and
+#: the argmax of such a fit leaves ``balanced``'s ranking too easily: with the first fit of
+#: ``tajsim train --seed 1`` the value weighted 2 more took 0.53 of the wins against
+#: ``balanced`` where the bare fit took 0.43 (2,000 games, 2 players). theta = (1, 0, ...)
+#: and theta = 0 both still play ``balanced``.
+VALUE_PRIOR = 2.0
+VALUE_PRIOR_MILLIONTHS = int(VALUE_PRIOR * THETA_ONE)
+#: The actions the policy weighs: the best by the heuristic's value, as many as mcts's default
+#: ``width`` (the search's tree never looks further, so neither does its imitation).
+N_CANDIDATES = 6
+# insert_top's empty tuple: six (value, index) slots below every value.
+EMPTY_TOP = (NEG_INF - 1, NEG_INF - 1, NEG_INF - 1, NEG_INF - 1, NEG_INF - 1, NEG_INF - 1,
+             -1, -1, -1, -1, -1, -1)
 
 
 @kernel
@@ -131,7 +154,60 @@ def theta_of(params):
             fixed_theta(params[o + 6]), fixed_theta(params[o + 7]), fixed_theta(params[o + 8]),
             fixed_theta(params[o + 9]), fixed_theta(params[o + 10]),
             fixed_theta(params[o + 11]), fixed_theta(params[o + 12]),
-            fixed_theta(params[o + 13]))
+            fixed_theta(params[o + 13]), fixed_theta(params[o + 14]))
+
+
+@kernel(inline="always")
+def insert_top(top, value, i):
+    """``top`` = (v0..v5, i0..i5), the N_CANDIDATES best (value, index) pairs so far, best
+    first, with action ``i`` of ``value`` inserted where it belongs. The actions come in index
+    order, so an equal value stays behind the earlier action (mcts's ``candidates`` rule)."""
+    v0, v1, v2, v3, v4, v5, i0, i1, i2, i3, i4, i5 = top
+    if value <= v5:
+        return top
+    if value <= v4:
+        return (v0, v1, v2, v3, v4, value, i0, i1, i2, i3, i4, i)
+    if value <= v3:
+        return (v0, v1, v2, v3, value, v4, i0, i1, i2, i3, i, i4)
+    if value <= v2:
+        return (v0, v1, v2, value, v3, v4, i0, i1, i2, i, i3, i4)
+    if value <= v1:
+        return (v0, v1, value, v2, v3, v4, i0, i1, i, i2, i3, i4)
+    if value <= v0:
+        return (v0, value, v1, v2, v3, v4, i0, i, i1, i2, i3, i4)
+    return (value, v0, v1, v2, v3, v4, i, i0, i1, i2, i3, i4)
+
+
+@kernel(inline="always")
+def top_value(top, k):
+    """The value of the k-th best candidate of ``top``."""
+    if k == 0:
+        return top[0]
+    if k == 1:
+        return top[1]
+    if k == 2:
+        return top[2]
+    if k == 3:
+        return top[3]
+    if k == 4:
+        return top[4]
+    return top[5]
+
+
+@kernel(inline="always")
+def top_index(top, k):
+    """The index of the k-th best candidate of ``top`` (-1: fewer candidates than k + 1)."""
+    if k == 0:
+        return top[6]
+    if k == 1:
+        return top[7]
+    if k == 2:
+        return top[8]
+    if k == 3:
+        return top[9]
+    if k == 4:
+        return top[10]
+    return top[11]
 
 
 @kernel(inline="always")
@@ -182,39 +258,53 @@ def place_extras(state, comp, player, slot, s, extra):
 
 
 @kernel(inline="always")
-def action_features(state, comp, player, action, wt, context, memo, extra):
-    """(phi(state, action) as a tuple of N_FEATURES int64 thousandths, the heuristic's memo,
-    the extras' memo). ``context`` is ``decision_context``; ``memo`` starts as the heuristic's
-    ``EMPTY_MEMO``, ``extra`` as ``EMPTY_EXTRA``."""
+def action_features(state, comp, player, action, value, candidate, context, extra):
+    """(phi(state, action) as a tuple of N_FEATURES int64 thousandths, the extras' memo).
+    ``value`` is the heuristic's value of the action (thousandths), ``candidate`` 1 if it is
+    one of the N_CANDIDATES best; ``context`` is ``decision_context``; ``extra`` starts as
+    ``EMPTY_EXTRA``."""
     side, down, progress = context
-    value, memo = memo_value(state, comp, player, action, wt, side, memo)
+    c = ONE * candidate
     if action >= N_PLACE_ACTIONS:
         if action == ACTION_REFRESH:
-            return (value, 0, 0, 0, 0, 0, 0, 0, ONE, ONE * down, 0, 0, 0, 0), memo, extra
-        return (value, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), memo, extra
+            return (value, c, 0, 0, 0, 0, 0, 0, 0, ONE, ONE * down, 0, 0, 0, 0), extra
+        return (value, c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), extra
     slot, s, arrow = decode_place(action)
     extra = place_extras(state, comp, player, slot, s, extra)
     marker = extra[6]
     second = 1 if state[S_PHASE] == PHASE_SECOND else 0
     artisan = 1 if arrow == side and extra[11] == 1 else 0
-    return (value, ONE * extra[5], ONE * marker, ONE * second, ONE * artisan, ONE * extra[7],
-            ONE * extra[8], extra[9], 0, 0, second * progress, artisan * progress,
-            marker * down * (ONE // N_QUARTERS), ONE * extra[10]), memo, extra
+    return (value, c, ONE * extra[5], ONE * marker, ONE * second, ONE * artisan,
+            ONE * extra[7], ONE * extra[8], extra[9], 0, 0, second * progress,
+            artisan * progress, marker * down * (ONE // N_QUARTERS), ONE * extra[10]), extra
 
 
 @kernel(inline="always")
 def linear_score_of(theta, f):
-    """theta . phi in 1e-9 gold (theta in millionths, phi in thousandths): an exact integer."""
-    return (theta[0] * f[0] + theta[1] * f[1] + theta[2] * f[2] + theta[3] * f[3]
+    """``VALUE_PRIOR`` x value + theta . phi in 1e-9 gold (theta in millionths, phi in
+    thousandths): an exact integer."""
+    return (VALUE_PRIOR_MILLIONTHS * f[0] + theta[0] * f[0] + theta[1] * f[1] + theta[2] * f[2] + theta[3] * f[3]
             + theta[4] * f[4] + theta[5] * f[5] + theta[6] * f[6] + theta[7] * f[7]
             + theta[8] * f[8] + theta[9] * f[9] + theta[10] * f[10] + theta[11] * f[11]
-            + theta[12] * f[12] + theta[13] * f[13])
+            + theta[12] * f[12] + theta[13] * f[13] + theta[14] * f[14])
+
+
+@kernel(inline="always")
+def top_candidates(state, comp, player, wt, legal, n_legal, side):
+    """The N_CANDIDATES best of ``legal[:n_legal]`` by the heuristic's value (``insert_top``'s
+    tuple; ties: the earlier action, as mcts's ``candidates``)."""
+    memo = EMPTY_MEMO
+    top = EMPTY_TOP
+    for i in range(n_legal):
+        v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
+        top = insert_top(top, v, i)
+    return top
 
 
 @kernel
 def learned_features_nb(state, comp, player, params, legal, n_legal, out):
     """phi(state, legal[i]) into ``out[i, :N_FEATURES]`` for ``i < n_legal`` (the training
-    path of ``tajsim train``; the policy sums the scores without this matrix).
+    path of ``tajsim train``; the policy scores only the candidates, without this matrix).
 
     Parameters
     ----------
@@ -225,76 +315,100 @@ def learned_features_nb(state, comp, player, params, legal, n_legal, out):
     """
     wt = weights_of(params, False)
     context = decision_context(state, comp, player)
+    top = top_candidates(state, comp, player, wt, legal, n_legal, context[0])
     memo = EMPTY_MEMO
     extra = EMPTY_EXTRA
     for i in range(n_legal):
-        f, memo, extra = action_features(state, comp, player, legal[i], wt, context, memo,
-                                         extra)
-        out[i, 0] = f[0] / 1000.0
-        out[i, 1] = f[1] / 1000.0
-        out[i, 2] = f[2] / 1000.0
-        out[i, 3] = f[3] / 1000.0
-        out[i, 4] = f[4] / 1000.0
-        out[i, 5] = f[5] / 1000.0
-        out[i, 6] = f[6] / 1000.0
-        out[i, 7] = f[7] / 1000.0
-        out[i, 8] = f[8] / 1000.0
-        out[i, 9] = f[9] / 1000.0
-        out[i, 10] = f[10] / 1000.0
-        out[i, 11] = f[11] / 1000.0
-        out[i, 12] = f[12] / 1000.0
-        out[i, 13] = f[13] / 1000.0
+        v, memo = memo_value(state, comp, player, legal[i], wt, context[0], memo)
+        candidate = 0
+        for k in range(N_CANDIDATES):
+            if top_index(top, k) == i:
+                candidate = 1
+        f, extra = action_features(state, comp, player, legal[i], v, candidate, context,
+                                   extra)
+        for j in range(N_FEATURES):
+            out[i, j] = f[j] / 1000.0
 
 
 @kernel
 def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
-    """The best of ``legal[:n_legal]`` by ``theta . phi`` (module doc), ties drawn uniformly
-    from ``prng[player]``; above temperature 0 (``params[-2]``, one unit = one gold) the
-    heuristic's integer softmax of the scores in thousandths of gold, drawn from the same
-    stream. ``params``: float64[N_PARAMS] (base weights first, theta at ``LEARNED_OFFSET``)."""
+    """The best of ``legal[:n_legal]`` by ``theta . phi`` among the candidates (module doc).
+
+    At temperature 0 (``params[-2]``) a first pass is ``balanced``'s own decision loop (its
+    choice, its tie draws from ``prng[player]``) that also keeps the N_CANDIDATES best actions
+    by value; the second scores them and ``balanced``'s choice (with ``candidate`` 0 when it
+    is not one of them) and takes the best score, a tie going to ``balanced``'s choice, then
+    to the earlier action. So the stream advances as ``balanced``'s does, and theta =
+    (1, 0, ..., 0) takes ``balanced``'s action. Above 0 (one unit = one gold) a candidate is
+    drawn with the heuristic's integer softmax of the scores in thousandths of gold.
+    ``params``: float64[N_PARAMS] (base weights first, theta at ``LEARNED_OFFSET``)."""
     wt = weights_of(params, False)
     theta = theta_of(params)
     context = decision_context(state, comp, player)
+    side = context[0]
     t_units = temperature_units(params, TEMPERATURE_SCALE)
     memo = EMPTY_MEMO
-    extra = EMPTY_EXTRA
-    if t_units > 0:
-        # two passes, as the heuristic's softmax_choice: the best score, then a weighted
-        # reservoir draw (no buffer of scores)
-        best_value = NEG_INF
-        for i in range(n_legal):
-            f, memo, extra = action_features(state, comp, player, legal[i], wt, context, memo,
-                                             extra)
-            v = linear_score_of(theta, f) // THETA_ONE
-            if v > best_value:
-                best_value = v
-        memo = EMPTY_MEMO
-        extra = EMPTY_EXTRA
-        chosen = legal[0]
-        total = np.int64(0)
-        for i in range(n_legal):
-            f, memo, extra = action_features(state, comp, player, legal[i], wt, context, memo,
-                                             extra)
-            v = linear_score_of(theta, f) // THETA_ONE
-            w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
-            if w > 0:
-                total += w
-                if below(prng, player, total) < w:
-                    chosen = legal[i]
-        return chosen
-    best = legal[0]
-    best_score = SCORE_FLOOR
+    top = EMPTY_TOP
+    pick = 0  # balanced's choice (temperature 0)
+    pick_value = NEG_INF
     ties = 0
     for i in range(n_legal):
-        f, memo, extra = action_features(state, comp, player, legal[i], wt, context, memo,
-                                         extra)
-        score = linear_score_of(theta, f)
-        if score > best_score:
-            best_score = score
-            best = legal[i]
-            ties = 1
-        elif score == best_score:
-            ties += 1
-            if below(prng, player, ties) == 0:
-                best = legal[i]
-    return best
+        v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
+        top = insert_top(top, v, i)
+        if t_units == 0:
+            if v > pick_value:
+                pick_value = v
+                pick = i
+                ties = 1
+            elif v == pick_value:
+                ties += 1
+                if below(prng, player, ties) == 0:
+                    pick = i
+    extra = EMPTY_EXTRA
+    if t_units > 0:
+        # the candidates' scores in thousandths of gold, then the heuristic's two-pass
+        # softmax: the best score, and a weighted reservoir draw
+        best_value = NEG_INF
+        for k in range(N_CANDIDATES):
+            i = top_index(top, k)
+            if i >= 0:
+                f, extra = action_features(state, comp, player, legal[i], top_value(top, k), 1,
+                                           context,
+                                           extra)
+                v = linear_score_of(theta, f) // THETA_ONE
+                if v > best_value:
+                    best_value = v
+        chosen = legal[top_index(top, 0)]
+        total = np.int64(0)
+        for k in range(N_CANDIDATES):
+            i = top_index(top, k)
+            if i >= 0:
+                f, extra = action_features(state, comp, player, legal[i], top_value(top, k), 1,
+                                           context,
+                                           extra)
+                v = linear_score_of(theta, f) // THETA_ONE
+                w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
+                if w > 0:
+                    total += w
+                    if below(prng, player, total) < w:
+                        chosen = legal[i]
+        return chosen
+    # balanced's choice first (ties go to it), then the candidates
+    in_top = 0
+    for k in range(N_CANDIDATES):
+        if top_index(top, k) == pick:
+            in_top = 1
+    f, extra = action_features(state, comp, player, legal[pick], pick_value, in_top, context,
+                               extra)
+    best = pick
+    best_score = linear_score_of(theta, f)
+    for k in range(N_CANDIDATES):
+        i = top_index(top, k)
+        if i >= 0 and i != pick:
+            f, extra = action_features(state, comp, player, legal[i], top_value(top, k), 1,
+                                       context, extra)
+            score = linear_score_of(theta, f)
+            if score > best_score or (score == best_score and best != pick and i < best):
+                best_score = score
+                best = i
+    return legal[best]
