@@ -133,7 +133,8 @@ def test_registry_lists_learned_with_its_ranges():
     assert spec.param_names[LEARNED_OFFSET:] == THETA_NAMES
     assert spec.param_names[:11] == REGISTRY.get("balanced").param_names
     _, vec = REGISTRY.parse("learned:w_zone=0.25:zone=2")
-    assert vec.shape == (N_PARAMS,) and vec[LEARNED_OFFSET + 1] == 0.25 and vec[0] == 2
+    zone = LEARNED_OFFSET + THETA_NAMES.index("w_zone")
+    assert vec.shape == (N_PARAMS,) and vec[zone] == 0.25 and vec[0] == 2
     assert SPEC.learned.weight_offset == LEARNED_OFFSET and SPEC.learned.base == "balanced"
     assert SPEC.learned.data_file().is_file()
     markdown = REGISTRY.ranges_markdown()

@@ -283,7 +283,8 @@ def action_features(state, comp, player, action, value, candidate, context, extr
 def linear_score_of(theta, f):
     """``VALUE_PRIOR`` x value + theta . phi in 1e-9 gold (theta in millionths, phi in
     thousandths): an exact integer."""
-    return (VALUE_PRIOR_MILLIONTHS * f[0] + theta[0] * f[0] + theta[1] * f[1] + theta[2] * f[2] + theta[3] * f[3]
+    return (VALUE_PRIOR_MILLIONTHS * f[0] + theta[0] * f[0] + theta[1] * f[1]
+            + theta[2] * f[2] + theta[3] * f[3]
             + theta[4] * f[4] + theta[5] * f[5] + theta[6] * f[6] + theta[7] * f[7]
             + theta[8] * f[8] + theta[9] * f[9] + theta[10] * f[10] + theta[11] * f[11]
             + theta[12] * f[12] + theta[13] * f[13] + theta[14] * f[14])

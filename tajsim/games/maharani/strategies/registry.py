@@ -168,7 +168,7 @@ def learned_spec(weights: LearnedFile) -> StrategySpec:
         + (INTERNAL_SLOT,) * (LEARNED_OFFSET - len(WEIGHT_NAMES))
         + (THETA_RANGE,) * len(THETA_NAMES),
         n_params=N_PARAMS,
-        cost=14.0)  # about 1.9 x balanced's cost per 4-player game (measured; see the docs)
+        cost=10.0)  # about 1.45 x balanced's cost per game (benchmarks/learned_maharani.py)
 
 
 def expert_with_learned_rollout(expert_params: np.ndarray,
