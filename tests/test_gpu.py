@@ -299,6 +299,19 @@ def test_maharani_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
     assert report["differences"] == []
 
 
+def test_maharani_gpu_plays_learned_as_the_cpu():
+    """The GPU batch kernel (numba-cuda's simulator) plays ``learned`` with trained-looking
+    weights, at temperature 0 and above, as the CPU does."""
+    weights = ":w_zone=0.3:w_second=-0.4:w_leaves_one=-0.7:w_late_artisan=-0.5"
+    cases = [{"game": "maharani", "players": 2, "edition": "2012", "games": 1, "seed": 41,
+              "strategies": ["learned" + weights, "balanced"]},
+             {"game": "maharani", "players": 4, "edition": "2012", "games": 1, "seed": 43,
+              "strategies": ["learned" + weights + ":temperature=0.5", "learned",
+                             "greedy", "balanced"]}]
+    for report in simulate_cases(cases):
+        assert report["differences"] == []
+
+
 def test_taj_mahal_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
     """Taj Mahal's generic options on the GPU (issue 19): the heuristic's float values turned
     into fixed point (floor(value * 1024)) and drawn with the integer softmax from the seat's

@@ -30,9 +30,9 @@ def play(strategies: str, games: int = 30, players: int = 3, seed: int = 3,
 
 def test_the_generic_slots_are_the_last_two():
     spec, vec = SPEC.strategies.parse("mcts:temperature=0.5:forbid=markers+refresh")
-    assert vec.shape == (N_PARAMS,) and N_PARAMS == 34
+    assert vec.shape == (N_PARAMS,) and N_PARAMS == 50
     assert vec[-2] == 0.5 and vec[-1] == (1 << 2) + (1 << 1)
-    assert vec[16:].shape == (18,)  # the rollouts' slice ends with the same two slots
+    assert vec[16:].shape == (34,)  # the rollouts' slice ends with the same two slots
 
 
 def test_temperature_zero_and_forbid_none_are_todays_play():

@@ -16,12 +16,17 @@ import numpy as np
 from tajsim.games.maharani.engine.enums import MAX_PLAYERS, MAX_TILES, N_ACTIONS, STATE_SIZE
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family reads the first
-# ``N_WEIGHTS`` slots (turned into fixed-point integers once per decision); MCTS reads its
-# settings from the first slots and passes ``params[N_WEIGHTS:]`` to its rollout policy (its
-# 16 rollout weights). The last two slots are the generic options, temperature and the
-# restriction mask (tajsim.engine.choice: read from the end, so the rollouts' slice keeps them).
+# ``N_WEIGHTS`` slots (turned into fixed-point integers once per decision); ``learned`` reads
+# its base heuristic's weights there too and its feature weights (theta) in the next
+# ``N_THETA_SLOTS``; MCTS reads its settings from the first slots and passes
+# ``params[N_WEIGHTS:]`` to its rollout policy (its 16 rollout weights, then a learned
+# rollout's theta: the layout of ``learned``'s own vector). The last two slots are the generic
+# options, temperature and the restriction mask (tajsim.engine.choice: read from the end, so
+# the rollouts' slice keeps them). N_THETA_SLOTS was added for ``learned`` (34 -> 50 slots):
+# every other strategy reads the same slots as before, so its records are unchanged.
 N_WEIGHTS = 16
-N_OWN_PARAMS = 2 * N_WEIGHTS
+N_THETA_SLOTS = 16
+N_OWN_PARAMS = 2 * N_WEIGHTS + N_THETA_SLOTS
 N_PARAMS = N_OWN_PARAMS + 2
 #: Value units of the heuristic per unit of temperature: its values are thousandths of gold, so
 #: one unit of temperature is one gold.
@@ -31,7 +36,11 @@ STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
 STRATEGY_HEURISTIC = 2
 STRATEGY_MCTS = 3
-N_STRATEGY_IDS = 4
+STRATEGY_LEARNED = 4
+N_STRATEGY_IDS = 5
+#: Where ``learned`` reads its feature weights: ``params[LEARNED_OFFSET:LEARNED_OFFSET +
+#: n_features]`` (its base heuristic's weights in ``params[:N_WEIGHTS]``).
+LEARNED_OFFSET = N_WEIGHTS
 
 # The MCTS workspace (int64 slots; ``new_workspace``): the tree and the search's scratch.
 MAX_NODES = 1 << 15
@@ -73,10 +82,11 @@ def kernel_switches(strategy_ids: Iterable[int]) -> tuple[np.ndarray | None, boo
     faster-compiling kernel), else a fresh MCTS workspace (int64[WORK_SIZE], about 2 MB): the
     batch kernels copy it once per batch (each thread its own), ``play_out`` and
     ``choose_action`` use it as their scratch. ``heuristics`` is None for a line-up without
-    ``greedy``, the presets or MCTS (whose rollouts use them), else True.
+    ``greedy``, the presets, ``learned`` (whose first feature is the heuristic's value) or MCTS
+    (whose rollouts use them), else True.
     """
     ids = {int(i) for i in strategy_ids}
     search = new_workspace() if STRATEGY_MCTS in ids else None
-    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC} or search is not None \
-        else None
+    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
+        or search is not None else None
     return search, heuristics

@@ -13,7 +13,9 @@ Each iteration:
    keyed by (seat to move, action), so the opponents' decisions are in the tree too, each
    maximising its own reward. Decisions with one legal action take no node.
 3. **Roll out** with a fast compiled policy (``rollout``: 0 random, 1 greedy, 2 the heuristic
-   with the weights in ``params[N_WEIGHTS:]``) for ``horizon`` turns (< 0: to the end), then
+   with the weights in ``params[N_WEIGHTS:]``, 3 ``learned`` with its base weights there and its
+   theta after them, ``params[2 * N_WEIGHTS:]``: expert iteration's later rounds) for
+   ``horizon`` turns (< 0: to the end), then
    evaluate each seat: gold, plus ``artisan_value`` x (what its artisans would earn if each
    unscored quarter were scored now x the share of the quarter filled).
 4. **Back up** an integer reward in 0..1000 for every seat: 500 + 500 x (seat's value - best
@@ -96,6 +98,7 @@ from tajsim.games.maharani.strategies.ids import (
     MAX_PATH,
     N_WEIGHTS,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     TEMPERATURE_SCALE,
     W_AVAIL,
     W_BAG_TILES,
@@ -132,7 +135,7 @@ P = MAX_PLAYERS
 # Parameter slots (names in ``MCTS_PARAM_NAMES``).
 I_ITERATIONS = 0
 I_EXPLORATION = 1
-I_ROLLOUT = 2  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic)
+I_ROLLOUT = 2  # the rollout policy (0 random, 1 greedy, 2 heuristic, 3 learned)
 I_HORIZON = 3  # turns rolled out before evaluating; < 0: to the end of the game
 I_WIDTH = 4  # candidate actions per decision (best by the heuristic); 0: every legal action
 I_MARGIN = 5  # gold margin at which the reward saturates
@@ -141,6 +144,9 @@ I_MS = 7  # > 0: search for this many ms of thread CPU time a decision instead o
 MCTS_PARAM_NAMES = ("iterations", "exploration", "rollout", "horizon", "width", "margin",
                     "artisan_value", "ms")
 SALT_ROLLOUT = 0xD37E
+#: The ``rollout`` setting that plays ``learned`` (its strategy id, 4, would collide with
+#: nothing, but 3 keeps the setting's values contiguous: 3 is mcts's own id, never a rollout).
+ROLLOUT_LEARNED = 3
 
 LN2_Q16 = 45426  # ln(2) * 2**16
 
@@ -303,6 +309,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
     start_ns = thread_time_ns() if budget_ns > 0 else 0
     c_explore = int(np.floor(params[I_EXPLORATION] * 1000.0 + 0.5))
     rollout_id = int(params[I_ROLLOUT])
+    if rollout_id == ROLLOUT_LEARNED:
+        rollout_id = STRATEGY_LEARNED
     horizon = int(params[I_HORIZON])
     width = int(params[I_WIDTH])
     margin = max(1, int(np.floor(params[I_MARGIN] * 1000.0 + 0.5)))

@@ -5,7 +5,9 @@
   the 2 gold of a second tile);
 * the heuristic presets of ``presets.toml`` (``balanced``, ``zones``, ``artisans``,
   ``thrifty``, and ``tuned`` when present): one compiled kernel, different weights;
-* ``mcts``: determinised Monte Carlo tree search over the hidden bag, heuristic rollouts.
+* ``mcts``: determinised Monte Carlo tree search over the hidden bag, heuristic rollouts;
+* ``learned``: a linear policy over per-action features (``learned.py``), its weights in
+  ``data/learned.toml`` (written by ``tajsim train --game maharani``).
 
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the ``float64[N_PARAMS]``
 vector the kernels receive. Every strategy also takes the generic options ``temperature`` (one
@@ -21,16 +23,20 @@ import numpy as np
 
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.ids import (
+    LEARNED_OFFSET,
     N_PARAMS,
     N_WEIGHTS,
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_MCTS,
     STRATEGY_RANDOM,
     kernel_switches,
 )
-from tajsim.games.maharani.strategies.mcts import MCTS_PARAM_NAMES
+from tajsim.games.maharani.strategies.learned import FEATURE_NAMES
+from tajsim.games.maharani.strategies.mcts import I_ROLLOUT, MCTS_PARAM_NAMES, ROLLOUT_LEARNED
 from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
+from tajsim.strategies.learned_file import LearnedFile, load_learned_file
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
     INTERNAL_SLOT,
@@ -41,9 +47,20 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-__all__ = ["MCTS_DEFAULTS", "PRESETS_FILE", "REGISTRY", "load_presets"]
+__all__ = ["LEARNED_BASE", "LEARNED_FILE", "MCTS_DEFAULTS", "PRESETS_FILE", "REGISTRY",
+           "expert_with_learned_rollout", "load_learned", "load_presets"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+#: The shipped weights of ``learned`` (``tajsim train --game maharani --install`` rewrites it).
+LEARNED_FILE = Path(__file__).resolve().parent / "data" / "learned.toml"
+#: The preset whose value is ``learned``'s first feature (the best hand-written preset).
+LEARNED_BASE = "balanced"
+#: The names of ``learned``'s feature weights (theta) in its vector, and of mcts's learned
+#: rollout's (``rollout=3``).
+THETA_NAMES = tuple(f"w_{name}" for name in FEATURE_NAMES)
+ROLLOUT_THETA_NAMES = tuple(f"r_w_{name}" for name in FEATURE_NAMES)
+#: A feature weight: any finite number of a sane size (scores stay exact 64-bit integers).
+THETA_RANGE = float_param(-1e6, 1e6)
 #: Rollout weights of mcts: the ``tuned`` preset when it exists, else ``balanced``.
 MCTS_ROLLOUT_PRESETS = ("tuned", "balanced")
 MCTS_DEFAULTS = {
@@ -66,8 +83,8 @@ MCTS_RANGES: dict[str, ParamRange] = {
     "iterations": int_param(1, 100_000, "each iteration plays a rollout: more would take "
                                         "hours a decision"),
     "exploration": float_param(0, 1000),
-    "rollout": int_param(0, 2, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
-                               "the r_* weights"),
+    "rollout": int_param(0, 3, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
+                               "the r_* weights, 3 learned with the r_* and r_w_* weights"),
     "horizon": int_param(-1, 1000, "turns rolled out before evaluating; -1: to the end of the "
                                    "game"),
     "width": int_param(0, 1000, "candidate actions a decision; 0: every legal action"),
@@ -96,19 +113,30 @@ def heuristic_spec(name: str, weights: np.ndarray, description: str) -> Strategy
                         cost=7.0)  # about 5,200 4-player games/s per core against 37,000
 
 
-def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpec:
+def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str,
+              rollout_theta: np.ndarray) -> StrategySpec:
+    """``mcts`` with these rollout weights (``r_*``) and, for ``rollout=3``, these ``learned``
+    feature weights (``r_w_*``, 2 * N_WEIGHTS slots on: the layout of ``learned``'s vector
+    seen from the rollouts' slice ``params[N_WEIGHTS:]``)."""
     params = [MCTS_DEFAULTS[k] for k in MCTS_PARAM_NAMES]
     params += [0.0] * (N_WEIGHTS - len(params))
     params += [float(x) for x in rollout_weights]
+    params += [0.0] * (2 * N_WEIGHTS - len(params))
+    params += [float(x) for x in rollout_theta]
     names = MCTS_PARAM_NAMES + tuple(f"_unused{i}" for i in range(len(MCTS_PARAM_NAMES),
                                                                   N_WEIGHTS))
+    gap = tuple(f"_unused{i}" for i in range(N_WEIGHTS + len(ROLLOUT_WEIGHT_NAMES),
+                                             2 * N_WEIGHTS))
     return StrategySpec(
         name="mcts", strategy_id=STRATEGY_MCTS,
         description=("determinised MCTS over the hidden bag; heuristic rollouts "
-                     f"({rollout_preset} weights, r_* parameters)"),
-        params=tuple(params), param_names=names + ROLLOUT_WEIGHT_NAMES, tags=("search",),
+                     f"({rollout_preset} weights, r_* parameters; rollout=3: learned, "
+                     "r_w_* its feature weights)"),
+        params=tuple(params),
+        param_names=names + ROLLOUT_WEIGHT_NAMES + gap + ROLLOUT_THETA_NAMES, tags=("search",),
         param_ranges=tuple(MCTS_RANGES.get(name, INTERNAL_SLOT) for name in names)
-        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES),
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES) + (INTERNAL_SLOT,) * len(gap)
+        + (THETA_RANGE,) * len(ROLLOUT_THETA_NAMES),
         n_params=N_PARAMS,
         # One seat of 300 iterations: about 0.37 s per 4-player game, 13,700 random games.
         cost=180.0, cost_param="iterations",
@@ -117,8 +145,51 @@ def mcts_spec(rollout_weights: np.ndarray, rollout_preset: str) -> StrategySpec:
         budget_param="ms", cost_per_budget=2600.0)
 
 
-def build_registry(presets_path: str | Path | None = None) -> StrategyRegistry:
-    """A registry with every strategy (presets read from ``presets_path``)."""
+def load_learned(path: str | Path | None = None) -> LearnedFile:
+    """``learned``'s weights file (``LEARNED_FILE`` by default), checked against this game's
+    features and vector length (a one-line ``UserError`` otherwise)."""
+    return load_learned_file(path if path is not None else LEARNED_FILE, game="maharani",
+                             features=FEATURE_NAMES, n_params=N_PARAMS)
+
+
+def learned_spec(weights: LearnedFile) -> StrategySpec:
+    """``learned``: the base preset's vector (``base_params``) with theta at
+    ``LEARNED_OFFSET``; the base slots keep the preset's names, theta's are ``w_<feature>``."""
+    params = [float(x) for x in weights.base_params[:LEARNED_OFFSET]]
+    params += [float(x) for x in weights.theta]
+    names = WEIGHT_NAMES + tuple(f"_unused{i}" for i in range(len(WEIGHT_NAMES),
+                                                              LEARNED_OFFSET))
+    return StrategySpec(
+        name="learned", strategy_id=STRATEGY_LEARNED,
+        description=(f"linear policy over {len(FEATURE_NAMES)} per-action features, the first "
+                     f"{weights.base}'s value; fitted to imitate mcts (tajsim train)"),
+        params=tuple(params), param_names=names + THETA_NAMES, tags=("learned",),
+        param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
+        + (INTERNAL_SLOT,) * (LEARNED_OFFSET - len(WEIGHT_NAMES))
+        + (THETA_RANGE,) * len(THETA_NAMES),
+        n_params=N_PARAMS,
+        cost=10.0)  # about 1.45 x balanced's cost per game (benchmarks/learned_maharani.py)
+
+
+def expert_with_learned_rollout(expert_params: np.ndarray,
+                                learned_params: np.ndarray) -> np.ndarray:
+    """mcts's vector ``expert_params`` (float64[N_PARAMS]) with ``learned`` (its vector,
+    ``learned_params``) as its rollout policy: ``rollout=3``, the rollout weights its base
+    weights and the ``r_w_*`` its theta (expert iteration's later rounds). Everything else,
+    the generic options included, is the expert's."""
+    out = np.array(expert_params, np.float64, copy=True)
+    learned = np.asarray(learned_params, np.float64)
+    out[I_ROLLOUT] = float(ROLLOUT_LEARNED)
+    out[N_WEIGHTS:2 * N_WEIGHTS] = learned[:LEARNED_OFFSET]
+    out[2 * N_WEIGHTS:2 * N_WEIGHTS + len(FEATURE_NAMES)] = \
+        learned[LEARNED_OFFSET:LEARNED_OFFSET + len(FEATURE_NAMES)]
+    return out
+
+
+def build_registry(presets_path: str | Path | None = None,
+                   learned_path: str | Path | None = None) -> StrategyRegistry:
+    """A registry with every strategy (presets read from ``presets_path``, ``learned``'s
+    weights from ``learned_path``)."""
     reg = StrategyRegistry("Maharani", N_PARAMS, kernel_switches, generic_options=True,
                            restrictions=RESTRICTIONS)
     reg.register(StrategySpec("random", STRATEGY_RANDOM,
@@ -132,7 +203,9 @@ def build_registry(presets_path: str | Path | None = None) -> StrategyRegistry:
     for name, preset in presets.items():
         reg.register(heuristic_spec(name, preset["weights"], preset["description"]))
     rollout = next(name for name in MCTS_ROLLOUT_PRESETS if name in presets)
-    reg.register(mcts_spec(presets[rollout]["weights"], rollout))
+    weights = load_learned(learned_path)
+    reg.register(mcts_spec(presets[rollout]["weights"], rollout, weights.theta))
+    reg.register(learned_spec(weights))
     return reg
 
 

@@ -25,8 +25,10 @@ from tajsim.games.maharani.strategies.heuristic import weighted_policy_nb
 from tajsim.games.maharani.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
+    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
 )
+from tajsim.games.maharani.strategies.learned import learned_policy_nb
 from tajsim.games.maharani.strategies.restrictions import restrict_legal
 
 
@@ -44,7 +46,8 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]`` at its
     temperature, without restrictions (MCTS rollouts).
 
-    ``heuristics=None`` compiles a dispatcher without the heuristic family; the caller must not
+    ``heuristics=None`` compiles a dispatcher without the heuristic family (``greedy``, the
+    presets and ``learned``, which calls the heuristic); the caller must not
     pass its ids then (an unknown id plays ``legal[0]``).
     """
     if heuristics is not None:
@@ -52,6 +55,8 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
             return weighted_policy_nb(state, comp, player, params, prng, legal, n_legal,
                                       strategy_id == STRATEGY_GREEDY)
+        if strategy_id == STRATEGY_LEARNED:  # its first feature is the heuristic's value
+            return learned_policy_nb(state, comp, player, params, prng, legal, n_legal)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
