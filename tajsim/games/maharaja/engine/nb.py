@@ -629,7 +629,7 @@ def is_build_kind(kind):
             or kind == ACT.PALACE_HOUSE)
 
 
-@kernel(inline="always")
+@kernel
 def performed_mask_of(k0, k1, pb, cb, vb, moves, govs, chars, short):
     """Bit i set if the action of kind ``k0`` (i = 0) / ``k1`` (i = 1) counts as carried out
     (R17-R18), given the palaces ``pb``, city houses ``cb`` and village houses ``vb`` paid for,

@@ -94,7 +94,7 @@ from tajsim.games.maharaja.strategies.ids import (
 )
 
 
-@kernel(inline="always")
+@kernel
 def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
     mask = performed_mask_of(state[S_T_SLOT0], state[S_T_SLOT1],
                              state[S_T_PAL_BUILT] + d_pal, state[S_T_CITY_BUILT] + d_city,
@@ -104,7 +104,7 @@ def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
     return 2 - (mask & 1) - ((mask >> 1) & 1)
 
 
-@kernel(inline="always")
+@kernel
 def fill_savings(state, work, pen):
     """Penalty saved by one more step of each kind (H_SAVE: palace, city house, village house,
     move, governor move, card take)."""
@@ -123,7 +123,7 @@ def saving(work, kind):
     return work[W_HEUR + H_SAVE + kind]
 
 
-@kernel(inline="always")
+@kernel
 def pending_penalty(state, comp, p, gold, pool, d_pal, d_city, d_village):
     """Chosen actions (0..2) of the turn player p that would stay unperformed if, after
     ``d_pal`` more palaces, ``d_city`` city and ``d_village`` village houses, p spent its
