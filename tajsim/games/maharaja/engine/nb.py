@@ -240,7 +240,7 @@ def palace_cost(state, comp, p):
     return comp[C_PALACE_COST]
 
 
-@kernel
+@kernel(inline="always")
 def road_other_end(comp, road, junction):
     a = comp[C_ROAD_A + road]
     return comp[C_ROAD_B + road] if a == junction else a
@@ -261,7 +261,7 @@ def road_toll(state, comp, p, road):
     return toll
 
 
-@kernel
+@kernel(inline="always")
 def can_place_at(state, comp, p, loc):
     """Location rule for a house arriving at ``loc`` (R19): a village below its cap, or the city
     where p's architect stands."""
@@ -270,7 +270,7 @@ def can_place_at(state, comp, p, loc):
     return state[S_ARCH + p] == loc - LOC_CITY
 
 
-@kernel
+@kernel(inline="always")
 def has_own_palace(state, city, p):
     for s in range(N_SITES):
         if state[S_SITE + city * N_SITES + s] == p:
@@ -278,13 +278,13 @@ def has_own_palace(state, city, p):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def palace_sites(state, comp, p):
     """Bit mask of the palace sites p may take now, where its architect stands (R21-R22)."""
     return palace_sites_at(state, comp, p, state[S_ARCH + p])
 
 
-@kernel
+@kernel(inline="always")
 def palace_sites_at(state, comp, p, city):
     """Bit mask of the palace sites p could take in junction ``city``: 1 the centre, 2 an outer
     site (R21-R22).
@@ -326,20 +326,20 @@ def city_points(state, comp, city, p):
     return pts
 
 
-@kernel
+@kernel(inline="always")
 def add_gold(state, p, amount, part):
     state[S_GOLD + p] += amount
     state[S_PARTS + p * N_PARTS + part] += amount
 
 
-@kernel
+@kernel(inline="always")
 def pay_gold(state, p, amount, part):
     """p pays ``amount`` (recorded as a negative ``part``)."""
     state[S_GOLD + p] -= amount
     state[S_PARTS + p * N_PARTS + part] -= amount
 
 
-@kernel
+@kernel(inline="always")
 def put_house(state, p, loc, delta):
     state[S_HOUSES + loc * P + p] += delta
     state[S_LOC_TOTAL + loc] += delta
@@ -348,7 +348,7 @@ def put_house(state, p, loc, delta):
 # ---------------------------------------------------------------------------------------------
 # Governor track (R2, R25-R27)
 # ---------------------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def bottom_governor_pos(state):
     pos = 1
     while state[S_BOX + pos] < 0:
@@ -356,7 +356,7 @@ def bottom_governor_pos(state):
     return pos
 
 
-@kernel
+@kernel(inline="always")
 def refresh_top(state):
     pos = state[S_GOV_TOP]
     while pos > 1 and state[S_BOX + pos] < 0:
@@ -371,7 +371,7 @@ def governor_can_move(state, comp, city):
     return state[S_GOV_POS + city] - comp[C_GOVERNOR_STEP] >= 1
 
 
-@kernel
+@kernel(inline="always")
 def move_governor(state, comp, city):
     """Move ``city``'s governor 2 boxes down; each governor in a box it passes moves 1 box up
     (R25): the one just below takes the vacated box, the one below that the next, and so on."""
@@ -594,7 +594,7 @@ def start_turn(state, comp, p):
     state[S_CUR] = p
 
 
-@kernel
+@kernel(inline="always")
 def assign_build(kind, r0, r1, r2):
     """Assign built items to one build-type action if they suffice (R18).
 
@@ -623,7 +623,7 @@ def assign_build(kind, r0, r1, r2):
     return 0, r0, r1, r2
 
 
-@kernel
+@kernel(inline="always")
 def is_build_kind(kind):
     return (kind == ACT.HOUSE or kind == ACT.TWO_HOUSES or kind == ACT.PALACE
             or kind == ACT.PALACE_HOUSE)
@@ -810,7 +810,7 @@ def can_move_house(state, p):
     return holds(state, p, CARD.BUILDER) and state[S_T_BUILDER_USED] == 0
 
 
-@kernel
+@kernel(inline="always")
 def legal_turn(state, comp, p, legal):
     n_leg = 0
     legal[n_leg] = ACTION_DONE
@@ -826,16 +826,23 @@ def legal_turn(state, comp, p, legal):
                 continue
             legal[n_leg] = ACTION_TRAVEL + road
             n_leg += 1
-    # paid houses (R18-R19) and the Builder's free house (R37)
+    # paid houses (R18-R19) and the Builder's free house (R37); the villages with room are
+    # found in one pass (a bit each) that the build and move listings below share
     cap = village_cap(state, comp)
     city_loc = LOC_CITY + here if here < START else -1
+    free = 0
+    free_villages = 0
+    for v in range(N_VILLAGES):
+        if state[S_LOC_TOTAL + v] < cap:
+            free |= 1 << v
+            free_villages += 1
     if state[S_POOL + p] > 0:
         built = state[S_T_CITY_BUILT] + state[S_T_VILLAGE_BUILT]
         if built < state[S_T_HOUSES_ALLOWED] and state[S_GOLD + p] >= comp[C_HOUSE_COST]:
             room = state[S_T_HOUSES_ALLOWED] - state[S_T_MIN_CITY]
             if state[S_T_VILLAGE_BUILT] < room:
                 for v in range(N_VILLAGES):
-                    if state[S_LOC_TOTAL + v] < cap:
+                    if (free >> v) & 1:
                         legal[n_leg] = ACTION_BUILD + v
                         n_leg += 1
             if city_loc >= 0:
@@ -843,7 +850,7 @@ def legal_turn(state, comp, p, legal):
                 n_leg += 1
         if holds(state, p, CARD.BUILDER) and state[S_T_BUILDER_USED] == 0:
             for v in range(N_VILLAGES):
-                if state[S_LOC_TOTAL + v] < cap:
+                if (free >> v) & 1:
                     legal[n_leg] = ACTION_FREE_BUILD + v
                     n_leg += 1
             if city_loc >= 0:
@@ -851,15 +858,11 @@ def legal_turn(state, comp, p, legal):
                 n_leg += 1
     # moving a house: a source with a possible destination (R20)
     if can_move_house(state, p):
-        free_villages = 0
-        for v in range(N_VILLAGES):
-            if state[S_LOC_TOTAL + v] < cap:
-                free_villages += 1
         for loc in range(N_LOCS):
             if state[S_HOUSES + loc * P + p] == 0:
                 continue
             dests = free_villages
-            if loc < N_VILLAGES and state[S_LOC_TOTAL + loc] < cap:
+            if loc < N_VILLAGES and (free >> loc) & 1:
                 dests -= 1  # not back into the same village
             if city_loc >= 0 and city_loc != loc:
                 dests += 1
@@ -941,7 +944,7 @@ def legal_actions_nb(state, comp, legal):
 # ---------------------------------------------------------------------------------------------
 # Applying an action
 # ---------------------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def travel(state, comp, p, road):
     """Move p's architect along ``road`` (R8-R10): each village passed that holds none of p's
     houses pays its owners ``C_TOLL`` per house; the bank pays for the Wandering Monk."""
@@ -966,7 +969,7 @@ def travel(state, comp, p, road):
     state[S_T_TRAVELS] += 1
 
 
-@kernel
+@kernel(inline="always")
 def build_palace(state, comp, p, site_kind):
     city = state[S_ARCH + p]
     site = SITE_CENTRE
@@ -985,7 +988,7 @@ def build_palace(state, comp, p, site_kind):
     state[S_T_PAL_BUILT] += 1
 
 
-@kernel
+@kernel(inline="always")
 def take_card(state, comp, p, card):
     """The character action (R28): p takes ``card`` from the bank or from its holder; p's card
     returns to the bank; a robbed holder picks a new card from the bank next (PHASE_REPLACE).

@@ -94,7 +94,7 @@ from tajsim.games.maharaja.strategies.ids import (
 )
 
 
-@kernel
+@kernel(inline="always")
 def cheapest_routes(state, comp, p, work, with_open):
     """Cheapest gold routes from p's architect (Dijkstra over the 8 junctions, tolls as p would
     pay them, none for the Monk; ties to the lower junction and road): over the open roads
@@ -209,7 +209,7 @@ def soon(state, city):
     return 7 - below_it
 
 
-@kernel
+@kernel(inline="always")
 def fill_points(state, comp, work):
     """Lasting presence points of every seat in every city into work[H_PTS..] (R30): houses
     and palaces, not the architects, which move; except in the Maharaja's city this round,
@@ -304,7 +304,7 @@ def point_gain(state, comp, city, p, extra, work):
     return g1 - g0
 
 
-@kernel
+@kernel(inline="always")
 def fill_city_values(state, comp, p, work):
     """Value of one more presence point in each city: the gold it earns at that city's scoring
     (exact for the city scored this round, discounted by how soon the others come)."""
@@ -366,7 +366,7 @@ def vil_value(work, v):
     return work[W_HEUR + H_VILV + v]
 
 
-@kernel
+@kernel(inline="always")
 def house_value(state, comp, p, loc, work):
     """A new house of p at ``loc`` (village value, or one presence point in the city)."""
     if loc < N_VILLAGES:
@@ -374,7 +374,7 @@ def house_value(state, comp, p, loc, work):
     return city_value(work, loc - LOC_CITY)
 
 
-@kernel
+@kernel(inline="always")
 def kept_house_value(state, comp, p, loc, work):
     """What p loses by taking a house away from ``loc``."""
     if loc < N_VILLAGES:
@@ -385,7 +385,7 @@ def kept_house_value(state, comp, p, loc, work):
     return city_value(work, loc - LOC_CITY)
 
 
-@kernel
+@kernel(inline="always")
 def palace_value(state, comp, p, city, centre, work):
     """A palace of p in ``city`` (before its price): the palace weight, the centre bonus and its
     presence points."""
@@ -398,7 +398,7 @@ def palace_value(state, comp, p, city, centre, work):
     return wt(work, I_PALACE) + extra + pts * city_value(work, city)
 
 
-@kernel
+@kernel(inline="always")
 def card_value(state, comp, p, card, in_turn, work):
     """How much p wants to hold ``card``: its weight plus what it would give this round (in a
     turn: what it gives now; at the pick: what it gives to a seat that plans to build), both
@@ -430,7 +430,7 @@ def card_value(state, comp, p, card, in_turn, work):
     return wt(work, I_CARD) * value // WEIGHT_ONE
 
 
-@kernel
+@kernel(inline="always")
 def governor_value(state, comp, p, city, work):
     """Moving ``city``'s governor 2 boxes down brings its scoring forward: worth the gold p
     would earn there over the best other seat's."""
@@ -445,7 +445,7 @@ def governor_value(state, comp, p, city, work):
     return wt(work, I_GOVERNOR) * (mine - best_other) // 2
 
 
-@kernel
+@kernel(inline="always")
 def penalty_unit(state, comp, work):
     """What leaving one action unperformed costs p: every other seat gains the penalty (R17),
     so p falls behind each of them by it; at least twice the penalty (2 and 3 players)."""

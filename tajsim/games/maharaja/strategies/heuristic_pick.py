@@ -66,7 +66,7 @@ from tajsim.games.maharaja.strategies.ids import (
 )
 
 
-@kernel
+@kernel(inline="always")
 def fill_palace_plans(state, comp, p, work):
     """For each city, the palace p could build there this turn (pick): its value (NEG if
     none), its gold cost (price + tolls on the cheapest route, opening houses included) and the
@@ -94,7 +94,7 @@ def fill_palace_plans(state, comp, p, work):
         work[W_HEUR + H_PALO + c] = n_open
 
 
-@kernel
+@kernel(inline="always")
 def best_palace_plan(budget, exclude, max_open, work):
     """(value, cost, villages opened, city) of the best palace plan (``fill_palace_plans``)
     that ``budget`` gold affords, opening at most ``max_open`` villages, not in city
@@ -116,7 +116,7 @@ def best_palace_plan(budget, exclude, max_open, work):
     return best_v, best_cost, best_open, best_c
 
 
-@kernel
+@kernel(inline="always")
 def fill_top_houses(state, comp, p, work):
     """The 4 best new-house values (villages with room, the cities reachable), descending."""
     top = W_HEUR + H_TOP
@@ -142,7 +142,7 @@ def fill_top_houses(state, comp, p, work):
                 break
 
 
-@kernel
+@kernel(inline="always")
 def best_city_house(state, comp, p, work):
     """Value of the best house in a city p's architect can reach (tolls counted)."""
     best = NEG
@@ -156,7 +156,7 @@ def best_city_house(state, comp, p, work):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def best_move_gain(state, comp, p, work):
     """Best gain from moving one of p's houses to a free village or the architect's city."""
     worst_kept = INF
@@ -180,7 +180,7 @@ def best_move_gain(state, comp, p, work):
     return best_dest - worst_kept
 
 
-@kernel
+@kernel(inline="always")
 def best_card_gain(state, comp, p, work):
     mine = state[S_CARD_OF + p]
     base = card_value(state, comp, p, mine, False, work)
@@ -193,7 +193,7 @@ def best_card_gain(state, comp, p, work):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def best_governor(state, comp, p, work, skip):
     best = NEG
     for c in range(N_GOVERNORS):

@@ -160,13 +160,23 @@ def value_at(state, comp, p, city, d, work):
     Maharaja is, minus the gold on the way."""
     if d >= INF:
         return NEG
+    pen = penalty_unit(state, comp, work)
+    before = pending_penalty(state, comp, p, state[S_GOLD + p], state[S_POOL + p], 0, 0, 0)
+    return value_at_given(state, comp, p, city, d, pen, before, work)
+
+
+@kernel
+def value_at_given(state, comp, p, city, d, pen, before, work):
+    """``value_at`` with the penalty unit ``pen`` and p's pending penalty now (``before``,
+    ``pending_penalty`` at p's gold and pool) given: they are the same for every city of a
+    decision, so the turn computes them once."""
+    if d >= INF:
+        return NEG
     monk = holds(state, p, CARD.MONK)
     gold = state[S_GOLD + p] - (0 if monk else d)
     if gold < 0:
         return NEG
     pool = state[S_POOL + p]
-    pen = penalty_unit(state, comp, work)
-    before = pending_penalty(state, comp, p, state[S_GOLD + p], pool, 0, 0, 0)
     value = -wt(work, I_TOLL) * d
     d_pal = 0
     if state[S_T_PAL_BUILT] < state[S_T_PAL_ALLOWED]:
@@ -222,11 +232,13 @@ def plan_openings(state, comp, p, best_value, work):
     open_routes(state, comp, p, work)
     best_c = -1
     best_v = best_value
+    pen = penalty_unit(state, comp, work)
+    before = pending_penalty(state, comp, p, state[S_GOLD + p], state[S_POOL + p], 0, 0, 0)
     for c in range(N_CITIES):
         n_open = work[W_HEUR + H_NOPEN + c]
         if n_open == 0 or n_open > can or route_cost(work, c) < INF:
             continue
-        v = value_at(state, comp, p, c, work[W_HEUR + H_ODIST + c], work)
+        v = value_at_given(state, comp, p, c, work[W_HEUR + H_ODIST + c], pen, before, work)
         if v > best_v:
             best_v = v
             best_c = c
@@ -250,7 +262,7 @@ def plan_openings(state, comp, p, best_value, work):
     work[W_HEUR + H_OPEN_BONUS] = gain // n_open + wt(work, I_GOLD) * comp[C_HOUSE_COST]
 
 
-@kernel
+@kernel(inline="always")
 def architect_gain(state, comp, p, city, work):
     """Gold the architect's presence point earns at ``city``'s scoring now (the table holds
     p's lasting points only)."""
@@ -270,10 +282,14 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     pen = penalty_unit(state, comp, work)
     w_gold = wt(work, I_GOLD)
     fill_savings(state, work, pen)
+    gold = state[S_GOLD + p]
+    pool = state[S_POOL + p]
+    pending = pending_penalty(state, comp, p, gold, pool, 0, 0, 0)
     here = state[S_ARCH + p]
     # the best city to be in (for travel), and villages worth opening to reach a better one
     target = here
-    here_value = value_at(state, comp, p, here, 0, work) if here < START else NEG
+    here_value = value_at_given(state, comp, p, here, 0, pen, pending, work) \
+        if here < START else NEG
     best_target_v = here_value
     # with nothing left to build, only the Maharaja's city can be worth a journey
     builds_left = (state[S_T_PAL_BUILT] < state[S_T_PAL_ALLOWED]
@@ -282,7 +298,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     for c in range(N_CITIES):
         if c == here or (not builds_left and c != state[S_MAHARAJA]):
             continue
-        v = value_at(state, comp, p, c, route_cost(work, c), work)
+        v = value_at_given(state, comp, p, c, route_cost(work, c), pen, pending, work)
         if v > best_target_v:
             best_target_v = v
             target = c
@@ -293,9 +309,12 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
         fill_best_villages(state, comp, work)
     mine = state[S_CARD_OF + p]
     mine_value = card_value(state, comp, p, mine, True, work)
-    gold = state[S_GOLD + p]
-    pool = state[S_POOL + p]
-    pending = pending_penalty(state, comp, p, gold, pool, 0, 0, 0)
+    # the projected penalty after a build is the same for every village (every city, every
+    # free house, both palace sites): computed at the first such action (-1: not yet)
+    after_village = -1
+    after_city = -1
+    after_free = -1
+    after_palace = -1
     best_i = 0
     best_v = NEG
     for i in range(n_legal):
@@ -312,12 +331,22 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
             in_city = 1 if loc >= N_VILLAGES else 0
             v = house_value(state, comp, p, loc, work) - w_gold * comp[C_HOUSE_COST]
             v += saving(work, 2 - in_city)
-            v += pen * (pending - pending_penalty(state, comp, p, gold - comp[C_HOUSE_COST],
-                                                  pool - 1, 0, in_city, 1 - in_city))
+            if in_city == 1:
+                if after_city < 0:
+                    after_city = pending_penalty(state, comp, p, gold - comp[C_HOUSE_COST],
+                                                 pool - 1, 0, 1, 0)
+                v += pen * (pending - after_city)
+            else:
+                if after_village < 0:
+                    after_village = pending_penalty(state, comp, p, gold - comp[C_HOUSE_COST],
+                                                    pool - 1, 0, 0, 1)
+                v += pen * (pending - after_village)
         elif a < ACTION_MOVE_FROM:
             # the Builder's house is free, but it takes a house the pair may need
             v = house_value(state, comp, p, a - ACTION_FREE_BUILD, work)
-            v += pen * (pending - pending_penalty(state, comp, p, gold, pool - 1, 0, 0, 0))
+            if after_free < 0:
+                after_free = pending_penalty(state, comp, p, gold, pool - 1, 0, 0, 0)
+            v += pen * (pending - after_free)
         elif a < ACTION_MOVE_TO:
             loc = a - ACTION_MOVE_FROM
             v = best_destination(state, comp, p, loc, work) - \
@@ -329,7 +358,9 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
             v = palace_value(state, comp, p, here, a == ACTION_PALACE, work)
             v -= w_gold * price
             v += saving(work, 0)
-            v += pen * (pending - pending_penalty(state, comp, p, gold - price, pool, 1, 0, 0))
+            if after_palace < 0:
+                after_palace = pending_penalty(state, comp, p, gold - price, pool, 1, 0, 0)
+            v += pen * (pending - after_palace)
         elif a < ACTION_CARD:
             v = governor_value(state, comp, p, a - ACTION_GOVERNOR, work)
             v += saving(work, 4)
@@ -343,7 +374,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     return best_i
 
 
-@kernel
+@kernel(inline="always")
 def fill_best_villages(state, comp, work):
     """The two best villages with room for a new house (after ``fill_village_values``):
     work[H_BESTV..] = value 1, village 1, value 2, village 2 (NEG / -1 if none)."""
@@ -366,7 +397,7 @@ def fill_best_villages(state, comp, work):
     work[W_HEUR + H_BESTV + 3] = i2
 
 
-@kernel
+@kernel(inline="always")
 def best_destination(state, comp, p, src, work):
     """Best value of a house of p arriving somewhere other than ``src`` (after
     ``fill_best_villages``)."""
