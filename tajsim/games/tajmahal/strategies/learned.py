@@ -203,7 +203,7 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
             work[WORK_VALUES + i] = linear_score(feats, 0, N_FEATURES, params, LEARNED_OFFSET)
 
 
-@kernel(inline="always")
+@kernel
 def learned_choice(state, comp, player, params, prng, legal, n_legal, work):
     """Index (< n_legal) of the learned policy's action, after ``weighted_policy_nb`` with
     the base weights (``params[:N_WEIGHTS]``) left its values in ``work``: the argmax of
