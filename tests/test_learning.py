@@ -152,4 +152,5 @@ def test_train_writes_weights_that_the_same_command_reproduces(tmp_path):
     np.testing.assert_array_equal(a.theta, b.theta)
     assert [r.get("stage") for r in a.rounds][:1] == ["imitation"]
     assert a.rounds[-1]["stage"] == "refinement" and "chosen" in a.rounds[-1]
-    assert 0.0 <= a.meta["ci_low"] <= a.meta["share"] <= a.meta["ci_high"] <= 1.0
+    assert 0.0 <= a.meta["ci_low_2p"] <= a.meta["share_2p"] <= a.meta["ci_high_2p"] <= 1.0
+    assert a.meta["score"] == pytest.approx(a.meta["share_2p"] / 0.5, abs=1e-3)
