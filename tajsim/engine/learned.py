@@ -24,7 +24,7 @@ import numpy as np
 from tajsim.engine.choice import softmax_index, temperature_units
 from tajsim.engine.targets import kernel
 
-__all__ = ["LearnedPolicy", "linear_choice", "linear_score"]
+__all__ = ["SCORE_LIMIT", "LearnedPolicy", "linear_choice", "linear_score"]
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,9 @@ STRATEGY_HEURISTIC = 2
 STRATEGY_SEARCH = 3
 STRATEGY_LEARNED = 4
 N_STRATEGY_IDS = 5
+#: The search's parameter slot naming its rollout policy's strategy id (here, not in the search
+#: module, so that ``learned`` can set it without importing the search that imports it).
+SEARCH_ROLLOUT_SLOT = 5
 
 # Fixed point: weights become integers w * WEIGHT_ONE (a power of two, so exact), and every
 # decision compares integers (bit-identical on CPU and GPU).

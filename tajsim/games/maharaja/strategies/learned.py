@@ -84,6 +84,7 @@ from tajsim.games.maharaja.strategies.ids import (
     LEARNED_FEATURE_NAMES,
     N_LEARNED_FEATURES,
     N_WEIGHTS,
+    SEARCH_ROLLOUT_SLOT,
     STRATEGY_LEARNED,
     W_HEUR,
     W_LEARNED,
@@ -303,11 +304,9 @@ def expert_with_rollout(expert_params: np.ndarray, learned_params: np.ndarray) -
     policy ``learned_params`` (float64[N_PARAMS], ``learned``'s vector) as its rollout policy:
     rollout = 4, the rollout weights (``r_*``) the learned policy's base weights and the rollout
     theta (``r_w_*``) its theta. The search's own settings and generic options stay."""
-    from tajsim.games.maharaja.strategies.search import I_ROLLOUT
-
     out = np.array(expert_params, np.float64, copy=True)
     learned = np.asarray(learned_params, np.float64)
-    out[I_ROLLOUT] = STRATEGY_LEARNED
+    out[SEARCH_ROLLOUT_SLOT] = STRATEGY_LEARNED
     out[N_WEIGHTS:2 * N_WEIGHTS] = learned[:N_WEIGHTS]
     rollout_theta = 2 * N_WEIGHTS  # the rollouts read theta at WEIGHT_OFFSET of params[16:]
     out[rollout_theta:rollout_theta + N_LEARNED_FEATURES] = \

@@ -71,6 +71,7 @@ from tajsim.games.maharaja.strategies.ids import (
     MAX_CANDIDATES,
     MAX_ITERATIONS,
     N_WEIGHTS,
+    SEARCH_ROLLOUT_SLOT,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
     STRATEGY_SEARCH,
@@ -95,7 +96,8 @@ I_CANDIDATES = 1
 I_HORIZON = 2  # further rounds played after the current one
 I_EXPLORATION = 3  # gold
 I_PALACE_VALUE = 4  # gold per palace in the evaluation
-I_ROLLOUT = 5  # strategy id of the rollout policy (0 random, 1 greedy, 2 heuristic, 4 learned)
+# the rollout policy's strategy id (0 random, 1 greedy, 2 heuristic, 4 learned)
+I_ROLLOUT = SEARCH_ROLLOUT_SLOT
 I_WIN_BONUS = 6  # gold for the winner of a finished game
 I_MS = 7  # > 0: search for this many ms of thread CPU time a pick instead of `iterations`
 SEARCH_PARAM_NAMES = ("iterations", "candidates", "horizon", "exploration", "palace_value",

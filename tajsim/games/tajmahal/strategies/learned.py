@@ -24,11 +24,13 @@ trainer.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 from tajsim.engine.choice import softmax_index, temperature_units
-from tajsim.engine.learned import linear_score
+from tajsim.engine.learned import SCORE_LIMIT, linear_score
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
@@ -221,7 +223,13 @@ def learned_choice(state, comp, player, params, prng, legal, n_legal, work):
                 best = i
         return best
     for i in range(n_legal):
-        work[WORK_VALUES + i] = np.floor(work[WORK_VALUES + i] * VALUE_ONE)
+        # math.floor, clamped as linear_choice does: numba-cuda has no np.floor in device code
+        x = work[WORK_VALUES + i] * VALUE_ONE
+        if x > SCORE_LIMIT:
+            x = SCORE_LIMIT
+        elif x < -SCORE_LIMIT:
+            x = -SCORE_LIMIT
+        work[WORK_VALUES + i] = math.floor(x)
     shift = 0 if n_legal <= 511 else 3
     return softmax_index(work, WORK_VALUES, n_legal, t_units, prng, player, shift)
 
