@@ -376,21 +376,34 @@ def test_round_robin_run():
 
 
 def test_kernel_switches_leave_out_only_unused_families():
-    """A kernel compiled without ISMCTS / the heuristics plays the same games as the full one,
-    and refuses a lineup that needs what it left out instead of playing it wrongly."""
+    """A kernel compiled without ISMCTS / the heuristics / the learned policy plays the same
+    games as the full one, and refuses a lineup that needs what it left out instead of playing
+    it wrongly."""
     from tajsim.games.tajmahal.play.nb import play_batch_nb
     from tajsim.games.tajmahal.strategies.ids import (
+        ISMCTS_ROLLOUT_SLOT,
+        N_PARAMS,
+        ROLLOUT_LEARNED,
         STRATEGY_GREEDY,
         STRATEGY_HEURISTIC,
         STRATEGY_ISMCTS,
+        STRATEGY_LEARNED,
         STRATEGY_RANDOM,
         kernel_switches,
     )
 
-    assert kernel_switches([STRATEGY_RANDOM]) == (None, None)
-    assert kernel_switches([STRATEGY_RANDOM, STRATEGY_GREEDY]) == (None, True)
-    assert kernel_switches([STRATEGY_HEURISTIC]) == (None, True)
-    assert kernel_switches([STRATEGY_ISMCTS]) == (True, True)
+    assert kernel_switches([STRATEGY_RANDOM]) == (None, None, None)
+    assert kernel_switches([STRATEGY_RANDOM, STRATEGY_GREEDY]) == (None, True, None)
+    assert kernel_switches([STRATEGY_HEURISTIC]) == (None, True, None)
+    assert kernel_switches([STRATEGY_LEARNED]) == (None, True, True)
+    # A search's rollout policy is a parameter: without the rows, learned is kept
+    assert kernel_switches([STRATEGY_ISMCTS]) == (True, True, True)
+    rows = np.zeros((2, N_PARAMS))
+    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, None)
+    rows[1, ISMCTS_ROLLOUT_SLOT] = ROLLOUT_LEARNED  # a random seat's slot says nothing
+    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, None)
+    rows[0, ISMCTS_ROLLOUT_SLOT] = ROLLOUT_LEARNED
+    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, True)
 
     comp = default_components().packed()
     n, G = 3, 6
@@ -404,11 +417,36 @@ def test_kernel_switches_leave_out_only_unused_families():
         return results
 
     only_random = np.array([STRATEGY_RANDOM], np.int64)
-    assert play(only_random).tobytes() == play(only_random, None, None).tobytes()
+    assert play(only_random).tobytes() == play(only_random, None, None, None).tobytes()
     with_greedy = np.array([STRATEGY_RANDOM, STRATEGY_GREEDY], np.int64)
-    assert play(with_greedy).tobytes() == play(with_greedy, None, True).tobytes()
+    assert play(with_greedy).tobytes() == play(with_greedy, None, True, None).tobytes()
     with pytest.raises(ValueError, match="heuristic"):
-        play(with_greedy, None, None)
+        play(with_greedy, None, None, None)
+    with_learned = np.array([STRATEGY_RANDOM, STRATEGY_LEARNED], np.int64)
+    with pytest.raises(ValueError, match="learned"):
+        play(with_learned, None, True, None)
+
+
+def test_ismcts_refuses_a_learned_rollout_compiled_out():
+    """ISMCTS compiled with ``learned=None`` refuses to roll out with ``learned`` (the
+    line-up's ids cannot show it) rather than rolling out with another policy."""
+    from tajsim.games.registry import get_game
+    from tajsim.games.tajmahal.strategies.ids import ISMCTS_ROLLOUT_SLOT, ROLLOUT_LEARNED
+    from tajsim.games.tajmahal.strategies.ismcts import ismcts_search
+
+    spec = get_game("tajmahal")
+    game = spec.game_class(2, "2018", 1, 0, 0)
+    legal = np.empty(spec.n_actions, np.int64)
+    n = spec.kernels.legal_actions(game.state, game.comp, legal)
+    params = spec.strategies.parse("ismcts:iterations=4")[1].copy()
+    assert int(params[ISMCTS_ROLLOUT_SLOT]) != ROLLOUT_LEARNED
+    visits = np.empty(n)
+    args = (game.state.copy(), game.comp, spec.current_player(game.state), params,
+            game.prng.copy(), legal, n, visits)
+    ismcts_search(*args, None)  # another rollout policy plays without the learned policy
+    params[ISMCTS_ROLLOUT_SLOT] = ROLLOUT_LEARNED
+    with pytest.raises(ValueError, match="learned"):
+        ismcts_search(*args, None)
 
 
 def test_runner_wilson_interval_holds_rates_of_0_and_1():

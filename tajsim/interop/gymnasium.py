@@ -124,7 +124,8 @@ class SeatEnv(_Env):
             (s.strategy_id, params) for s, params in parsed]
         self.seats.insert(self.seat, None)
         self.opponents = names
-        self._switches = spec.strategies.kernel_switches([s.strategy_id for s, _ in parsed])
+        self._switches = spec.strategies.kernel_switches([s.strategy_id for s, _ in parsed],
+                                                         [params for _, params in parsed])
         self.rule_options = spec.game_class.check_options(options)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise UserError(f"render mode {render_mode!r} is not offered; expected one of: "

@@ -92,7 +92,7 @@ def play_lineups(
     game_ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
     results = np.zeros(n_games * n, spec.result_dtype)
     setups = np.zeros(n_games, spec.setup_dtype)
-    switches = spec.strategies.kernel_switches(ids)
+    switches = spec.strategies.kernel_switches(ids, params)
     threads = max(1, min(int(threads), n_games))
     if threads == 1:
         play_batch(comp, n, edition, seed, game_ids, game_ids, lineups, ids, params, results,

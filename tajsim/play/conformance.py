@@ -79,7 +79,7 @@ def kernel_game_actions(spec: GameSpec, n_players: int, edition: str | int | Non
     seat_ids = np.full(n_players, strat.strategy_id, np.int64)
     seat_params = np.tile(params, (n_players, 1))
     n = k.play_out(comp, state, seat_ids, seat_params, prng, legal, actions,
-                   *spec.strategies.kernel_switches([strat.strategy_id]))
+                   *spec.strategies.kernel_switches([strat.strategy_id], [params]))
     _require(n < MAX_STEPS, f"{spec.name}: game did not end within {MAX_STEPS} actions")
     return start, start_prng, state, [int(a) for a in actions[:n]]
 
@@ -140,7 +140,8 @@ def check_strategy_legality(spec: GameSpec, strategy: str, n_games: int = 6,
         n_players = min(4, spec.players[spec.editions[spec.edition_index(ed)]][1])
     strat, params = spec.strategies.parse(strategy)
     other, other_params = spec.strategies.parse(opponents)
-    switches = spec.strategies.kernel_switches([strat.strategy_id, other.strategy_id])
+    switches = spec.strategies.kernel_switches([strat.strategy_id, other.strategy_id],
+                                               [params, other_params])
     k = spec.kernels
     state = np.zeros(spec.state_size, np.int64)
     prng = np.zeros(spec.max_players, np.int64)
@@ -191,7 +192,8 @@ def decision_states(spec: GameSpec, n_players: int, n_states: int,
         mix = presets[0].name if presets else "random"
     strat, params = spec.strategies.parse(mix)
     rand, rparams = spec.strategies.parse("random")
-    switches = spec.strategies.kernel_switches([strat.strategy_id, rand.strategy_id])
+    switches = spec.strategies.kernel_switches([strat.strategy_id, rand.strategy_id],
+                                               [params, rparams])
     rng = np.random.default_rng([seed, n_players])
     quota = max(1, -(-n_states // max(1, len(spec.phase_names))))
     k = spec.kernels
@@ -237,7 +239,7 @@ def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | Non
     if n_players is None:
         n_players = min(4, spec.players[spec.editions[spec.edition_index(ed)]][1])
     strat, params = spec.strategies.parse(strategy)
-    switches = spec.strategies.kernel_switches([strat.strategy_id])
+    switches = spec.strategies.kernel_switches([strat.strategy_id], [params])
     rng = np.random.default_rng([seed, n_players, 7])
     k = spec.kernels
     changed = 0

@@ -120,7 +120,7 @@ def render(game: str) -> str:
         "switches": "".join(f", {name}" for name, _ in switches),
         "switch_names": names,
         "switch_defaults": "".join(f", {name}={default!r}" for name, default in switches),
-        "switch_doc": (f"{names} : the kernel switches (``kernel_switches(lineup_ids)``)"
+        "switch_doc": (f"{names} : the kernel switches (``kernel_switches(ids, params)``)"
                        if switches else _DROP),
         "check_switches_import": "    check_switches_nb,\n" if switches else "",
         "check_switches_call": (f"    check_switches_nb(lineup_ids, {names})\n"

@@ -92,8 +92,9 @@ def play_mixed_game(spec: GameSpec, seats: Sequence[Any], edition: str | None = 
             obj.reset(game.n_players, p)
     k = spec.kernels
     legal = np.empty(spec.n_actions, np.int64)
-    switches = spec.strategies.kernel_switches(
-        [o[0].strategy_id for kind, o in resolved if kind == "nb"])
+    compiled = [o for kind, o in resolved if kind == "nb"]
+    switches = spec.strategies.kernel_switches([strategy.strategy_id for strategy, _ in compiled],
+                                               [params for _, params in compiled])
     state, comp, prng = game.state, game.comp, game.prng
     while (p := spec.current_player(state)) >= 0:
         n = k.legal_actions(state, comp, legal)

@@ -96,7 +96,7 @@ def play_chunk_arrays(task: RunTask, index: int, threads: int = 1):
     setups = np.zeros(G, spec.setup_dtype)
     rules = task.rules
     comp = _comp_of(task, spec)
-    switches = spec.strategies.kernel_switches(lineup_ids)
+    switches = spec.strategies.kernel_switches(lineup_ids, lineup_params)
     if threads > 1:
         import numba
 

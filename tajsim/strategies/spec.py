@@ -28,6 +28,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -357,7 +358,7 @@ class StrategySpec:
         return {name: float(self.params[i]) for i, name in enumerate(self.param_names)}
 
 
-def no_switches(strategy_ids: Iterable[int]) -> tuple:
+def no_switches(strategy_ids: Iterable[int], params: Any = None) -> tuple:
     """``kernel_switches`` of a game whose kernels have no strategy families to leave out."""
     return ()
 
@@ -371,9 +372,11 @@ class StrategyRegistry:
         The game's title, for messages.
     n_params : int
         Length of every parameter vector.
-    kernel_switches : callable ``(strategy_ids) -> tuple``
-        Extra trailing arguments of the game's kernels for a line-up of these ids (numba drops
-        the code of a family switched off with ``None``: a smaller, faster-compiling kernel).
+    kernel_switches : callable ``(strategy_ids, params=None) -> tuple``
+        Extra trailing arguments of the game's kernels for a line-up of these ids, ``params``
+        their parameter rows (numba drops the code of a family switched off with ``None``: a
+        smaller, faster-compiling kernel). Without ``params`` the switches keep every family
+        that a parameter could call on (a search's rollout policy).
     generic_options : bool
         Whether the game's kernels read the generic options (``temperature``, ``forbid``)
         from the last two slots of ``n_params`` (:mod:`tajsim.engine.choice`); a strategy's
@@ -383,7 +386,7 @@ class StrategyRegistry:
     """
 
     def __init__(self, game: str, n_params: int,
-                 kernel_switches: Callable[[Iterable[int]], tuple] = no_switches, *,
+                 kernel_switches: Callable[..., tuple] = no_switches, *,
                  generic_options: bool = False,
                  restrictions: Iterable[Restriction] = ()) -> None:
         self.game = game

@@ -77,7 +77,7 @@ class Batch:
 
     def switches(self) -> tuple:
         """The kernels' strategy-family switches, as the runner passes them."""
-        return self.spec.strategies.kernel_switches(self.lineup_ids)
+        return self.spec.strategies.kernel_switches(self.lineup_ids, self.lineup_params)
 
     def run(self, threads: int = 1, mode: str = "prange",
             out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:

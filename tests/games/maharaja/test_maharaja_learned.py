@@ -148,7 +148,7 @@ def test_registry_lists_learned_with_its_ranges_and_data_file():
     np.testing.assert_array_equal(vec[:WEIGHT_OFFSET], base)
     assert vec[WEIGHT_OFFSET + FEATURE_NAMES.index("palaces_built")] == 2.5
     assert spec.param_names[WEIGHT_OFFSET:] == tuple(f"w_{n}" for n in FEATURE_NAMES)
-    assert kernel_switches([STRATEGY_LEARNED]) == (None, True)
+    assert kernel_switches([STRATEGY_LEARNED]) == (None, True, True)
     assert "| `learned` | `w_value` .. `w_palaces_behind` (15) |" in REGISTRY.ranges_markdown()
     with pytest.raises(UserError, match="out of range"):
         REGISTRY.parse("learned:w_value=1e7")

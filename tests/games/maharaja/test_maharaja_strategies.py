@@ -13,7 +13,12 @@ from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
 from tajsim.games.maharaja.engine.invariants import redraw_hidden
 from tajsim.games.maharaja.play.nb import play_batch_nb, start_game_nb
-from tajsim.games.maharaja.strategies.ids import WORK_SIZE, kernel_switches
+from tajsim.games.maharaja.strategies.ids import (
+    SEARCH_ROLLOUT_SLOT,
+    STRATEGY_LEARNED,
+    WORK_SIZE,
+    kernel_switches,
+)
 from tajsim.games.maharaja.strategies.nb import choose_action_nb, choose_action_work_nb
 from tajsim.games.maharaja.strategies.registry import REGISTRY, load_presets
 from tajsim.games.maharaja.strategies.view import PlayerView
@@ -112,9 +117,14 @@ def test_registry_names_and_parameters():
         REGISTRY.parse("balanced:zzz=1")
     with pytest.raises(UserError, match="expected key=number"):
         REGISTRY.parse("balanced:palace")
-    assert kernel_switches([0]) == (None, None)
-    assert kernel_switches([0, 2]) == (None, True)
-    assert kernel_switches([3]) == (True, True)
+    assert kernel_switches([0]) == (None, None, None)
+    assert kernel_switches([0, 2]) == (None, True, None)
+    assert kernel_switches([3]) == (True, True, True)  # without params: any rollout policy
+    search = REGISTRY.parse("search")[1]
+    assert kernel_switches([3, 0], [search, search]) == (True, True, None)
+    learned_rollout = search.copy()
+    learned_rollout[SEARCH_ROLLOUT_SLOT] = STRATEGY_LEARNED
+    assert kernel_switches([3], [learned_rollout]) == (True, True, True)
 
 
 def test_bad_presets_file(tmp_path):

@@ -61,8 +61,8 @@ from tajsim.games.maharaja.strategies.nb import choose_action_work_nb
 
 P = MAX_PLAYERS
 #: The kernel switches with their defaults (``kernel_switches``: None leaves the search / the
-#: heuristic family out of the compiled kernel).
-SWITCHES = (("search", True), ("heuristics", True))
+#: heuristic family / the learned policy out of the compiled kernel).
+SWITCHES = (("search", True), ("heuristics", True), ("learned", True))
 #: The generated loop draws an unrestricted random seat's action itself (half a random game's
 #: time went to the dispatch); ``STRATEGY_RANDOM`` below is the id it checks.
 RANDOM_FAST_PATH = True
@@ -72,17 +72,17 @@ assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "pal
 
 
 @njit(cache=True, inline="always")
-def new_work_nb(search, heuristics):
+def new_work_nb(search, heuristics, learned):
     """The policies' scratch, int64[WORK_SIZE], reused by every decision of a batch."""
     return np.zeros(WORK_SIZE, np.int64)
 
 
 @njit(cache=True, inline="always")
 def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
-              heuristics):
+              heuristics, learned):
     """The action of strategy ``seat_id`` at this decision (``choose_action_work_nb``)."""
     return choose_action_work_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
-                                 n_legal, work, search, heuristics)
+                                 n_legal, work, search, heuristics, learned)
 
 
 @kernel
@@ -176,9 +176,13 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
 
 
 @njit(cache=True)
-def check_switches_nb(lineup_ids, search, heuristics):
-    """Refuse a line-up that needs a strategy family the kernel was compiled without."""
+def check_switches_nb(lineup_ids, search, heuristics, learned):
+    """Refuse a line-up that needs a strategy family the kernel was compiled without (the
+    search refuses a learned rollout itself: the line-up's ids do not show it)."""
     for i in range(lineup_ids.shape[0]):
+        if learned is None and lineup_ids[i] == STRATEGY_LEARNED:
+            raise ValueError("line-up has learned but the kernel was compiled with "
+                             "learned=None")
         if search is None and lineup_ids[i] == STRATEGY_SEARCH:
             raise ValueError("line-up has the search but the kernel was compiled with "
                              "search=None")

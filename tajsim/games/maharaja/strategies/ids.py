@@ -73,17 +73,26 @@ W_LEARNED_END = W_LEARNED + N_ACTIONS * (N_LEARNED_FEATURES + 1)
 WORK_SIZE = W_LEARNED_END
 
 
-def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
-    """The ``search`` and ``heuristics`` arguments of the game kernels for these strategy ids.
+def kernel_switches(strategy_ids, params=None) -> tuple[bool | None, bool | None, bool | None]:
+    """The ``search``, ``heuristics`` and ``learned`` arguments of the game kernels for these
+    strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
 
     numba drops the code behind ``if search is not None`` when ``search`` is ``None``, so a run
-    without the search strategy (``None`` for ``search``) or without the heuristic family
-    (``None`` for ``heuristics``: ``greedy`` and the presets) compiles a smaller kernel.
+    without the search strategy (``None`` for ``search``), without the heuristic family
+    (``None`` for ``heuristics``: ``greedy``, the presets and ``learned``) or without the
+    learned policy (``None`` for ``learned``) compiles a smaller kernel. ``learned`` is kept
+    for a ``learned`` seat and for a search seat that rolls out with it; without ``params``
+    for any search seat.
     """
-    ids = {int(i) for i in strategy_ids}
-    search = True if STRATEGY_SEARCH in ids else None
+    ids = [int(i) for i in strategy_ids]
+    id_set = set(ids)
+    search = True if STRATEGY_SEARCH in id_set else None
     # The search's rollouts use the heuristic, so search keeps the heuristics too; so does
     # ``learned``, whose first feature is the heuristic's value.
-    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
+    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
         or search else None
-    return search, heuristics
+    learned_rollout = search is not None and (params is None or any(
+        sid == STRATEGY_SEARCH and int(row[SEARCH_ROLLOUT_SLOT]) >= STRATEGY_LEARNED
+        for sid, row in zip(ids, params, strict=True)))
+    learned = True if STRATEGY_LEARNED in id_set or learned_rollout else None
+    return search, heuristics, learned

@@ -57,12 +57,13 @@ __all__ = [
 
 @njit(cache=True)
 def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                          search=True, heuristics=True):
+                          search=True, heuristics=True, learned=True):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``, in scratch
     ``work`` (int64[WORK_SIZE]); allocates nothing.
 
-    ``search=None`` / ``heuristics=None`` compile a dispatcher without the search / the
-    heuristic family (``kernel_switches``); the caller must not pass their ids then.
+    ``search=None`` / ``heuristics=None`` / ``learned=None`` compile a dispatcher without the
+    search / the heuristic family / the learned policy, here and in the search's rollouts
+    (``kernel_switches``); the caller must not pass their ids then.
     """
     if search is not None:
         if strategy_id == STRATEGY_SEARCH:
@@ -70,17 +71,17 @@ def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal,
             if n == 1 and n_legal > 1:  # the restriction left one action
                 return legal[0]
             return search_policy_nb(state, comp, player, params, prng, legal, n, work,
-                                    heuristics)
+                                    heuristics, learned)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                            work, heuristics)
+                            work, heuristics, learned)
 
 
 @njit(cache=True)
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=True, heuristics=True):
+                     search=True, heuristics=True, learned=True):
     """``choose_action_work_nb`` with its own scratch: the ``GameKernels.choose_action``
     signature, for callers that decide one action at a time."""
     work = np.zeros(WORK_SIZE, np.int64)
     own = legal[:n_legal].copy()  # a restriction filters in place: the caller's list stays
     return choose_action_work_nb(strategy_id, state, comp, player, params, prng, own,
-                                 n_legal, work, search, heuristics)
+                                 n_legal, work, search, heuristics, learned)

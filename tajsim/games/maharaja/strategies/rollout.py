@@ -43,13 +43,14 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 
 @kernel
 def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                     heuristics=True):
+                     heuristics=True, learned=True):
     """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]`` at its
     temperature, without restrictions (the search's rollouts).
 
-    ``work``: int64[WORK_SIZE] scratch. ``heuristics=None`` compiles a dispatcher without the
-    heuristic family (``kernel_switches``); the caller must not pass their ids then. So does
-    ``work=None`` (the GPU batch kernel's switch, ``GpuKernels.choose_simple``).
+    ``work``: int64[WORK_SIZE] scratch. ``heuristics=None`` / ``learned=None`` compile a
+    dispatcher without the heuristic family / the learned policy (``kernel_switches``); the
+    caller must not pass their ids then. So does ``work=None`` (the GPU batch kernel's switch,
+    ``GpuKernels.choose_simple``) for the heuristic family.
     """
     if heuristics is not None:
         if work is not None:  # nested, not `and`: numba prunes each None test on its own
@@ -65,9 +66,10 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                     return legal[softmax_index(work, W_VALUES, n_legal, t_units, prng,
                                              player, 0)]
                 return action
-            if strategy_id == STRATEGY_LEARNED:  # calls the heuristic: the same switches
-                return learned_policy_nb(state, comp, player, params, prng, legal, n_legal,
-                                         work)
+            if learned is not None:
+                if strategy_id == STRATEGY_LEARNED:  # calls the heuristic: the same switches
+                    return learned_policy_nb(state, comp, player, params, prng, legal, n_legal,
+                                             work)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
@@ -75,7 +77,7 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
 
 @kernel
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                     heuristics=True):
+                     heuristics=True, learned=True):
     """``simple_choice_nb`` after removing the families the seat is forbidden from
     ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
 
@@ -84,4 +86,4 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n, work,
-                            heuristics)
+                            heuristics, learned)

@@ -194,7 +194,8 @@ def evaluate(det, n, palace_value, win_bonus, work):
 
 
 @njit(cache=True)
-def search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics=True):
+def search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics=True,
+                learned=True):
     """The searching seat's pick (an ``ACTION_PICK + pair`` action) among ``legal[:n_legal]``
     when a restriction shortened it; see the module doc."""
     n = state[S_N_PLAYERS]
@@ -207,6 +208,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     c_explore = clamp_int(params[I_EXPLORATION], 0, 1000)
     palace_value = clamp_int(params[I_PALACE_VALUE], 0, 100000)
     rollout_id = rollout_policy_id(params)
+    if learned is None and rollout_id == STRATEGY_LEARNED:
+        raise ValueError("the search rolls out with learned, but the kernel has learned=None")
     win_bonus = clamp_int(params[I_WIN_BONUS], 0, 100000)
     rparams = params[N_WEIGHTS:]
     load_weights(rparams, work)
@@ -245,7 +248,7 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
                 action = legal[0]
             else:
                 action = simple_choice_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
-                                          legal, n_leg, work, heuristics)
+                                          legal, n_leg, work, heuristics, learned)
             apply_action_nb(det, comp, action)
         evaluate(det, n, palace_value, win_bonus, work)
         for q in range(n):
@@ -293,7 +296,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
 
 
 @njit(cache=True)
-def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, heuristics=True):
+def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, heuristics=True,
+                     learned=True):
     """The search strategy: ``search_pick`` at the secret choice, the rollout policy elsewhere.
 
     Parameters
@@ -303,7 +307,10 @@ def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, he
     work : int64[WORK_SIZE] scratch
     """
     if state[S_PHASE] == PHASE_PICK and n_legal > 1:
-        return search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics)
+        return search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics,
+                           learned)
     rollout_id = rollout_policy_id(params)
+    if learned is None and rollout_id == STRATEGY_LEARNED:
+        raise ValueError("the search rolls out with learned, but the kernel has learned=None")
     return simple_choice_nb(rollout_id, state, comp, player, params[N_WEIGHTS:], prng, legal,
-                            n_legal, work, heuristics)
+                            n_legal, work, heuristics, learned)

@@ -45,7 +45,7 @@ __all__ = ["play_batch_nb", "play_batch_parallel_nb", "play_out_nb", "play_to_en
 # the rules and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                   work, search, heuristics):
+                   work, search, heuristics, learned):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -57,7 +57,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     legal : int64[N_ACTIONS] scratch
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
     work : the policies' scratch (``new_work_nb``), reused by every decision
-    search, heuristics : the kernel switches (``kernel_switches(lineup_ids)``)
+    search, heuristics, learned : the kernel switches (``kernel_switches(ids, params)``)
 
     Returns
     -------
@@ -75,7 +75,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
             action = legal[below(prng, p, n)]
         else:
             action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,
-                               work, search, heuristics)
+                               work, search, heuristics, learned)
         if n_done < actions_out.shape[0]:
             actions_out[n_done] = action
         apply_action_nb(state, comp, action)
@@ -85,18 +85,19 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
 
 @njit(cache=True)
 def play_out_nb(comp, state, seat_ids, seat_params, prng, legal,
-                actions_out, search=None, heuristics=True):
+                actions_out, search=None, heuristics=True, learned=True):
     """``play_to_end_nb`` with scratch of its own, as an entry point (``GameKernels.play_out``:
     the tests and the benchmarks' harness call it with ``*switches``, which an inlined function
     cannot take)."""
-    work = new_work_nb(search, heuristics)
+    work = new_work_nb(search, heuristics, learned)
     return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                          work, search, heuristics)
+                          work, search, heuristics, learned)
 
 
 @njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                  lineup_ids, lineup_params, results, setups, search=None, heuristics=True):
+                  lineup_ids, lineup_params, results,
+                  setups, search=None, heuristics=True, learned=True):
     """Play ``len(game_ids)`` games on one thread; game ``g`` has seat p taken by line-up entry
     ``lineups[g, p]`` and writes rows ``results[g * n_players:(g + 1) * n_players]`` and
     ``setups[g]``.
@@ -110,17 +111,17 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     lineups : int64[G, n_players], index into the line-up table for each seat of each game
     lineup_ids : int64[L] strategy ids; lineup_params : float64[L, N_PARAMS]
     results : RESULT_DTYPE[G * n_players] (out); setups : SETUP_DTYPE[G] (out)
-    search, heuristics : the kernel switches (``kernel_switches(lineup_ids)``)
+    search, heuristics, learned : the kernel switches (``kernel_switches(ids, params)``)
 
     Releases the GIL: Python threads can run batches side by side. Allocates its scratch once
     per batch (so parallel blocks never share any).
     """
-    check_switches_nb(lineup_ids, search, heuristics)
+    check_switches_nb(lineup_ids, search, heuristics, learned)
     state = np.zeros(STATE_SIZE, np.int64)
     prng = np.zeros(MAX_PLAYERS, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     no_actions = np.empty(0, np.int64)
-    work = new_work_nb(search, heuristics)
+    work = new_work_nb(search, heuristics, learned)
     seat_ids = np.empty(n_players, np.int64)
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
     for g in range(game_ids.shape[0]):
@@ -130,7 +131,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
         play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions,
-                       work, search, heuristics)
+                       work, search, heuristics, learned)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)
 
@@ -138,7 +139,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
 @njit(cache=True, parallel=True, nogil=True)
 def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                            lineup_ids, lineup_params, results, setups,
-                           n_blocks, search=None, heuristics=True):
+                           n_blocks, search=None, heuristics=True, learned=True):
     """``play_batch_nb`` over ``n_blocks`` contiguous blocks of games run on numba threads."""
     G = game_ids.shape[0]
     n = n_players
@@ -146,4 +147,4 @@ def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setu
         lo, hi = b * G // n_blocks, (b + 1) * G // n_blocks
         play_batch_nb(comp, n_players, edition, master_seed, game_ids[lo:hi], setup_ids[lo:hi],
                       lineups[lo:hi], lineup_ids, lineup_params, results[lo * n:hi * n],
-                      setups[lo:hi], search, heuristics)
+                      setups[lo:hi], search, heuristics, learned)

@@ -10,6 +10,7 @@ import circle.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +42,10 @@ N_STRATEGY_IDS = 5
 #: Where ``learned`` reads its feature weights: ``params[LEARNED_OFFSET:LEARNED_OFFSET +
 #: n_features]`` (its base heuristic's weights in ``params[:N_WEIGHTS]``).
 LEARNED_OFFSET = N_WEIGHTS
+#: MCTS's parameter slot naming its rollout policy, and the value there that names ``learned``
+#: (here, not in the search module, so that ``kernel_switches`` reads them).
+MCTS_ROLLOUT_SLOT = 2
+MCTS_ROLLOUT_LEARNED = 3
 
 # The MCTS workspace (int64 slots; ``new_workspace``): the tree and the search's scratch.
 MAX_NODES = 1 << 15
@@ -75,18 +80,26 @@ def new_workspace() -> np.ndarray:
     return np.zeros(WORK_SIZE, np.int64)
 
 
-def kernel_switches(strategy_ids: Iterable[int]) -> tuple[np.ndarray | None, bool | None]:
-    """The ``search`` and ``heuristics`` arguments of the game kernels for these strategy ids.
+def kernel_switches(strategy_ids: Iterable[int], params: Any = None
+                    ) -> tuple[np.ndarray | None, bool | None, bool | None]:
+    """The ``search``, ``heuristics`` and ``learned`` arguments of the game kernels for these
+    strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
 
     ``search`` is None for a line-up without MCTS (numba then drops the search code: a smaller,
     faster-compiling kernel), else a fresh MCTS workspace (int64[WORK_SIZE], about 2 MB): the
     batch kernels copy it once per batch (each thread its own), ``play_out`` and
     ``choose_action`` use it as their scratch. ``heuristics`` is None for a line-up without
     ``greedy``, the presets, ``learned`` (whose first feature is the heuristic's value) or MCTS
-    (whose rollouts use them), else True.
+    (whose rollouts use them), else True. ``learned`` is True for a ``learned`` seat and for an
+    MCTS seat that rolls out with it (without ``params``, for any MCTS seat), else None.
     """
-    ids = {int(i) for i in strategy_ids}
-    search = new_workspace() if STRATEGY_MCTS in ids else None
-    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
+    ids = [int(i) for i in strategy_ids]
+    id_set = set(ids)
+    search = new_workspace() if STRATEGY_MCTS in id_set else None
+    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
         or search is not None else None
-    return search, heuristics
+    learned_rollout = search is not None and (params is None or any(
+        sid == STRATEGY_MCTS and int(row[MCTS_ROLLOUT_SLOT]) == MCTS_ROLLOUT_LEARNED
+        for sid, row in zip(ids, params, strict=True)))
+    learned = True if STRATEGY_LEARNED in id_set or learned_rollout else None
+    return search, heuristics, learned

@@ -96,6 +96,8 @@ from tajsim.games.maharani.strategies.heuristic import (
 from tajsim.games.maharani.strategies.ids import (
     MAX_NODES,
     MAX_PATH,
+    MCTS_ROLLOUT_LEARNED,
+    MCTS_ROLLOUT_SLOT,
     N_WEIGHTS,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
@@ -135,7 +137,7 @@ P = MAX_PLAYERS
 # Parameter slots (names in ``MCTS_PARAM_NAMES``).
 I_ITERATIONS = 0
 I_EXPLORATION = 1
-I_ROLLOUT = 2  # the rollout policy (0 random, 1 greedy, 2 heuristic, 3 learned)
+I_ROLLOUT = MCTS_ROLLOUT_SLOT  # the rollout policy (0 random, 1 greedy, 2 heuristic, 3 learned)
 I_HORIZON = 3  # turns rolled out before evaluating; < 0: to the end of the game
 I_WIDTH = 4  # candidate actions per decision (best by the heuristic); 0: every legal action
 I_MARGIN = 5  # gold margin at which the reward saturates
@@ -146,7 +148,7 @@ MCTS_PARAM_NAMES = ("iterations", "exploration", "rollout", "horizon", "width", 
 SALT_ROLLOUT = 0xD37E
 #: The ``rollout`` setting that plays ``learned`` (its strategy id, 4, would collide with
 #: nothing, but 3 keeps the setting's values contiguous: 3 is mcts's own id, never a rollout).
-ROLLOUT_LEARNED = 3
+ROLLOUT_LEARNED = MCTS_ROLLOUT_LEARNED
 
 LN2_Q16 = 45426  # ln(2) * 2**16
 
@@ -291,7 +293,7 @@ def candidates(det, comp, mover, wt, work, n_leg, width):
 # The search
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
+def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, learned=True):
     """Run the search (module doc) and return the chosen action of ``legal_root[:n_root]``.
 
     Parameters
@@ -310,6 +312,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
     c_explore = int(np.floor(params[I_EXPLORATION] * 1000.0 + 0.5))
     rollout_id = int(params[I_ROLLOUT])
     if rollout_id == ROLLOUT_LEARNED:
+        if learned is None:  # kernel_switches saw no learned rollout
+            raise ValueError("mcts rolls out with learned, but the kernel has learned=None")
         rollout_id = STRATEGY_LEARNED
     horizon = int(params[I_HORIZON])
     width = int(params[I_WIDTH])
@@ -377,7 +381,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
                                                     t_units)
                     else:
                         action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng,
-                                                  legal, n_leg)
+                                                  legal, n_leg, True, learned)
                     apply_action_nb(det, comp, action)
                     continue
                 n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
@@ -450,7 +454,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work):
                 if not legal_fresh:
                     legal_actions_nb(det, comp, legal)
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg)
+                                          n_leg, True, learned)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
         rewards_from(det, comp, n, final, margin, artisan_value, values, rewards)
@@ -504,7 +508,8 @@ def root_child_stats(work, player, action):
 
 
 @njit(cache=True)
-def mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, work):
+def mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, work, learned=True):
     """Determinised MCTS (module doc); ``params`` slots in ``MCTS_PARAM_NAMES``; ``work`` is
-    the int64[WORK_SIZE] workspace."""
-    return mcts_search(state, comp, player, params, prng, legal, n_legal, work)
+    the int64[WORK_SIZE] workspace; ``learned=None`` compiles the rollouts without the learned
+    policy (``kernel_switches``)."""
+    return mcts_search(state, comp, player, params, prng, legal, n_legal, work, learned)

@@ -42,21 +42,23 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 # in which LLVM optimises the whole heuristic again (issue 13: cold compile).
 @kernel(inline="always")
 def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     heuristics=True):
+                     heuristics=True, learned=True):
     """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]`` at its
     temperature, without restrictions (MCTS rollouts).
 
     ``heuristics=None`` compiles a dispatcher without the heuristic family (``greedy``, the
-    presets and ``learned``, which calls the heuristic); the caller must not
-    pass its ids then (an unknown id plays ``legal[0]``).
+    presets and ``learned``, which calls the heuristic), ``learned=None`` one without the
+    learned policy; the caller must not pass their ids then (an unknown id plays
+    ``legal[0]``).
     """
     if heuristics is not None:
         # One call site of the shared kernel: numba optimises it again at every call site.
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY:
             return weighted_policy_nb(state, comp, player, params, prng, legal, n_legal,
                                       strategy_id == STRATEGY_GREEDY)
-        if strategy_id == STRATEGY_LEARNED:  # its first feature is the heuristic's value
-            return learned_policy_nb(state, comp, player, params, prng, legal, n_legal)
+        if learned is not None:
+            if strategy_id == STRATEGY_LEARNED:  # its first feature is the heuristic's value
+                return learned_policy_nb(state, comp, player, params, prng, legal, n_legal)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
@@ -64,7 +66,7 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
 
 @kernel(inline="always")
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     heuristics=True):
+                     heuristics=True, learned=True):
     """``simple_choice_nb`` after removing the families the seat is forbidden from
     ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
 
@@ -73,4 +75,4 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n,
-                            heuristics)
+                            heuristics, learned)

@@ -88,7 +88,8 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal,
 
 @njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
-                  lineup_ids, lineup_params, results, setups):
+                  lineup_ids, lineup_params, results,
+                  setups):
     """Play ``len(game_ids)`` games on one thread; game ``g`` has seat p taken by line-up entry
     ``lineups[g, p]`` and writes rows ``results[g * n_players:(g + 1) * n_players]`` and
     ``setups[g]``.

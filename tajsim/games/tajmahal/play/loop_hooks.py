@@ -48,15 +48,15 @@ from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS
 #: The kernel switches with their defaults (``kernel_switches``: None leaves ISMCTS / the
-#: heuristic family out of the compiled kernel).
-SWITCHES = (("search", True), ("heuristics", True))
+#: heuristic family / the learned policy out of the compiled kernel).
+SWITCHES = (("search", True), ("heuristics", True), ("learned", True))
 #: The generated loop draws an unrestricted random seat's action itself (``random_policy_nb``'s
 #: draw): through the dispatcher, the restriction step alone made a random game 25% slower.
 RANDOM_FAST_PATH = True
 
 
 @njit(cache=True, inline="always")
-def new_work_nb(search, heuristics):
+def new_work_nb(search, heuristics, learned):
     """The heuristic family's scratch, float64[HEURISTIC_WORK_SIZE], reused by every decision
     of a batch (no value in it outlives a decision); empty without the family."""
     return np.empty(HEURISTIC_WORK_SIZE if heuristics is not None else 0, np.float64)
@@ -64,10 +64,10 @@ def new_work_nb(search, heuristics):
 
 @njit(cache=True, inline="always")
 def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
-              heuristics):
+              heuristics, learned):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``)."""
     return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
-                            n_legal, search, heuristics, work)
+                            n_legal, search, heuristics, work, learned)
 
 
 @kernel
@@ -128,9 +128,12 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
 
 
 @njit(cache=True)
-def check_switches_nb(lineup_ids, search, heuristics):
-    """Refuse a lineup that needs a strategy family the kernel was compiled without."""
+def check_switches_nb(lineup_ids, search, heuristics, learned):
+    """Refuse a lineup that needs a strategy family the kernel was compiled without (ISMCTS
+    refuses a learned rollout itself: the line-up's ids do not show it)."""
     for i in range(lineup_ids.shape[0]):
+        if learned is None and lineup_ids[i] == STRATEGY_LEARNED:
+            raise ValueError("lineup has learned but the kernel was compiled with learned=None")
         if search is None and lineup_ids[i] == STRATEGY_ISMCTS:
             raise ValueError("lineup has ismcts but the kernel was compiled with search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY

@@ -32,18 +32,33 @@ STRATEGY_LEARNED = 4
 N_STRATEGY_IDS = 5
 
 
-def kernel_switches(strategy_ids) -> tuple[bool | None, bool | None]:
-    """The ``search`` and ``heuristics`` arguments of the game kernels for these strategy ids.
+#: ISMCTS's parameter slot naming its rollout policy, and the value there that names
+#: ``learned`` (here, not in the search module, so that ``kernel_switches`` reads it).
+ISMCTS_ROLLOUT_SLOT = 2
+ROLLOUT_LEARNED = 3
+
+
+def kernel_switches(strategy_ids, params=None) -> tuple[bool | None, bool | None, bool | None]:
+    """The ``search``, ``heuristics`` and ``learned`` arguments of the game kernels for these
+    strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
 
     numba drops the code behind ``if search is not None`` when ``search`` is ``None``, so a run
-    without ISMCTS (``None`` for ``search``) or without the heuristic family (``None`` for
-    ``heuristics``: ``greedy`` and the presets) never compiles them: a cold ``random`` run
-    compiles in about a third of the time. ``True`` keeps the family.
+    without ISMCTS (``None`` for ``search``), without the heuristic family (``None`` for
+    ``heuristics``: ``greedy``, the presets and ``learned``) or without the learned policy
+    (``None`` for ``learned``) never compiles them: a cold ``random`` run compiles in about a
+    third of the time, and a search seat without ``learned`` about 40% faster. ``True`` keeps
+    the family. ``learned`` is kept for a ``learned`` seat and for an ISMCTS seat that rolls
+    out with it; without ``params`` for any ISMCTS seat.
     """
-    ids = {int(i) for i in strategy_ids}
-    search = True if STRATEGY_ISMCTS in ids else None
+    ids = [int(i) for i in strategy_ids]
+    id_set = set(ids)
+    search = True if STRATEGY_ISMCTS in id_set else None
     # ISMCTS rollouts may use any simple strategy, so search keeps the heuristics too; the
     # learned policy scores the heuristic's own values, so it needs the family.
-    heuristics = True if ids & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
+    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
         or search else None
-    return search, heuristics
+    learned_rollout = search is not None and (params is None or any(
+        sid == STRATEGY_ISMCTS and int(row[ISMCTS_ROLLOUT_SLOT]) == ROLLOUT_LEARNED
+        for sid, row in zip(ids, params, strict=True)))
+    learned = True if STRATEGY_LEARNED in id_set or learned_rollout else None
+    return search, heuristics, learned

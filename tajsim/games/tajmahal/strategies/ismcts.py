@@ -90,7 +90,13 @@ from tajsim.games.tajmahal.engine.nb import (
 )
 from tajsim.games.tajmahal.strategies.features import is_unseen
 from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
-from tajsim.games.tajmahal.strategies.ids import N_WEIGHTS, STRATEGY_LEARNED, VALUE_ONE
+from tajsim.games.tajmahal.strategies.ids import (
+    ISMCTS_ROLLOUT_SLOT,
+    N_WEIGHTS,
+    ROLLOUT_LEARNED,
+    STRATEGY_LEARNED,
+    VALUE_ONE,
+)
 from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
 from tajsim.games.tajmahal.strategies.rollout import simple_choice_nb
 
@@ -99,8 +105,9 @@ P = MAX_PLAYERS
 # Parameter slots (names in ``ISMCTS_PARAM_NAMES``).
 I_ITERATIONS = 0
 I_EXPLORATION = 1
-I_ROLLOUT = 2  # the rollout policy: a strategy id (0 random, 1 greedy, 2 heuristic), or 3
-ROLLOUT_LEARNED = 3  # ... the learned policy (STRATEGY_LEARNED; 3 is ismcts's own id)
+# the rollout policy: a strategy id (0 random, 1 greedy, 2 heuristic), or ROLLOUT_LEARNED (3)
+# for the learned policy (STRATEGY_LEARNED; 3 is ismcts's own id)
+I_ROLLOUT = ISMCTS_ROLLOUT_SLOT
 I_HORIZON = 3  # visit ends to roll out before evaluating; < 0: to the end of the game
 I_REWARD_SCALE = 4
 I_CARD_VALUE = 5  # evaluation: points per card in hand at a truncated rollout
@@ -228,9 +235,11 @@ def rewards_from(det, n, final, params, values, rewards):
 
 
 @njit(cache=True)
-def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_out):
+def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_out,
+                  learned=True):
     """Run the search; return the chosen action and write root child visits per root action
-    into ``visits_out`` (float64[n_root])."""
+    into ``visits_out`` (float64[n_root]). ``learned=None`` compiles the rollouts without the
+    learned policy (``kernel_switches``): a learned rollout then raises."""
     n = state[S_N_PLAYERS]
     iterations = max(1, int(params[I_ITERATIONS]))
     # A time budget replaces the iteration count (records then depend on the machine's speed).
@@ -239,6 +248,8 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     c_explore = params[I_EXPLORATION]
     rollout_id = int(params[I_ROLLOUT])
     if rollout_id == ROLLOUT_LEARNED:  # the setting's values run 0..3; learned's id is 4
+        if learned is None:
+            raise ValueError("ismcts rolls out with learned, but the kernel has learned=None")
         rollout_id = STRATEGY_LEARNED
     horizon = int(params[I_HORIZON])
     group = params[I_GROUP] > 0.5
@@ -301,7 +312,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             mover = det[S_CUR]
             if not in_tree:
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg, work)
+                                          n_leg, work, learned)
                 apply_action_nb(det, comp, action)
                 continue
             stamp += 1
@@ -364,7 +375,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             else:  # tree full: finish with the rollout policy
                 in_tree = False
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg, work)
+                                          n_leg, work, learned)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
         rewards_from(det, n, final, params, values, rewards)
@@ -413,7 +424,8 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
 
 
 @njit(cache=True)
-def ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal):
-    """SO-ISMCTS (see the module docstring); ``params`` slots in ``ISMCTS_PARAM_NAMES``."""
+def ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned=True):
+    """SO-ISMCTS (see the module docstring); ``params`` slots in ``ISMCTS_PARAM_NAMES``;
+    ``learned`` the kernel switch of ``ismcts_search``."""
     visits = np.empty(n_legal, np.float64)
-    return ismcts_search(state, comp, player, params, prng, legal, n_legal, visits)
+    return ismcts_search(state, comp, player, params, prng, legal, n_legal, visits, learned)

@@ -65,15 +65,16 @@ __all__ = [
 # module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=True, heuristics=True, work=None):
+                     search=True, heuristics=True, work=None, learned=True):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
     A restricted strategy (``forbid=``, the last slot of ``params``) chooses among a copy of
     the list without its forbidden families (the whole list where that would leave nothing).
     Search strategies are dispatched here; the others through ``simple_choice_nb``, the
     dispatcher rollouts use (it cannot reach ISMCTS, so numba sees no recursion).
-    ``search=None`` / ``heuristics=None`` compile a dispatcher without ISMCTS / without the
-    heuristic family (see ``kernel_switches``); the caller must not pass their ids then.
+    ``search=None`` / ``heuristics=None`` / ``learned=None`` compile a dispatcher without
+    ISMCTS / the heuristic family / the learned policy, in the dispatcher and in ISMCTS's
+    rollouts (see ``kernel_switches``); the caller must not pass their ids then.
     ``work`` is the heuristic's scratch, float64[HEURISTIC_WORK_SIZE], allocated once by a
     caller that decides many times (the batch kernels); None allocates it for this decision.
     """
@@ -85,15 +86,15 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
             return legal[0]
     if search is not None:
         if strategy_id == STRATEGY_ISMCTS:
-            return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal)
+            return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned)
     if heuristics is not None:
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY \
                 or strategy_id == STRATEGY_LEARNED:
             if work is None:
                 scratch = np.empty(HEURISTIC_WORK_SIZE, np.float64)
                 return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
-                                        n_legal, scratch)
+                                        n_legal, scratch, learned)
             return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
-                                    n_legal, work)
+                                    n_legal, work, learned)
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                            None)
+                            None, None)

@@ -83,13 +83,15 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 # Inlined into its callers (numba IR): a separately compiled dispatcher is one more module
 # in which LLVM optimises the whole heuristic again (issue 13: cold compile).
 @kernel(inline="always")
-def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work):
+def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
+                     learned=True):
     """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]`` at its
     temperature, without restrictions (ISMCTS's rollouts).
 
     ``work`` is the heuristic family's scratch (float64[HEURISTIC_WORK_SIZE]), or None to
-    compile a dispatcher without the family (``kernel_switches`` in
-    :mod:`tajsim.games.tajmahal.strategies.ids`); the caller must not pass their ids then.
+    compile a dispatcher without the family; ``learned=None`` compiles it without the learned
+    policy (``kernel_switches`` in :mod:`tajsim.games.tajmahal.strategies.ids`). The caller
+    must not pass the ids of a family left out.
     """
     if work is not None:
         # One call site of the shared kernel (not heuristic_policy_nb and greedy_policy_nb,
@@ -101,9 +103,10 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                 load_greedy_weights(work)
             w = work[WORK_WEIGHTS:] if strategy_id == STRATEGY_GREEDY else params
             action = weighted_policy_nb(state, comp, player, w, legal, n_legal, work)
-            if strategy_id == STRATEGY_LEARNED:
-                return legal[learned_choice(state, comp, player, params, prng, legal, n_legal,
-                                            work)]
+            if learned is not None:
+                if strategy_id == STRATEGY_LEARNED:
+                    return legal[learned_choice(state, comp, player, params, prng, legal,
+                                                n_legal, work)]
             t_units = temperature_units(params, VALUE_ONE)
             if t_units > 0:  # at 0 nothing is drawn: today's choice, today's streams
                 return legal[draw_by_value(work, WORK_VALUES, n_legal, t_units, prng, player)]
