@@ -67,7 +67,7 @@ def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, w
               heuristics, learned):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``)."""
     return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
-                            n_legal, search, heuristics, work, learned)
+                            n_legal, search, heuristics, learned, work)
 
 
 @kernel

@@ -65,7 +65,7 @@ __all__ = [
 # module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=True, heuristics=True, work=None, learned=True):
+                     search=True, heuristics=True, learned=True, work=None):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
     A restricted strategy (``forbid=``, the last slot of ``params``) chooses among a copy of
