@@ -12,15 +12,16 @@ the first of equal ones; above temperature 0 a softmax draw). ``phi`` (``FEATURE
   the search decides only the pick and plays the base heuristic elsewhere, so the fit can
   weigh the value of the turn's steps apart from that of the pairs.
 * the pick's pair (0 at other decisions), from the heuristic's own pair valuation
-  (``fill_pair_values``: the same plan, taken apart): ``gold_actions`` (gold actions in the
-  pair, 0-2), ``palaces_built`` (the palaces its plan builds, 0-2), ``houses_built`` (the houses
-  it builds), ``failed_actions`` (the actions it cannot carry out: each costs a penalty),
-  ``gold_left`` (the seat's gold after the pair's gold actions and the plan's spending, the
-  Trader's gold included), ``palace_part`` and ``house_part`` (the gold value the palaces and
-  the houses add to the pair's value), ``governor``, ``character`` and ``move_or_quarry`` (those
-  actions in the pair), ``palaces_late`` and ``gold_late`` (palaces built and gold actions times
-  the round / 10: the game's progress), ``palaces_behind`` (palaces built times how many
-  palaces the best other seat has more than this one, negative when ahead).
+  (``pair_plan``, whose value ``fill_pair_values`` reads: the same plan, taken apart):
+  ``gold_actions`` (gold actions in the pair, 0-2), ``palaces_built`` (the palaces its plan
+  builds, 0-2), ``houses_built`` (the houses it builds), ``failed_actions`` (the actions it
+  cannot carry out: each costs a penalty), ``gold_left`` (the seat's gold after the pair's gold
+  actions and the plan's spending, the Trader's gold included), ``palace_part`` and
+  ``house_part`` (the gold value the palaces and the houses add to the pair's value),
+  ``governor``, ``character`` and ``move_or_quarry`` (those actions in the pair),
+  ``palaces_late`` and ``gold_late`` (palaces built and gold actions times the round / 10: the
+  game's progress), ``palaces_behind`` (palaces built times how many palaces the best other seat
+  has more than this one, negative when ahead).
 
 The search's evaluation at the end of the round (palaces at 25 gold, plus gold, against the
 best other seat) is what the pick features let the fit approach: what the pair builds and
