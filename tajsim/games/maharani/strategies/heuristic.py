@@ -441,9 +441,20 @@ def softmax_choice(state, comp, player, wt, prng, legal, n_legal, t_units):
     total = np.int64(0)
     for i in range(n_legal):
         v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
-        w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
-        if w > 0:
-            total += w
-            if below(prng, player, total) < w:
-                chosen = legal[i]
+        total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i], total,
+                                     chosen)
     return chosen
+
+
+@kernel(inline="always")
+def softmax_draw(prng, player, below_best, t_units, choice, total, chosen):
+    """One step of the weighted reservoir draw: (total, chosen) after ``choice``, whose value
+    is ``below_best`` under the best, weighs ``softmax_weight(below_best, t_units)`` (shifted
+    down by ``SOFTMAX_SHIFT``; ``total`` the weights so far). A positive weight ``w`` takes
+    over with probability ``w / total``, one draw from ``prng[player]``."""
+    w = softmax_weight(below_best, t_units) >> SOFTMAX_SHIFT
+    if w > 0:
+        total += w
+        if below(prng, player, total) < w:
+            chosen = choice
+    return total, chosen

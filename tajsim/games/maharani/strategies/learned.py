@@ -37,8 +37,7 @@ import math
 
 import numpy as np
 
-from tajsim.engine.choice import softmax_weight, temperature_units
-from tajsim.engine.rng import below
+from tajsim.engine.choice import temperature_units
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     ACTION_REFRESH,
@@ -73,10 +72,10 @@ from tajsim.games.maharani.engine.nb import (
 from tajsim.games.maharani.strategies.heuristic import (
     EMPTY_MEMO,
     NEG_INF,
-    SOFTMAX_SHIFT,
     flood_around,
     keep_best,
     memo_value,
+    softmax_draw,
     weights_of,
 )
 from tajsim.games.maharani.strategies.ids import LEARNED_OFFSET, TEMPERATURE_SCALE
@@ -287,6 +286,17 @@ def linear_score_of(theta, f):
 
 
 @kernel(inline="always")
+def candidate_score(state, comp, player, legal, top, k, theta, context, extra):
+    """(index, score in thousandths of gold, the extras' memo) of ``top``'s k-th candidate
+    (index -1 and score 0: fewer candidates than k + 1)."""
+    value, i = top_entry(top, k)
+    if i < 0:
+        return i, np.int64(0), extra
+    f, extra = action_features(state, comp, player, legal[i], value, 1, context, extra)
+    return i, linear_score_of(theta, f) // THETA_ONE, extra
+
+
+@kernel(inline="always")
 def top_candidates(state, comp, player, wt, legal, n_legal, side):
     """The N_CANDIDATES best of ``legal[:n_legal]`` by the heuristic's value (``insert_top``'s
     tuple; ties: the earlier action, as mcts's ``candidates``)."""
@@ -356,26 +366,18 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
         # softmax: the best score, and a weighted reservoir draw
         best_value = NEG_INF
         for k in range(N_CANDIDATES):
-            value, i = top_entry(top, k)
-            if i >= 0:
-                f, extra = action_features(state, comp, player, legal[i], value, 1, context,
-                                           extra)
-                v = linear_score_of(theta, f) // THETA_ONE
-                if v > best_value:
-                    best_value = v
+            i, v, extra = candidate_score(state, comp, player, legal, top, k, theta, context,
+                                          extra)
+            if i >= 0 and v > best_value:
+                best_value = v
         chosen = legal[top_entry(top, 0)[1]]
         total = np.int64(0)
         for k in range(N_CANDIDATES):
-            value, i = top_entry(top, k)
+            i, v, extra = candidate_score(state, comp, player, legal, top, k, theta, context,
+                                          extra)
             if i >= 0:
-                f, extra = action_features(state, comp, player, legal[i], value, 1, context,
-                                           extra)
-                v = linear_score_of(theta, f) // THETA_ONE
-                w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
-                if w > 0:
-                    total += w
-                    if below(prng, player, total) < w:
-                        chosen = legal[i]
+                total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i],
+                                             total, chosen)
         return chosen
     # balanced's choice first (ties go to it), then the candidates
     f, extra = action_features(state, comp, player, legal[pick], pick_value,
