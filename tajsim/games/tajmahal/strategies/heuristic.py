@@ -369,30 +369,6 @@ BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
 @kernel(inline="always")
-def bid_cards(action):
-    """(card, extra) a bid action plays: the coloured card and the second card (a colourless
-    or prestige card), -1 when there is none."""
-    code = action - ACTION_BID
-    card = code // BID_EXTRA
-    extra_slot = code % BID_EXTRA
-    extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
-    return card, extra
-
-
-@kernel(inline="always")
-def bid_symbols_at_stake(state, comp, player, card, extra, s):
-    """How many of symbol ``s`` the bid of ``card`` (and ``extra``, -1: none) adds to the
-    player's row, or -1 when ``s`` is not at stake: its seat is not present, or the row would
-    still show none."""
-    add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
-    if extra >= 0:
-        add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
-    if state[S_SEAT + s] != SEAT_PRESENT or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
-        return -1
-    return add
-
-
-@kernel(inline="always")
 def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
@@ -444,7 +420,10 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
         if action == ACTION_WITHDRAW:
             values[i] = wd  # hook: the temperature draws from every value
             continue
-        card, extra = bid_cards(action)
+        code = action - ACTION_BID
+        card = code // BID_EXTRA
+        extra_slot = code % BID_EXTRA
+        extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
         value = disp_later - keep[comp[C_CARD_COLOUR + card]]  # bids play coloured cards
         if extra >= 0:
             value -= 0.0 if extra >= FIRST_PRESTIGE else keep[comp[C_CARD_COLOUR + extra]]
@@ -452,8 +431,11 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
                 value += 2.0 * w[W_BONUS]
         miss_palace = 1.0
         for s in range(N_SYMBOLS):
-            add = bid_symbols_at_stake(state, comp, player, card, extra, s)
-            if add < 0:
+            add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+            if extra >= 0:
+                add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
+            if state[S_SEAT + s] != SEAT_PRESENT \
+                    or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
                 continue
             h = hold[s * (MAX_PLAY_SYMBOLS + 1) + add]
             value += h * seat_v[s]

@@ -37,10 +37,13 @@ from tajsim.games.tajmahal.engine.enums import (
     ACTION_CITY,
     ACTION_TAKE,
     ACTION_WITHDRAW,
+    BID_EXTRA,
     C_CARD_COLOUR,
+    C_CARD_SYM,
     COLOURLESS,
     EDITION_2018,
     FIRST_PRESTIGE,
+    FIRST_WHITE,
     N_SYMBOLS,
     N_VISITS,
     PHASE_BID,
@@ -53,8 +56,10 @@ from tajsim.games.tajmahal.engine.enums import (
     S_PHASE,
     S_PROTEST_DONE,
     S_ROW_SYM,
+    S_SEAT,
     S_UNREST_SYM,
     S_VISIT,
+    SEAT_PRESENT,
 )
 from tajsim.games.tajmahal.engine.nb import palace_cities
 from tajsim.games.tajmahal.strategies.features import (
@@ -74,8 +79,6 @@ from tajsim.games.tajmahal.strategies.heuristic import (
     WORK_FEATURES,
     WORK_VALUES,
     WORK_VIEW,
-    bid_cards,
-    bid_symbols_at_stake,
     weighted_policy_nb,
 )
 from tajsim.games.tajmahal.strategies.ids import LEARNED_OFFSET, N_LEARNED_SLOTS, VALUE_ONE
@@ -156,7 +159,10 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
                 feats[r, 1] = 1.0
                 feats[r, 2] = progress
             elif action >= ACTION_BID and action < ACTION_CITY:
-                card, extra = bid_cards(action)
+                code = action - ACTION_BID
+                card = code // BID_EXTRA
+                extra_slot = code % BID_EXTRA
+                extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
                 cost = work[WORK_BID + AT_KEEP + comp[C_CARD_COLOUR + card]]
                 if extra >= 0:
                     feats[r, 4] = 1.0
@@ -167,8 +173,11 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
                 gain = 0.0
                 leads = 0.0
                 for s in range(N_SYMBOLS):
-                    add = bid_symbols_at_stake(state, comp, player, card, extra, s)
-                    if add < 0:
+                    add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
+                    if extra >= 0:
+                        add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
+                    if state[S_SEAT + s] != SEAT_PRESENT \
+                            or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
                         continue
                     h = work[WORK_BID + AT_HOLD + s * (MAX_PLAY_SYMBOLS + 1) + add]
                     gain += h * work[WORK_BID + AT_SEAT_V + s]
