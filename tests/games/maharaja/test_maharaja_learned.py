@@ -32,7 +32,7 @@ from tajsim.games.maharaja.strategies.learned import (
     expert_with_rollout,
     learned_features_nb,
 )
-from tajsim.games.maharaja.strategies.nb import choose_action_nb, choose_action_work_nb
+from tajsim.games.maharaja.strategies.nb import choose_action_work_nb
 from tajsim.games.maharaja.strategies.registry import (
     LEARNED_FILE,
     REGISTRY,
@@ -43,32 +43,11 @@ from tajsim.running.simulate import simulate
 E_VALUE = "learned:" + ":".join(f"w_{n}={1 if n == 'value' else 0}" for n in FEATURE_NAMES)
 
 
-def collect_states(n_games=5):
-    """States (with more than one legal action) from hoarder/balanced/random games, every
-    decision phase represented."""
-    rng = np.random.default_rng(3)
-    out = []
-    buf = np.empty(E.N_ACTIONS, np.int64)
-    mix = ["hoarder", "balanced", "random", "rusher"]
-    for g in range(n_games):
-        n = 2 + g % 4
-        state = np.zeros(E.STATE_SIZE, np.int64)
-        prng = np.zeros(E.MAX_PLAYERS, np.int64)
-        start_game_nb(COMP, n, 0, 31, g, g, state, prng)
-        seats = [REGISTRY.parse(mix[(g + p) % len(mix)]) for p in range(n)]
-        while state[E.S_PHASE] != E.PHASE_GAME_OVER:
-            k = nb.legal_actions_nb(state, COMP, buf)
-            p = int(state[E.S_CUR])
-            if k > 1 and rng.random() < 0.25:
-                out.append(state.copy())
-            spec, params = seats[p]
-            a = buf[0] if k == 1 else choose_action_nb(spec.strategy_id, state, COMP, p, params,
-                                                       prng, buf, k)
-            nb.apply_action_nb(state, COMP, a)
-    return out
-
-
-STATES = collect_states()
+@pytest.fixture(scope="module")
+def states(states_from_games):
+    """States from hoarder/balanced/random/rusher games, every decision phase represented."""
+    return states_from_games(["hoarder", "balanced", "random", "rusher"], n_games=5, seed=31,
+                             keep_share=0.25, rng_seed=3)
 
 
 def _features(state, params):
@@ -98,14 +77,14 @@ def test_e_value_plays_like_hoarder(players, others, temperature):
     pd.testing.assert_frame_equal(_without_names(base), _without_names(mine))
 
 
-def test_features_fill_the_matrix_with_the_heuristics_values():
+def test_features_fill_the_matrix_with_the_heuristics_values(states):
     """n_legal x n_features, finite; the first column is hoarder's own per-action value (the
     values its decision loop leaves in work[W_VALUES:], in gold, floored at VALUE_FLOOR)."""
     _, params = REGISTRY.parse(E_VALUE)
     hoarder = REGISTRY.parse("hoarder")
     assert len(FEATURE_NAMES) == N_LEARNED_FEATURES == SPEC.learned.n_features
     phases = set()
-    for state in STATES:
+    for state in states:
         legal, feats = _features(state, params)
         assert np.isfinite(feats).all()
         work = np.zeros(WORK_SIZE, np.int64)
@@ -123,13 +102,13 @@ def test_features_fill_the_matrix_with_the_heuristics_values():
     assert {E.PHASE_DRAFT, E.PHASE_SETUP_HOUSE, E.PHASE_PICK, E.PHASE_TURN} <= phases
 
 
-def test_features_read_nothing_hidden():
+def test_features_read_nothing_hidden(states):
     """Redrawing what the deciding seat cannot see (the others' unrevealed picks) changes no
     feature."""
     _, params = REGISTRY.parse("learned")
     rng = np.random.default_rng(8)
     redrawn = 0
-    for state in STATES:
+    for state in states:
         p = int(state[E.S_CUR])
         _, feats = _features(state, params)
         if nb.hidden_pick_count(state, p) > 0:

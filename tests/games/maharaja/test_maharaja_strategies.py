@@ -12,7 +12,7 @@ from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine import nb
 from tajsim.games.maharaja.engine.invariants import redraw_hidden
-from tajsim.games.maharaja.play.nb import play_batch_nb, start_game_nb
+from tajsim.games.maharaja.play.nb import play_batch_nb
 from tajsim.games.maharaja.strategies.ids import (
     SEARCH_ROLLOUT_SLOT,
     STRATEGY_LEARNED,
@@ -27,45 +27,25 @@ SMALL_SEARCH = "search:iterations=12:candidates=3:horizon=0"
 NAMES = [n for n in REGISTRY.names() if n != "search"] + [SMALL_SEARCH]
 
 
-def collect_states(n_games=6, per_game=40):
+@pytest.fixture(scope="module")
+def states(states_from_games):
     """States from games between a mix of strategies, every phase represented."""
-    rng = np.random.default_rng(11)
-    out = []
-    buf = np.empty(E.N_ACTIONS, np.int64)
-    mix = ["random", "balanced", "tollroad", "rusher", "hoarder"]
-    for g in range(n_games):
-        n = 2 + g % 4
-        state = np.zeros(E.STATE_SIZE, np.int64)
-        prng = np.zeros(E.MAX_PLAYERS, np.int64)
-        start_game_nb(COMP, n, 0, 21, g, g, state, prng)
-        seats = [REGISTRY.parse(mix[(g + p) % len(mix)]) for p in range(n)]
-        while state[E.S_PHASE] != E.PHASE_GAME_OVER:
-            k = nb.legal_actions_nb(state, COMP, buf)
-            p = int(state[E.S_CUR])
-            if k > 1 and rng.random() < per_game / 200:
-                out.append(state.copy())
-            spec, params = seats[p]
-            a = buf[0] if k == 1 else choose_action_nb(spec.strategy_id, state, COMP, p, params,
-                                                       prng, buf, k)
-            nb.apply_action_nb(state, COMP, a)
-    return out
+    return states_from_games(["random", "balanced", "tollroad", "rusher", "hoarder"], n_games=6,
+                             seed=21, keep_share=0.2, rng_seed=11)
 
 
-STATES = collect_states()
-
-
-def test_states_cover_every_decision_phase():
-    phases = {int(s[E.S_PHASE]) for s in STATES}
+def test_states_cover_every_decision_phase(states):
+    phases = {int(s[E.S_PHASE]) for s in states}
     assert {E.PHASE_DRAFT, E.PHASE_SETUP_HOUSE, E.PHASE_PICK, E.PHASE_TURN} <= phases
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_strategy_is_legal_pure_and_blind(name):
+def test_strategy_is_legal_pure_and_blind(name, states):
     spec, params = REGISTRY.parse(name)
     buf = np.empty(E.N_ACTIONS, np.int64)
     rng = np.random.default_rng(5)
     hidden_seen = 0
-    for i, state in enumerate(STATES):
+    for i, state in enumerate(states):
         k = nb.legal_actions_nb(state, COMP, buf)
         legal = buf[:k].copy()
         p = int(state[E.S_CUR])
@@ -88,12 +68,12 @@ def test_strategy_is_legal_pure_and_blind(name):
     assert hidden_seen > 0  # some states had hidden picks to redraw
 
 
-def test_work_scratch_does_not_carry_decisions():
+def test_work_scratch_does_not_carry_decisions(states):
     """A reused scratch array gives the same decisions as a fresh one (play_out reuses one)."""
     spec, params = REGISTRY.parse("balanced")
     work = np.full(WORK_SIZE, 12345, np.int64)
     buf = np.empty(E.N_ACTIONS, np.int64)
-    for state in STATES:
+    for state in states:
         k = nb.legal_actions_nb(state, COMP, buf)
         p = int(state[E.S_CUR])
         prng = np.zeros(E.MAX_PLAYERS, np.int64)

@@ -12,9 +12,7 @@ from maharani_helpers import MCOMP
 
 import tajsim
 from tajsim.games.maharani.engine import enums as E
-from tajsim.games.maharani.engine import nb
 from tajsim.games.maharani.engine.invariants import redraw_hidden
-from tajsim.games.maharani.play.nb import start_game_nb
 from tajsim.games.maharani.spec import SPEC
 from tajsim.games.maharani.strategies.heuristic import EMPTY_MEMO, memo_value, weights_of
 from tajsim.games.maharani.strategies.ids import LEARNED_OFFSET, N_PARAMS, STRATEGY_LEARNED
@@ -25,7 +23,6 @@ from tajsim.games.maharani.strategies.learned import (
     learned_features_nb,
 )
 from tajsim.games.maharani.strategies.mcts import I_ROLLOUT, ROLLOUT_LEARNED
-from tajsim.games.maharani.strategies.nb import choose_action_nb
 from tajsim.games.maharani.strategies.registry import (
     REGISTRY,
     THETA_NAMES,
@@ -62,30 +59,11 @@ def test_unit_theta_plays_exactly_like_balanced(players, extra):
     pd.testing.assert_frame_equal(comparable(base), comparable(learned))
 
 
-def decision_states(n_players: int, seed: int, n_states: int):
-    """(state, prng, player, legal) at decisions with a choice, from balanced games."""
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    _, params = REGISTRY.parse("balanced")
-    rng = np.random.default_rng(seed)
-    out = []
-    game = 0
-    while len(out) < n_states:
-        state = np.zeros(E.STATE_SIZE, np.int64)
-        prng = np.zeros(E.MAX_PLAYERS, np.int64)
-        start_game_nb(MCOMP, n_players, 0, seed, game, game, state, prng)
-        while state[E.S_PHASE] != E.PHASE_GAME_OVER and len(out) < n_states:
-            k = nb.legal_actions_nb(state, MCOMP, legal)
-            p = int(state[E.S_CUR])
-            if k > 1 and rng.random() < 0.08:
-                out.append((state.copy(), prng.copy(), p, legal[:k].copy()))
-            a = legal[0] if k == 1 else choose_action_nb(2, state, MCOMP, p, params, prng,
-                                                         legal, k, None, True)
-            nb.apply_action_nb(state, MCOMP, a)
-        game += 1
-    return out
-
-
-STATES = {n: decision_states(n, 5 + n, 25) for n in (2, 3, 4)}
+@pytest.fixture(scope="module")
+def states(decision_states):
+    """25 decisions a player count, from balanced games."""
+    return {n: decision_states(n, 5 + n, 25, keep_share=0.08, balanced_share=1.0)
+            for n in (2, 3, 4)}
 
 
 def features_of(state, player, legal, params):
@@ -95,11 +73,11 @@ def features_of(state, player, legal, params):
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
-def test_features_fill_the_matrix_and_start_with_balanced_values(n_players):
+def test_features_fill_the_matrix_and_start_with_balanced_values(states, n_players):
     _, params = REGISTRY.parse("learned")
     wt = weights_of(params, False)
     assert SPEC.learned is not None and SPEC.learned.feature_names == FEATURE_NAMES
-    for state, _prng, p, legal in STATES[n_players]:
+    for state, _prng, p, legal in states[n_players]:
         out = features_of(state, p, legal, params)
         k = len(legal)
         assert np.all(np.isfinite(out[:k, :N_FEATURES]))
@@ -117,11 +95,11 @@ def test_features_fill_the_matrix_and_start_with_balanced_values(n_players):
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
-def test_features_see_only_public_facts(n_players):
+def test_features_see_only_public_facts(states, n_players):
     """Redrawing the hidden bag order, chance stream and seeds changes no feature."""
     _, params = REGISTRY.parse("learned")
     rng = np.random.default_rng(n_players)
-    for state, _prng, p, legal in STATES[n_players]:
+    for state, _prng, p, legal in states[n_players]:
         before = features_of(state, p, legal, params)
         other = redraw_hidden(state, MCOMP, p, rng)
         np.testing.assert_array_equal(before, features_of(other, p, legal, params))

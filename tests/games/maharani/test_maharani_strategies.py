@@ -13,7 +13,7 @@ from tajsim.errors import UserError
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb
 from tajsim.games.maharani.engine.invariants import redraw_hidden
-from tajsim.games.maharani.play.nb import play_batch_nb, start_game_nb
+from tajsim.games.maharani.play.nb import play_batch_nb
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.ids import N_PARAMS
 from tajsim.games.maharani.strategies.mcts import (
@@ -32,41 +32,13 @@ STRATEGIES = [name for name in REGISTRY.names() if name != "mcts"] + [
     "mcts:iterations=30:horizon=2", "mcts:iterations=20:horizon=-1:rollout=1:width=0"]
 
 
-def decision_states(n_players: int, seed: int, n_states: int):
-    """(state, prng, player, legal) at decisions with a choice, from mixed random/heuristic
-    games."""
-    rng = np.random.default_rng(seed)
-    legal = np.empty(E.N_ACTIONS, np.int64)
-    spec, params = REGISTRY.parse("balanced")
-    out = []
-    game = 0
-    while len(out) < n_states:
-        state = np.zeros(E.STATE_SIZE, np.int64)
-        prng = np.zeros(E.MAX_PLAYERS, np.int64)
-        start_game_nb(MCOMP, n_players, 0, seed, game, game, state, prng)
-        stops = set(rng.integers(0, 70, size=4).tolist())
-        step = 0
-        while state[E.S_PHASE] != E.PHASE_GAME_OVER and len(out) < n_states:
-            k = nb.legal_actions_nb(state, MCOMP, legal)
-            p = int(state[E.S_CUR])
-            if k > 1 and step in stops:
-                out.append((state.copy(), prng.copy(), p, legal[:k].copy()))
-            sid = spec.strategy_id if rng.random() < 0.7 else 0
-            a = legal[0] if k == 1 else choose_action_nb(sid, state, MCOMP, p, params, prng,
-                                                         legal, k, None, True)
-            nb.apply_action_nb(state, MCOMP, a)
-            step += 1
-        game += 1
-    return out
-
-
 @pytest.fixture(scope="module")
 def work():
     return new_workspace()
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
-def test_strategies_choose_legal_actions_and_touch_nothing_else(work, n_players):
+def test_strategies_choose_legal_actions_and_touch_nothing_else(decision_states, work, n_players):
     states = decision_states(n_players, seed=3 + n_players, n_states=8)
     for name in STRATEGIES:
         spec, params = REGISTRY.parse(name)
@@ -82,7 +54,7 @@ def test_strategies_choose_legal_actions_and_touch_nothing_else(work, n_players)
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
-def test_decisions_ignore_what_the_seat_cannot_see(work, n_players):
+def test_decisions_ignore_what_the_seat_cannot_see(decision_states, work, n_players):
     rng = np.random.default_rng(40 + n_players)
     states = decision_states(n_players, seed=17 + n_players, n_states=8)
     changed = 0
@@ -101,7 +73,7 @@ def test_decisions_ignore_what_the_seat_cannot_see(work, n_players):
     assert changed == len(states)
 
 
-def test_redraw_keeps_the_visible_state():
+def test_redraw_keeps_the_visible_state(decision_states):
     rng = np.random.default_rng(1)
     for state, _, player, _ in decision_states(3, seed=9, n_states=5):
         other = redraw_hidden(state, MCOMP, player, rng)
@@ -113,7 +85,7 @@ def test_redraw_keeps_the_visible_state():
         assert np.array_equal(state[~hidden], other[~hidden])
 
 
-def test_determinisation_depends_only_on_the_view():
+def test_determinisation_depends_only_on_the_view(decision_states):
     rng = np.random.default_rng(5)
     for state, prng, player, _ in decision_states(4, seed=13, n_states=4):
         other = redraw_hidden(state, MCOMP, player, rng)
@@ -130,7 +102,7 @@ def test_determinisation_depends_only_on_the_view():
         assert a[E.S_RNG] == b[E.S_RNG]
 
 
-def test_greedy_takes_the_most_gold_of_each_decision():
+def test_greedy_takes_the_most_gold_of_each_decision(decision_states):
     spec, params = REGISTRY.parse("greedy")
     checked = 0
     for state, prng, player, legal in decision_states(3, seed=21, n_states=30):
@@ -244,7 +216,7 @@ def test_decode_action_round_trip():
         decode_action(E.N_ACTIONS)
 
 
-def test_mcts_time_budget_replaces_the_iteration_count():
+def test_mcts_time_budget_replaces_the_iteration_count(decision_states):
     """``ms=`` searches for that much thread CPU time (whatever ``iterations`` says); without it
     the parameter vector is the one the records were made with (slot 7 was unused, 0)."""
     import time

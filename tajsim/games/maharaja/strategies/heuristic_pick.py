@@ -204,22 +204,17 @@ def best_governor(state, comp, p, work, skip):
     return best
 
 
-@kernel
-def fill_pair_values(state, comp, p, work, out, out_off):
-    """Value of each of the 45 pairs for seat p into ``out[out_off:out_off + 45]`` (weights
-    already loaded into ``work``)."""
-    prepare(state, comp, p, work, True)
-    fill_village_values(state, comp, p, work)
-    fill_top_houses(state, comp, p, work)
-    fill_palace_plans(state, comp, p, work)
-    pen = penalty_unit(state, comp, work)
-    w_gold = wt(work, I_GOLD)
+@kernel(inline="always")
+def pair_plan_inputs(state, comp, p, work):
+    """What every pair's plan for seat p starts from (the scratch ``fill_pair_values`` fills
+    for p: top houses, palace plans, village values): (gold, the Trader's included; houses in
+    the pool; ``best_move_gain``; ``best_governor``; ``best_city_house``; gold to reach the
+    nearest city; whether the quarry has room; a house's cost; 1 with the Builder, else 0)."""
     gold = state[S_GOLD + p]
     if holds(state, p, CARD.TRADER):
         gold += comp[C_TRADER_GOLD]
     pool = state[S_POOL + p]
     move_gain = best_move_gain(state, comp, p, work)
-    card_gain = best_card_gain(state, comp, p, work)
     gov1 = best_governor(state, comp, p, work, -1)
     city_house = best_city_house(state, comp, p, work)
     # gold to reach the nearest city for a two-houses action's city house (the Monk's tolls
@@ -233,93 +228,153 @@ def fill_pair_values(state, comp, p, work, out, out_off):
     quarry_room = state[S_QUARRY + p] >= comp[C_QUARRY_TAKE]
     house_cost = comp[C_HOUSE_COST]
     builder = 1 if holds(state, p, CARD.BUILDER) else 0
-    for k in range(N_PAIRS):
-        a = PAIR_A[k]
-        b = PAIR_B[k]
-        value = 0
-        budget = gold
-        houses = 0
-        city_houses = 0
-        palaces = 0
-        pool_now = pool
-        for i in range(2):
-            kind = a if i == 0 else b
-            second = i == 1 and a == b
-            if kind == ACT.GOLD:
-                value += comp[C_GOLD_ACTION] * w_gold
-                budget += comp[C_GOLD_ACTION]
-            elif kind == ACT.HOUSE:
-                houses += 1
-            elif kind == ACT.TWO_HOUSES:
-                houses += 2
-                city_houses += 1
-            elif kind == ACT.MOVE_HOUSE:
-                if move_gain == NEG:
+    return (gold, pool, move_gain, gov1, city_house, city_trip, quarry_room, house_cost,
+            builder)
+
+
+@kernel(inline="always")
+def pair_plan(comp, k, inputs, card_gain, pen, w_gold, work):
+    """Pair ``k``'s plan for seat p: its two actions, then the palaces and houses they build
+    with the gold and houses at hand (``inputs``: ``pair_plan_inputs``; ``card_gain``:
+    ``best_card_gain``; ``pen``: ``penalty_unit``; ``w_gold``: the gold weight).
+
+    Returns (value, the pair's value in the heuristic's units; gold actions in the pair;
+    palaces built; houses built; actions it cannot carry out (each costs ``pen``); the gold
+    left; what the palaces and what the houses add to the value; governor actions; character
+    actions; move-house and quarry actions), all int64. ``fill_pair_values`` reads the value,
+    the ``learned`` strategy the parts."""
+    gold, pool, move_gain, gov1, city_house, city_trip, quarry_room, house_cost, builder = \
+        inputs
+    a = PAIR_A[k]
+    b = PAIR_B[k]
+    value = 0
+    budget = gold
+    houses = 0
+    city_houses = 0
+    palaces = 0
+    pool_now = pool
+    gold_actions = 0
+    failed = 0
+    palaces_built = 0
+    houses_built = 0
+    palace_part = 0
+    house_part = 0
+    governor = 0
+    character = 0
+    move_or_quarry = 0
+    for i in range(2):
+        kind = a if i == 0 else b
+        second = i == 1 and a == b
+        if kind == ACT.GOLD:
+            gold_actions += 1
+            value += comp[C_GOLD_ACTION] * w_gold
+            budget += comp[C_GOLD_ACTION]
+        elif kind == ACT.HOUSE:
+            houses += 1
+        elif kind == ACT.TWO_HOUSES:
+            houses += 2
+            city_houses += 1
+        elif kind == ACT.MOVE_HOUSE:
+            move_or_quarry += 1
+            if move_gain == NEG:
+                value -= pen
+                failed += 1
+            elif not second:
+                value += max(move_gain, 0)
+        elif kind == ACT.QUARRY:
+            move_or_quarry += 1
+            if not quarry_room:
+                value -= pen
+                failed += 1
+            else:
+                pool_now += comp[C_QUARRY_TAKE]
+                if pool < 3:
+                    value += w_gold * comp[C_QUARRY_TAKE] // 2
+        elif kind == ACT.PALACE:
+            palaces += 1
+        elif kind == ACT.PALACE_HOUSE:
+            palaces += 1
+            houses += 1
+        elif kind == ACT.GOVERNOR:
+            governor += 1
+            if gov1 == NEG:
+                value -= pen
+                failed += 1
+            elif not second:
+                value += max(gov1, 0)
+        else:
+            character += 1
+            if not second:
+                value += max(card_gain, 0)
+    trip = city_trip  # the city houses stand in the palace's city when there is one
+    if palaces > 0:
+        # houses that may stand in a village can open the road to the palace city
+        max_open = houses - city_houses + builder
+        if pool_now < max_open:
+            max_open = pool_now
+        v1, cost1, opened, city1 = best_palace_plan(budget, -1, max_open, work)
+        if v1 == NEG:
+            value -= pen * palaces
+            failed += palaces
+        else:
+            value += v1
+            palaces_built += 1
+            palace_part += v1
+            budget -= cost1
+            trip = 0
+            # the opening houses are paid in cost1 and count as built
+            paid_open = opened - builder if opened > builder else 0
+            houses -= paid_open
+            houses_built += opened
+            pool_now -= opened
+            if palaces == 2:
+                # one palace a city (R21): the second goes elsewhere
+                v2, cost2, _, _ = best_palace_plan(budget, city1, 0, work)
+                if v2 == NEG:
                     value -= pen
-                elif not second:
-                    value += max(move_gain, 0)
-            elif kind == ACT.QUARRY:
-                if not quarry_room:
-                    value -= pen
+                    failed += 1
                 else:
-                    pool_now += comp[C_QUARRY_TAKE]
-                    if pool < 3:
-                        value += w_gold * comp[C_QUARRY_TAKE] // 2
-            elif kind == ACT.PALACE:
-                palaces += 1
-            elif kind == ACT.PALACE_HOUSE:
-                palaces += 1
-                houses += 1
-            elif kind == ACT.GOVERNOR:
-                if gov1 == NEG:
-                    value -= pen
-                elif not second:
-                    value += max(gov1, 0)
-            else:
-                if not second:
-                    value += max(card_gain, 0)
-        trip = city_trip  # the city houses stand in the palace's city when there is one
-        if palaces > 0:
-            # houses that may stand in a village can open the road to the palace city
-            max_open = houses - city_houses + builder
-            if pool_now < max_open:
-                max_open = pool_now
-            v1, cost1, opened, city1 = best_palace_plan(budget, -1, max_open, work)
-            if v1 == NEG:
-                value -= pen * palaces
-            else:
-                value += v1
-                budget -= cost1
-                trip = 0
-                # the opening houses are paid in cost1 and count as built
-                paid_open = opened - builder if opened > builder else 0
-                houses -= paid_open
-                pool_now -= opened
-                if palaces == 2:
-                    # one palace a city (R21): the second goes elsewhere
-                    v2, cost2, _, _ = best_palace_plan(budget, city1, 0, work)
-                    if v2 == NEG:
-                        value -= pen
-                    else:
-                        value += v2 // 2
-                        budget -= cost2
-        # houses: the city houses first, then the best others
-        for h in range(houses):
-            cost = house_cost
-            if h == 0 and city_houses > 0:
-                cost += trip  # INF when no city is in reach: the action fails
-            if pool_now <= 0 or budget < cost:
-                value -= pen
-                continue
-            budget -= cost - house_cost
-            pool_now -= 1
-            budget -= house_cost
-            if h < city_houses:
-                hv = city_house
-            else:
-                hv = work[W_HEUR + H_TOP + min(h - city_houses, 3)]
-            if hv == NEG:
-                value -= pen
-            else:
-                value += hv - w_gold * house_cost
-        out[out_off + k] = value
+                    value += v2 // 2
+                    palaces_built += 1
+                    palace_part += v2 // 2
+                    budget -= cost2
+    # houses: the city houses first, then the best others
+    for h in range(houses):
+        cost = house_cost
+        if h == 0 and city_houses > 0:
+            cost += trip  # INF when no city is in reach: the action fails
+        if pool_now <= 0 or budget < cost:
+            value -= pen
+            failed += 1
+            continue
+        budget -= cost
+        pool_now -= 1
+        if h < city_houses:
+            hv = city_house
+        else:
+            hv = work[W_HEUR + H_TOP + min(h - city_houses, 3)]
+        if hv == NEG:
+            value -= pen
+            failed += 1
+        else:
+            value += hv - w_gold * house_cost
+            houses_built += 1
+            house_part += hv - w_gold * house_cost
+    return (value, gold_actions, palaces_built, houses_built, failed, budget, palace_part,
+            house_part, governor, character, move_or_quarry)
+
+
+@kernel
+def fill_pair_values(state, comp, p, work, out, out_off):
+    """Value of each of the 45 pairs for seat p into ``out[out_off:out_off + 45]`` (weights
+    already loaded into ``work``)."""
+    prepare(state, comp, p, work, True)
+    fill_village_values(state, comp, p, work)
+    fill_top_houses(state, comp, p, work)
+    fill_palace_plans(state, comp, p, work)
+    pen = penalty_unit(state, comp, work)
+    w_gold = wt(work, I_GOLD)
+    inputs = pair_plan_inputs(state, comp, p, work)
+    card_gain = best_card_gain(state, comp, p, work)
+    for k in range(N_PAIRS):
+        out[out_off + k] = pair_plan(comp, k, inputs, card_gain, pen, w_gold, work)[0]

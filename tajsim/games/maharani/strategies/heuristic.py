@@ -404,15 +404,23 @@ def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal, t_units):
     for i in range(n_legal):
         action = legal[i]
         v, memo = memo_value(state, comp, player, action, wt, side, memo)
-        if v > best_value:
-            best_value = v
-            best = action
-            ties = 1
-        elif v == best_value:
-            ties += 1
-            if below(prng, player, ties) == 0:
-                best = action
+        best_value, best, ties = keep_best(prng, player, v, action, best_value, best, ties)
     return best
+
+
+@kernel(inline="always")
+def keep_best(prng, player, value, choice, best_value, best, ties):
+    """One step of the decision loop: (best_value, best, ties) after ``choice`` of ``value``,
+    where ``best`` is the choice so far of ``best_value`` and ``ties`` how many choices share
+    that value. A higher value takes over; an equal one takes over with probability 1 / ties,
+    drawn from ``prng[player]`` (a uniform choice among the equal best, one draw a tie)."""
+    if value > best_value:
+        return value, choice, 1
+    if value == best_value:
+        ties += 1
+        if below(prng, player, ties) == 0:
+            return best_value, choice, ties
+    return best_value, best, ties
 
 
 @kernel
@@ -433,9 +441,20 @@ def softmax_choice(state, comp, player, wt, prng, legal, n_legal, t_units):
     total = np.int64(0)
     for i in range(n_legal):
         v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
-        w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
-        if w > 0:
-            total += w
-            if below(prng, player, total) < w:
-                chosen = legal[i]
+        total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i], total,
+                                     chosen)
     return chosen
+
+
+@kernel(inline="always")
+def softmax_draw(prng, player, below_best, t_units, choice, total, chosen):
+    """One step of the weighted reservoir draw: (total, chosen) after ``choice``, whose value
+    is ``below_best`` under the best, weighs ``softmax_weight(below_best, t_units)`` (shifted
+    down by ``SOFTMAX_SHIFT``; ``total`` the weights so far). A positive weight ``w`` takes
+    over with probability ``w / total``, one draw from ``prng[player]``."""
+    w = softmax_weight(below_best, t_units) >> SOFTMAX_SHIFT
+    if w > 0:
+        total += w
+        if below(prng, player, total) < w:
+            chosen = choice
+    return total, chosen

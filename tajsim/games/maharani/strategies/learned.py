@@ -37,8 +37,7 @@ import math
 
 import numpy as np
 
-from tajsim.engine.choice import softmax_weight, temperature_units
-from tajsim.engine.rng import below
+from tajsim.engine.choice import temperature_units
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     ACTION_REFRESH,
@@ -73,9 +72,10 @@ from tajsim.games.maharani.engine.nb import (
 from tajsim.games.maharani.strategies.heuristic import (
     EMPTY_MEMO,
     NEG_INF,
-    SOFTMAX_SHIFT,
     flood_around,
+    keep_best,
     memo_value,
+    softmax_draw,
     weights_of,
 )
 from tajsim.games.maharani.strategies.ids import LEARNED_OFFSET, TEMPERATURE_SCALE
@@ -179,35 +179,30 @@ def insert_top(top, value, i):
 
 
 @kernel(inline="always")
-def top_value(top, k):
-    """The value of the k-th best candidate of ``top``."""
+def top_entry(top, k):
+    """(value, index) of the k-th best candidate of ``top`` (index -1: fewer candidates than
+    k + 1)."""
     if k == 0:
-        return top[0]
+        return top[0], top[6]
     if k == 1:
-        return top[1]
+        return top[1], top[7]
     if k == 2:
-        return top[2]
+        return top[2], top[8]
     if k == 3:
-        return top[3]
+        return top[3], top[9]
     if k == 4:
-        return top[4]
-    return top[5]
+        return top[4], top[10]
+    return top[5], top[11]
 
 
 @kernel(inline="always")
-def top_index(top, k):
-    """The index of the k-th best candidate of ``top`` (-1: fewer candidates than k + 1)."""
-    if k == 0:
-        return top[6]
-    if k == 1:
-        return top[7]
-    if k == 2:
-        return top[8]
-    if k == 3:
-        return top[9]
-    if k == 4:
-        return top[10]
-    return top[11]
+def is_candidate(top, i):
+    """1 if action ``i`` is one of ``top``'s candidates, else 0."""
+    candidate = 0
+    for k in range(N_CANDIDATES):
+        if top_entry(top, k)[1] == i:
+            candidate = 1
+    return candidate
 
 
 @kernel(inline="always")
@@ -291,6 +286,17 @@ def linear_score_of(theta, f):
 
 
 @kernel(inline="always")
+def candidate_score(state, comp, player, legal, top, k, theta, context, extra):
+    """(index, score in thousandths of gold, the extras' memo) of ``top``'s k-th candidate
+    (index -1 and score 0: fewer candidates than k + 1)."""
+    value, i = top_entry(top, k)
+    if i < 0:
+        return i, np.int64(0), extra
+    f, extra = action_features(state, comp, player, legal[i], value, 1, context, extra)
+    return i, linear_score_of(theta, f) // THETA_ONE, extra
+
+
+@kernel(inline="always")
 def top_candidates(state, comp, player, wt, legal, n_legal, side):
     """The N_CANDIDATES best of ``legal[:n_legal]`` by the heuristic's value (``insert_top``'s
     tuple; ties: the earlier action, as mcts's ``candidates``)."""
@@ -321,12 +327,8 @@ def learned_features_nb(state, comp, player, params, legal, n_legal, out):
     extra = EMPTY_EXTRA
     for i in range(n_legal):
         v, memo = memo_value(state, comp, player, legal[i], wt, context[0], memo)
-        candidate = 0
-        for k in range(N_CANDIDATES):
-            if top_index(top, k) == i:
-                candidate = 1
-        f, extra = action_features(state, comp, player, legal[i], v, candidate, context,
-                                   extra)
+        f, extra = action_features(state, comp, player, legal[i], v, is_candidate(top, i),
+                                   context, extra)
         for j in range(N_FEATURES):
             out[i, j] = f[j] / 1000.0
 
@@ -357,57 +359,35 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
         v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
         top = insert_top(top, v, i)
         if t_units == 0:
-            if v > pick_value:
-                pick_value = v
-                pick = i
-                ties = 1
-            elif v == pick_value:
-                ties += 1
-                if below(prng, player, ties) == 0:
-                    pick = i
+            pick_value, pick, ties = keep_best(prng, player, v, i, pick_value, pick, ties)
     extra = EMPTY_EXTRA
     if t_units > 0:
         # the candidates' scores in thousandths of gold, then the heuristic's two-pass
         # softmax: the best score, and a weighted reservoir draw
         best_value = NEG_INF
         for k in range(N_CANDIDATES):
-            i = top_index(top, k)
-            if i >= 0:
-                f, extra = action_features(state, comp, player, legal[i], top_value(top, k), 1,
-                                           context,
-                                           extra)
-                v = linear_score_of(theta, f) // THETA_ONE
-                if v > best_value:
-                    best_value = v
-        chosen = legal[top_index(top, 0)]
+            i, v, extra = candidate_score(state, comp, player, legal, top, k, theta, context,
+                                          extra)
+            if i >= 0 and v > best_value:
+                best_value = v
+        chosen = legal[top_entry(top, 0)[1]]
         total = np.int64(0)
         for k in range(N_CANDIDATES):
-            i = top_index(top, k)
+            i, v, extra = candidate_score(state, comp, player, legal, top, k, theta, context,
+                                          extra)
             if i >= 0:
-                f, extra = action_features(state, comp, player, legal[i], top_value(top, k), 1,
-                                           context,
-                                           extra)
-                v = linear_score_of(theta, f) // THETA_ONE
-                w = softmax_weight(best_value - v, t_units) >> SOFTMAX_SHIFT
-                if w > 0:
-                    total += w
-                    if below(prng, player, total) < w:
-                        chosen = legal[i]
+                total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i],
+                                             total, chosen)
         return chosen
     # balanced's choice first (ties go to it), then the candidates
-    in_top = 0
-    for k in range(N_CANDIDATES):
-        if top_index(top, k) == pick:
-            in_top = 1
-    f, extra = action_features(state, comp, player, legal[pick], pick_value, in_top, context,
-                               extra)
+    f, extra = action_features(state, comp, player, legal[pick], pick_value,
+                               is_candidate(top, pick), context, extra)
     best = pick
     best_score = linear_score_of(theta, f)
     for k in range(N_CANDIDATES):
-        i = top_index(top, k)
+        value, i = top_entry(top, k)
         if i >= 0 and i != pick:
-            f, extra = action_features(state, comp, player, legal[i], top_value(top, k), 1,
-                                       context, extra)
+            f, extra = action_features(state, comp, player, legal[i], value, 1, context, extra)
             score = linear_score_of(theta, f)
             if score > best_score or (score == best_score and best != pick and i < best):
                 best_score = score
