@@ -159,3 +159,11 @@ def test_an_import_circle_is_found(tmp_path):
     _append(copy, "tajsim/analysis/stats/__init__.py", "import tajsim.analysis.winrates")
     assert any({"tajsim.analysis.stats", "tajsim.analysis.winrates"} <= set(c)
                for c in _circles(copy))
+
+
+def test_the_tests_have_one_conftest():
+    """Test modules import ``tests/conftest.py`` by name (``from conftest import ...``); pytest
+    imports every ``conftest.py`` as a module named ``conftest``, so a second one (collected
+    first, under ``tests/games/``) takes the name and those imports fail. Helpers shared inside
+    a game's tests live in ``tests/games/<game>/<game>_helpers.py``."""
+    assert sorted((ROOT / "tests").rglob("conftest.py")) == [ROOT / "tests" / "conftest.py"]

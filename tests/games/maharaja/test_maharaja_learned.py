@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from maharaja_helpers import COMP
+from maharaja_helpers import COMP, collect_states
 
 from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
@@ -44,9 +44,9 @@ E_VALUE = "learned:" + ":".join(f"w_{n}={1 if n == 'value' else 0}" for n in FEA
 
 
 @pytest.fixture(scope="module")
-def states(states_from_games):
+def states():
     """States from hoarder/balanced/random/rusher games, every decision phase represented."""
-    return states_from_games(["hoarder", "balanced", "random", "rusher"], n_games=5, seed=31,
+    return collect_states(["hoarder", "balanced", "random", "rusher"], n_games=5, seed=31,
                              keep_share=0.25, rng_seed=3)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from maharaja_helpers import COMP
+from maharaja_helpers import COMP, collect_states
 
 from tajsim.errors import UserError
 from tajsim.games.maharaja.engine import enums as E
@@ -28,9 +28,9 @@ NAMES = [n for n in REGISTRY.names() if n != "search"] + [SMALL_SEARCH]
 
 
 @pytest.fixture(scope="module")
-def states(states_from_games):
+def states():
     """States from games between a mix of strategies, every phase represented."""
-    return states_from_games(["random", "balanced", "tollroad", "rusher", "hoarder"], n_games=6,
+    return collect_states(["random", "balanced", "tollroad", "rusher", "hoarder"], n_games=6,
                              seed=21, keep_share=0.2, rng_seed=11)
 
 

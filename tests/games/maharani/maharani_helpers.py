@@ -5,7 +5,9 @@ module rather than a conftest so that it cannot clash with the main tree's ``tes
 * :class:`Builder`: a real set-up game whose turntable is emptied back into the bag, then the
   tiles, artisans, markers, turn and bag order a test names; ``build()`` checks every invariant;
 * :func:`act`: apply actions after checking each is legal (kernel list == reference list);
-* :func:`place`, finders for tiles and spaces by id, kind and colour, and :func:`fitting_arrow`.
+* :func:`place`, finders for tiles and spaces by id, kind and colour, and :func:`fitting_arrow`;
+* :func:`collect_decisions`: decisions with a choice from ``balanced`` games (some moves random),
+  the strategy tests' samples.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from tajsim.games.maharani.engine.components import (
 )
 from tajsim.games.maharani.engine.invariants import check_legal_list, check_state
 from tajsim.games.maharani.play.nb import start_game_nb
+from tajsim.games.maharani.strategies.nb import choose_action_nb
+from tajsim.games.maharani.strategies.registry import REGISTRY
 
 P = E.MAX_PLAYERS
 
@@ -214,3 +218,42 @@ class Builder:
         if check:
             check_state(st, self.comp, "builder")
         return st
+
+
+#: A decision: (state int64[STATE_SIZE], prng int64[MAX_PLAYERS], player, legal int64[k]).
+Decision = tuple[np.ndarray, np.ndarray, int, np.ndarray]
+
+
+def collect_decisions(n_players: int, seed: int, n_states: int, keep_share: float | None = None,
+                      balanced_share: float = 0.7) -> list[Decision]:
+    """``n_states`` decisions with a choice, from games of ``n_players`` started with ``seed``
+    (game ids 0, 1, ...) in which each move is ``balanced``'s with probability
+    ``balanced_share`` (1: every move, no draw), else ``random``'s.
+
+    ``keep_share`` None: four steps a game drawn below 70, the decisions with a choice at those
+    steps kept; else each decision with a choice kept with that probability. Every draw comes
+    from ``numpy.random.default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    spec, params = REGISTRY.parse("balanced")
+    out: list[Decision] = []
+    game = 0
+    while len(out) < n_states:
+        state = np.zeros(E.STATE_SIZE, np.int64)
+        prng = np.zeros(E.MAX_PLAYERS, np.int64)
+        start_game_nb(MCOMP, n_players, 0, seed, game, game, state, prng)
+        stops = set(rng.integers(0, 70, size=4).tolist()) if keep_share is None else set()
+        step = 0
+        while state[E.S_PHASE] != E.PHASE_GAME_OVER and len(out) < n_states:
+            k = nb.legal_actions_nb(state, MCOMP, legal)
+            p = int(state[E.S_CUR])
+            if k > 1 and (step in stops if keep_share is None else rng.random() < keep_share):
+                out.append((state.copy(), prng.copy(), p, legal[:k].copy()))
+            sid = spec.strategy_id if balanced_share >= 1.0 or rng.random() < balanced_share \
+                else 0
+            a = legal[0] if k == 1 else choose_action_nb(sid, state, MCOMP, p, params, prng,
+                                                         legal, k, None, True)
+            nb.apply_action_nb(state, MCOMP, a)
+            step += 1
+        game += 1
+    return out

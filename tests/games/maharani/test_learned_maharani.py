@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from maharani_helpers import MCOMP
+from maharani_helpers import MCOMP, collect_decisions
 
 import tajsim
 from tajsim.games.maharani.engine import enums as E
@@ -60,9 +60,9 @@ def test_unit_theta_plays_exactly_like_balanced(players, extra):
 
 
 @pytest.fixture(scope="module")
-def states(decision_states):
+def states():
     """25 decisions a player count, from balanced games."""
-    return {n: decision_states(n, 5 + n, 25, keep_share=0.08, balanced_share=1.0)
+    return {n: collect_decisions(n, 5 + n, 25, keep_share=0.08, balanced_share=1.0)
             for n in (2, 3, 4)}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from maharani_helpers import MCOMP
+from maharani_helpers import MCOMP, collect_decisions
 
 from tajsim.errors import UserError
 from tajsim.games.maharani.engine import enums as E
@@ -38,8 +38,8 @@ def work():
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
-def test_strategies_choose_legal_actions_and_touch_nothing_else(decision_states, work, n_players):
-    states = decision_states(n_players, seed=3 + n_players, n_states=8)
+def test_strategies_choose_legal_actions_and_touch_nothing_else(work, n_players):
+    states = collect_decisions(n_players, seed=3 + n_players, n_states=8)
     for name in STRATEGIES:
         spec, params = REGISTRY.parse(name)
         for state, prng, player, legal in states:
@@ -54,9 +54,9 @@ def test_strategies_choose_legal_actions_and_touch_nothing_else(decision_states,
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
-def test_decisions_ignore_what_the_seat_cannot_see(decision_states, work, n_players):
+def test_decisions_ignore_what_the_seat_cannot_see(work, n_players):
     rng = np.random.default_rng(40 + n_players)
-    states = decision_states(n_players, seed=17 + n_players, n_states=8)
+    states = collect_decisions(n_players, seed=17 + n_players, n_states=8)
     changed = 0
     for state, prng, player, legal in states:
         other = redraw_hidden(state, MCOMP, player, rng)
@@ -73,9 +73,9 @@ def test_decisions_ignore_what_the_seat_cannot_see(decision_states, work, n_play
     assert changed == len(states)
 
 
-def test_redraw_keeps_the_visible_state(decision_states):
+def test_redraw_keeps_the_visible_state():
     rng = np.random.default_rng(1)
-    for state, _, player, _ in decision_states(3, seed=9, n_states=5):
+    for state, _, player, _ in collect_decisions(3, seed=9, n_states=5):
         other = redraw_hidden(state, MCOMP, player, rng)
         n = int(state[E.S_BAG_N])
         assert sorted(other[E.S_BAG:E.S_BAG + n]) == sorted(state[E.S_BAG:E.S_BAG + n])
@@ -85,9 +85,9 @@ def test_redraw_keeps_the_visible_state(decision_states):
         assert np.array_equal(state[~hidden], other[~hidden])
 
 
-def test_determinisation_depends_only_on_the_view(decision_states):
+def test_determinisation_depends_only_on_the_view():
     rng = np.random.default_rng(5)
-    for state, prng, player, _ in decision_states(4, seed=13, n_states=4):
+    for state, prng, player, _ in collect_decisions(4, seed=13, n_states=4):
         other = redraw_hidden(state, MCOMP, player, rng)
         a, b = np.empty_like(state), np.empty_like(state)
         p1, p2 = prng.copy(), prng.copy()
@@ -102,10 +102,10 @@ def test_determinisation_depends_only_on_the_view(decision_states):
         assert a[E.S_RNG] == b[E.S_RNG]
 
 
-def test_greedy_takes_the_most_gold_of_each_decision(decision_states):
+def test_greedy_takes_the_most_gold_of_each_decision():
     spec, params = REGISTRY.parse("greedy")
     checked = 0
-    for state, prng, player, legal in decision_states(3, seed=21, n_states=30):
+    for state, prng, player, legal in collect_decisions(3, seed=21, n_states=30):
         if state[E.S_PHASE] == E.PHASE_ARTISAN:
             continue
         gains = {}
@@ -216,7 +216,7 @@ def test_decode_action_round_trip():
         decode_action(E.N_ACTIONS)
 
 
-def test_mcts_time_budget_replaces_the_iteration_count(decision_states):
+def test_mcts_time_budget_replaces_the_iteration_count():
     """``ms=`` searches for that much thread CPU time (whatever ``iterations`` says); without it
     the parameter vector is the one the records were made with (slot 7 was unused, 0)."""
     import time
@@ -225,7 +225,7 @@ def test_mcts_time_budget_replaces_the_iteration_count(decision_states):
 
     _, default = REGISTRY.parse("mcts")
     assert default[I_MS] == 0.0
-    state, prng, player, legal = decision_states(2, seed=3, n_states=1)[0]
+    state, prng, player, legal = collect_decisions(2, seed=3, n_states=1)[0]
     work = new_workspace()
     spent = {}
     for text in ("mcts:iterations=1", "mcts:iterations=1:ms=20"):
