@@ -20,15 +20,12 @@ report: $(STAMP)
 	@echo "open reports/default/report.html (or read reports/default/report.md)"
 
 ## Lint, the one-way layers (import-linter, docs/architecture.md), the generic layers' types
-## (mypy, [tool.mypy] in pyproject.toml) and the whole test suite, one pytest-xdist worker per
-## core (TEST_WORKERS=0 runs it in one process); a test file stays on one worker, so its
-## kernels compile once and its module fixtures are built once.
-TEST_WORKERS ?= auto
+## (mypy, [tool.mypy] in pyproject.toml) and the whole test suite.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(PY) -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
