@@ -81,6 +81,23 @@ class LearnedPolicy:
 SCORE_LIMIT = float(1 << 50)
 
 
+def learned_switch(strategy_ids: list[int], params, learned_id: int, search_id: int,
+                   rollout_slot: int, rollout_learned: int) -> bool | None:
+    """The ``learned`` kernel switch of a line-up (each game's ``kernel_switches``): True when a
+    seat plays ``learned_id``, or a ``search_id`` seat's ``params`` row holds ``rollout_learned``
+    or more in ``rollout_slot`` (the search then rolls out with the learned policy: each game's
+    search reads both its own code for it and the strategy id, which is larger); with
+    ``params`` None, for any search seat. Else None (the kernels leave the policy out)."""
+    if learned_id in strategy_ids:
+        return True
+    if search_id not in strategy_ids:
+        return None
+    if params is None or any(sid == search_id and int(row[rollout_slot]) >= rollout_learned
+                             for sid, row in zip(strategy_ids, params, strict=True)):
+        return True
+    return None
+
+
 @kernel
 def linear_score(feats, i, n_features, params, offset):
     """``theta . feats[i, :n_features]`` with ``theta = params[offset:offset + n_features]``."""

@@ -11,6 +11,7 @@ search keeps its own block after it, because its rollouts call the heuristic.
 
 from __future__ import annotations
 
+from tajsim.engine.learned import learned_switch
 from tajsim.games.maharaja.engine.enums import MAX_PLAYERS, N_ACTIONS, N_PAIRS, STATE_SIZE
 
 # params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; ``learned``
@@ -91,8 +92,6 @@ def kernel_switches(strategy_ids, params=None) -> tuple[bool | None, bool | None
     # ``learned``, whose first feature is the heuristic's value.
     heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
         or search else None
-    learned_rollout = search is not None and (params is None or any(
-        sid == STRATEGY_SEARCH and int(row[SEARCH_ROLLOUT_SLOT]) >= STRATEGY_LEARNED
-        for sid, row in zip(ids, params, strict=True)))
-    learned = True if STRATEGY_LEARNED in id_set or learned_rollout else None
+    learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_SEARCH, SEARCH_ROLLOUT_SLOT,
+                             STRATEGY_LEARNED)
     return search, heuristics, learned

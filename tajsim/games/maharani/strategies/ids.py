@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.engine.learned import learned_switch
 from tajsim.games.maharani.engine.enums import MAX_PLAYERS, MAX_TILES, N_ACTIONS, STATE_SIZE
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family reads the first
@@ -98,8 +99,6 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
     search = new_workspace() if STRATEGY_MCTS in id_set else None
     heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
         or search is not None else None
-    learned_rollout = search is not None and (params is None or any(
-        sid == STRATEGY_MCTS and int(row[MCTS_ROLLOUT_SLOT]) == MCTS_ROLLOUT_LEARNED
-        for sid, row in zip(ids, params, strict=True)))
-    learned = True if STRATEGY_LEARNED in id_set or learned_rollout else None
+    learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_MCTS, MCTS_ROLLOUT_SLOT,
+                             MCTS_ROLLOUT_LEARNED)
     return search, heuristics, learned

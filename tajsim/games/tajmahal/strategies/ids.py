@@ -6,6 +6,8 @@ kernels can import them without importing the dispatcher that calls them back.
 
 from __future__ import annotations
 
+from tajsim.engine.learned import learned_switch
+
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family uses the first
 # ``N_WEIGHTS`` slots; ``learned`` reads its base heuristic's weights there and its linear
 # weights theta in the next ``N_LEARNED_SLOTS`` (from ``LEARNED_OFFSET``); ISMCTS uses its first
@@ -57,8 +59,6 @@ def kernel_switches(strategy_ids, params=None) -> tuple[bool | None, bool | None
     # learned policy scores the heuristic's own values, so it needs the family.
     heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
         or search else None
-    learned_rollout = search is not None and (params is None or any(
-        sid == STRATEGY_ISMCTS and int(row[ISMCTS_ROLLOUT_SLOT]) == ROLLOUT_LEARNED
-        for sid, row in zip(ids, params, strict=True)))
-    learned = True if STRATEGY_LEARNED in id_set or learned_rollout else None
+    learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_ISMCTS, ISMCTS_ROLLOUT_SLOT,
+                             ROLLOUT_LEARNED)
     return search, heuristics, learned
