@@ -21,9 +21,10 @@ report: $(STAMP)
 
 ## Lint, the one-way layers (import-linter, docs/architecture.md), the generic layers' types
 ## (mypy, [tool.mypy] in pyproject.toml) and the whole test suite, one pytest-xdist worker per
-## core (TEST_WORKERS=0 runs it in one process); a test file stays on one worker, so its module
-## fixtures are built once. A fresh clone's suite is mostly numba compiling kernels (an empty
-## cache): 2 workers took 939 s against 1,741 s in one process on the 2-core machine.
+## core, at most 4 (tests/conftest.py; TEST_WORKERS=0 runs it in one process); a test file stays
+## on one worker, so its module fixtures are built once. A fresh clone's suite is mostly numba
+## compiling kernels (an empty cache): 2 workers took 939 s against 1,741 s in one process on
+## the 2-core machine.
 TEST_WORKERS ?= auto
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

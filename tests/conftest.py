@@ -16,6 +16,9 @@ Helpers are imported by the test modules with ``from conftest import ...``.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -27,6 +30,25 @@ from tajsim.games.tajmahal.engine.invariants import check_legal_list, check_stat
 WITHDRAW = E.ACTION_WITHDRAW
 SYM_INDEX = {name: i for i, name in enumerate(E.SYMBOL_NAMES)}
 COLOUR_INDEX = {name: i for i, name in enumerate(E.COLOUR_NAMES)}
+
+
+#: More workers compile the same kernels again and hold them in memory again, for little gain.
+MAX_TEST_WORKERS = 4
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``make test``'s ``-n auto``: the cores this process may use (affinity, and a cgroup CPU
+    quota where one is set: psutil, which pytest-xdist asks, counts the host's cores in a
+    container), at most :data:`MAX_TEST_WORKERS`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, min(cores, MAX_TEST_WORKERS))
 
 
 @pytest.fixture(scope="session")
