@@ -323,6 +323,7 @@ class StateBuilder:
         for c in cities:
             self.state[E.S_PALACES + c * E.MAX_PLAYERS + p] += 1
             self.state[E.S_CITY_PALACES + c] += 1
+            self.state[E.S_PALACE_BITS + p * 2 + (c >> 5)] |= 1 << (c & 31)
         return self
 
     def crown_palace(self, p: int, c: int) -> StateBuilder:

@@ -82,6 +82,8 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     legal = cuda.local.array(N_ACTIONS, np.int64)
     seat_ids = cuda.local.array(MAX_PLAYERS, np.int64)
     work = cuda.local.array(WORK_SIZE, WORK_DTYPE)
+    for i in range(WORK_SIZE):  # local memory starts undefined; a policy may keep a memo there
+        work[i] = 0
     G = game_ids.shape[0]
     g = cuda.grid(1)
     while g < G:

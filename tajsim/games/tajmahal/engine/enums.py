@@ -266,7 +266,10 @@ S_DISPLAY_SHORT = S_SHORT_DEALS + 1  # display cards not dealt, over the game
 S_EXHAUSTED_VISIT = S_SHORT_DEALS + 2  # first visit (1..12) a draw found no card; 0 never
 S_DISPLAY_MISSED = S_SHORT_DEALS + 3  # [P] display cards a player was owed but not given
 S_DECK_MISSED = S_DISPLAY_MISSED + MAX_PLAYERS  # [P] deck draws a player was owed but not given
-STATE_SIZE = S_DECK_MISSED + MAX_PLAYERS
+# Derived palace index (kept by add_palace): the cities holding a palace of p as bits, cities
+# 0..31 in word p * 2 (bit city), 32..63 in word p * 2 + 1 (bit city - 32).
+S_PALACE_BITS = S_DECK_MISSED + MAX_PLAYERS  # [P * 2]
+STATE_SIZE = S_PALACE_BITS + MAX_PLAYERS * 2
 
 # ---------------------------------------------------------------------------
 # Per-game result record written by the batch kernels (one row per player).

@@ -188,6 +188,11 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
     _require(not pal[:, n:].any(), "palaces of an empty seat", w)
     _require(np.array_equal(pal.sum(axis=1), city_total), "S_CITY_PALACES != sum of palaces", w)
     _require(not city_total[n_cities:].any(), "palace off the board", w)
+    for q in range(P):
+        bits = sum(1 << c for c in range(E.MAX_CITIES) if pal[c, q] > 0)
+        held = int(state[E.S_PALACE_BITS + 2 * q]) | (int(state[E.S_PALACE_BITS + 2 * q + 1]) << 32)
+        _require(held == bits, f"S_PALACE_BITS of seat {q} ({held:#x}) != its palace cities "
+                 f"({bits:#x})", w)
     crown = int(state[E.S_CROWN_CITY])
     if crown >= 0:
         _require(comp[E.C_CITY_PROVINCE + crown] == state[E.S_PROVINCE],

@@ -122,6 +122,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_N_PLAYERS,
     S_N_PROTESTS,
     S_N_RESHUFFLES,
+    S_PALACE_BITS,
     S_PALACES,
     S_PENDING,
     S_PHASE,
@@ -713,6 +714,7 @@ def add_to_row(state, comp, p, card):
 def add_palace(state, p, city):
     state[S_PALACES + city * P + p] += 1
     state[S_CITY_PALACES + city] += 1
+    state[S_PALACE_BITS + p * 2 + (city >> 5)] |= 1 << (city & 31)
     state[S_WD_PALACED] = 1
 
 
@@ -798,15 +800,12 @@ def after_palaces(state, comp, p):
     return STEP_AFTER_CROWN
 
 
-@kernel
+@kernel(inline="always")
 def palace_cities(state, comp, p):
-    """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64)."""
-    one = np.uint64(1)
-    mine = np.uint64(0)
-    for city in range(comp[C_N_CITIES]):
-        if state[S_PALACES + city * P + p] > 0:
-            mine |= one << np.uint64(city)
-    return mine
+    """The cities holding a palace of ``p``, as bits of a ``uint64`` (MAX_CITIES = 64), from
+    the index ``add_palace`` keeps (``S_PALACE_BITS``) rather than a scan of every city."""
+    return np.uint64(state[S_PALACE_BITS + p * 2]) \
+        | (np.uint64(state[S_PALACE_BITS + p * 2 + 1]) << np.uint64(32))
 
 
 @kernel(inline="always")

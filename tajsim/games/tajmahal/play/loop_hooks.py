@@ -59,7 +59,7 @@ RANDOM_FAST_PATH = True
 def new_work_nb(search, heuristics, learned):
     """The heuristic family's scratch, float64[HEURISTIC_WORK_SIZE], reused by every decision
     of a batch (no value in it outlives a decision); empty without the family."""
-    return np.empty(HEURISTIC_WORK_SIZE if heuristics is not None else 0, np.float64)
+    return np.zeros(HEURISTIC_WORK_SIZE if heuristics is not None else 0, np.float64)
 
 
 @njit(cache=True, inline="always")

@@ -368,6 +368,38 @@ def links_if(state, comp, mine, city):
     return connected_from(comp, mine | (np.uint64(1) << np.uint64(city)), state[S_PROVINCE])
 
 
+# The links memo (float64[LINK_MEMO_SIZE], in the heuristic's scratch): per player, the key of
+# the row it holds (the province + 1, 0 for none; the low and high 32 bits of the palace cities
+# ``mine``), then ``links_if`` for each city of the province, in province order. ``links_if``
+# is a road search per city, and the heuristic asks for every city of the province at every bid
+# and palace decision, while its inputs change only when the player builds or a visit starts.
+LINK_KEY = 3
+LINK_ROW = LINK_KEY + MAX_CITIES_PER_PROVINCE
+LINK_MEMO_SIZE = MAX_PLAYERS * LINK_ROW
+
+
+@kernel(inline="always")
+def province_links(state, comp, mine, player, memo):
+    """Offset in ``memo`` (the links memo, zeroed when allocated) of ``player``'s row:
+    ``memo[offset + i]`` is ``links_if(state, comp, mine, city)`` for the province's ``i``-th
+    city (``province_city``). Filled on a key miss only.
+
+    The key is the province and ``mine``: with the board ``comp`` they fix every value, so a
+    row computed in one game (or one determinisation) is right in another. A memo must not be
+    shared between two boards (every caller allocates its scratch per batch or per call)."""
+    prov = state[S_PROVINCE]
+    row = player * LINK_ROW
+    lo = np.float64(np.int64(mine & np.uint64(0xFFFFFFFF)))
+    hi = np.float64(np.int64(mine >> np.uint64(32)))
+    if memo[row] != prov + 1 or memo[row + 1] != lo or memo[row + 2] != hi:
+        for i in range(province_n_cities(comp, prov)):
+            memo[row + LINK_KEY + i] = links_if(state, comp, mine, province_city(comp, prov, i))
+        memo[row] = prov + 1
+        memo[row + 1] = lo
+        memo[row + 2] = hi
+    return row + LINK_KEY
+
+
 @kernel(inline="always")
 def future_roads(state, comp, city):
     """Roads from ``city`` to provinces that are still to be visited (room to grow a chain)."""

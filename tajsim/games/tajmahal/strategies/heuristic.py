@@ -77,6 +77,7 @@ from tajsim.games.tajmahal.engine.nb import (
     word_card,
 )
 from tajsim.games.tajmahal.strategies.features import (
+    LINK_MEMO_SIZE,
     N_COLS,
     THREAT_SCRATCH,
     V_COL_N,
@@ -92,9 +93,9 @@ from tajsim.games.tajmahal.strategies.features import (
     current_tile,
     future_roads,
     is_active,
-    links_if,
     pair_progress,
     province_city,
+    province_links,
     province_n_cities,
     threat_table,
     tile_points,
@@ -239,10 +240,11 @@ def mean_unseen_value(state, comp, view, w):
 # Seat values
 # ---------------------------------------------------------------------------
 @kernel(inline="always")
-def seat_values(state, comp, view, w, player, seat_v, unseen_value):
+def seat_values(state, comp, view, w, player, seat_v, unseen_value, memo):
     """Value of winning each court seat now (``seat_v``, float64[N_SYMBOLS]) and the once-per-
     visit value of placing at least one palace (returned), both weighted by ``w``;
-    ``unseen_value`` is ``mean_unseen_value`` (the caller needs it too: computed once).
+    ``unseen_value`` is ``mean_unseen_value`` (the caller needs it too: computed once);
+    ``memo`` is the links memo (``province_links``).
 
     ``seat_v`` of the crown holds its value beyond the palace point; an advisor seat holds the
     best open city's bonus tile and growth, plus the advisor and pair terms.
@@ -251,6 +253,7 @@ def seat_values(state, comp, view, w, player, seat_v, unseen_value):
     n_cities = province_n_cities(comp, prov)
     draw_v = unseen_value * w[W_TAKE]
     mine = palace_cities(state, comp, player)
+    at = province_links(state, comp, mine, player, memo)
     best_open_links = -1
     best_any_links = 0
     best_open_city_v = 0.0
@@ -258,7 +261,7 @@ def seat_values(state, comp, view, w, player, seat_v, unseen_value):
     n_open = 0
     for i in range(n_cities):
         city = province_city(comp, prov, i)
-        links = links_if(state, comp, mine, city)
+        links = np.int64(memo[at + i])
         spread = w[W_SPREAD] * future_roads(state, comp, city)
         if links > best_any_links:
             best_any_links = links
@@ -369,10 +372,11 @@ BID_WORK_SIZE = AT_THREAT_SCRATCH + THREAT_SCRATCH
 
 
 @kernel(inline="always")
-def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
+def decide_bid(state, comp, player, w, legal, n_legal, view, work, values, memo):
     """Best bid action (or withdrawal) by one-step look-ahead; see the module docstring.
 
-    ``work``: float64[BID_WORK_SIZE], scratch; ``values[i]`` gets the value of ``legal[i]``.
+    ``work``: float64[BID_WORK_SIZE], scratch; ``values[i]`` gets the value of ``legal[i]``;
+    ``memo``: the links memo (``province_links``).
     """
     threat_a = work[AT_THREAT_A:AT_THREAT_B].reshape((P, N_SYMBOLS))
     threat_b = work[AT_THREAT_B:AT_SEAT_V].reshape((P, N_SYMBOLS))
@@ -388,7 +392,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values):
     threat_table(state, comp, view, player, threat_a, threat_b,
                  work[AT_THREAT_SCRATCH:BID_WORK_SIZE])
     unseen_value = mean_unseen_value(state, comp, view, w)
-    palace_base = seat_values(state, comp, view, w, player, seat_v, unseen_value)
+    palace_base = seat_values(state, comp, view, w, player, seat_v, unseen_value, memo)
     # Unrest (2 players, 2018): each turn may add a card to unrest, a rival of its own.
     unrest_live = (n == 2 and state[S_EDITION] == EDITION_2018 and state[S_PROTEST_DONE] == 0)
     # Withdrawing now.
@@ -459,9 +463,9 @@ STACKED_CROWN_MARGIN = 0.05
 
 
 @kernel(inline="always")
-def decide_city(state, comp, player, w, legal, n_legal, view, crown, values):
+def decide_city(state, comp, player, w, legal, n_legal, view, crown, values, memo):
     """Best palace (``crown`` False) or crown (True) city among ``legal[:n_legal]``; the value
-    of ``legal[i]`` goes to ``values[i]``.
+    of ``legal[i]`` goes to ``values[i]``; ``memo`` is the links memo (``province_links``).
 
     ``view`` (float64[VIEW_SIZE]) is scratch: the card counts behind the value of a card
     drawn blind are counted (``build_count_view``) only when a palace city offers the
@@ -469,11 +473,16 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown, values):
     draw_v = 0.0
     counted = False
     mine = palace_cities(state, comp, player)
+    at = province_links(state, comp, mine, player, memo)
+    prov = state[S_PROVINCE]
     best_action = legal[0]
     best_value = -1e18
     for i in range(n_legal):
         city = legal[i] - ACTION_CITY
-        v = w[W_CONNECT] * links_if(state, comp, mine, city)
+        j = 0  # the city's place in its province (the memo's order)
+        while province_city(comp, prov, j) != city:
+            j += 1
+        v = w[W_CONNECT] * np.int64(memo[at + j])
         if crown and state[S_PALACES + city * P + player] > 0:
             # R9: a second palace of the player's on one city links nothing new and opens no
             # road its first palace does not already hold, so any other city is worth as much
@@ -524,15 +533,17 @@ def decide_display(state, comp, player, w, legal, n_legal, view, work, values):
 # copy of the greedy weights, then the value of each legal action of the last decision (the
 # temperature draws from them: WORK_VALUES + i holds legal[i]'s), then the learned policy's
 # feature row (one action's features at a time: a whole MAX_LEGAL x n_features matrix would
-# be 200 KB of every GPU thread's local memory). Callers pass it in (the CPU entry points
-# allocate it, a GPU thread keeps it in local memory); only the values outlive a decision,
-# read by the dispatcher right after it.
+# be 200 KB of every GPU thread's local memory), then the links memo (``province_links``).
+# Callers pass it in, zeroed when allocated (the CPU entry points allocate it, a GPU thread
+# keeps it in local memory). Only two parts outlive a decision: the values, read by the
+# dispatcher right after it, and the links memo, keyed by what fixes its values.
 WORK_VIEW = 0
 WORK_BID = WORK_VIEW + VIEW_SIZE
 WORK_WEIGHTS = WORK_BID + BID_WORK_SIZE
 WORK_VALUES = WORK_WEIGHTS + N_WEIGHTS
 WORK_FEATURES = WORK_VALUES + MAX_LEGAL
-HEURISTIC_WORK_SIZE = WORK_FEATURES + N_LEARNED_SLOTS
+WORK_LINKS = WORK_FEATURES + N_LEARNED_SLOTS
+HEURISTIC_WORK_SIZE = WORK_LINKS + LINK_MEMO_SIZE
 
 
 # The decisions and their parts are inlined into this kernel (each has one call site), so a
@@ -552,10 +563,10 @@ def weighted_policy_nb(state, comp, player, w, legal, n_legal, work):
         # Only a bid reads the whole view; the other decisions count what they need.
         build_view(state, comp, player, view)
         return decide_bid(state, comp, player, w, legal, n_legal, view,
-                          work[WORK_BID:WORK_WEIGHTS], values)
+                          work[WORK_BID:WORK_WEIGHTS], values, work[WORK_LINKS:])
     if phase == PHASE_PALACE or phase == PHASE_CROWN:  # one call site: decide_city is inlined
         return decide_city(state, comp, player, w, legal, n_legal, view, phase == PHASE_CROWN,
-                           values)
+                           values, work[WORK_LINKS:])
     if phase == PHASE_DISPLAY:
         return decide_display(state, comp, player, w, legal, n_legal, view,
                               work[WORK_BID:WORK_WEIGHTS], values)
@@ -583,7 +594,7 @@ def new_workspace() -> np.ndarray:
 def heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """The parametric heuristic: ``params[:N_WEIGHTS]`` are the weights (``WEIGHT_NAMES``).
     CPU entry point: allocates its scratch."""
-    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+    work = np.zeros(HEURISTIC_WORK_SIZE, np.float64)
     return weighted_policy_nb(state, comp, player, params, legal, n_legal, work)
 
 
@@ -591,6 +602,6 @@ def heuristic_policy_nb(state, comp, player, params, prng, legal, n_legal):
 def greedy_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """One-step look-ahead in raw points (``GREEDY_WEIGHTS``); ignores ``params``.
     CPU entry point: allocates its scratch."""
-    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+    work = np.zeros(HEURISTIC_WORK_SIZE, np.float64)
     load_greedy_weights(work)
     return weighted_policy_nb(state, comp, player, work[WORK_WEIGHTS:], legal, n_legal, work)

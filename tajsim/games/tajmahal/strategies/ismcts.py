@@ -290,7 +290,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     values = np.zeros(P, np.float64)
     rewards = np.zeros(P, np.float64)
     rprng = np.empty(P, np.int64)
-    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)  # the rollout policy's scratch
+    work = np.zeros(HEURISTIC_WORK_SIZE, np.float64)  # the rollout policy's scratch
     base_seed = np.int64(next_u64(prng, player))
     for q in range(P):
         rprng[q] = derive_seed(base_seed, q, SALT_DETERMINISE)

@@ -240,7 +240,7 @@ def learned_features_nb(state, comp, player, params, legal, n_legal, out):
     N_FEATURES]) for ``legal[i]``, ``i < n_legal``; ``params`` the ``learned`` vector (the
     base weights in ``params[:N_WEIGHTS]``). Reads only what ``player`` may see. Allocates its
     scratch (the trainer calls it from Python; the policy reuses the game's)."""
-    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+    work = np.zeros(HEURISTIC_WORK_SIZE, np.float64)
     weighted_policy_nb(state, comp, player, params, legal, n_legal, work)
     fill_features(state, comp, player, params, legal, n_legal, work, out, False)
 
@@ -250,6 +250,6 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
     """The learned policy as a CPU entry point (allocates its scratch): the action it takes
     among ``legal[:n_legal]`` (the dispatcher's path, ``simple_choice_nb``, reuses the
     game's scratch)."""
-    work = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+    work = np.zeros(HEURISTIC_WORK_SIZE, np.float64)
     weighted_policy_nb(state, comp, player, params, legal, n_legal, work)
     return legal[learned_choice(state, comp, player, params, prng, legal, n_legal, work)]

@@ -91,7 +91,7 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY \
                 or strategy_id == STRATEGY_LEARNED:
             if work is None:
-                scratch = np.empty(HEURISTIC_WORK_SIZE, np.float64)
+                scratch = np.zeros(HEURISTIC_WORK_SIZE, np.float64)
                 return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
                                         n_legal, scratch, learned)
             return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
