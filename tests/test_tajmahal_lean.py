@@ -2,7 +2,10 @@
 
 * ``build_count_view`` (palace, crown and display decisions) against ``build_view`` on the slots
   it fills;
-* ``hand_scoring_points`` (popcounts) against a walk over the cards.
+* ``hand_scoring_points`` (popcounts) against a walk over the cards;
+* ``palace_cities`` (the ``S_PALACE_BITS`` index) against a walk over ``S_PALACES``;
+* the links memo (``province_links``, one memo for every game and seat) against ``links_if``
+  computed afresh.
 
 Every decision of whole games, every seat, reshuffles and protests included.
 """
@@ -17,9 +20,11 @@ from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
     hand_scoring_points,
     legal_actions_nb,
+    palace_cities,
 )
 from tajsim.games.tajmahal.play.nb import start_game_nb
 from tajsim.games.tajmahal.strategies.features import (
+    LINK_MEMO_SIZE,
     V_COL_N,
     V_MY_BEST,
     V_MY_COL,
@@ -27,6 +32,10 @@ from tajsim.games.tajmahal.strategies.features import (
     VIEW_SIZE,
     build_count_view,
     build_view,
+    links_if,
+    province_city,
+    province_links,
+    province_n_cities,
 )
 from tajsim.games.tajmahal.strategies.ids import N_PARAMS
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
@@ -44,6 +53,11 @@ def _hand_points_by_walk(state, comp, p: int) -> int:
     return counts[E.COLOURLESS] + max(counts[:E.N_COLOURS])
 
 
+def _palace_cities_by_walk(state, p: int) -> int:
+    return sum(1 << c for c in range(E.MAX_CITIES)
+               if state[E.S_PALACES + c * E.MAX_PLAYERS + p] > 0)
+
+
 @pytest.mark.parametrize("n_players,edition", [(2, E.EDITION_2018), (4, E.EDITION_2018),
                                                (5, E.EDITION_2000)])
 def test_lean_paths_equal_full_ones(comp, n_players, edition):
@@ -52,7 +66,8 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
     legal = np.empty(E.N_ACTIONS, np.int64)
     full, counts = np.empty(VIEW_SIZE), np.full(VIEW_SIZE, np.nan)
     params = np.zeros(N_PARAMS)
-    decisions = bids_with_extras = 0
+    memo = np.zeros(LINK_MEMO_SIZE)  # shared by every game and seat, as a batch's scratch is
+    decisions = bids_with_extras = memo_rows_checked = 0
     phases = set()
     for game_id in range(4):
         start_game_nb(comp, n_players, edition, 5, game_id, game_id, state, prng)
@@ -69,6 +84,14 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
                 assert np.array_equal(counts[COUNT_SLOTS], full[COUNT_SLOTS])
                 assert hand_scoring_points(state, comp, p) == \
                     _hand_points_by_walk(state, comp, p)
+                mine = np.uint64(palace_cities(state, comp, p))  # compiled: a Python int
+                assert int(mine) == _palace_cities_by_walk(state, p)
+                at = province_links(state, comp, mine, p, memo)
+                prov = int(state[E.S_PROVINCE])
+                for i in range(province_n_cities(comp, prov)):
+                    city = province_city(comp, prov, i)
+                    assert memo[at + i] == links_if(state, comp, mine, city)
+                memo_rows_checked += mine != 0
             decisions += 1
             mover = int(state[E.S_CUR])
             strategy = 1 if game_id % 2 else 0  # greedy keeps cards, random spends them
@@ -76,6 +99,7 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
                                                               params, prng, legal, n)
             apply_action_nb(state, comp, action)
     assert decisions > 300
+    assert memo_rows_checked > 100  # palaces were built, so the rows held real road searches
     assert bids_with_extras > 0
     assert phases == {E.PHASE_BID, E.PHASE_PALACE, E.PHASE_CROWN, E.PHASE_DISPLAY}
 
