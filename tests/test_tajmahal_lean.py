@@ -4,8 +4,8 @@
   it fills;
 * ``hand_scoring_points`` (popcounts) against a walk over the cards;
 * ``palace_cities`` (the ``S_PALACE_BITS`` index) against a walk over ``S_PALACES``;
-* the links memo (``province_links``, one memo for every game and seat) against ``links_if``
-  computed afresh.
+* the links memo (``province_links`` and ``city_links``, one memo for every game and seat)
+  against ``links_if`` computed afresh.
 
 Every decision of whole games, every seat, reshuffles and protests included.
 """
@@ -32,6 +32,7 @@ from tajsim.games.tajmahal.strategies.features import (
     VIEW_SIZE,
     build_count_view,
     build_view,
+    city_links,
     links_if,
     province_city,
     province_links,
@@ -91,6 +92,7 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
                 for i in range(province_n_cities(comp, prov)):
                     city = province_city(comp, prov, i)
                     assert memo[at + i] == links_if(state, comp, mine, city)
+                    assert city_links(state, comp, mine, p, memo, city) == memo[at + i]
                 memo_rows_checked += mine != 0
             decisions += 1
             mover = int(state[E.S_CUR])

@@ -401,6 +401,18 @@ def province_links(state, comp, mine, player, memo):
 
 
 @kernel(inline="always")
+def city_links(state, comp, mine, player, memo, city):
+    """``links_if(state, comp, mine, city)`` for a ``city`` of the current province, read from
+    the links memo (``province_links``)."""
+    at = province_links(state, comp, mine, player, memo)
+    prov = state[S_PROVINCE]
+    i = 0  # the city's place in its province: the memo's order
+    while province_city(comp, prov, i) != city:
+        i += 1
+    return np.int64(memo[at + i])
+
+
+@kernel(inline="always")
 def future_roads(state, comp, city):
     """Roads from ``city`` to provinces that are still to be visited (room to grow a chain)."""
     visit = state[S_VISIT]

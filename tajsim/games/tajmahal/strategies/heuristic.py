@@ -90,6 +90,7 @@ from tajsim.games.tajmahal.strategies.features import (
     build_count_view,
     build_view,
     city_bonus_kind,
+    city_links,
     current_tile,
     future_roads,
     is_active,
@@ -473,16 +474,11 @@ def decide_city(state, comp, player, w, legal, n_legal, view, crown, values, mem
     draw_v = 0.0
     counted = False
     mine = palace_cities(state, comp, player)
-    at = province_links(state, comp, mine, player, memo)
-    prov = state[S_PROVINCE]
     best_action = legal[0]
     best_value = -1e18
     for i in range(n_legal):
         city = legal[i] - ACTION_CITY
-        j = 0  # the city's place in its province (the memo's order)
-        while province_city(comp, prov, j) != city:
-            j += 1
-        v = w[W_CONNECT] * np.int64(memo[at + j])
+        v = w[W_CONNECT] * city_links(state, comp, mine, player, memo, city)
         if crown and state[S_PALACES + city * P + player] > 0:
             # R9: a second palace of the player's on one city links nothing new and opens no
             # road its first palace does not already hold, so any other city is worth as much

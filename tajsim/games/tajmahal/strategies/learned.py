@@ -65,9 +65,9 @@ from tajsim.games.tajmahal.engine.nb import palace_cities
 from tajsim.games.tajmahal.strategies.features import (
     V_MY_COL,
     city_bonus_kind,
+    city_links,
     future_roads,
     is_active,
-    links_if,
 )
 from tajsim.games.tajmahal.strategies.heuristic import (
     AT_HOLD,
@@ -77,6 +77,7 @@ from tajsim.games.tajmahal.strategies.heuristic import (
     MAX_PLAY_SYMBOLS,
     WORK_BID,
     WORK_FEATURES,
+    WORK_LINKS,
     WORK_VALUES,
     WORK_VIEW,
     weighted_policy_nb,
@@ -191,7 +192,7 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
         elif (phase == PHASE_PALACE or phase == PHASE_CROWN) and action >= ACTION_CITY \
                 and action < ACTION_TAKE:
             city = action - ACTION_CITY
-            feats[r, 10] = links_if(state, comp, mine, city)
+            feats[r, 10] = city_links(state, comp, mine, player, work[WORK_LINKS:], city)
             feats[r, 11] = future_roads(state, comp, city)
             if city_bonus_kind(state, city) >= 0:
                 feats[r, 12] = 1.0
