@@ -5,7 +5,9 @@
 * ``hand_scoring_points`` (popcounts) against a walk over the cards;
 * ``palace_cities`` (the ``S_PALACE_BITS`` index) against a walk over ``S_PALACES``;
 * the links memo (``province_links`` and ``city_links``, one memo for every game and seat)
-  against ``links_if`` computed afresh.
+  against ``links_if`` computed afresh;
+* ISMCTS's determinisation, which updates only the moved cards' location-mask bits, against
+  ``rebuild_card_masks_nb`` (a walk over every card) on its output.
 
 Every decision of whole games, every seat, reshuffles and protests included.
 """
@@ -21,6 +23,7 @@ from tajsim.games.tajmahal.engine.nb import (
     hand_scoring_points,
     legal_actions_nb,
     palace_cities,
+    rebuild_card_masks_nb,
 )
 from tajsim.games.tajmahal.play.nb import start_game_nb
 from tajsim.games.tajmahal.strategies.features import (
@@ -39,6 +42,7 @@ from tajsim.games.tajmahal.strategies.features import (
     province_n_cities,
 )
 from tajsim.games.tajmahal.strategies.ids import N_PARAMS
+from tajsim.games.tajmahal.strategies.ismcts import determinise
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
 COUNT_SLOTS = [V_UNSEEN, V_MY_BEST, *range(V_COL_N, V_COL_N + E.N_COLOURS + 1),
@@ -68,7 +72,10 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
     full, counts = np.empty(VIEW_SIZE), np.full(VIEW_SIZE, np.nan)
     params = np.zeros(N_PARAMS)
     memo = np.zeros(LINK_MEMO_SIZE)  # shared by every game and seat, as a batch's scratch is
-    decisions = bids_with_extras = memo_rows_checked = 0
+    det, rebuilt = np.empty_like(state), np.empty_like(state)
+    pool, det_prng = np.empty(E.N_DECK_CARDS, np.int64), np.arange(E.MAX_PLAYERS, dtype=np.int64)
+    cards = slice(E.S_CARD_LOC, E.S_CARD_LOC + E.N_DECK_CARDS)
+    decisions = bids_with_extras = memo_rows_checked = hidden_hands = 0
     phases = set()
     for game_id in range(4):
         start_game_nb(comp, n_players, edition, 5, game_id, game_id, state, prng)
@@ -94,6 +101,12 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
                     assert memo[at + i] == links_if(state, comp, mine, city)
                     assert city_links(state, comp, mine, p, memo, city) == memo[at + i]
                 memo_rows_checked += mine != 0
+                determinise(state, comp, p, det_prng, det, pool)
+                rebuilt[:] = det
+                rebuild_card_masks_nb(rebuilt)
+                assert np.array_equal(det, rebuilt), (game_id, int(state[E.S_STEP]), p)
+                before, after = state[cards], det[cards]
+                hidden_hands += bool(np.any((before != after) & (before != E.LOC_DECK)))
             decisions += 1
             mover = int(state[E.S_CUR])
             strategy = 1 if game_id % 2 else 0  # greedy keeps cards, random spends them
@@ -102,6 +115,7 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
             apply_action_nb(state, comp, action)
     assert decisions > 300
     assert memo_rows_checked > 100  # palaces were built, so the rows held real road searches
+    assert hidden_hands > 100  # determinisations moved cards out of the others' hands
     assert bids_with_extras > 0
     assert phases == {E.PHASE_BID, E.PHASE_PALACE, E.PHASE_CROWN, E.PHASE_DISPLAY}
 

@@ -63,10 +63,14 @@ from tajsim.games.tajmahal.engine.enums import (
     FIRST_WHITE,
     LOC_DECK,
     LOC_HAND,
+    MASK_DECK,
+    MASK_HAND,
+    MASK_PUBLIC,
     MAX_PLAYERS,
     N_ACTIONS,
     N_CARDS,
     N_DECK_CARDS,
+    N_MASK_WORDS,
     N_SYMBOLS,
     PHASE_GAME_OVER,
     S_CARD_LOC,
@@ -76,6 +80,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_DECK_LEN,
     S_DECK_TOP,
     S_HAND_N,
+    S_LOC_MASK,
     S_N_PLAYERS,
     S_PHASE,
     S_RNG,
@@ -84,8 +89,10 @@ from tajsim.games.tajmahal.engine.enums import (
 )
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
+    card_bit,
+    card_word,
     legal_actions_nb,
-    rebuild_card_masks_nb,
+    mask_loc,
     score_of,
 )
 from tajsim.games.tajmahal.strategies.features import is_unseen
@@ -166,8 +173,66 @@ def action_key(action, canon):
 
 
 @njit(cache=True)
+def collect_unseen(state, player, unseen, hidden):
+    """The cards ``player`` cannot see, in card-id order, into ``unseen`` (int64[N_DECK_CARDS]);
+    return their number. ``hidden`` (int64[P]) receives how many of them each hand holds.
+
+    They are the same at every iteration of a search, so the search collects them once."""
+    k = 0
+    for q in range(P):
+        hidden[q] = 0
+    for card in range(N_DECK_CARDS):
+        if is_unseen(state, player, card):
+            unseen[k] = card
+            k += 1
+            loc = state[S_CARD_LOC + card]
+            if loc != LOC_DECK:
+                hidden[loc - LOC_HAND] += 1
+    return k
+
+
+@njit(cache=True)
+def deal_unseen(state, player, prng, unseen, k, hidden, pool, out):
+    """Write into ``out`` a copy of ``state`` with the ``k`` cards of ``unseen``
+    (``collect_unseen``) shuffled with ``prng[player]`` and dealt to the deck slots, then to the
+    other hands' unannounced places; reseed the chance stream from ``prng[player]``.
+
+    Only the moved cards' location-mask bits are updated: every unseen card leaves the deck's or
+    another hand's block (and the public block: a dealt card is not public) and joins the block
+    of its new place. ``rebuild_card_masks_nb`` on ``out`` gives the same masks (a test checks
+    it); walking all cards costs a third of a determinisation."""
+    out[:] = state
+    for i in range(k):
+        pool[i] = unseen[i]
+    shuffle_slice(pool, 0, k, prng, player)
+    for i in range(k):
+        card = pool[i]
+        word = S_LOC_MASK + card_word(card)
+        bit = card_bit(card)
+        out[word + mask_loc(state[S_CARD_LOC + card]) * N_MASK_WORDS] &= ~bit
+        out[word + MASK_PUBLIC * N_MASK_WORDS] &= ~bit
+    i = 0
+    for d in range(state[S_DECK_TOP], state[S_DECK_LEN]):
+        card = pool[i]
+        i += 1
+        out[S_DECK + d] = card
+        out[S_CARD_LOC + card] = LOC_DECK
+        out[S_CARD_PUBLIC + card] = 0
+        out[S_LOC_MASK + MASK_DECK * N_MASK_WORDS + card_word(card)] |= card_bit(card)
+    for q in range(state[S_N_PLAYERS]):
+        for _ in range(hidden[q]):
+            card = pool[i]
+            i += 1
+            out[S_CARD_LOC + card] = LOC_HAND + q
+            out[S_CARD_PUBLIC + card] = 0
+            out[S_LOC_MASK + (MASK_HAND + q) * N_MASK_WORDS + card_word(card)] |= card_bit(card)
+    out[S_RNG] = np.int64(next_u64(prng, player))
+
+
+@njit(cache=True)
 def determinise(state, comp, player, prng, out, pool):
-    """Write into ``out`` a copy of ``state`` with the cards unseen by ``player`` redealt.
+    """Write into ``out`` a copy of ``state`` with the cards unseen by ``player`` redealt
+    (``collect_unseen`` then ``deal_unseen``; ``pool``: int64[N_DECK_CARDS] scratch).
 
     The unseen cards (collected in card-id order, so the result depends only on the multiset)
     are shuffled with ``prng[player]`` and dealt to the deck slots and to the other players'
@@ -177,33 +242,10 @@ def determinise(state, comp, player, prng, out, pool):
     so a careful player could tell deck cards from the opponents' older hidden cards. Pooling
     them all loses that information (it never uses hidden information).
     """
-    out[:] = state
-    n = state[S_N_PLAYERS]
-    k = 0
+    unseen = np.empty(N_DECK_CARDS, np.int64)
     hidden = np.zeros(P, np.int64)
-    for card in range(N_DECK_CARDS):
-        if is_unseen(state, player, card):
-            pool[k] = card
-            k += 1
-            loc = state[S_CARD_LOC + card]
-            if loc != LOC_DECK:
-                hidden[loc - LOC_HAND] += 1
-    shuffle_slice(pool, 0, k, prng, player)
-    i = 0
-    for d in range(state[S_DECK_TOP], state[S_DECK_LEN]):
-        card = pool[i]
-        i += 1
-        out[S_DECK + d] = card
-        out[S_CARD_LOC + card] = LOC_DECK
-        out[S_CARD_PUBLIC + card] = 0
-    for q in range(n):
-        for _ in range(hidden[q]):
-            card = pool[i]
-            i += 1
-            out[S_CARD_LOC + card] = LOC_HAND + q
-            out[S_CARD_PUBLIC + card] = 0
-    rebuild_card_masks_nb(out)  # the hands changed behind move_card's back
-    out[S_RNG] = np.int64(next_u64(prng, player))
+    k = collect_unseen(state, player, unseen, hidden)
+    deal_unseen(state, player, prng, unseen, k, hidden, pool, out)
 
 
 @njit(cache=True)
@@ -286,6 +328,9 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     legal = np.empty(N_ACTIONS, np.int64)
     det = np.empty_like(state)
     pool = np.empty(N_DECK_CARDS, np.int64)
+    unseen = np.empty(N_DECK_CARDS, np.int64)
+    hidden = np.zeros(P, np.int64)
+    n_unseen = collect_unseen(state, player, unseen, hidden)
     path = np.empty(4096, np.int64)
     values = np.zeros(P, np.float64)
     rewards = np.zeros(P, np.float64)
@@ -298,7 +343,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
 
     done = 0
     while True:
-        determinise(state, comp, player, prng, det, pool)
+        deal_unseen(state, player, prng, unseen, n_unseen, hidden, pool, det)
         node = 0
         path_len = 0
         in_tree = True
