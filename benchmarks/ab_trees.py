@@ -15,6 +15,14 @@ records, or the script exits 1.
 with an empty ``NUMBA_CACHE_DIR`` per run, alternated the same way; the child's CPU time
 (user + system) is reported beside the wall time.
 
+``--in-process`` runs both trees in this one process instead, for differences of a few per
+cent that this VM's slow spells (a child process can run 1.5 x slower than the next) hide: each
+tree is copied into a temporary folder as a renamed package (``tajsim_ab_a``, ``tajsim_ab_b``:
+every ``tajsim.`` import in its sources renamed), both compile (once, into the copies' own
+cache), and then ``--rounds`` rounds alternate one timed run of each (A B, then B A), so both
+see the same machine within seconds. It reports the median of the per-round ratios with their
+range, and the records' digests, which must agree.
+
 Examples::
 
     git archive <base commit> tajsim | tar -x -C /tmp/base
@@ -22,13 +30,17 @@ Examples::
     python benchmarks/ab_trees.py /tmp/base . -p 4 -s balanced --games 300
     python benchmarks/ab_trees.py /tmp/base . --compile -s random
     python benchmarks/ab_trees.py /tmp/base . --compile -s "ismcts:iterations=10,random"
+    python benchmarks/ab_trees.py /tmp/base . -s balanced -n 300 --in-process --rounds 20
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -70,6 +82,60 @@ def run(cmd: list[str], tree: Path, extra_env: dict[str, str] | None = None
         return wall, usage.ru_utime + usage.ru_stime, out.read()
 
 
+RENAMES = ((re.compile(r"\btajsim\."), "{name}."),
+           (re.compile(r"\bfrom tajsim import\b"), "from {name} import"),
+           (re.compile(r"^import tajsim$", re.M), "import {name}"))
+
+
+def renamed_copy(tree: Path, name: str, into: Path) -> None:
+    """Copy ``tree/tajsim`` to ``into/name`` with every ``tajsim`` import renamed to ``name``."""
+    dest = into / name
+    shutil.copytree(tree / "tajsim", dest, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in dest.rglob("*.py"):
+        text = path.read_text()
+        for pattern, repl in RENAMES:
+            text = pattern.sub(repl.format(name=name), text)
+        path.write_text(text)
+
+
+def in_process(a: argparse.Namespace, trees: dict[str, Path]) -> int:
+    """Both trees as renamed packages in this process, timed alternately (``--in-process``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        batches = {}
+        for label, tree in trees.items():
+            name = f"tajsim_ab_{label.lower()}"
+            renamed_copy(tree, name, Path(tmp))
+            sys.path.insert(0, tmp)
+            bench = importlib.import_module(f"{name}.running.benchmarking")
+            batch = bench.make_batch(a.games, a.players, a.strategies, a.edition, seed=a.seed,
+                                     game=a.game)
+            for _ in range(max(1, a.warmup)):  # compiles, then warms the caches
+                out = batch.outputs()
+                batch.run(1, "serial", out)
+            batches[label] = (batch, bench.records_digest(*out), bench.records_digest)
+            print(f"{label}: compiled, digest {batches[label][1]}", flush=True)
+        rates: dict[str, list[float]] = {"A": [], "B": []}
+        for r in range(a.rounds):
+            for label in ("A", "B") if r % 2 == 0 else ("B", "A"):
+                batch, first, digest = batches[label]
+                out = batch.outputs()
+                t0 = time.thread_time()
+                batch.run(1, "serial", out)
+                rates[label].append(a.games / (time.thread_time() - t0))
+                if digest(*out) != first:
+                    raise SystemExit(f"tree {label}: a timed run's records differ from its first")
+    ratios = sorted(b / x for x, b in zip(rates["A"], rates["B"]))
+    print(f"games/s by thread CPU time, best: A {max(rates['A']):.0f}, B {max(rates['B']):.0f}; "
+          f"B/A median of {a.rounds} rounds {statistics.median(ratios):.3f} "
+          f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}), best/best "
+          f"{max(rates['B']) / max(rates['A']):.3f}")
+    if batches["A"][1] != batches["B"][1]:
+        print(f"RECORDS DIFFER between the trees: {batches['A'][1]} {batches['B'][1]}")
+        return 1
+    print("records identical")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("tree_a", type=Path, help="the tree before (a folder holding tajsim/)")
@@ -85,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--compile", action="store_true",
                    help="time a cold compile of a 4-game simulate instead")
+    p.add_argument("--in-process", action="store_true",
+                   help="both trees in this process, alternated run by run (see above)")
     a = p.parse_args(argv)
     trees = {"A": a.tree_a, "B": a.tree_b}
     for name, tree in trees.items():
@@ -92,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"tree {name} = {tree}: expected a folder holding tajsim/")
     print(f"A = {a.tree_a}, B = {a.tree_b}; {a.game}, {a.players} players, "
           f"strategies {a.strategies}, {a.rounds} rounds", flush=True)
+    if a.in_process:
+        return in_process(a, trees)
     rows: dict[str, list[dict[str, Any]]] = {"A": [], "B": []}
     for r in range(a.rounds):
         for name, tree in trees.items():

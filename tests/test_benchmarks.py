@@ -122,3 +122,20 @@ def test_throughput_script_check_quick(tmp_path):
     finally:
         sys.path.remove(str(BENCH))
     assert render.BEGIN in text and "`random`" in text
+
+
+def test_ab_trees_renamed_copy_imports_only_itself(tmp_path):
+    """``ab_trees.py --in-process`` loads each tree as a renamed package: the copy's modules
+    must never import the installed ``tajsim`` (the two trees would then share code)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import ab_trees
+    finally:
+        sys.path.remove(str(BENCH))
+    ab_trees.renamed_copy(REPO, "tajsim_ab_t", tmp_path)
+    code = ("import sys\n"
+            "import tajsim_ab_t.games.tajmahal.strategies.heuristic\n"
+            "import tajsim_ab_t.running.benchmarking\n"
+            "assert not [m for m in sys.modules if m == 'tajsim' or m.startswith('tajsim.')]\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), NUMBA_DISABLE_JIT="1")
+    subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, check=True)

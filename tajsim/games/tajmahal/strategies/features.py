@@ -115,6 +115,7 @@ def build_view(state, comp, player, view):
     public = S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS
     deck = S_LOC_MASK + MASK_DECK * N_MASK_WORDS
     mine = S_LOC_MASK + (MASK_HAND + player) * N_MASK_WORDS
+    symbols = 0  # symbols shown by the unseen cards
     for w in range(N_MASK_WORDS):
         others = 0
         for q in range(P):
@@ -123,19 +124,39 @@ def build_view(state, comp, player, view):
             hand_q = state[S_LOC_MASK + (MASK_HAND + q) * N_MASK_WORDS + w]
             others |= hand_q
             known = hand_q & (state[public + w] | ~DECK_WORD_BITS[w])  # public, or prestige
-            while known != 0:  # a public card in another hand
-                low = known & -known
-                known ^= low
+            if known == 0:
+                continue
+            # Another hand's known cards: their symbols by popcounts against the deck cards'
+            # symbol masks (a symbol shows at most twice on a card), colour by colour; the
+            # prestige cards, outside those masks, one by one. Every slot is a sum of small
+            # integers, exact in any order: the same view as a walk over the cards.
+            view[V_HIDDEN_N + q] -= popcount(known)
+            known_deck = known & DECK_WORD_BITS[w]
+            if known_deck != 0:
+                for col in range(N_COLS):
+                    cards = known_deck & comp[C_COLOUR_MASK + w * N_COLS + col]
+                    if cards == 0:
+                        continue
+                    row = V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS
+                    for s in range(N_SYMBOLS):
+                        sym = C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2
+                        view[row + s] += popcount(cards & comp[sym]) + popcount(
+                            cards & comp[sym + 1])
+            prestige = known & ~DECK_WORD_BITS[w]
+            while prestige != 0:
+                low = prestige & -prestige
+                prestige ^= low
                 card = word_card(w, low_bit_index(low))
                 col = comp[C_CARD_COLOUR + card]
                 for s in range(N_SYMBOLS):
                     k = comp[C_CARD_SYM + card * N_SYMBOLS + s]
                     view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s] += k
-                view[V_HIDDEN_N + q] -= 1.0
         unseen = (state[deck + w] | (others & ~state[public + w])) & DECK_WORD_BITS[w]
         my_hand = state[mine + w]
         for col in range(N_COLS):
             colour = comp[C_COLOUR_MASK + w * N_COLS + col]
+            if colour == 0:  # a word holds the cards of one or two colours
+                continue
             view[V_MY_COL + col] += popcount(my_hand & colour)
             cards = unseen & colour
             if cards == 0:
@@ -148,7 +169,9 @@ def build_view(state, comp, player, view):
                 twice = popcount(cards & comp[C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2 + 1])
                 view[V_COL_SYM + col * N_SYMBOLS + s] += once
                 view[V_COL_SYM2 + col * N_SYMBOLS + s] += twice
-                view[V_MEAN_CARD] += once + twice  # a card shows a symbol at most twice
+                symbols += once + twice  # a card shows a symbol at most twice
+    # the slots are sums of small integers, exact in any order: summed in an integer first
+    view[V_MEAN_CARD] = symbols
     finish_view(state, player, view)
 
 
@@ -260,8 +283,8 @@ def p_any(miss, frac, n_draws):
 def p_any_from(keep, frac, n_draws):
     """``p_any(miss, frac, n_draws)`` given ``keep``, ``miss`` multiplied ``int(n_draws)`` times
     into 1.0 (the same products in the same order, so the same value): ``threat_table`` runs
-    the products of all its symbols side by side, independent chains the CPU overlaps,
-    instead of one chain after the other."""
+    a symbol's three products side by side in registers, independent chains the CPU
+    overlaps, instead of one chain after the other."""
     if frac <= 0.0 or n_draws <= 0:
         return 0.0
     if frac >= 1.0:
@@ -270,10 +293,9 @@ def p_any_from(keep, frac, n_draws):
 
 
 # Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
-# slot (share of unseen cards showing it once, twice, then 1 - that share); then, per symbol,
-# the three running products of p_any_from (coloured once, coloured twice, colourless).
+# slot (share of unseen cards showing it once, twice, then 1 - that share).
 THREAT_FREQ = (N_COLS + 1) * N_SYMBOLS * 4
-THREAT_SCRATCH = THREAT_FREQ + N_SYMBOLS * 3
+THREAT_SCRATCH = THREAT_FREQ
 
 
 @kernel(inline="always")
@@ -297,7 +319,6 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
     # freq[c, s, 2 + k] is 1 - that share. Bit c of done: row c computed.
     freq = scratch[:THREAT_FREQ].reshape((N_COLS + 1, N_SYMBOLS, 4))
-    keep = scratch[THREAT_FREQ:THREAT_SCRATCH].reshape((N_SYMBOLS, 3))
     done = 0
     for q in range(P):
         for s in range(N_SYMBOLS):
@@ -334,19 +355,22 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
                 freq[N_COLS, s, 0] = fw
                 freq[N_COLS, s, 2] = 1.0 - fw
             done |= 1 << N_COLS
+        n_draws = np.int64(h) if h > 0 else 0
         for s in range(N_SYMBOLS):
-            keep[s, 0] = 1.0
-            keep[s, 1] = 1.0
-            keep[s, 2] = 1.0
-        for _ in range(np.int64(h) if h > 0 else 0):
-            for s in range(N_SYMBOLS):
-                keep[s, 0] *= freq[c, s, 2]
-                keep[s, 1] *= freq[c, s, 3]
-                keep[s, 2] *= freq[N_COLS, s, 2]
-        for s in range(N_SYMBOLS):
-            p_col = p_any_from(keep[s, 0], freq[c, s, 0], h)
-            p_two = p_any_from(keep[s, 1], freq[c, s, 1], h)
-            p_white = p_any_from(keep[s, 2], freq[N_COLS, s, 0], h)
+            # the products in registers (scratch memory made every step a load and a store)
+            miss_col = freq[c, s, 2]
+            miss_two = freq[c, s, 3]
+            miss_white = freq[N_COLS, s, 2]
+            keep_col = 1.0
+            keep_two = 1.0
+            keep_white = 1.0
+            for _ in range(n_draws):
+                keep_col *= miss_col
+                keep_two *= miss_two
+                keep_white *= miss_white
+            p_col = p_any_from(keep_col, freq[c, s, 0], h)
+            p_two = p_any_from(keep_two, freq[c, s, 1], h)
+            p_white = p_any_from(keep_white, freq[N_COLS, s, 0], h)
             known_col = 0.0
             if col >= 0:
                 known_col = view[V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS + s]

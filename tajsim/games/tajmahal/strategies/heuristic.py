@@ -333,31 +333,41 @@ def hold_table(state, view, player, caution, threat_a, threat_b, unrest_live, ho
     n = state[S_N_PLAYERS]
     u = view[V_UNSEEN]
     for s in range(N_SYMBOLS):
+        first = s * (MAX_PLAY_SYMBOLS + 1)
+        row = state[S_ROW_SYM + player * N_SYMBOLS + s]
+        present = state[S_SEAT + s] == SEAT_PRESENT
         for add in range(MAX_PLAY_SYMBOLS + 1):
-            mine = state[S_ROW_SYM + player * N_SYMBOLS + s] + add
-            slot = s * (MAX_PLAY_SYMBOLS + 1) + add
-            hold[slot] = 0.0
-            if state[S_SEAT + s] != SEAT_PRESENT or mine == 0:
+            hold[first + add] = 1.0 if present and row + add > 0 else 0.0
+        if not present:
+            continue
+        # Each opponent once for the four plays: the same factors, multiplied in the same
+        # order (opponents ascending) into each slot as one opponent loop per slot would.
+        for q in range(n):
+            if q == player or not is_active(state, q):
                 continue
-            h = 1.0
-            for q in range(n):
-                if q == player or not is_active(state, q):
+            a = threat_a[q, s]
+            b = threat_b[q, s]
+            gap = row - state[S_ROW_SYM + q * N_SYMBOLS + s]
+            for add in range(MAX_PLAY_SYMBOLS + 1):
+                if row + add == 0:
                     continue
-                need = mine - state[S_ROW_SYM + q * N_SYMBOLS + s]
-                r = reach_prob(threat_a[q, s], threat_b[q, s], need)
+                need = gap + add
+                r = reach_prob(a, b, need)
                 if need > 0:
                     r = min(1.0, r * caution)
-                h *= 1.0 - r
-            if unrest_live:
-                need = mine - state[S_UNREST_SYM + s]
+                hold[first + add] *= 1.0 - r
+        if unrest_live:
+            for add in range(MAX_PLAY_SYMBOLS + 1):
+                if row + add == 0:
+                    continue
+                need = row + add - state[S_UNREST_SYM + s]
                 if need <= 0:
-                    h = 0.0
+                    hold[first + add] = 0.0
                 elif need == 1 and u > 0:
                     f = 0.0
                     for c in range(N_COLS):
                         f += view[V_COL_SYM + c * N_SYMBOLS + s]
-                    h *= 1.0 - min(1.0, caution * f / u)
-            hold[slot] = h
+                    hold[first + add] *= 1.0 - min(1.0, caution * f / u)
 
 
 # Layout of decide_bid's scratch (float64[BID_WORK_SIZE], after the view): the threat tables,
