@@ -103,6 +103,14 @@ def is_unseen(state, player, card):
 
 
 @kernel(inline="always")
+def symbol_counts(comp, cards, w, s):
+    """(cards showing symbol ``s`` at least once, at least twice) among the deck cards
+    ``cards`` of mask word ``w``: popcounts against the component symbol masks."""
+    sym = C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2
+    return popcount(cards & comp[sym]), popcount(cards & comp[sym + 1])
+
+
+@kernel(inline="always")
 def build_view(state, comp, player, view):
     """Fill ``view`` (float64[VIEW_SIZE]) with counts the player is allowed to know.
 
@@ -139,9 +147,8 @@ def build_view(state, comp, player, view):
                         continue
                     row = V_KNOWN_SYM + (q * N_COLS + col) * N_SYMBOLS
                     for s in range(N_SYMBOLS):
-                        sym = C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2
-                        view[row + s] += popcount(cards & comp[sym]) + popcount(
-                            cards & comp[sym + 1])
+                        once, twice = symbol_counts(comp, cards, w, s)
+                        view[row + s] += once + twice
             prestige = known & ~DECK_WORD_BITS[w]
             while prestige != 0:
                 low = prestige & -prestige
@@ -165,8 +172,7 @@ def build_view(state, comp, player, view):
             view[V_UNSEEN] += n_cards
             view[V_COL_N + col] += n_cards
             for s in range(N_SYMBOLS):
-                once = popcount(cards & comp[C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2])
-                twice = popcount(cards & comp[C_SYMBOL_MASK + (w * N_SYMBOLS + s) * 2 + 1])
+                once, twice = symbol_counts(comp, cards, w, s)
                 view[V_COL_SYM + col * N_SYMBOLS + s] += once
                 view[V_COL_SYM2 + col * N_SYMBOLS + s] += twice
                 symbols += once + twice  # a card shows a symbol at most twice
@@ -294,8 +300,7 @@ def p_any_from(keep, frac, n_draws):
 
 # Scratch of threat_table: per row colour (N_COLOURS: none yet; N_COLS: colourless), symbol and
 # slot (share of unseen cards showing it once, twice, then 1 - that share).
-THREAT_FREQ = (N_COLS + 1) * N_SYMBOLS * 4
-THREAT_SCRATCH = THREAT_FREQ
+THREAT_SCRATCH = (N_COLS + 1) * N_SYMBOLS * 4
 
 
 @kernel(inline="always")
@@ -318,7 +323,7 @@ def threat_table(state, comp, view, player, a_out, b_out, scratch):
     # freq[c, s, k]: share of unseen cards of colour c (c = N_COLOURS: any colour, for a player
     # with no row yet; c = N_COLS: colourless) showing symbol s once (k = 0) / twice (k = 1);
     # freq[c, s, 2 + k] is 1 - that share. Bit c of done: row c computed.
-    freq = scratch[:THREAT_FREQ].reshape((N_COLS + 1, N_SYMBOLS, 4))
+    freq = scratch[:THREAT_SCRATCH].reshape((N_COLS + 1, N_SYMBOLS, 4))
     done = 0
     for q in range(P):
         for s in range(N_SYMBOLS):
