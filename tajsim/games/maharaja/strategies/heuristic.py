@@ -130,7 +130,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
     if phase == PHASE_TURN:
         return legal[turn_values_best(state, comp, p, legal, n_legal, work)]
     if phase == PHASE_MOVE_TO:
-        prepare(state, comp, p, work, False)
+        prepare(state, comp, p, work, np.bool_(False))
         fill_village_values(state, comp, p, work)
         fill_best_villages(state, comp, work)
         best_i = 0
@@ -143,7 +143,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
                 best_i = i
         return legal[best_i]
     if phase == PHASE_SETUP_HOUSE:
-        prepare(state, comp, p, work, False)
+        prepare(state, comp, p, work, np.bool_(False))
         fill_village_values(state, comp, p, work)
         best_i = 0
         best_v = NEG
@@ -165,7 +165,7 @@ def decide_nb(state, comp, player, legal, n_legal, work):
                 best_i = i
         return legal[best_i]
     if phase == PHASE_REPLACE:
-        prepare(state, comp, p, work, False)
+        prepare(state, comp, p, work, np.bool_(False))
         best_i = 0
         best_v = NEG
         for i in range(n_legal):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,
@@ -368,7 +370,7 @@ def pair_plan(comp, k, inputs, card_gain, pen, w_gold, work):
 def fill_pair_values(state, comp, p, work, out, out_off):
     """Value of each of the 45 pairs for seat p into ``out[out_off:out_off + 45]`` (weights
     already loaded into ``work``)."""
-    prepare(state, comp, p, work, True)
+    prepare(state, comp, p, work, np.bool_(True))  # non-literal: one compiled prepare
     fill_village_values(state, comp, p, work)
     fill_top_houses(state, comp, p, work)
     fill_palace_plans(state, comp, p, work)

@@ -278,7 +278,9 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
         if ACTION_BUILD <= legal[i] < ACTION_MOVE_TO:
             villages = True
             break
-    prepare(state, comp, p, work, False)  # plan_openings adds the opening routes if useful
+    # plan_openings adds the opening routes if useful; np.bool_: one compiled prepare (as in
+    # fill_pair_values)
+    prepare(state, comp, p, work, np.bool_(False))
     pen = penalty_unit(state, comp, work)
     w_gold = wt(work, I_GOLD)
     fill_savings(state, work, pen)
@@ -288,7 +290,7 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     here = state[S_ARCH + p]
     # the best city to be in (for travel), and villages worth opening to reach a better one
     target = here
-    here_value = value_at_given(state, comp, p, here, 0, pen, pending, work) \
+    here_value = value_at_given(state, comp, p, here, np.int64(0), pen, pending, work) \
         if here < START else NEG
     best_target_v = here_value
     # with nothing left to build, only the Maharaja's city can be worth a journey

@@ -136,7 +136,9 @@ def fill_candidates(state, comp, seat, k, work, allowed=ALL_PAIRS):
     """Seat's ``k`` best pairs by the heuristic pair values (weights already loaded), among the
     pairs whose bit is set in ``allowed`` (int64: a restricted searcher's own pairs); fewer if
     fewer are allowed."""
-    fill_pair_values(state, comp, seat, work, work, W_SEARCH_PAIRV)
+    # np.int64: a non-literal offset, as the heuristic passes (numba compiles a kernel anew for
+    # each literal argument value: a second fill_pair_values cost 12 s of a cold compile)
+    fill_pair_values(state, comp, seat, work, work, np.int64(W_SEARCH_PAIRV))
     base = W_SEARCH_CAND + seat * MAX_CANDIDATES
     chosen = 0
     n_cand = 0

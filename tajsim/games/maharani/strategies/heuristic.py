@@ -344,7 +344,11 @@ def memo_value(state, comp, p, action, wt, side, memo):
         part = to_me
     else:
         if elsewhere == NO_PART:
-            elsewhere = place_arrow_part(state, comp, p, s, colour, completes == 1, False, wt)
+            # place_arrow_part(..., False) without inlining its artisan options a second time:
+            # the quarter's scoring alone
+            elsewhere = 0
+            if completes == 1:
+                elsewhere = completion_value(state, comp, p, comp[C_SPACE_QUARTER + s], -1, wt)
         part = elsewhere
     return common + part, (slot, s, common, colour, completes, to_me, elsewhere, q_src, waiting)
 
@@ -394,8 +398,9 @@ def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal, t_units):
     """``weighted_policy_nb`` with the weights already in thousandths (``weights_of``) and the
     temperature in thousandths of gold (``t_units``, 0: the best action): a search converts its
     rollout weights once, not at every decision."""
-    if t_units > 0:
-        return softmax_choice(state, comp, player, wt, prng, legal, n_legal, t_units)
+    if t_units > 0:  # ``n_legal < 0``: False, but not a literal (see value_scan)
+        return value_scan(state, comp, player, wt, prng, legal, n_legal, t_units, legal,
+                          n_legal < 0)
     side = seat_side(comp, state[S_N_PLAYERS], player)
     memo = EMPTY_MEMO
     best = legal[0]
@@ -406,6 +411,48 @@ def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal, t_units):
         v, memo = memo_value(state, comp, player, action, wt, side, memo)
         best_value, best, ties = keep_best(prng, player, v, action, best_value, best, ties)
     return best
+
+
+@kernel
+def value_scan(state, comp, player, wt, prng, legal, n_legal, t_units, values, store):
+    """The heuristic's loop over ``legal[:n_legal]`` for what is not the plain best action
+    (``weighted_choice_nb``'s own loop): with ``store``, each action's value into
+    ``values[:n_legal]``, returning -1 (a search's candidates); else the softmax draw at
+    temperature ``t_units`` > 0 in two passes, the best value, then a weighted reservoir draw
+    (``softmax_draw``), ``values`` unused.
+
+    One loop for both, so that ``memo_value`` has two call sites in all (this one and
+    ``weighted_choice_nb``'s) where it had four: numba types an inlined call site anew and LLVM
+    optimises it anew, and those copies were most of a search's cold compile.
+
+    Parameters
+    ----------
+    wt : the 11 weights in thousandths (``weights_of``); t_units : int, the temperature
+    prng : int64[MAX_PLAYERS], only ``prng[player]`` advances (not when ``store``)
+    legal : int64[>= n_legal]; values : int64[>= n_legal] when ``store`` (any int64 array else)
+    store : bool; pass it (and ``t_units``) as non-literals: numba compiles a kernel anew for
+        each literal argument value
+    """
+    side = seat_side(comp, state[S_N_PLAYERS], player)
+    memo = EMPTY_MEMO
+    chosen = legal[0]
+    best_value = NEG_INF
+    total = np.int64(0)
+    n_steps = n_legal if store else 2 * n_legal
+    for j in range(n_steps):
+        second = j >= n_legal
+        i = j - n_legal if second else j
+        action = legal[i]
+        v, memo = memo_value(state, comp, player, action, wt, side, memo)
+        if store:
+            values[i] = v
+        elif not second:
+            if v > best_value:
+                best_value = v
+        else:
+            total, chosen = softmax_draw(prng, player, best_value - v, t_units, action, total,
+                                         chosen)
+    return -1 if store else chosen
 
 
 @kernel(inline="always")
@@ -421,29 +468,6 @@ def keep_best(prng, player, value, choice, best_value, best, ties):
         if below(prng, player, ties) == 0:
             return best_value, choice, ties
     return best_value, best, ties
-
-
-@kernel
-def softmax_choice(state, comp, player, wt, prng, legal, n_legal, t_units):
-    """One of ``legal[:n_legal]`` drawn with weight ``softmax_weight(best - value, t_units)``
-    (shifted down by ``SOFTMAX_SHIFT``) from ``prng[player]``: a first pass finds the best
-    value, a second draws by weighted reservoir sampling (action ``i`` replaces the choice with
-    probability ``w_i / (w_0 + ... + w_i)``: one draw per action of positive weight)."""
-    side = seat_side(comp, state[S_N_PLAYERS], player)
-    memo = EMPTY_MEMO
-    best_value = NEG_INF
-    for i in range(n_legal):
-        v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
-        if v > best_value:
-            best_value = v
-    memo = EMPTY_MEMO
-    chosen = legal[0]
-    total = np.int64(0)
-    for i in range(n_legal):
-        v, memo = memo_value(state, comp, player, legal[i], wt, side, memo)
-        total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i], total,
-                                     chosen)
-    return chosen
 
 
 @kernel(inline="always")

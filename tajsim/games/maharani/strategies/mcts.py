@@ -84,12 +84,10 @@ from tajsim.games.maharani.engine.nb import (
     legal_actions_nb,
     popcount,
     score_of,
-    seat_side,
 )
 from tajsim.games.maharani.strategies.heuristic import (
-    EMPTY_MEMO,
     NEG_INF,
-    memo_value,
+    value_scan,
     weighted_choice_nb,
     weights_of,
 )
@@ -272,11 +270,11 @@ def candidates(det, comp, mover, wt, work, n_leg, width):
         for i in range(n_leg):
             work[W_CAND + i] = work[W_LEGAL + i]
         return n_leg
-    side = seat_side(comp, det[S_N_PLAYERS], mover)
-    memo = EMPTY_MEMO
-    for i in range(n_leg):
-        v, memo = memo_value(det, comp, mover, work[W_LEGAL + i], wt, side, memo)
-        work[W_VALUES + i] = v
+    # the values through the heuristic's value_scan, which the rollouts' softmax shares (one
+    # inlined copy of memo_value fewer); non-literal arguments (``width > 0`` is True here), as
+    # numba compiles a kernel anew for each literal argument value
+    value_scan(det, comp, mover, wt, work[W_RPRNG:W_RPRNG + P], work[W_LEGAL:W_LEGAL + N_ACTIONS],
+               n_leg, np.int64(0), work[W_VALUES:W_VALUES + N_ACTIONS], width > 0)
     for j in range(width):
         best = -1
         best_value = NEG_INF - 1
