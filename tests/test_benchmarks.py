@@ -139,3 +139,18 @@ def test_ab_trees_renamed_copy_imports_only_itself(tmp_path):
             "assert not [m for m in sys.modules if m == 'tajsim' or m.startswith('tajsim.')]\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path), NUMBA_DISABLE_JIT="1")
     subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, check=True)
+
+
+def test_compile_profile_lists_the_batch_kernel_and_repeated_signatures():
+    """``compile_profile.py`` on the cheapest game: its empty cache compiles the batch kernel,
+    which must head the list, and the repeated-signature section is printed."""
+    cmd = [sys.executable, str(BENCH / "compile_profile.py"), "--game", "nothanks",
+           "-p", "3", "-s", "random", "--top", "5"]
+    out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "s CPU (4 games, empty numba cache)" in lines[0]
+    table = lines[lines.index(next(x for x in lines if "kernel (inclusive" in x)) + 1:]
+    assert table[0].split()[-1].endswith("play.nb.play_batch_nb")
+    assert any(x.startswith("tajsim kernels compiled for more than one signature")
+               for x in lines)

@@ -68,7 +68,7 @@ def kernel(func: Callable[..., Any] | None = None, *,
         must differ from ``func``.
     inline : "never" or "always"
         numba's IR inlining on the CPU (``njit(inline=...)``), for thin dispatchers: see
-        ``docs/architecture.md`` on compile time.
+        ``docs/architecture.md``, "Compile time".
 
     Returns
     -------

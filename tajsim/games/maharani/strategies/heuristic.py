@@ -421,9 +421,10 @@ def value_scan(state, comp, player, wt, prng, legal, n_legal, t_units, values, s
     temperature ``t_units`` > 0 in two passes, the best value, then a weighted reservoir draw
     (``softmax_draw``), ``values`` unused.
 
-    One loop for both, so that ``memo_value`` has two call sites in all (this one and
-    ``weighted_choice_nb``'s) where it had four: numba types an inlined call site anew and LLVM
-    optimises it anew, and those copies were most of a search's cold compile.
+    One loop for both, so that the heuristic and the search have two call sites of
+    ``memo_value`` (this one and ``weighted_choice_nb``'s) where they had four: numba types an
+    inlined call site anew and LLVM optimises it anew, and those copies were most of a search's
+    cold compile (``learned`` has its own, compiled only for line-ups that play it).
 
     Parameters
     ----------
