@@ -87,6 +87,58 @@ def test_every_game_has_gpu_kernels():
     assert set(GPU_GAMES) == set(GAMES), "games without GpuKernels in their spec"
 
 
+LAUNCH_CHECK = """
+import numpy as np
+import tajsim.engine.gpu as gpu
+from tajsim.games.registry import get_game
+
+built = gpu.batch_kernel
+
+
+class Launches:  # the kernel as play_batch_gpu launches it, its arguments looked at first
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __getitem__(self, config):
+        def launch(*args):
+            print("LAUNCH", [type(a).__name__ for a in args])
+            return self.kernel[config](*args)
+        return launch
+
+
+gpu.batch_kernel = lambda *args: Launches(built(*args))
+spec = get_game("maharani")  # a game whose heuristic family can be left out
+comp = np.asarray(spec.components.default().packed(), np.int64)
+for label in ("random", "greedy"):
+    ids = np.array([spec.strategies.get(label).strategy_id], np.int64)
+    g = np.arange(2, dtype=np.int64)
+    gpu.play_batch_gpu(spec, comp, 3, 0, 1, g, g, np.zeros((2, 3), np.int64), ids,
+                       np.zeros((1, spec.n_params)), np.zeros(6, spec.result_dtype),
+                       np.zeros(2, spec.setup_dtype), gpu.heuristics_on(spec, ids))
+"""
+
+
+def test_a_launch_passes_only_arrays_and_numbers():
+    """A real GPU's launch cannot pass ``None``: numba-cuda raises ``NotImplementedError: (none,
+    None)`` while preparing the arguments, where the simulator, which runs Python, takes it.
+    Found on an H200 (2026-11-28): every line-up without the heuristic family failed to launch,
+    because the kernel took ``None`` for "family off". The family is now a constant of the
+    kernel; both kernels' launches, and the signature the PTX is compiled for, hold arrays and
+    numbers only."""
+    from numba.core import types as nb
+
+    from tajsim.engine.gpu import kernel_signature
+
+    proc = subprocess.run([sys.executable, "-c", LAUNCH_CHECK], env=SIM_ENV, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    launches = [line for line in proc.stdout.splitlines() if line.startswith("LAUNCH")]
+    assert len(launches) == 2 and all("NoneType" not in line for line in launches), launches
+    for game in GPU_GAMES:
+        assert all(isinstance(t, (nb.Array, nb.Integer))
+                   for t in kernel_signature(get_game(game))), game
+
+
 def _actions(spec, comp, weights, seed=7, n=2):
     """The action sequence of one game: the heuristic with ``weights`` against random."""
     ids = np.array([spec.strategies.get("balanced").strategy_id,
@@ -258,7 +310,8 @@ def test_experiment_files_take_a_device(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=SIM_ENV,
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split("\n")[:2] == ["cpu []", "gpu ['tajmahal']"]  # the GPU played
+    # the GPU played, with the heuristic family (greedy) in its kernel
+    assert proc.stdout.split("\n")[:2] == ["cpu []", "gpu [('tajmahal', True)]"]
     assert _tree(tmp_path / "out-cpu") == _tree(tmp_path / "out-gpu")
 
 

@@ -56,10 +56,15 @@ N_ACTIONS = 1
 MAX_PLAYERS = 1
 WORK_SIZE = 1
 WORK_DTYPE = np.float64
+#: Whether the heuristic family is left out of this kernel (one kernel per game and value). A
+#: global rather than an argument: a real GPU's launch cannot pass ``None`` (numba-cuda has no
+#: way to marshal it), and a constant condition is pruned before typing, so the family's code is
+#: not compiled into the kernel that does not play it.
+FAMILY_OFF = False
 
 
 def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, lineup_ids,
-           lineup_params, results, setups, states, keep_states, switch, queue):
+           lineup_params, results, setups, states, keep_states, queue):
     """Play the games (the source compiled per game by :func:`batch_kernel`).
 
     A thread plays game ``cuda.grid(1)`` first, then takes the next unplayed game from
@@ -68,8 +73,8 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     longest game ends (games differ in length and in phase). Each game is still a pure function
     of its index and is written to its own rows, so the order does not matter.
 
-    ``switch`` is None (line-ups without the heuristic family: their code is left out) or any
-    array (the family is in); with ``keep_states`` 1, ``states`` (int64[G, STATE_SIZE]) gets
+    With ``FAMILY_OFF`` (line-ups without the heuristic family) that family's code is left out
+    and the policy gets no scratch. With ``keep_states`` 1, ``states`` (int64[G, STATE_SIZE]) gets
     each game's final state (the tests compare them with the CPU's); with 0 it is a dummy
     int64[1, STATE_SIZE] (no zero-size device arrays).
     """
@@ -96,7 +101,7 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
             n = legal_actions(state, shared_comp, legal)
             if n == 1:
                 action = legal[0]
-            elif switch is None:
+            elif FAMILY_OFF:
                 action = choose_simple(seat_ids[p], state, shared_comp, p,
                                        lineup_params[lineups[g, p]], prng, legal, n, None)
             else:
@@ -112,12 +117,13 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
         g = cuda.atomic.add(queue, 0, 1)
 
 
-_KERNELS: dict[str, Any] = {}
+_KERNELS: dict[tuple[str, bool], Any] = {}
 _LOCK = threading.Lock()
 
 
-def _kernel_source(spec: GameSpec) -> Any:
-    """``_batch`` in globals bound to ``spec``'s device functions and sizes."""
+def _kernel_source(spec: GameSpec, heuristics: bool) -> Any:
+    """``_batch`` in globals bound to ``spec``'s device functions and sizes, with the heuristic
+    family in or out."""
     rules, gpu = spec.kernels, spec.kernels.gpu
     if gpu is None:
         raise UserError(f"{spec.title} has no GPU kernels; expected --device cpu")
@@ -134,18 +140,21 @@ def _kernel_source(spec: GameSpec) -> Any:
         current_player=device_function(rules.current_player),
         STATE_SIZE=spec.state_size, COMP_SIZE=spec.comp_size, N_ACTIONS=spec.n_actions,
         MAX_PLAYERS=spec.max_players, WORK_SIZE=max(1, gpu.work_size),
-        WORK_DTYPE=gpu.work_dtype,
+        WORK_DTYPE=gpu.work_dtype, FAMILY_OFF=not heuristics,
     )
-    return types.FunctionType(_batch.__code__, env, f"{spec.name}_batch")
+    return types.FunctionType(_batch.__code__, env,
+                              f"{spec.name}_batch" + ("_heuristics" if heuristics else ""))
 
 
-def batch_kernel(spec: GameSpec) -> Any:
-    """The CUDA batch kernel of ``spec`` (built once per process; compiled at its first launch)."""
+def batch_kernel(spec: GameSpec, heuristics: bool) -> Any:
+    """The CUDA batch kernel of ``spec`` with the heuristic family in or out (built once per
+    process; compiled at its first launch)."""
+    key = (spec.name, bool(heuristics))
     with _LOCK:
-        built = _KERNELS.get(spec.name)
+        built = _KERNELS.get(key)
         if built is None:
-            built = cuda_module().jit(_kernel_source(spec))
-            _KERNELS[spec.name] = built
+            built = cuda_module().jit(_kernel_source(spec, heuristics))
+            _KERNELS[key] = built
     return built
 
 
@@ -156,8 +165,9 @@ def aligned(dtype: np.dtype) -> np.dtype:
     return np.dtype(dtype.descr, align=True)
 
 
-def kernel_signature(spec: GameSpec, heuristics: bool) -> tuple[Any, ...]:
-    """The argument types of the batch kernel (as ``play_batch_gpu`` launches it)."""
+def kernel_signature(spec: GameSpec) -> tuple[Any, ...]:
+    """The argument types of the batch kernel (as ``play_batch_gpu`` launches it): arrays and
+    integers only, which a real GPU's launch can pass."""
     from numba import types as nb
     from numba.np.numpy_support import from_dtype
 
@@ -165,8 +175,7 @@ def kernel_signature(spec: GameSpec, heuristics: bool) -> tuple[Any, ...]:
     vec, mat = nb.Array(i64, 1, "C"), nb.Array(i64, 2, "C")
     return (vec, i64, i64, i64, vec, vec, mat, vec, nb.Array(nb.float64, 2, "C"),
             nb.Array(from_dtype(aligned(spec.result_dtype)), 1, "C"),
-            nb.Array(from_dtype(aligned(spec.setup_dtype)), 1, "C"), mat, i64,
-            nb.Array(nb.float64, 1, "C") if heuristics else nb.none, vec)
+            nb.Array(from_dtype(aligned(spec.setup_dtype)), 1, "C"), mat, i64, vec)
 
 
 def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) -> str:
@@ -183,8 +192,8 @@ def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) 
     with _LOCK:
         dispatcher.get_current_device = _Device
         try:
-            ptx, _ = cuda_mod.compile_ptx(_kernel_source(spec),
-                                          kernel_signature(spec, heuristics), cc=cc)
+            ptx, _ = cuda_mod.compile_ptx(_kernel_source(spec, heuristics),
+                                          kernel_signature(spec), cc=cc)
         finally:
             dispatcher.get_current_device = asked
     return ptx
@@ -243,7 +252,7 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
         Threads per block (default :func:`block_size`).
     """
     cuda_mod = cuda_module()
-    kern = batch_kernel(spec)
+    kern = batch_kernel(spec, heuristics)
     G = int(game_ids.shape[0])
     if G == 0:
         return
@@ -261,7 +270,6 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
     d_results = cuda_mod.to_device(results_dev)
     d_setups = cuda_mod.to_device(setups_dev)
     d_states = cuda_mod.to_device(want_states)
-    switch = cuda_mod.to_device(np.zeros(1, np.float64)) if heuristics else None
     kern[blocks, threads](
         cuda_mod.to_device(np.ascontiguousarray(comp, np.int64)), np.int64(n_players),
         np.int64(rules), np.int64(master_seed),
@@ -270,7 +278,7 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
         cuda_mod.to_device(np.ascontiguousarray(lineups, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_ids, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_params, np.float64)),
-        d_results, d_setups, d_states, np.int64(0 if states is None else 1), switch,
+        d_results, d_setups, d_states, np.int64(0 if states is None else 1),
         cuda_mod.to_device(np.array([blocks * threads], np.int64)))
     d_results.copy_to_host(results_dev)
     d_setups.copy_to_host(setups_dev)
