@@ -154,3 +154,36 @@ def test_compile_profile_lists_the_batch_kernel_and_repeated_signatures():
     assert table[0].split()[-1].endswith("play.nb.play_batch_nb")
     assert any(x.startswith("tajsim kernels compiled for more than one signature")
                for x in lines)
+
+
+def test_bench_gpu_line_ups_and_coverage_in_the_simulator(tmp_path):
+    """``bench_gpu.py`` builds its heuristic line-up from each game's own strategies (it used
+    Taj Mahal's names for every game), and ``--coverage --check`` compares every strategy the
+    GPU plays with the CPU's records: in numba-cuda's simulator on the cheapest game, with
+    speeds that mean nothing."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bench_gpu
+    finally:
+        sys.path.remove(str(BENCH))
+    from tajsim.games.registry import GAMES
+
+    for name, spec in GAMES.items():
+        lineup = bench_gpu.heuristic_lineup(spec)
+        assert lineup and all(spec.strategies.get(s) for s in lineup), name
+        groups = bench_gpu.gpu_strategy_groups(spec, 4)
+        played = {s for g in groups for s in g}
+        assert played == {s.name for s in spec.strategies.all() if "search" not in s.tags}
+    assert tuple(bench_gpu.heuristic_lineup(GAMES["tajmahal"])) == bench_gpu.HEURISTIC_LINEUP
+    cmd = [sys.executable, str(BENCH / "bench_gpu.py"), "--simulator", "--game", "nothanks",
+           "--players", "3", "--quick", "--check", "--coverage", "--cpu-threads", "1",
+           "--results", str(tmp_path)]
+    out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "check passed: GPU records == CPU records" in out.stderr
+    with (tmp_path / "gpu_simulator.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert {r["device"] for r in rows} == {"simulator", "cpu x1", "simulator coverage"}
+    assert all(r["records_identical"] == "True" for r in rows if r["device"] == "simulator")
+    assert all(r["coverage_identical"] == "True" for r in rows
+               if r["device"] == "simulator coverage")

@@ -240,6 +240,22 @@ def test_refusals_are_one_line():
                   env={**SIM_ENV, "NUMBA_ENABLE_CUDASIM": "0", "CUDA_VISIBLE_DEVICES": ""})
     assert no_gpu.returncode == 2 and no_gpu.stderr.count("\n") == 1, no_gpu.stderr
     assert "no CUDA GPU" in no_gpu.stderr
+    # numba-cuda next to a numpy it does not run with: its array module fails to load as it
+    # did next to numpy 2.5 on a GPU machine (np.row_stack is gone)
+    code = ("import sys, importlib.abc\n"
+            "class Numpy25(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'numba.cuda.np.arrayobj':\n"
+            "            raise AttributeError(\"module 'numpy' has no attribute 'row_stack'\")\n"
+            "sys.meta_path.insert(0, Numpy25())\n"
+            "from tajsim.cli.main import cli\n"
+            "sys.argv = ['tajsim', 'simulate', '-n', '2', '--device', 'gpu']\n"
+            "cli()\n")
+    numpy_25 = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env={**SIM_ENV, "NUMBA_ENABLE_CUDASIM": "0"}, timeout=300,
+                              check=False)
+    assert numpy_25.returncode == 2 and numpy_25.stderr.count("\n") == 1, numpy_25.stderr
+    assert "does not run with numpy" in numpy_25.stderr and "row_stack" in numpy_25.stderr
     # without numba-cuda installed
     code = ("import sys, importlib.abc\n"
             "class Block(importlib.abc.MetaPathFinder):\n"

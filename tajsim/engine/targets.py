@@ -28,6 +28,7 @@ numba-cuda is optional (``pip install tajsim[gpu]``): only :func:`device_functio
 
 from __future__ import annotations
 
+import importlib
 import threading
 import types
 from collections.abc import Callable
@@ -97,7 +98,28 @@ def cuda_module() -> Any:
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise UserError(f"--device gpu needs numba-cuda ({exc}); expected it installed: "
                         "pip install 'tajsim[gpu]'") from None
+    if not simulated():
+        _check_compiler()
     return cuda
+
+
+def _check_compiler() -> None:
+    """A one-line ``UserError`` if numba-cuda's compiler cannot load next to this numpy.
+
+    ``import numba.cuda`` succeeds, but the typing registries load at the first compile, and
+    numba-cuda 0.30.4's array module fails next to numpy 2.5 (``np.row_stack`` is gone; seen on
+    a GPU machine's own image): loaded here, the user gets one line instead of a traceback from
+    inside numba-cuda's compiler."""
+    try:
+        importlib.import_module("numba.cuda.np.arrayobj")
+    except (AttributeError, ImportError) as exc:
+        from importlib.metadata import version
+
+        import numpy
+
+        raise UserError(f"--device gpu: numba-cuda {version('numba-cuda')} does not run with "
+                        f"numpy {numpy.__version__} ({exc}); expected numpy<2.5: "
+                        "pip install 'tajsim[gpu]'") from None
 
 
 def simulated() -> bool:
