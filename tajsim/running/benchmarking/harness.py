@@ -21,7 +21,8 @@ def _seat_tables(n_players, lineup, lineup_ids, lineup_params):
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
     for p in range(n_players):
         seat_ids[p] = lineup_ids[lineup[p]]
-        seat_params[p, :] = lineup_params[lineup[p], :]
+        for k in range(lineup_params.shape[1]):  # no slice: see play/batch_loop.py.tmpl
+            seat_params[p, k] = lineup_params[lineup[p], k]
     return seat_ids, seat_params
 
 

@@ -235,7 +235,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     last_round = state[S_ROUND] + horizon
     it = 0
     while True:
-        det[:] = state
+        for i in range(state.shape[0]):  # no slice assignment: see play/batch_loop.py.tmpl
+            det[i] = state[i]
         for q in range(n):
             i = select_ucb(q, it, c_explore, work)
             work[W_SEARCH_CHOICE + q] = i

@@ -201,7 +201,8 @@ def deal_unseen(state, player, prng, unseen, k, hidden, pool, out):
     another hand's block (and the public block: a dealt card is not public) and joins the block
     of its new place. ``rebuild_card_masks_nb`` on ``out`` gives the same masks (a test checks
     it); walking all cards costs a third of a determinisation."""
-    out[:] = state
+    for i in range(state.shape[0]):  # no slice assignment: see play/batch_loop.py.tmpl
+        out[i] = state[i]
     for i in range(k):
         pool[i] = unseen[i]
     shuffle_slice(pool, 0, k, prng, player)
