@@ -286,17 +286,6 @@ def linear_score_of(theta, f):
 
 
 @kernel(inline="always")
-def candidate_score(state, comp, player, legal, top, k, theta, context, extra):
-    """(index, score in thousandths of gold, the extras' memo) of ``top``'s k-th candidate
-    (index -1 and score 0: fewer candidates than k + 1)."""
-    value, i = top_entry(top, k)
-    if i < 0:
-        return i, np.int64(0), extra
-    f, extra = action_features(state, comp, player, legal[i], value, 1, context, extra)
-    return i, linear_score_of(theta, f) // THETA_ONE, extra
-
-
-@kernel(inline="always")
 def top_candidates(state, comp, player, wt, legal, n_legal, side):
     """The N_CANDIDATES best of ``legal[:n_legal]`` by the heuristic's value (``insert_top``'s
     tuple; ties: the earlier action, as mcts's ``candidates``)."""
@@ -360,36 +349,44 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
         top = insert_top(top, v, i)
         if t_units == 0:
             pick_value, pick, ties = keep_best(prng, player, v, i, pick_value, pick, ties)
+    # Scores, with one inlined copy of the features (numba types and LLVM optimises an inlined
+    # call once per site: four sites were half of a learned line-up's cold compile). At
+    # temperature 0: balanced's choice (k = -1) first, then the candidates; the best score,
+    # a tie going to balanced's choice, then to the earlier action. Above 0: two passes over
+    # the candidates, the best score in thousandths of gold, then the heuristic's weighted
+    # reservoir draw.
     extra = EMPTY_EXTRA
-    if t_units > 0:
-        # the candidates' scores in thousandths of gold, then the heuristic's two-pass
-        # softmax: the best score, and a weighted reservoir draw
-        best_value = NEG_INF
-        for k in range(N_CANDIDATES):
-            i, v, extra = candidate_score(state, comp, player, legal, top, k, theta, context,
-                                          extra)
-            if i >= 0 and v > best_value:
-                best_value = v
-        chosen = legal[top_entry(top, 0)[1]]
-        total = np.int64(0)
-        for k in range(N_CANDIDATES):
-            i, v, extra = candidate_score(state, comp, player, legal, top, k, theta, context,
-                                          extra)
-            if i >= 0:
-                total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i],
-                                             total, chosen)
-        return chosen
-    # balanced's choice first (ties go to it), then the candidates
-    f, extra = action_features(state, comp, player, legal[pick], pick_value,
-                               is_candidate(top, pick), context, extra)
+    passes = 2 if t_units > 0 else 1
+    first = 0 if t_units > 0 else -1
     best = pick
-    best_score = linear_score_of(theta, f)
-    for k in range(N_CANDIDATES):
-        value, i = top_entry(top, k)
-        if i >= 0 and i != pick:
-            f, extra = action_features(state, comp, player, legal[i], value, 1, context, extra)
+    best_score = np.int64(0)
+    best_value = NEG_INF
+    chosen = legal[top_entry(top, 0)[1]]
+    total = np.int64(0)
+    for step in range(passes):
+        for k in range(first, N_CANDIDATES):
+            if k < 0:
+                value, i, candidate = pick_value, pick, is_candidate(top, pick)
+            else:
+                value, i = top_entry(top, k)
+                candidate = 1
+                if i < 0 or (t_units == 0 and i == pick):
+                    continue
+            f, extra = action_features(state, comp, player, legal[i], value, candidate, context,
+                                       extra)
             score = linear_score_of(theta, f)
-            if score > best_score or (score == best_score and best != pick and i < best):
+            if t_units > 0:
+                v = score // THETA_ONE
+                if step == 0:
+                    best_value = max(best_value, v)
+                else:
+                    total, chosen = softmax_draw(prng, player, best_value - v, t_units, legal[i],
+                                                 total, chosen)
+            elif k < 0:
+                best_score = score
+            elif score > best_score or (score == best_score and best != pick and i < best):
                 best_score = score
                 best = i
+    if t_units > 0:
+        return chosen
     return legal[best]
