@@ -147,6 +147,15 @@ def main(argv: list[str] | None = None) -> None:
 
     spec = get_game(args.game)
     sim = simulated()
+    low, high = spec.players[spec.default_edition]
+    counts = list(range(low, high + 1))
+    if args.players:
+        asked = [int(n) for n in args.players.split(",") if n.strip()]
+        wrong = [n for n in asked if n not in counts]
+        if wrong:
+            p.error(f"--players {args.players}: {wrong} not in {counts} ({spec.title}, "
+                    f"edition {spec.default_edition})")
+        counts = asked
     try:
         check_device()
     except UserError as exc:
@@ -158,7 +167,6 @@ def main(argv: list[str] | None = None) -> None:
                                     check=False).returncode)
         return
     comp = np.asarray(spec.components.default().packed(), np.int64)
-    low, high = spec.players[spec.default_edition]
     if args.profile:
         for labels in (["random"] * 4, heuristic_lineup(spec)[:4]):
             g, lineups, ids, params = games_of(spec, labels, 4, 65_536)
@@ -167,20 +175,12 @@ def main(argv: list[str] | None = None) -> None:
     if sim:
         common.log("SIMULATOR: numba-cuda runs the device code as Python; the rows below only "
                    "show the path works, their speeds mean nothing")
-    counts = list(range(low, high + 1))
-    if args.players:
-        asked = [int(n) for n in args.players.split(",") if n.strip()]
-        wrong = [n for n in asked if n not in counts]
-        if wrong:
-            raise SystemExit(f"--players {args.players}: {wrong} not in {counts} "
-                             f"({spec.title}, edition {spec.default_edition})")
-        counts = asked
     lineups = {"random": ["random"], "heuristic": heuristic_lineup(spec) * 2}
     args.cpu_threads = sorted({common.cores() if t.strip() == "all" else int(t)
                                for t in args.cpu_threads.split(",") if t.strip()})
     # Everything is compiled before the measurements (and before the lock): the GPU kernels at
     # their first launch (typing, libNVVM, the driver's PTX load), timed; the CPU kernels (one
-    # thread and every thread, and the coverage line-ups) untimed.
+    # thread, each --cpu-threads count, and the coverage line-ups) untimed.
     compile_s = {}
     for kind, labels in lineups.items():
         w = games_of(spec, (labels * 4)[:4], 4, 4 if sim else DEFAULT_BLOCK)
