@@ -88,29 +88,29 @@ def games_of(spec, labels, players, G, first=0):
     return g, lineups, ids, params
 
 
-def play_cpu(spec, comp, players, seed, g, lineups, ids, params, threads):
+def play_cpu(spec, comp, players, seed, g, lineups, ids, params, threads, rules=0):
     results = np.zeros(g.shape[0] * players, spec.result_dtype)
     setups = np.zeros(g.shape[0], spec.setup_dtype)
     switches = spec.strategies.kernel_switches(ids)
     t = time.perf_counter()
     if threads > 1:
-        spec.kernels.play_batch_parallel(comp, players, 0, seed, g, g, lineups, ids, params,
+        spec.kernels.play_batch_parallel(comp, players, rules, seed, g, g, lineups, ids, params,
                                          results, setups, min(g.shape[0], threads * 8),
                                          *switches)
     else:
-        spec.kernels.play_batch(comp, players, 0, seed, g, g, lineups, ids, params, results,
+        spec.kernels.play_batch(comp, players, rules, seed, g, g, lineups, ids, params, results,
                                 setups, *switches)
     return time.perf_counter() - t, results, setups
 
 
-def play_gpu(spec, comp, players, seed, g, lineups, ids, params, block=None):
+def play_gpu(spec, comp, players, seed, g, lineups, ids, params, block=None, rules=0):
     from tajsim.engine.gpu import heuristics_on, play_batch_gpu
 
     results = np.zeros(g.shape[0] * players, spec.result_dtype)
     setups = np.zeros(g.shape[0], spec.setup_dtype)
     heuristics = heuristics_on(spec, ids)
     t = time.perf_counter()
-    play_batch_gpu(spec, comp, players, 0, seed, g, g, lineups, ids, params, results, setups,
+    play_batch_gpu(spec, comp, players, rules, seed, g, g, lineups, ids, params, results, setups,
                    heuristics, block=block)
     return time.perf_counter() - t, results, setups
 
@@ -277,23 +277,15 @@ def measure(spec, comp, args, counts, lineups, compile_s, sim) -> list[dict]:
 def coverage_rows(spec, comp, args, sim: bool) -> list[dict]:
     """GPU against CPU records for every strategy the GPU plays, at each edition's largest
     table: ``--check-games`` games a group (8 in the simulator)."""
-    from tajsim.engine.gpu import heuristics_on, play_batch_gpu
-
     rows = []
     for edition in spec.editions:
         players = min(spec.players[edition][1], 4)
         rules = spec.rules_code(edition)
         for labels in gpu_strategy_groups(spec, players):
             G = 8 if sim else args.check_games
-            g, lineups, ids, params = games_of(spec, labels, players, G)
-            gpu_r = np.zeros(G * players, spec.result_dtype)
-            gpu_s = np.zeros(G, spec.setup_dtype)
-            play_batch_gpu(spec, comp, players, rules, args.seed, g, g, lineups, ids, params,
-                           gpu_r, gpu_s, heuristics_on(spec, ids))
-            cpu_r = np.zeros(G * players, spec.result_dtype)
-            cpu_s = np.zeros(G, spec.setup_dtype)
-            spec.kernels.play_batch(comp, players, rules, args.seed, g, g, lineups, ids, params,
-                                    cpu_r, cpu_s, *spec.strategies.kernel_switches(ids))
+            games = games_of(spec, labels, players, G)
+            _, gpu_r, gpu_s = play_gpu(spec, comp, players, args.seed, *games, rules=rules)
+            _, cpu_r, cpu_s = play_cpu(spec, comp, players, args.seed, *games, 1, rules=rules)
             same = cpu_r.tobytes() == gpu_r.tobytes() and cpu_s.tobytes() == gpu_s.tobytes()
             rows.append({"device": "simulator coverage" if sim else "gpu coverage",
                          "edition": edition, "players": players, "lineup": "coverage",
