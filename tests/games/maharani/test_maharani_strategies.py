@@ -208,6 +208,32 @@ def test_integer_search_arithmetic():
         assert isqrt(n) == int(np.floor(np.sqrt(n)))
 
 
+def test_the_log_table_gives_ln_q16_and_outlives_a_search():
+    """The UCB's logarithms come from the workspace's table (filled on demand, kept across
+    searches) or, past its end, from ln_q16 itself: the same integers either way."""
+    from tajsim.games.maharani.strategies.ids import LN_CACHE, W_LN, W_LN_N
+    from tajsim.games.maharani.strategies.mcts import ln_avail
+
+    work = new_workspace()
+    assert ln_avail(work, 5) == ln_q16(5)
+    assert work[W_LN_N] == 5
+    assert [ln_avail(work, a) for a in (3, 1, 200)] == [ln_q16(a) for a in (3, 1, 200)]
+    assert work[W_LN_N] == 200
+    assert list(work[W_LN + 1:W_LN + 201]) == [ln_q16(a) for a in range(1, 201)]
+    assert ln_avail(work, LN_CACHE + 3) == ln_q16(LN_CACHE + 3)
+    assert work[W_LN_N] == 200  # past the table: computed, not stored
+    # a search fills it too, and a second search on the same workspace decides the same way
+    spec, params = REGISTRY.parse("mcts:iterations=40:horizon=2")
+    fresh = new_workspace()
+    for state, prng, player, legal in collect_decisions(4, seed=3, n_states=3):
+        a = choose_action_nb(spec.strategy_id, state, MCOMP, player, params, prng.copy(),
+                             legal, legal.shape[0], new_workspace())
+        b = choose_action_nb(spec.strategy_id, state, MCOMP, player, params, prng.copy(),
+                             legal, legal.shape[0], fresh)
+        assert a == b
+    assert fresh[W_LN_N] >= 2
+
+
 def test_decode_action_round_trip():
     assert decode_action((2 * E.MAX_SPACES + 17) * 4 + 3) == ("place", 2, 17, 3)
     assert decode_action(E.ACTION_REFRESH) == ("refresh",)

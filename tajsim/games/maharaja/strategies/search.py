@@ -45,6 +45,7 @@ from numba import njit
 
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
+from tajsim.engine.intmath import isqrt
 from tajsim.engine.rng import below, derive_seed, next_u64
 from tajsim.games.maharaja.engine.enums import (
     ACTION_DONE,
@@ -107,19 +108,6 @@ LN_ONE = 4096  # fixed point of the log table
 # LN_TABLE[n] = round(ln(n) * 4096): integer constants, the same on every device
 LN_TABLE = np.array([0] + [round(math.log(n) * LN_ONE) for n in range(1, MAX_ITERATIONS + 2)],
                     np.int64)
-
-
-@njit(cache=True)
-def isqrt(x):
-    """Floor of the square root of a non-negative int64 (integer Newton iteration)."""
-    if x <= 0:
-        return 0
-    r = x
-    y = (r + 1) // 2
-    while y < r:
-        r = y
-        y = (r + x // r) // 2
-    return r
 
 
 @njit(cache=True)

@@ -53,6 +53,7 @@ MAX_NODES = 1 << 15
 MAX_PATH = 512
 P = MAX_PLAYERS
 W_STAMP = 0
+W_LN_N = 1  # how many entries of the W_LN table are filled
 W_DET = 8
 W_LEGAL = W_DET + STATE_SIZE
 W_VALUES = W_LEGAL + N_ACTIONS
@@ -73,7 +74,11 @@ W_SIBLING = W_CHILD + MAX_NODES
 W_VISITS = W_SIBLING + MAX_NODES
 W_AVAIL = W_VISITS + MAX_NODES
 W_REWARD = W_AVAIL + MAX_NODES
-WORK_SIZE = W_REWARD + MAX_NODES
+# ln_q16 of the availability counts 1..work[W_LN_N] (mcts.ln_avail): filled on demand, kept
+# across searches (a new, zeroed workspace has none)
+LN_CACHE = 1 << 12
+W_LN = W_REWARD + MAX_NODES
+WORK_SIZE = W_LN + LN_CACHE
 
 
 def new_workspace() -> np.ndarray:

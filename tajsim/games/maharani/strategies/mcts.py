@@ -52,6 +52,7 @@ from numba import njit
 
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
+from tajsim.engine.intmath import isqrt
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
 from tajsim.games.maharani.engine.enums import (
     C_N_TILES,
@@ -92,6 +93,7 @@ from tajsim.games.maharani.strategies.heuristic import (
     weights_of,
 )
 from tajsim.games.maharani.strategies.ids import (
+    LN_CACHE,
     MAX_NODES,
     MAX_PATH,
     MCTS_ROLLOUT_LEARNED,
@@ -108,6 +110,8 @@ from tajsim.games.maharani.strategies.ids import (
     W_HAS,
     W_KEY,
     W_LEGAL,
+    W_LN,
+    W_LN_N,
     W_MARK,
     W_MOVER,
     W_PATH,
@@ -173,17 +177,19 @@ def ln_q16(x):
     return (((ip << 16) | frac) * LN2_Q16) >> 16
 
 
-@njit(cache=True)
-def isqrt(n):
-    """floor(sqrt(n)) of an integer n >= 0 (Newton's method on integers)."""
-    if n < 2:
-        return n
-    x = n
-    y = (x + 1) // 2
-    while y < x:
-        x = y
-        y = (x + n // x) // 2
-    return x
+@njit(cache=True, inline="always")
+def ln_avail(work, a):
+    """``ln_q16(a)`` for an availability count ``a`` >= 1, from the workspace's table of the
+    values computed so far (``W_LN``; ``work[W_LN_N]`` of them, filled on demand up to
+    ``LN_CACHE``): a UCB score reads one per child at every step, and the table's values,
+    pure functions of ``a``, outlive the search."""
+    if a >= LN_CACHE:
+        return ln_q16(a)
+    if a > work[W_LN_N]:
+        for x in range(work[W_LN_N] + 1, a + 1):
+            work[W_LN + x] = ln_q16(x)
+        work[W_LN_N] = a
+    return work[W_LN + a]
 
 
 # ---------------------------------------------------------------------------
@@ -318,7 +324,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
     margin = max(1, int(np.floor(params[I_MARGIN] * 1000.0 + 0.5)))
     artisan_value = int(np.floor(params[I_ARTISAN_VALUE] * 1000.0 + 0.5))
     rparams = params[N_WEIGHTS:]
-    wt = weights_of(rparams, False)
+    wt = weights_of(rparams, np.bool_(False))
     t_units = temperature_units(params, TEMPERATURE_SCALE)
     restricted = forbid_mask(params) != 0
     stop_turn = state[S_TURN] + horizon if horizon >= 0 else 1 << 40
@@ -405,7 +411,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                     work[W_AVAIL + child] += 1
                     v = max(work[W_VISITS + child], 1)
                     mean = work[W_REWARD + child] // v
-                    explore = c_explore * isqrt((ln_q16(work[W_AVAIL + child]) << 16) // v) >> 16
+                    explore = c_explore * isqrt((ln_avail(work, work[W_AVAIL + child]) << 16)
+                                                // v) >> 16
                     ucb = mean + explore
                     if ucb > best_ucb:
                         best_ucb = ucb
