@@ -108,14 +108,18 @@ def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
 def fill_savings(state, work, pen):
     """Penalty saved by one more step of each kind (H_SAVE: palace, city house, village house,
     move, governor move, card take)."""
-    base = unperformed_after(state, 0, 0, 0, 0, 0, 0)
+    # non-literal 0 and 1: seven literal signatures of unperformed_after (and five of
+    # pending_penalty) were 10 s of a cold compile (docs/architecture.md, "Compile time")
+    o = np.int64(0)
+    i = np.int64(1)
+    base = unperformed_after(state, o, o, o, o, o, o)
     save = W_HEUR + H_SAVE
-    work[save + 0] = (base - unperformed_after(state, 1, 0, 0, 0, 0, 0)) * pen
-    work[save + 1] = (base - unperformed_after(state, 0, 1, 0, 0, 0, 0)) * pen
-    work[save + 2] = (base - unperformed_after(state, 0, 0, 1, 0, 0, 0)) * pen
-    work[save + 3] = (base - unperformed_after(state, 0, 0, 0, 1, 0, 0)) * pen
-    work[save + 4] = (base - unperformed_after(state, 0, 0, 0, 0, 1, 0)) * pen
-    work[save + 5] = (base - unperformed_after(state, 0, 0, 0, 0, 0, 1)) * pen
+    work[save + 0] = (base - unperformed_after(state, i, o, o, o, o, o)) * pen
+    work[save + 1] = (base - unperformed_after(state, o, i, o, o, o, o)) * pen
+    work[save + 2] = (base - unperformed_after(state, o, o, i, o, o, o)) * pen
+    work[save + 3] = (base - unperformed_after(state, o, o, o, i, o, o)) * pen
+    work[save + 4] = (base - unperformed_after(state, o, o, o, o, i, o)) * pen
+    work[save + 5] = (base - unperformed_after(state, o, o, o, o, o, i)) * pen
 
 
 @kernel(inline="always")
@@ -150,7 +154,8 @@ def pending_penalty(state, comp, p, gold, pool, d_pal, d_city, d_village):
         city_more = min(need_city, affordable)
         d_city += city_more
         d_village += affordable - city_more
-    return unperformed_after(state, d_pal, d_city, d_village, 0, 0, 0)
+    o = np.int64(0)
+    return unperformed_after(state, d_pal, d_city, d_village, o, o, o)
 
 
 @kernel
@@ -161,7 +166,8 @@ def value_at(state, comp, p, city, d, work):
     if d >= INF:
         return NEG
     pen = penalty_unit(state, comp, work)
-    before = pending_penalty(state, comp, p, state[S_GOLD + p], state[S_POOL + p], 0, 0, 0)
+    before = pending_penalty(state, comp, p, state[S_GOLD + p], state[S_POOL + p], np.int64(0),
+                             np.int64(0), np.int64(0))
     return value_at_given(state, comp, p, city, d, pen, before, work)
 
 
@@ -201,7 +207,8 @@ def value_at_given(state, comp, p, city, d, pen, before, work):
             d_city = 1
     # the tolls on the way and what is built here, against what the pair still needs: a
     # journey that leaves too little gold for the chosen houses costs their penalty
-    value += pen * (before - pending_penalty(state, comp, p, gold, pool, d_pal, d_city, 0))
+    value += pen * (before - pending_penalty(state, comp, p, gold, pool, d_pal, d_city,
+                                                    np.int64(0)))
     if city == state[S_MAHARAJA]:
         value += wt(work, I_CITY) * architect_gain(state, comp, p, city, work)
     return value
@@ -233,7 +240,8 @@ def plan_openings(state, comp, p, best_value, work):
     best_c = -1
     best_v = best_value
     pen = penalty_unit(state, comp, work)
-    before = pending_penalty(state, comp, p, state[S_GOLD + p], state[S_POOL + p], 0, 0, 0)
+    before = pending_penalty(state, comp, p, state[S_GOLD + p], state[S_POOL + p], np.int64(0),
+                             np.int64(0), np.int64(0))
     for c in range(N_CITIES):
         n_open = work[W_HEUR + H_NOPEN + c]
         if n_open == 0 or n_open > can or route_cost(work, c) < INF:
@@ -286,7 +294,8 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
     fill_savings(state, work, pen)
     gold = state[S_GOLD + p]
     pool = state[S_POOL + p]
-    pending = pending_penalty(state, comp, p, gold, pool, 0, 0, 0)
+    pending = pending_penalty(state, comp, p, gold, pool, np.int64(0), np.int64(0),
+                              np.int64(0))
     here = state[S_ARCH + p]
     # the best city to be in (for travel), and villages worth opening to reach a better one
     target = here
@@ -336,18 +345,21 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
             if in_city == 1:
                 if after_city < 0:
                     after_city = pending_penalty(state, comp, p, gold - comp[C_HOUSE_COST],
-                                                 pool - 1, 0, 1, 0)
+                                                 pool - 1, np.int64(0), np.int64(1),
+                                                 np.int64(0))
                 v += pen * (pending - after_city)
             else:
                 if after_village < 0:
                     after_village = pending_penalty(state, comp, p, gold - comp[C_HOUSE_COST],
-                                                    pool - 1, 0, 0, 1)
+                                                    pool - 1, np.int64(0), np.int64(0),
+                                                    np.int64(1))
                 v += pen * (pending - after_village)
         elif a < ACTION_MOVE_FROM:
             # the Builder's house is free, but it takes a house the pair may need
             v = house_value(state, comp, p, a - ACTION_FREE_BUILD, work)
             if after_free < 0:
-                after_free = pending_penalty(state, comp, p, gold, pool - 1, 0, 0, 0)
+                after_free = pending_penalty(state, comp, p, gold, pool - 1, np.int64(0),
+                                             np.int64(0), np.int64(0))
             v += pen * (pending - after_free)
         elif a < ACTION_MOVE_TO:
             loc = a - ACTION_MOVE_FROM
@@ -361,7 +373,8 @@ def turn_values_best(state, comp, p, legal, n_legal, work):
             v -= w_gold * price
             v += saving(work, 0)
             if after_palace < 0:
-                after_palace = pending_penalty(state, comp, p, gold - price, pool, 1, 0, 0)
+                after_palace = pending_penalty(state, comp, p, gold - price, pool, np.int64(1),
+                                               np.int64(0), np.int64(0))
             v += pen * (pending - after_palace)
         elif a < ACTION_CARD:
             v = governor_value(state, comp, p, a - ACTION_GOVERNOR, work)

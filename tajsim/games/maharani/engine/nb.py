@@ -300,7 +300,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, state):
     state[S_PHASE] = PHASE_FIRST
     state[S_LAST_SPACE] = -1
     if not any_tile_fits(state, comp):  # only with component sets that break the validator
-        finish_game(state, comp, END_STUCK)
+        finish_game(state, comp, np.int64(END_STUCK))
 
 
 # ---------------------------------------------------------------------------
@@ -674,13 +674,13 @@ def end_turn(state, comp):
     state[S_TILES_THIS_TURN] = 0
     state[S_LAST_SPACE] = -1
     if state[S_SCORED] == ALL_QUARTERS:
-        finish_game(state, comp, END_COMPLETE)
+        finish_game(state, comp, np.int64(END_COMPLETE))
         return
     if not any_tile_fits(state, comp):
-        finish_game(state, comp, END_STUCK)
+        finish_game(state, comp, np.int64(END_STUCK))
         return
     if is_rules(state, OPT_FREE_REFRESH) and state[S_IDLE_TURNS] >= STALL_ROUNDS * n:
-        finish_game(state, comp, END_STALLED)
+        finish_game(state, comp, np.int64(END_STALLED))
         return
     nxt = (p + 1) % n
     state[S_CUR] = nxt

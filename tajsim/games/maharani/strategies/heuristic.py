@@ -190,7 +190,7 @@ def completion_value(state, comp, p, q, extra_colour, wt):
     best_other = 0
     for o in range(n):
         if o != p:
-            g = quarter_gold_of(state, comp, o, q, -1)
+            g = quarter_gold_of(state, comp, o, q, np.int64(-1))
             if g > best_other:
                 best_other = g
     return wt[W_COMPLETE] * mine - wt[W_DENY] * best_other
@@ -283,7 +283,7 @@ def place_arrow_part(state, comp, p, s, colour, completes, to_player, wt):
         if best > NEG_INF:
             return best
     if completes:
-        return completion_value(state, comp, p, q, -1, wt)
+        return completion_value(state, comp, p, q, np.int64(-1), wt)
     return 0
 
 
@@ -348,7 +348,8 @@ def memo_value(state, comp, p, action, wt, side, memo):
             # the quarter's scoring alone
             elsewhere = 0
             if completes == 1:
-                elsewhere = completion_value(state, comp, p, comp[C_SPACE_QUARTER + s], -1, wt)
+                elsewhere = completion_value(state, comp, p, comp[C_SPACE_QUARTER + s],
+                                             np.int64(-1), wt)
         part = elsewhere
     return common + part, (slot, s, common, colour, completes, to_me, elsewhere, q_src, waiting)
 

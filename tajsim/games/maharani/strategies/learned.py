@@ -309,7 +309,7 @@ def learned_features_nb(state, comp, player, params, legal, n_legal, out):
     legal : int64[>= n_legal]
     out : float64[>= n_legal, >= N_FEATURES] (out), in gold and units (``FEATURE_DOCS``)
     """
-    wt = weights_of(params, False)
+    wt = weights_of(params, np.bool_(False))
     context = decision_context(state, comp, player)
     top = top_candidates(state, comp, player, wt, legal, n_legal, context[0])
     memo = EMPTY_MEMO
@@ -334,7 +334,7 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
     (1, 0, ..., 0) takes ``balanced``'s action. Above 0 (one unit = one gold) a candidate is
     drawn with the heuristic's integer softmax of the scores in thousandths of gold.
     ``params``: float64[N_PARAMS] (base weights first, theta at ``LEARNED_OFFSET``)."""
-    wt = weights_of(params, False)
+    wt = weights_of(params, np.bool_(False))
     theta = theta_of(params)
     context = decision_context(state, comp, player)
     side = context[0]

@@ -281,7 +281,11 @@ def rebuild_card_masks_nb(state):
 @kernel
 def move_card(state, card, loc, public):
     """Move ``card`` to ``loc`` (``public``: 1 if everyone may know where it is), keeping the
-    hand, display and discard counters and the location masks right."""
+    hand, display and discard counters and the location masks right.
+
+    Callers pass ``np.int64(...)``, never a literal, for ``loc`` and ``public`` (and
+    ``move_all``'s ``block`` and ``loc``): numba compiles a kernel once per tuple of literal
+    values, and the six literal signatures of this one cost 4 s of every cold compile."""
     old = state[S_CARD_LOC + card]
     m_old = mask_loc(old)
     m_new = mask_loc(loc)
@@ -319,7 +323,7 @@ def move_all(state, block, loc):
         while m != 0:
             low = m & -m
             m ^= low
-            move_card(state, word_card(w, low_bit_index(low)), loc, 1)
+            move_card(state, word_card(w, low_bit_index(low)), loc, np.int64(1))
 
 
 @kernel
@@ -344,7 +348,7 @@ def draw_card(state):
                 k += 1
         shuffle_slice(state, S_DECK, S_DECK + k, state, S_RNG)
         for i in range(k):
-            move_card(state, state[S_DECK + i], LOC_DECK, 0)
+            move_card(state, state[S_DECK + i], np.int64(LOC_DECK), np.int64(0))
         state[S_DECK_TOP] = 0
         state[S_DECK_LEN] = k
         state[S_N_RESHUFFLES] += 1
@@ -359,7 +363,7 @@ def draw_to_hand(state, p):
     (counted as a card ``p`` was owed but did not get) when the deck and discards are empty."""
     card = draw_card(state)
     if card >= 0:
-        move_card(state, card, LOC_HAND + p, 0)
+        move_card(state, card, LOC_HAND + p, np.int64(0))
     else:
         state[S_DECK_MISSED + p] += 1
     return card
@@ -466,7 +470,7 @@ def prepare_visit(state, comp):
             state[S_SHORT_DEALS] += 1
             state[S_DISPLAY_SHORT] += DISPLAY_SIZE[n] - k
             break
-        move_card(state, card, LOC_DISPLAY, 1)
+        move_card(state, card, np.int64(LOC_DISPLAY), np.int64(1))
     for p in range(n):
         state[S_WITHDRAWN + p] = 0
         state[S_ROW_COLOUR + p] = -1
@@ -482,8 +486,9 @@ def prepare_visit(state, comp):
 def end_visit(state, comp):
     """Ending a visit (R14-R17), then the next visit or the final scoring."""
     n = state[S_N_PLAYERS]
-    move_all(state, MASK_UNREST, LOC_DISCARD)  # unrest and display leftovers are discarded
-    move_all(state, MASK_DISPLAY, LOC_DISCARD)
+    # unrest and display leftovers are discarded
+    move_all(state, np.int64(MASK_UNREST), np.int64(LOC_DISCARD))
+    move_all(state, np.int64(MASK_DISPLAY), np.int64(LOC_DISCARD))
     for s in range(N_SYMBOLS):
         state[S_UNREST_SYM + s] = 0
     for c in range(N_COLOURS):
@@ -496,7 +501,7 @@ def end_visit(state, comp):
                 state[S_TOKEN_SUPPLY + a] += 2
                 card = ADVISOR_PRESTIGE[a]
                 if state[S_CARD_LOC + card] != LOC_HAND + p:
-                    move_card(state, card, LOC_HAND + p, 1)
+                    move_card(state, card, LOC_HAND + p, np.int64(1))
                     state[S_PRESTIGE_GAINS + p] += 1
     # A province tile nobody claimed (or set aside by a protest) leaves play (R16).
     tile = state[S_PROVINCE_TILE + state[S_PROVINCE]]
@@ -672,7 +677,7 @@ def apply_action_nb(state, comp, action):
         state[S_CROWN_PENDING] = 0
         step = STEP_AFTER_CROWN
     elif phase == PHASE_DISPLAY:
-        move_card(state, action - ACTION_TAKE, LOC_HAND + p, 1)
+        move_card(state, action - ACTION_TAKE, LOC_HAND + p, np.int64(1))
         state[S_PENDING] -= 1
         step = STEP_CONTINUE_DISPLAY
     while step != STEP_DONE:
@@ -704,7 +709,7 @@ def play_cards(state, comp, p, action):
 
 @kernel(inline="always")
 def add_to_row(state, comp, p, card):
-    move_card(state, card, LOC_ROW + p, 1)
+    move_card(state, card, LOC_ROW + p, np.int64(1))
     state[S_ROW_N + p] += 1
     for s in range(N_SYMBOLS):
         state[S_ROW_SYM + p * N_SYMBOLS + s] += card_sym(comp, card, s)
@@ -873,9 +878,9 @@ def after_crown(state, comp, p):
             m ^= low
             card = word_card(w, low_bit_index(low))
             if card >= FIRST_PRESTIGE:
-                move_card(state, card, LOC_HAND + p, 1)
+                move_card(state, card, LOC_HAND + p, np.int64(1))
             else:
-                move_card(state, card, LOC_DISCARD, 1)
+                move_card(state, card, np.int64(LOC_DISCARD), np.int64(1))
     state[S_ROW_N + p] = 0
     state[S_ROW_COLOUR + p] = -1
     for s in range(N_SYMBOLS):
@@ -902,7 +907,7 @@ def continue_display(state, comp, p):
     if state[S_PENDING] > 0:
         if state[S_DISPLAY_N] < state[S_PENDING]:  # the display ran short (R3)
             state[S_DISPLAY_MISSED + p] += state[S_PENDING] - state[S_DISPLAY_N]
-        move_all(state, MASK_DISPLAY, LOC_HAND + p)
+        move_all(state, np.int64(MASK_DISPLAY), LOC_HAND + p)
     state[S_PENDING] = 0
     if state[S_WD_PLAYED] == 0 and state[S_EDITION] == EDITION_2018:
         # 2018: "take two cards from the display and draw the top card of the deck" (R13);
@@ -946,7 +951,7 @@ def resolve_unrest(state, comp):
         return
     colour = card_colour(comp, card)
     if colour != COLOURLESS and state[S_UNREST_COLOURS + colour] > 0:
-        move_card(state, card, LOC_DISCARD, 1)
+        move_card(state, card, np.int64(LOC_DISCARD), np.int64(1))
         n = state[S_N_PLAYERS]
         for s in range(N_SYMBOLS):
             u = state[S_UNREST_SYM + s]
@@ -958,7 +963,7 @@ def resolve_unrest(state, comp):
                     most = False
             if most:
                 state[S_SEAT + s] = SEAT_ASIDE
-        move_all(state, MASK_UNREST, LOC_DISCARD)
+        move_all(state, np.int64(MASK_UNREST), np.int64(LOC_DISCARD))
         for s in range(N_SYMBOLS):
             state[S_UNREST_SYM + s] = 0
         for c in range(N_COLOURS):
@@ -968,7 +973,7 @@ def resolve_unrest(state, comp):
         # Set-aside tokens stay out of this visit; end_visit returns the advisors to their
         # seats and sends an unclaimed province tile to the box (R21).
         return
-    move_card(state, card, LOC_UNREST, 1)
+    move_card(state, card, np.int64(LOC_UNREST), np.int64(1))
     if colour != COLOURLESS:
         state[S_UNREST_COLOURS + colour] += 1
     for s in range(N_SYMBOLS):
