@@ -26,6 +26,8 @@ The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in 
 milliseconds of the thread's CPU time (:mod:`tajsim.engine.clock`): a game played with ``ms`` then
 depends on the machine's speed and is not reproducible from its seed; without it (the default)
 it is. The root's candidates and the bag's tiles are the same at every iteration: computed once.
+So are a node's candidates while no tile has been drawn since the root: they are kept in the
+workspace (at most ``CAND_CACHE`` a node) and reused.
 
 The chosen action is the most visited root child (ties: the better total reward, then the
 first; above temperature 0, a draw from the seat's stream among the children tied on both).
@@ -67,6 +69,7 @@ from tajsim.games.maharani.engine.enums import (
     PHASE_GAME_OVER,
     S_ARTISAN_MASK,
     S_BAG,
+    S_BAG_N,
     S_CUR,
     S_FILLED,
     S_N_PLAYERS,
@@ -93,6 +96,7 @@ from tajsim.games.maharani.strategies.heuristic import (
     weights_of,
 )
 from tajsim.games.maharani.strategies.ids import (
+    CAND_CACHE,
     LN_CACHE,
     MAX_NODES,
     MAX_PATH,
@@ -114,6 +118,8 @@ from tajsim.games.maharani.strategies.ids import (
     W_LN_N,
     W_MARK,
     W_MOVER,
+    W_NODE_CAND,
+    W_NODE_NLEG,
     W_PATH,
     W_REP,
     W_REWARD,
@@ -347,6 +353,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
     work[W_REWARD] = 0
     n_nodes = 1
     n_bag = bag_tiles(state, comp, work)
+    bag_n_root = state[S_BAG_N]
     # The root decision is the same at every iteration (the bag, which the rules' legal list and
     # the heuristic never read, aside): its candidates are computed once, at the first visit.
     root_n_leg = -1
@@ -388,7 +395,20 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                                                   legal, n_leg, True, learned)
                     apply_action_nb(det, comp, action)
                     continue
-                n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
+                # No tile drawn since the root: this node's state, and so its candidates, are
+                # the same at every iteration that reaches it (the bag order aside, which the
+                # legal list and the heuristic never read).
+                undrawn = det[S_BAG_N] == bag_n_root
+                if not at_root and undrawn and work[W_NODE_NLEG + node] == n_leg:
+                    n_cand = n_leg if width <= 0 or n_leg <= width else width
+                    for i in range(n_cand):
+                        work[W_CAND + i] = work[W_NODE_CAND + node * CAND_CACHE + i]
+                else:
+                    n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
+                    if not at_root and undrawn and n_cand <= CAND_CACHE:
+                        work[W_NODE_NLEG + node] = n_leg
+                        for i in range(n_cand):
+                            work[W_NODE_CAND + node * CAND_CACHE + i] = work[W_CAND + i]
                 if at_root:
                     root_n_leg = n_leg
                     root_n_cand = n_cand
@@ -440,6 +460,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                 work[W_VISITS + new] = 0
                 work[W_AVAIL + new] = 1
                 work[W_REWARD + new] = 0
+                work[W_NODE_NLEG + new] = 0
                 work[W_SIBLING + new] = work[W_CHILD + node]
                 work[W_CHILD + node] = new
                 apply_action_nb(det, comp, work[W_REP + chosen])
