@@ -98,7 +98,7 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
     strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
 
     ``search`` is None for a line-up without MCTS (numba then drops the search code: a smaller,
-    faster-compiling kernel), else a fresh MCTS workspace (int64[WORK_SIZE], about 2 MB): the
+    faster-compiling kernel), else a fresh MCTS workspace (int64[WORK_SIZE], about 4.4 MB): the
     batch kernels copy it once per batch (each thread its own), ``play_out`` and
     ``choose_action`` use it as their scratch. ``heuristics`` is None for a line-up without
     ``greedy``, the presets, ``learned`` (whose first feature is the heuristic's value) or MCTS
