@@ -351,6 +351,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
     work[W_VISITS] = 0
     work[W_AVAIL] = 0
     work[W_REWARD] = 0
+    work[W_NODE_NLEG] = 0  # a forced first move leaves the root's decision to a later step
     n_nodes = 1
     n_bag = bag_tiles(state, comp, work)
     bag_n_root = state[S_BAG_N]
