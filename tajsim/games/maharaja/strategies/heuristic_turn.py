@@ -108,8 +108,8 @@ def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
 def fill_savings(state, work, pen):
     """Penalty saved by one more step of each kind (H_SAVE: palace, city house, village house,
     move, governor move, card take)."""
-    # non-literal 0 and 1: seven literal signatures of unperformed_after (and five of
-    # pending_penalty) were 10 s of a cold compile (docs/architecture.md, "Compile time")
+    # non-literal 0 and 1: numba compiled unperformed_after once per literal tuple (eight
+    # signatures, pending_penalty five; docs/architecture.md, "Compile time")
     o = np.int64(0)
     i = np.int64(1)
     base = unperformed_after(state, o, o, o, o, o, o)
