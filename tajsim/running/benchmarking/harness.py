@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import copy_into
 from tajsim.engine.spec import GameSpec
 
 #: Room for the actions of one game in the profiling harness (a 5-player random Taj Mahal game
@@ -21,8 +22,7 @@ def _seat_tables(n_players, lineup, lineup_ids, lineup_params):
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
     for p in range(n_players):
         seat_ids[p] = lineup_ids[lineup[p]]
-        for k in range(lineup_params.shape[1]):  # no slice: see play/batch_loop.py.tmpl
-            seat_params[p, k] = lineup_params[lineup[p], k]
+        copy_into(seat_params[p], lineup_params[lineup[p]])
     return seat_ids, seat_params
 
 

@@ -43,6 +43,7 @@ import math
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import copy_into
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.intmath import isqrt
@@ -223,8 +224,7 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     last_round = state[S_ROUND] + horizon
     it = 0
     while True:
-        for i in range(state.shape[0]):  # no slice assignment: see play/batch_loop.py.tmpl
-            det[i] = state[i]
+        copy_into(det, state)
         for q in range(n):
             i = select_ucb(q, it, c_explore, work)
             work[W_SEARCH_CHOICE + q] = i

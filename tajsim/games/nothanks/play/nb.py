@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from tajsim.engine.arrays import copy_into
 from tajsim.games.nothanks.engine.enums import (
     MAX_PLAYERS,
     N_ACTIONS,
@@ -117,10 +118,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     for g in range(game_ids.shape[0]):
         for p in range(n_players):
             seat_ids[p] = lineup_ids[lineups[g, p]]
-            # element by element: a slice assignment compiles numba's shape-mismatch error
-            # (string formatting), 3-4 s of every cold compile
-            for k in range(lineup_params.shape[1]):
-                seat_params[p, k] = lineup_params[lineups[g, p], k]
+            copy_into(seat_params[p], lineup_params[lineups[g, p]])
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
         play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions,

@@ -49,6 +49,7 @@ import math
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import copy_into
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
@@ -201,8 +202,7 @@ def deal_unseen(state, player, prng, unseen, k, hidden, pool, out):
     another hand's block (and the public block: a dealt card is not public) and joins the block
     of its new place. ``rebuild_card_masks_nb`` on ``out`` gives the same masks (a test checks
     it); walking all cards costs a third of a determinisation."""
-    for i in range(state.shape[0]):  # no slice assignment: see play/batch_loop.py.tmpl
-        out[i] = state[i]
+    copy_into(out, state)
     for i in range(k):
         pool[i] = unseen[i]
     shuffle_slice(pool, 0, k, prng, player)
