@@ -180,6 +180,23 @@ def card_sym(comp, card, sym):
 
 
 @kernel(inline="always")
+def bid_cards(action):
+    """The cards of a bid action: (the coloured card, the colourless extra card or -1)."""
+    code = action - ACTION_BID
+    extra_slot = code % BID_EXTRA
+    return code // BID_EXTRA, FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
+
+
+@kernel(inline="always")
+def bid_symbols(comp, card, extra, sym):
+    """Symbols ``sym`` a bid shows: the coloured ``card`` and the ``extra`` card (-1: none)."""
+    k = comp[C_CARD_SYM + card * N_SYMBOLS + sym]
+    if extra >= 0:
+        k += comp[C_CARD_SYM + extra * N_SYMBOLS + sym]
+    return k
+
+
+@kernel(inline="always")
 def score_of(state, p):
     """Total score of player ``p`` (the sum of its parts)."""
     total = 0
@@ -694,14 +711,11 @@ def apply_action_nb(state, comp, action):
 @kernel(inline="always")
 def play_cards(state, comp, p, action):
     """Influence the court: one coloured card, optionally one colourless card (R4-R5)."""
-    code = action - ACTION_BID
-    card = code // BID_EXTRA
-    extra_slot = code % BID_EXTRA
+    card, extra = bid_cards(action)
     add_to_row(state, comp, p, card)
     if state[S_ROW_N + p] == 1:
         state[S_ROW_COLOUR + p] = card_colour(comp, card)
-    if extra_slot > 0:
-        extra = FIRST_WHITE + extra_slot - 1
+    if extra >= 0:
         add_to_row(state, comp, p, extra)
         if extra == PRESTIGE_NOBILITY:
             state[S_SCORE + p * N_PARTS + PART_SPECIAL] += 2

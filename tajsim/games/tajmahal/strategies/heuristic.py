@@ -29,18 +29,15 @@ from numba import njit
 
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
-    ACTION_BID,
     ACTION_CITY,
     ACTION_TAKE,
     ACTION_WITHDRAW,
-    BID_EXTRA,
     BONUS,
     C_CARD_COLOUR,
     C_CARD_SYM,
     COLOURLESS,
     EDITION_2018,
     FIRST_PRESTIGE,
-    FIRST_WHITE,
     MASK_DISPLAY,
     MAX_LEGAL,
     MAX_PLAYERS,
@@ -70,6 +67,8 @@ from tajsim.games.tajmahal.engine.enums import (
     SEAT_PROVINCE,
 )
 from tajsim.games.tajmahal.engine.nb import (
+    bid_cards,
+    bid_symbols,
     has_majority,
     is_open_city,
     low_bit_index,
@@ -435,10 +434,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values, memo)
         if action == ACTION_WITHDRAW:
             values[i] = wd  # hook: the temperature draws from every value
             continue
-        code = action - ACTION_BID
-        card = code // BID_EXTRA
-        extra_slot = code % BID_EXTRA
-        extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
+        card, extra = bid_cards(action)
         value = disp_later - keep[comp[C_CARD_COLOUR + card]]  # bids play coloured cards
         if extra >= 0:
             value -= 0.0 if extra >= FIRST_PRESTIGE else keep[comp[C_CARD_COLOUR + extra]]
@@ -446,9 +442,7 @@ def decide_bid(state, comp, player, w, legal, n_legal, view, work, values, memo)
                 value += 2.0 * w[W_BONUS]
         miss_palace = 1.0
         for s in range(N_SYMBOLS):
-            add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
-            if extra >= 0:
-                add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
+            add = bid_symbols(comp, card, extra, s)
             if state[S_SEAT + s] != SEAT_PRESENT \
                     or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
                 continue

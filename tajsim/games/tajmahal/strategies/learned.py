@@ -37,13 +37,10 @@ from tajsim.games.tajmahal.engine.enums import (
     ACTION_CITY,
     ACTION_TAKE,
     ACTION_WITHDRAW,
-    BID_EXTRA,
     C_CARD_COLOUR,
-    C_CARD_SYM,
     COLOURLESS,
     EDITION_2018,
     FIRST_PRESTIGE,
-    FIRST_WHITE,
     N_SYMBOLS,
     N_VISITS,
     PHASE_BID,
@@ -61,7 +58,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_VISIT,
     SEAT_PRESENT,
 )
-from tajsim.games.tajmahal.engine.nb import palace_cities
+from tajsim.games.tajmahal.engine.nb import bid_cards, bid_symbols, palace_cities
 from tajsim.games.tajmahal.strategies.features import (
     V_MY_COL,
     city_bonus_kind,
@@ -160,10 +157,7 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
                 feats[r, 1] = 1.0
                 feats[r, 2] = progress
             elif action >= ACTION_BID and action < ACTION_CITY:
-                code = action - ACTION_BID
-                card = code // BID_EXTRA
-                extra_slot = code % BID_EXTRA
-                extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
+                card, extra = bid_cards(action)
                 cost = work[WORK_BID + AT_KEEP + comp[C_CARD_COLOUR + card]]
                 if extra >= 0:
                     feats[r, 4] = 1.0
@@ -174,9 +168,7 @@ def fill_features(state, comp, player, params, legal, n_legal, work, feats, one_
                 gain = 0.0
                 leads = 0.0
                 for s in range(N_SYMBOLS):
-                    add = comp[C_CARD_SYM + card * N_SYMBOLS + s]
-                    if extra >= 0:
-                        add += comp[C_CARD_SYM + extra * N_SYMBOLS + s]
+                    add = bid_symbols(comp, card, extra, s)
                     if state[S_SEAT + s] != SEAT_PRESENT \
                             or state[S_ROW_SYM + player * N_SYMBOLS + s] + add == 0:
                         continue

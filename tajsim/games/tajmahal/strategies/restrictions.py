@@ -35,23 +35,18 @@ from numba import njit
 from tajsim.engine.game_options import Restriction
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
-    ACTION_BID,
     ACTION_CITY,
     ACTION_TAKE,
     ACTION_WITHDRAW,
-    BID_EXTRA,
     C_ADJ,
     C_ADJ_START,
-    C_CARD_SYM,
     C_CITY_PROVINCE,
     FIRST_PRESTIGE,
-    FIRST_WHITE,
-    N_SYMBOLS,
     S_CUR,
     S_ROW_N,
     SYM,
 )
-from tajsim.games.tajmahal.engine.nb import palace_cities
+from tajsim.games.tajmahal.engine.nb import bid_cards, bid_symbols, palace_cities
 
 __all__ = ["RESTRICTIONS", "forbidden", "lifted", "restrict_legal"]
 
@@ -77,15 +72,6 @@ RESTRICTIONS = (
 )
 
 
-@kernel(inline="always")
-def bid_symbols(comp, card, extra, sym):
-    """Symbols ``sym`` the coloured ``card`` and the ``extra`` card (-1: none) show."""
-    k = comp[C_CARD_SYM + card * N_SYMBOLS + sym]
-    if extra >= 0:
-        k += comp[C_CARD_SYM + extra * N_SYMBOLS + sym]
-    return k
-
-
 @kernel
 def links_own_palace(state, comp, city):
     """Whether ``city`` has a road to a city of another province holding a palace of the seat
@@ -107,10 +93,7 @@ def forbidden(state, comp, action, mask):
     if action == ACTION_WITHDRAW:
         return (mask >> F_BLIND_WITHDRAW) & 1 == 1 and state[S_ROW_N + state[S_CUR]] == 0
     if action < ACTION_CITY:  # a bid
-        code = action - ACTION_BID
-        card = code // BID_EXTRA
-        extra_slot = code % BID_EXTRA
-        extra = FIRST_WHITE + extra_slot - 1 if extra_slot > 0 else -1
+        card, extra = bid_cards(action)
         if (mask >> F_GOODS) & 1 and bid_symbols(comp, card, extra, SYM.ELEPHANT) > 0:
             return True
         if (mask >> F_CROWN) & 1 and bid_symbols(comp, card, extra, SYM.MOGUL) > 0:
