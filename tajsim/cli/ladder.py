@@ -17,6 +17,7 @@ from tajsim.cli.options import (
     players_option,
     seed_option,
     strategies_option,
+    threads_option,
     verbosity_options,
 )
 from tajsim.errors import UserError
@@ -66,10 +67,8 @@ from tajsim.reporting.ladder import (
 @click.option("--openspiel-only", is_flag=True,
               help="Play only the OpenSpiel tables, print them and, if OUTPUT has a saved "
                    "ladder beside it (.json), put them into both.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Threads for the fast tables.")
-@click.option("--search-threads", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Threads for the search tables.")
+@threads_option("Threads for the fast tables.")
+@threads_option("Threads for the search tables.", "--search-threads", 2)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Markdown file whose ladder section is regenerated (required: e.g. "
                    "docs/strategies.md, the game's strategies document in a checkout); its "

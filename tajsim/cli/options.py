@@ -53,6 +53,14 @@ def seed_option(default: int = 0) -> Callable[[F], F]:
                         help="Master seed (0 .. 2**63 - 1).")
 
 
+def threads_option(help_text: str, name: str = "--threads", default: int = 1
+                   ) -> Callable[[F], F]:
+    """A count of Python threads playing game batches (the kernels release the GIL; no
+    result depends on it)."""
+    return click.option(name, type=click.IntRange(min=1), default=default, show_default=True,
+                        help=help_text)
+
+
 def verbosity_options(func: F) -> F:
     func = click.option("--verbose", "-v", is_flag=True,
                         help="Say more: every step of the work, with timings.")(func)

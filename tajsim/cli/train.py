@@ -14,6 +14,7 @@ from tajsim.cli.options import (
     edition_option,
     game_option,
     seed_option,
+    threads_option,
     verbosity_options,
 )
 from tajsim.errors import UserError
@@ -57,8 +58,7 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 @click.option("--refine-games", type=click.IntRange(min=2), default=400, show_default=True,
               help="Games a refinement candidate plays (the same for every candidate of a "
                    "generation).")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Threads playing games (the weights do not depend on it).")
+@threads_option("Threads playing games (the weights do not depend on it).")
 @verbosity_options
 def command(game, output, install, seed, rounds, games, eval_games, final_games, players,
             edition, expert, l2, refine_generations, refine_popsize, refine_games, threads,

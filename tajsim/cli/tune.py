@@ -15,6 +15,7 @@ from tajsim.cli.options import (
     given,
     players_option,
     seed_option,
+    threads_option,
     verbosity_options,
 )
 from tajsim.errors import UserError
@@ -48,8 +49,7 @@ CMAES_MIN_POPSIZE = 4
 @click.option("--heldout", type=click.IntRange(min=1), default=8000, show_default=True,
               help="Fresh games for the held-out evaluation (a multiple of the players).")
 @seed_option(1)
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Python threads running game batches (the kernel releases the GIL).")
+@threads_option("Python threads running game batches (the kernel releases the GIL).")
 @click.option("--name", default="tuned", show_default=True, help="Preset name to write.")
 @click.option("--write", "write_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, metavar="FILE",
