@@ -74,6 +74,8 @@ def test_ladder_quick_writes_the_tables(tmp_path):
     assert len(data.vs_random) == 3 and len(data.vs_field) == 3
     assert len(data.head_to_head) == 3
     assert data.search["best_preset"] == "balanced"
+    strongest = max(data.vs_field, key=lambda r: r["win"])["strategy"]
+    assert ("vs_strongest" in data.search) == (strongest != "balanced")
     doc = tmp_path / "strategies.md"
     doc.write_text(f"# Strategies\n\nprose\n\n{BEGIN}\nold\n{END}\n\nmore prose\n")
     write_docs(data, doc)
@@ -82,3 +84,21 @@ def test_ladder_quick_writes_the_tables(tmp_path):
     assert "Head to head" in text and "seconds per game" in text and "Summary" in text
     save_json(data, tmp_path / "ladder.json")
     assert render_markdown(load_json(tmp_path / "ladder.json")) == render_markdown(data)
+
+
+def test_ladder_plays_the_search_against_the_fields_leader_when_no_preset_leads(tmp_path):
+    # no preset in the field: the "best preset" falls back to the first name (random), and
+    # greedy, which leads the field, gets a head-to-head table of its own
+    cfg = LadderConfig.quick(strategies=("random", "greedy"), search="ismcts:iterations=4",
+                             search_threads=1)
+    data = run_ladder(cfg)
+    assert data.search["best_preset"] == "random"
+    assert data.search["strongest"] == "greedy"
+    h = data.search["vs_strongest"]
+    assert (h["a"], h["b"]) == ("ismcts:iterations=4", "greedy") and h["games"] >= 4
+    text = render_markdown(data)
+    assert "and the strongest strategy (greedy)" in text
+    assert "| ismcts:iterations=4 | greedy |" in text
+    assert "Against `greedy`, the strongest strategy against the field" in text
+    save_json(data, tmp_path / "ladder.json")
+    assert render_markdown(load_json(tmp_path / "ladder.json")) == text

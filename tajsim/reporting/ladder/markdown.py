@@ -53,6 +53,13 @@ def _summary(data: LadderData) -> list[str]:
                    f"against `{s['best_preset']}` (the best preset against the field) head to "
                    f"head over {h['games']} games; the interval {verdict} parity. It costs "
                    f"{h['seconds_per_game']:.2f} s per game (two {s['strategy']} seats).")
+        if "vs_strongest" in s:
+            h = s["vs_strongest"]
+            verdict = "excludes" if h["ci"][0] > 0.5 or h["ci"][1] < 0.5 else "does NOT exclude"
+            out.append(f"* Against `{s['strongest']}`, the strongest strategy against the "
+                       f"field, `{s['strategy']}` takes {_pct(h['share'])} {_ci(h['ci'])} of "
+                       f"the wins head to head over {h['games']} games; the interval "
+                       f"{verdict} parity.")
     spec = get_game(data.config.get("game"))
     for a, b in spec.notes.ladder_pairs:
         found = _find_h2h(data, a, b)
@@ -149,14 +156,17 @@ def render_markdown(data: LadderData) -> str:
         )
         lines += [
             "",
-            f"### {s['strategy']} against the best preset ({s['best_preset']})",
+            f"### {s['strategy']} against the best preset ({s['best_preset']})"
+            + (f" and the strongest strategy ({s['strongest']})" if "vs_strongest" in s
+               else ""),
             "",
             f"Default settings: {settings} (`tajsim strategies --game {spec.name}`).",
             "",
             "| A | B | A's share | 95% CI | games | A score | B score | seconds per game |",
             "|---|---|---:|---|---:|---:|---:|---:|",
-            f"| {h['a']} | {h['b']} | {_pct(h['share'])} | {_ci(h['ci'])} | {h['games']} | "
-            f"{h['score_a']:.1f} | {h['score_b']:.1f} | {h['seconds_per_game']:.2f} |",
+            *(f"| {r['a']} | {r['b']} | {_pct(r['share'])} | {_ci(r['ci'])} | {r['games']} | "
+              f"{r['score_a']:.1f} | {r['score_b']:.1f} | {r['seconds_per_game']:.2f} |"
+              for r in (h, s.get("vs_strongest")) if r),
             "",
             f"Seconds per game are wall-clock for a whole {n}-player game with two "
             f"{s['strategy']} seats, {s['threads']} games at a time on the machine above "
@@ -164,6 +174,11 @@ def render_markdown(data: LadderData) -> str:
             f"{s['strategy']} seat per game); the heuristic seats cost about a millisecond "
             "per game.",
         ]
+        later = (s.get("vs_strongest") or {}).get("added")
+        if later:  # a table played into a saved ladder afterwards (same games, later tree)
+            lines += ["", f"The row against {s['strongest']} was added {later}: the same "
+                      "games the command above plays for it, so its shares reproduce, but "
+                      "its seconds are not comparable with the rows measured before."]
     p = data.python
     if p:
         preset = p.get("preset", spec.reference_preset)

@@ -1,8 +1,8 @@
 """Playing the ladder's tables (:func:`run_ladder`): each strategy against a random field and
 against the field of the others, every pair head to head, the search strategy against the best
-preset, the cost of Python seats, and the search against OpenSpiel's bots
-(:func:`openspiel_tables`). Game ``g`` of a table has game id ``base + g``, with a base per
-table (tables never share games).
+preset and against the field's strongest strategy if that is not a preset, the cost of Python
+seats, and the search against OpenSpiel's bots (:func:`openspiel_tables`). Game ``g`` of a table
+has game id ``base + g``, with a base per table (tables never share games).
 """
 
 from __future__ import annotations
@@ -260,6 +260,15 @@ def run_ladder(cfg: LadderConfig, log: Callable[[str], None] | None = None) -> L
             "head_to_head": h2h,
             "threads": cfg.search_threads,
         }
+        # The search's margin over the best fast player, which need not be a preset (a
+        # `learned` policy fitted to the search itself usually leads the field table).
+        strongest = max(data.vs_field, key=lambda r: r["win"])["strategy"]
+        if strongest != best:
+            say(f"{cfg.search} vs {strongest} head to head")
+            data.search["strongest"] = strongest
+            data.search["vs_strongest"] = _head_to_head(cfg.search, strongest,
+                                                        cfg.search_h2h_games, cfg, 502,
+                                                        cfg.search_threads)
     say("python policy timing")
     data.python = _python_timing(cfg)
     if cfg.openspiel:
