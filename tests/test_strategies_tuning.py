@@ -102,3 +102,15 @@ def test_ladder_plays_the_search_against_the_fields_leader_when_no_preset_leads(
     assert "Against `greedy`, the strongest strategy against the field" in text
     save_json(data, tmp_path / "ladder.json")
     assert render_markdown(load_json(tmp_path / "ladder.json")) == text
+
+
+def test_ladder_names_the_random_seats_by_player_count():
+    # a 2-player ladder has one random seat, not "three random seats"
+    from tajsim.reporting.ladder.config import REPO
+
+    two = render_markdown(load_json(REPO / "docs" / "games" / "maharani" / "ladder-2p.json"))
+    assert "in one seat against one `random` seat wins" in two
+    assert "### Against 1 random seat (parity 50%)" in two and "three `random`" not in two
+    four = render_markdown(load_json(REPO / "docs" / "strategies.json"))
+    assert "in one seat against three `random` seats wins" in four
+    assert "### Against 3 random seats (parity 25%)" in four

@@ -34,6 +34,12 @@ def _find_h2h(data: LadderData, a: str, b: str) -> tuple[float, tuple, int] | No
     return None
 
 
+def _random_seats(n: int) -> str:
+    """The other seats of a one-seat table against random, in words ("three `random` seats")."""
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    return f"{words.get(n - 1, str(n - 1))} `random` seat{'s' if n > 2 else ''}"
+
+
 def _summary(data: LadderData) -> list[str]:
     """The targets of the ladder, each with its measured number."""
     n = data.config["n_players"]
@@ -42,7 +48,7 @@ def _summary(data: LadderData) -> list[str]:
         if r["strategy"] == "random":
             continue
         verdict = "above" if r["ci"][0] > 1 / n else "NOT clearly above"
-        out.append(f"* `{r['strategy']}` in one seat against three `random` seats wins "
+        out.append(f"* `{r['strategy']}` in one seat against {_random_seats(n)} wins "
                    f"{_pct(r['win'])} {_ci(r['ci'])} of {r['games']} games ({verdict} the "
                    f"{100 / n:.0f}% parity).")
     if data.search:
@@ -101,7 +107,7 @@ def render_markdown(data: LadderData) -> str:
     lines += _summary(data)
     lines += [
         "",
-        f"### Against {n - 1} random seats (parity {100 / n:.0f}%)",
+        f"### Against {n - 1} random seat{'s' if n > 2 else ''} (parity {100 / n:.0f}%)",
         "",
         "| strategy | win rate | 95% CI | games | mean score |",
         "|---|---:|---|---:|---:|",
