@@ -114,3 +114,17 @@ def test_ladder_names_the_random_seats_by_player_count():
     four = render_markdown(load_json(REPO / "docs" / "strategies.json"))
     assert "in one seat against three `random` seats wins" in four
     assert "### Against 3 random seats (parity 25%)" in four
+
+
+def test_shipped_ladders_are_rendered_from_their_saved_numbers():
+    # every ladder document in docs/ is what `tajsim ladder --render-only` writes from the JSON
+    # beside it: a hand edit or a change of the renderer not rendered again fails here
+    from tajsim.reporting.ladder.config import REPO
+
+    docs = sorted(p for p in (REPO / "docs").rglob("*.json")
+                  if p.with_suffix(".md").is_file() and BEGIN in p.with_suffix(".md").read_text())
+    assert len(docs) >= 6, docs
+    for saved in docs:
+        text = saved.with_suffix(".md").read_text()
+        section = text[text.index(BEGIN):text.index(END) + len(END)]
+        assert section == render_markdown(load_json(saved)).strip(), saved
