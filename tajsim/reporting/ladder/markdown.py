@@ -40,6 +40,11 @@ def _random_seats(n: int) -> str:
     return f"{words.get(n - 1, str(n - 1))} `random` seat{'s' if n > 2 else ''}"
 
 
+def _parity_verdict(ci: Sequence[float]) -> str:
+    """Whether a head-to-head share's interval excludes parity (50%), in words."""
+    return "excludes" if ci[0] > 0.5 or ci[1] < 0.5 else "does NOT exclude"
+
+
 def _summary(data: LadderData) -> list[str]:
     """The targets of the ladder, each with its measured number."""
     n = data.config["n_players"]
@@ -54,18 +59,17 @@ def _summary(data: LadderData) -> list[str]:
     if data.search:
         s = data.search
         h = s["head_to_head"]
-        verdict = "excludes" if h["ci"][0] > 0.5 or h["ci"][1] < 0.5 else "does NOT exclude"
         out.append(f"* `{s['strategy']}` takes {_pct(h['share'])} {_ci(h['ci'])} of the wins "
                    f"against `{s['best_preset']}` (the best preset against the field) head to "
-                   f"head over {h['games']} games; the interval {verdict} parity. It costs "
+                   f"head over {h['games']} games; the interval {_parity_verdict(h['ci'])} "
+                   "parity. It costs "
                    f"{h['seconds_per_game']:.2f} s per game (two {s['strategy']} seats).")
         if "vs_strongest" in s:
             h = s["vs_strongest"]
-            verdict = "excludes" if h["ci"][0] > 0.5 or h["ci"][1] < 0.5 else "does NOT exclude"
             out.append(f"* Against `{s['strongest']}`, the strongest strategy against the "
                        f"field, `{s['strategy']}` takes {_pct(h['share'])} {_ci(h['ci'])} of "
                        f"the wins head to head over {h['games']} games; the interval "
-                       f"{verdict} parity.")
+                       f"{_parity_verdict(h['ci'])} parity.")
     spec = get_game(data.config.get("game"))
     for a, b in spec.notes.ladder_pairs:
         found = _find_h2h(data, a, b)
