@@ -79,11 +79,11 @@ W_REWARD = W_AVAIL + MAX_NODES
 LN_CACHE = 1 << 12
 W_LN = W_REWARD + MAX_NODES
 # A node's candidates, kept when they are reached without a bag draw since the root (the
-# state there is then the same at every iteration that reaches it): their number of legal
-# actions (0: none kept) and at most CAND_CACHE candidates
+# state there is then the same at every iteration that reaches it): how many (0: none kept)
+# and at most CAND_CACHE candidates
 CAND_CACHE = 8
-W_NODE_NLEG = W_LN + LN_CACHE
-W_NODE_CAND = W_NODE_NLEG + MAX_NODES
+W_NODE_NCAND = W_LN + LN_CACHE
+W_NODE_CAND = W_NODE_NCAND + MAX_NODES
 WORK_SIZE = W_NODE_CAND + MAX_NODES * CAND_CACHE
 
 

@@ -119,7 +119,7 @@ from tajsim.games.maharani.strategies.ids import (
     W_MARK,
     W_MOVER,
     W_NODE_CAND,
-    W_NODE_NLEG,
+    W_NODE_NCAND,
     W_PATH,
     W_REP,
     W_REWARD,
@@ -351,7 +351,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
     work[W_VISITS] = 0
     work[W_AVAIL] = 0
     work[W_REWARD] = 0
-    work[W_NODE_NLEG] = 0  # a forced first move leaves the root's decision to a later step
+    work[W_NODE_NCAND] = 0  # a forced first move leaves the root's decision to a later step
     n_nodes = 1
     n_bag = bag_tiles(state, comp, work)
     bag_n_root = state[S_BAG_N]
@@ -400,14 +400,14 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                 # the same at every iteration that reaches it (the bag order aside, which the
                 # legal list and the heuristic never read).
                 undrawn = det[S_BAG_N] == bag_n_root
-                if not at_root and undrawn and work[W_NODE_NLEG + node] == n_leg:
-                    n_cand = n_leg if width <= 0 or n_leg <= width else width
+                if not at_root and undrawn and work[W_NODE_NCAND + node] > 0:
+                    n_cand = work[W_NODE_NCAND + node]
                     for i in range(n_cand):
                         work[W_CAND + i] = work[W_NODE_CAND + node * CAND_CACHE + i]
                 else:
                     n_cand = candidates(det, comp, mover, wt, work, n_leg, width)
                     if not at_root and undrawn and n_cand <= CAND_CACHE:
-                        work[W_NODE_NLEG + node] = n_leg
+                        work[W_NODE_NCAND + node] = n_cand
                         for i in range(n_cand):
                             work[W_NODE_CAND + node * CAND_CACHE + i] = work[W_CAND + i]
                 if at_root:
@@ -461,7 +461,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                 work[W_VISITS + new] = 0
                 work[W_AVAIL + new] = 1
                 work[W_REWARD + new] = 0
-                work[W_NODE_NLEG + new] = 0
+                work[W_NODE_NCAND + new] = 0
                 work[W_SIBLING + new] = work[W_CHILD + node]
                 work[W_CHILD + node] = new
                 apply_action_nb(det, comp, work[W_REP + chosen])
