@@ -38,7 +38,11 @@ from typing import Any
 from numba import njit
 from numba.core import config as numba_config
 
+from tajsim.engine import numba_inline
 from tajsim.errors import UserError
+
+# Before any kernel compiles: numba's IR inliner without its copies (compile time only).
+numba_inline.install()
 
 
 @dataclass
