@@ -55,7 +55,9 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+# Inlined into the batch kernel and choose_action_nb (numba IR): as a kernel of its own it
+# would be one more module in which LLVM optimises every strategy again (cold compile).
+@njit(cache=True, inline="always")
 def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
                           search=True, heuristics=True, learned=True):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``, in scratch

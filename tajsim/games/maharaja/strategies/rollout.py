@@ -75,7 +75,7 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     return legal[0]
 
 
-@kernel
+@kernel(inline="always")  # into the dispatcher: one module fewer (cold compile)
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
                      heuristics=True, learned=True):
     """``simple_choice_nb`` after removing the families the seat is forbidden from

@@ -286,7 +286,9 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     return ACTION_PICK + work[W_SEARCH_CAND + base + best_i]
 
 
-@njit(cache=True)
+# Inlined into the dispatcher: as a kernel of its own it would be one more module in which
+# LLVM optimises and compiles the whole search again (cold compile).
+@njit(cache=True, inline="always")
 def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, heuristics=True,
                      learned=True):
     """The search strategy: ``search_pick`` at the secret choice, the rollout policy elsewhere.

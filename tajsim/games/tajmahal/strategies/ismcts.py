@@ -469,7 +469,9 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     return best_action
 
 
-@njit(cache=True)
+# Inlined into the dispatcher: as a kernel of its own it would be one more module in which
+# LLVM optimises and compiles the whole search again (cold compile).
+@njit(cache=True, inline="always")
 def ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned=True):
     """SO-ISMCTS (see the module docstring); ``params`` slots in ``ISMCTS_PARAM_NAMES``;
     ``learned`` the kernel switch of ``ismcts_search``."""
