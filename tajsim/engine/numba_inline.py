@@ -7,18 +7,20 @@ every block twice: once to have a copy to mutate, once to return an unmutated co
 here, ``InlineInlinables``, throws the unmutated copy away.
 
 ``copy.deepcopy`` of a block copies the function's whole variable scope with it, so the copies
-cost the blocks times the variables of the callee, at every site. On this project's kernels,
-that was half of a search seat's cold compile spent inside the heuristic. Taj Mahal's bid
-decision alone, inlined once with about 300 blocks and 2,700 variables, took 7 s to copy.
-numba tracks the problem as numba/numba#8989 and numba/numba#9204; numba-cuda has the same fix
-as this module under review (NVIDIA/numba-cuda#689).
+cost the blocks times the variables of the callee, at every site. In Taj Mahal's heuristic the
+inlining pass took about 12 of the heuristic's 27 s of cold compile, most of it these copies;
+the bid decision alone, inlined once with about 300 blocks and 2,700 variables, took 9 s to
+inline. numba/numba#8989 (open) reports the copies; numba-cuda has a related change under review
+(NVIDIA/numba-cuda#689) that drops the second copy.
 
 :func:`install` wraps ``inline_function`` so that ``inline_ir``'s copies of the fresh IR return
 its blocks themselves: each block gets an instance ``__deepcopy__`` that returns the block, and
 loses it again when the inlining is done. Nothing else holds that IR, so mutating it in place
-is what the copy would have allowed anyway. The compiled code does not change: the LLVM IR and
-machine code of every Taj Mahal kernel are the same with and without the wrapper, up to the
-numbers numba puts in record types' mangled names
+is what the copy would have allowed anyway. The first value ``inline_ir`` returns, meant as an
+unmutated copy of the callee, then shares the mutated blocks; ``InlineInlinables``, the only
+caller of ``inline_function`` in numba, discards it. The compiled code does not change: the LLVM
+IR and machine code of the 59 kernels a Taj Mahal ``ismcts`` line-up compiles are the same with
+and without the wrapper, up to the numbers numba puts in record types' mangled names
 (``tests/test_numba_inline.py`` compares a nested inline chain's LLVM IR).
 
 The wrapper is installed when :mod:`tajsim.engine.targets` (which every game's kernels import)
