@@ -24,9 +24,9 @@ and without the wrapper, up to the numbers numba puts in record types' mangled n
 (``tests/test_numba_inline.py`` compares a nested inline chain's LLVM IR).
 
 The wrapper is installed when :mod:`tajsim.engine.targets` (which every game's kernels import)
-is imported, for the numba versions this project supports (``numba>=0.62``) up to the newest
-one it was checked against, 0.68; for another, or where numba's inliner has changed shape, numba
-is left as it is. So is it under ``TAJSIM_NUMBA_INLINE_COPIES=1``.
+is imported, for numba 0.68, whose inliner it was checked against. Under another numba, where
+the inliner may differ, or where its methods have changed shape, numba is left as it is (the
+compile is slower, nothing else changes). So is it under ``TAJSIM_NUMBA_INLINE_COPIES=1``.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from typing import Any
 
 import numba
 
-#: numba versions the wrapper is installed for (>=, <): the oldest supported, the newest checked.
-CHECKED_VERSIONS = ((0, 62), (0, 69))
+#: numba versions the wrapper is installed for (>=, <): those whose inliner was read for it.
+CHECKED_VERSIONS = ((0, 68), (0, 69))
 #: The environment variable that keeps numba's copies.
 KEEP_COPIES_ENV = "TAJSIM_NUMBA_INLINE_COPIES"
 
