@@ -59,11 +59,11 @@ def install() -> bool:
     from numba.core import inline_closurecall
 
     worker = inline_closurecall.InlineWorker
-    original = getattr(worker, "inline_function", None)
-    if original is None or getattr(original, "_tajsim_no_copies", False):
-        return original is not None
-    if not (hasattr(worker, "run_untyped_passes") and hasattr(worker, "inline_ir")):
+    if not all(hasattr(worker, name)
+               for name in ("inline_function", "run_untyped_passes", "inline_ir")):
         return False
+    if installed():
+        return True
 
     def inline_function(self: Any, caller_ir: Any, block: Any, i: int, function: Any,
                         arg_typs: Any = None) -> Any:
@@ -79,7 +79,7 @@ def install() -> bool:
                 fresh_block.__dict__.pop("__deepcopy__", None)
 
     inline_function._tajsim_no_copies = True  # type: ignore[attr-defined]
-    inline_function.__doc__ = original.__doc__
+    inline_function.__doc__ = worker.inline_function.__doc__
     worker.inline_function = inline_function
     return True
 
