@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
 
@@ -96,6 +97,8 @@ def softmax_index(values, offset, n, t_units, prng, player, shift):
     shift : int >= 0, keeps the weights' sum below 2**31 (:func:`tajsim.engine.rng.below`):
         0 for up to ``2**31 // EXP_ONE - 1`` (511) candidates, 3 for up to 4,095
     """
+    values = borrowed(values)
+    prng = borrowed(prng)
     best = np.int64(values[offset])
     for i in range(1, n):
         v = np.int64(values[offset + i])

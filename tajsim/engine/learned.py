@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import softmax_index, temperature_units
 from tajsim.engine.targets import kernel
 
@@ -122,6 +123,10 @@ def linear_choice(feats, n_legal, n_features, params, offset, prng, player, scor
 
     At temperature 0 the best score wins (the first of equal scores) and nothing is drawn.
     """
+    feats = borrowed(feats)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    scores = borrowed(scores)
     t_units = temperature_units(params, scale)
     if t_units == 0:
         best = 0

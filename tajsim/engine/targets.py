@@ -51,6 +51,7 @@ class _Source:
 
     py_func: Callable[..., Any]
     python: Callable[..., Any] | None
+    gpu: Callable[..., Any] | None = None
     device: Any = None
 
 
@@ -60,7 +61,8 @@ _BUILD_LOCK = threading.RLock()
 
 
 def kernel(func: Callable[..., Any] | None = None, *,
-           python: Callable[..., Any] | None = None, inline: str = "never") -> Any:
+           python: Callable[..., Any] | None = None, gpu: Callable[..., Any] | None = None,
+           inline: str = "never") -> Any:
     """Compile ``func`` for the CPU (``numba.njit(cache=True)``) and register its source for the
     GPU (:func:`device_function`).
 
@@ -71,6 +73,9 @@ def kernel(func: Callable[..., Any] | None = None, *,
     python : callable, optional
         The variant to run uncompiled (``NUMBA_DISABLE_JIT=1`` and the CUDA simulator) where it
         must differ from ``func``.
+    gpu : callable, optional
+        The variant to compile for a real GPU where it must differ from ``func`` (code for the
+        CPU's runtime, such as its reference counts, that has no GPU counterpart).
     inline : "never" or "always"
         numba's IR inlining on the CPU (``njit(inline=...)``), for thin dispatchers: see
         ``docs/architecture.md``, "Compile time".
@@ -83,7 +88,7 @@ def kernel(func: Callable[..., Any] | None = None, *,
     def wrap(f: Callable[..., Any]) -> Any:
         compiled = (python or f) if numba_config.DISABLE_JIT else \
             njit(cache=True, inline=inline)(f)
-        _SOURCES[id(compiled)] = (compiled, _Source(f, python))
+        _SOURCES[id(compiled)] = (compiled, _Source(f, python, gpu))
         return compiled
 
     return wrap if func is None else wrap(func)
@@ -152,8 +157,10 @@ def device_function(compiled: Any) -> Any:
     with _BUILD_LOCK:
         if source.device is None:
             cuda = cuda_module()
-            base = source.python if (simulated() and source.python is not None) \
-                else source.py_func
+            if simulated() and source.python is not None:
+                base = source.python
+            else:
+                base = source.gpu or source.py_func
             env = dict(base.__globals__)
             for name in _referenced_names(base.__code__):
                 value = env.get(name)

@@ -18,6 +18,7 @@ Rule numbers (R1 ...) cite ``docs/games/maharaja/rules.md``.
 
 from __future__ import annotations
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import below, game_seeds, seed_policy_streams
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
@@ -480,6 +481,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, st
 @kernel
 def seat_by_card_rank(state, k):
     """The seat holding the k-th lowest character card."""
+    state = borrowed(state)
     n = state[S_N_PLAYERS]
     for card in range(N_CARDS):
         q = state[S_CARD_OWNER + card]
@@ -542,6 +544,8 @@ def next_turn_player(state):
 @kernel
 def begin_turns(state, comp):
     """Every pick is made: fix the reveal order (R15) and start the first turn."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     for i in range(state[S_N_PLAYERS]):
         state[S_ORDER + i] = seat_by_card_rank(state, i)
     start_turn(state, comp, next_turn_player(state))
@@ -551,6 +555,8 @@ def begin_turns(state, comp):
 def start_turn(state, comp, p):
     """Reveal p's pair and do what needs no decision (R12-R13, R34): the gold action, the
     quarry action and the Trader's gold; set the turn's allowances."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     state[S_TURN_PLAYER] = p
     state[S_REVEALED + p] = 1
     pair = state[S_PICK + p]
@@ -697,6 +703,8 @@ def end_turn(state, comp):
     """The turn player is done (R16-R17): every action not carried out pays each other player
     ``C_PENALTY`` gold from the bank (once per turn with OPT_PENALTY_PER_TURN); then the next
     seat acts, or the round is scored."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     p = state[S_TURN_PLAYER]
     n = state[S_N_PLAYERS]
     mask = performed_mask(state)
@@ -724,6 +732,8 @@ def end_turn(state, comp):
 @kernel
 def score_round(state, comp):
     """Phase 5 (R30-R32): score the Maharaja's city, then end the game or start a round."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     n = state[S_N_PLAYERS]
     city = state[S_MAHARAJA]
     rnd = state[S_ROUND]
@@ -909,6 +919,9 @@ def legal_actions_nb(state, comp, legal):
     -------
     int : the number of legal actions, in increasing action order; 0 when the game is over.
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
     phase = state[S_PHASE]
     n_leg = 0
     if phase == PHASE_PICK:
@@ -1019,6 +1032,8 @@ def apply_action_nb(state, comp, action):
     comp : int64[COMP_SIZE]
     action : int, one of ``legal_actions_nb``'s list (not checked here)
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
     phase = state[S_PHASE]
     p = state[S_CUR]
     n = state[S_N_PLAYERS]

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACTION_BUILD,
@@ -114,6 +115,10 @@ def decide_nb(state, comp, player, legal, n_legal, work):
 
     Every candidate's value is left in ``work[W_VALUES + i]`` (int64, fixed-point gold, for
     ``legal[i]``): the dispatcher's temperature draws from them."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
+    work = borrowed(work)
     phase = state[S_PHASE]
     p = player
     if phase == PHASE_PICK:

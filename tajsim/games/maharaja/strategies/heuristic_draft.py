@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     N_CARDS,
@@ -81,5 +82,7 @@ def likely_draft(state, p, card):
 def draft_value(state, comp, p, card, work):
     """What ``card`` is worth to p at the draft: its win share among the cards the table will
     likely hold (``likely_draft``), plus the preset's liking for it (``card`` x its weight)."""
+    state = borrowed(state)
+    work = borrowed(work)
     share = draft_share(card, likely_draft(state, p, card))
     return share + wt(work, I_CARD) * wt(work, I_CARD0 + card) // WEIGHT_ONE

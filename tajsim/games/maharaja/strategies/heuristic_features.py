@@ -4,6 +4,7 @@ a governor move and the penalty unit (see ``heuristic``)."""
 
 from __future__ import annotations
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     C_GOLD_TABLE,
@@ -244,6 +245,9 @@ def pts_of(work, city, q):
 def prepare(state, comp, p, work, with_open):
     """Every feature a decision of seat p reads: points, routes (``with_open``: also the routes
     that open empty villages), the value of a point."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    work = borrowed(work)
     fill_points(state, comp, work)
     cheapest_routes(state, comp, p, work, with_open)
     fill_city_values(state, comp, p, work)

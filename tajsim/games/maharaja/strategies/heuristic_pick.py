@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,
@@ -370,6 +371,10 @@ def pair_plan(comp, k, inputs, card_gain, pen, w_gold, work):
 def fill_pair_values(state, comp, p, work, out, out_off):
     """Value of each of the 45 pairs for seat p into ``out[out_off:out_off + 45]`` (weights
     already loaded into ``work``)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    work = borrowed(work)
+    out = borrowed(out)
     prepare(state, comp, p, work, np.bool_(True))  # non-literal: one compiled prepare
     fill_village_values(state, comp, p, work)
     fill_top_houses(state, comp, p, work)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     ACTION_BUILD,
@@ -108,6 +109,8 @@ def unperformed_after(state, d_pal, d_city, d_village, d_move, d_gov, d_char):
 def fill_savings(state, work, pen):
     """Penalty saved by one more step of each kind (H_SAVE: palace, city house, village house,
     move, governor move, card take)."""
+    state = borrowed(state)
+    work = borrowed(work)
     # non-literal 0 and 1: numba compiled unperformed_after once per literal tuple (eight
     # signatures, pending_penalty five; docs/architecture.md, "Compile time")
     o = np.int64(0)
@@ -139,6 +142,7 @@ def pending_penalty(state, comp, p, gold, pool, d_pal, d_city, d_village):
     projection's change (times the penalty unit) to the penalty the step saves itself, so a
     journey, a palace or a free house that spends the gold or takes the house a chosen action
     still needs pays that action's penalty (R17)."""
+    state = borrowed(state)
     price = palace_cost(state, comp, p)
     house_cost = comp[C_HOUSE_COST]
     pal_left = state[S_T_PAL_ALLOWED] - state[S_T_PAL_BUILT] - d_pal
@@ -176,6 +180,9 @@ def value_at_given(state, comp, p, city, d, pen, before, work):
     """``value_at`` with the penalty unit ``pen`` and p's pending penalty now (``before``,
     ``pending_penalty`` at p's gold and pool) given: they are the same for every city of a
     decision, so the turn computes them once."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    work = borrowed(work)
     if d >= INF:
         return NEG
     monk = holds(state, p, CARD.MONK)
@@ -219,6 +226,9 @@ def plan_openings(state, comp, p, best_value, work):
     """If a city behind empty villages is worth more than ``best_value`` (the best city p can
     reach now) and p can still build that many village houses this turn, mark the empty
     villages on the route (``H_OPENING``) with the gain per village (``H_OPEN_BONUS``)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    work = borrowed(work)
     can = 0
     if state[S_POOL + p] > 0:
         room = state[S_T_HOUSES_ALLOWED] - state[S_T_MIN_CITY] - state[S_T_VILLAGE_BUILT]
@@ -280,6 +290,10 @@ def architect_gain(state, comp, p, city, work):
 @kernel
 def turn_values_best(state, comp, p, legal, n_legal, work):
     """Index (into legal) of the best-valued step of p's turn."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
+    work = borrowed(work)
     # village values are needed only if a house may be built or moved (legal is sorted)
     villages = False
     for i in range(n_legal):

@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.learned import linear_choice
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
@@ -96,6 +97,11 @@ def fill_pick_features(state, comp, p, legal, n_legal, out, work):
     for the pair (``pair_plan``, whose value ``fill_pair_values`` reads), taken apart (its
     scratch is the one ``fill_pair_values`` just filled for seat p: top houses, palace plans,
     village values)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
+    out = borrowed(out)
+    work = borrowed(work)
     w_gold = wt(work, I_GOLD)
     inputs = pair_plan_inputs(state, comp, p, work)
     card_gain = best_card_gain(state, comp, p, work)
@@ -137,6 +143,11 @@ def fill_learned_features(state, comp, player, params, legal, n_legal, out, work
     out : float64[>= n_legal, >= N_LEARNED_FEATURES] (out)
     work : int64[WORK_SIZE] scratch (the heuristic block and ``work[W_VALUES:]`` overwritten)
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
+    out = borrowed(out)
+    work = borrowed(work)
     load_weights(params, work)
     decide_nb(state, comp, player, legal, n_legal, work)  # every value into work[W_VALUES + i]
     pick = state[S_PHASE] == PHASE_PICK
@@ -173,6 +184,12 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal, work):
     prng : int64[MAX_PLAYERS]; only ``prng[player]`` advances, and only at a temperature
     work : int64[WORK_SIZE] scratch; the features live in its float64 block
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
+    work = borrowed(work)
     block = work[W_LEARNED:W_LEARNED_END].view(np.float64)
     feats = block[:N_ACTIONS * N_LEARNED_FEATURES].reshape((N_ACTIONS, N_LEARNED_FEATURES))
     scores = block[N_ACTIONS * N_LEARNED_FEATURES:]

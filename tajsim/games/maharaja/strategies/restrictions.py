@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.game_options import Restriction
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
@@ -67,6 +68,7 @@ RESTRICTIONS = (
 @kernel
 def forbidden(state, action, mask):
     """Whether ``action`` belongs to a family of ``mask`` (int64, bit ``F_*`` per family)."""
+    state = borrowed(state)
     if action < ACTION_DONE:  # a secret pair
         pair = action - ACTION_PICK
         for act in (PAIR_A[pair], PAIR_B[pair]):
@@ -102,6 +104,8 @@ def restrict_legal(state, legal, n_legal, mask):
     an allowed action is found. ``legal``: int64[>= n_legal], the caller's buffer (refilled
     before each decision; past the returned count it holds the forbidden actions).
     """
+    state = borrowed(state)
+    legal = borrowed(legal)
     if mask == 0:
         return n_legal
     kept = 0

@@ -18,6 +18,7 @@ The generic strategy options (:mod:`tajsim.engine.choice`) are read from the end
 
 from __future__ import annotations
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import forbid_mask, softmax_index, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
@@ -52,6 +53,12 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     caller must not pass their ids then. So does ``work=None`` (the GPU batch kernel's switch,
     ``GpuKernels.choose_simple``) for the heuristic family.
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
+    work = borrowed(work)
     if heuristics is not None:
         if work is not None:  # nested, not `and`: numba prunes each None test on its own
             # One call site of the shared kernel: numba optimises it again at every call site.

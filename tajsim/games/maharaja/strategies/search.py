@@ -43,7 +43,7 @@ import math
 import numpy as np
 from numba import njit
 
-from tajsim.engine.arrays import copy_into
+from tajsim.engine.arrays import borrowed, copy_into
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.intmath import isqrt
@@ -125,6 +125,9 @@ def fill_candidates(state, comp, seat, k, work, allowed=ALL_PAIRS):
     """Seat's ``k`` best pairs by the heuristic pair values (weights already loaded), among the
     pairs whose bit is set in ``allowed`` (int64: a restricted searcher's own pairs); fewer if
     fewer are allowed."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    work = borrowed(work)
     # np.int64: a non-literal offset, as the heuristic passes (numba compiles a kernel anew for
     # each literal argument value: a second fill_pair_values cost 12 s of a cold compile)
     fill_pair_values(state, comp, seat, work, work, np.int64(W_SEARCH_PAIRV))
@@ -189,6 +192,11 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
                 learned=True):
     """The searching seat's pick (an ``ACTION_PICK + pair`` action) among ``legal[:n_legal]``
     when a restriction shortened it; see the module doc."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    work = borrowed(work)
     n = state[S_N_PLAYERS]
     iterations = clamp_int(params[I_ITERATIONS], 1, MAX_ITERATIONS)
     # A time budget replaces the iteration count (records then depend on the machine's speed).

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
@@ -372,6 +373,9 @@ def legal_actions_nb(state, comp, legal):
     int
         n >= 1 while the game is on, 0 when it is over.
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
     phase = state[S_PHASE]
     if phase == PHASE_FIRST:
         k = place_actions_nb(state, comp, legal, 0)
@@ -546,6 +550,8 @@ def apply_action_nb(state, comp, action):
     action : int, one of ``legal_actions_nb``'s list (not checked here: the Python ``Game``
         checks; the batch kernels only apply listed actions)
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
     state[S_STEP] += 1
     p = state[S_CUR]
     if action < N_PLACE_ACTIONS:
@@ -624,6 +630,8 @@ def any_tile_fits(state, comp):
 def finish_game(state, comp, reason):
     """Score the quarters never scored (R12b), then ranks: a seat's rank is 1 + the number of
     seats with more gold; every seat of rank 1 wins (shared wins, R13)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     for q in range(N_QUARTERS):
         if ((state[S_SCORED] >> q) & 1) == 0:
             score_quarter(state, comp, q)
@@ -647,6 +655,8 @@ def end_turn(state, comp):
     """R9: pay for a second tile, score the quarters filled this turn (R10), take surplus
     central tiles off the turntable (R11), refill it (R9c), end the game (R12) or pass the
     turn clockwise, turning the turntable toward the next player (R5)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     p = state[S_CUR]
     n = state[S_N_PLAYERS]
     if state[S_TILES_THIS_TURN] == 2:

@@ -38,6 +38,7 @@ import math
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import softmax_weight, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
@@ -128,6 +129,7 @@ def fixed(x):
 @kernel
 def weights_of(params, greedy):
     """The 11 weights as a tuple of int64 thousandths."""
+    params = borrowed(params)
     if greedy:
         return GREEDY_W
     return (fixed(params[0]), fixed(params[1]), fixed(params[2]), fixed(params[3]),
@@ -300,6 +302,8 @@ def place_value(state, comp, p, action, wt):
 @kernel
 def other_action_value(state, comp, p, action, wt):
     """Value (thousandths of gold) of a legal action that lays no tile."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     if action == ACTION_REFRESH:
         down = 0
         for q in range(N_QUARTERS):
@@ -358,6 +362,8 @@ def memo_value(state, comp, p, action, wt, side, memo):
 def artisan_choice_value(state, comp, p, option, wt):
     """Value of a 2-player artisan option for the tile just laid (PHASE_ARTISAN); the tile is on
     the board already, which ``option_value`` allows for."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     s = state[S_LAST_SPACE]
     colour = comp[C_TILE_COLOUR + state[S_SPACE_TILE + s]]
     q = comp[C_SPACE_QUARTER + s]
@@ -390,6 +396,11 @@ def weighted_policy_nb(state, comp, player, params, prng, legal, n_legal, greedy
     greedy : bool, use the fixed greedy weights (the temperature, the last but one slot of
         ``params``, is read all the same)
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
     return weighted_choice_nb(state, comp, player, weights_of(params, greedy), prng, legal,
                               n_legal, temperature_units(params, TEMPERATURE_SCALE))
 
@@ -399,6 +410,10 @@ def weighted_choice_nb(state, comp, player, wt, prng, legal, n_legal, t_units):
     """``weighted_policy_nb`` with the weights already in thousandths (``weights_of``) and the
     temperature in thousandths of gold (``t_units``, 0: the best action): a search converts its
     rollout weights once, not at every decision."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
     if t_units > 0:  # ``n_legal < 0``: False, but not a literal (see value_scan)
         return value_scan(state, comp, player, wt, prng, legal, n_legal, t_units, legal,
                           n_legal < 0)
@@ -435,6 +450,11 @@ def value_scan(state, comp, player, wt, prng, legal, n_legal, t_units, values, s
     store : bool; pass it (and ``t_units``) as non-literals: numba compiles a kernel anew for
         each literal argument value
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
+    values = borrowed(values)
     side = seat_side(comp, state[S_N_PLAYERS], player)
     memo = EMPTY_MEMO
     chosen = legal[0]

@@ -37,6 +37,7 @@ import math
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import temperature_units
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
@@ -334,6 +335,11 @@ def learned_policy_nb(state, comp, player, params, prng, legal, n_legal):
     (1, 0, ..., 0) takes ``balanced``'s action. Above 0 (one unit = one gold) a candidate is
     drawn with the heuristic's integer softmax of the scores in thousandths of gold.
     ``params``: float64[N_PARAMS] (base weights first, theta at ``LEARNED_OFFSET``)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
     wt = weights_of(params, np.bool_(False))
     theta = theta_of(params)
     context = decision_context(state, comp, player)

@@ -52,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.intmath import isqrt
@@ -219,6 +220,9 @@ def determinise(state, player, prng, work, n_bag, det):
     """Write into ``det`` a copy of ``state`` with the bag redrawn from ``player``'s view: the
     bag's tiles (``bag_tiles``) shuffled with ``prng[player]``; the chance stream reseeded from
     it too."""
+    state = borrowed(state)
+    prng = borrowed(prng)
+    det = borrowed(det)
     for i in range(S_BAG):
         det[i] = state[i]
     for k in range(n_bag):
@@ -233,6 +237,9 @@ def determinise(state, player, prng, work, n_bag, det):
 def evaluate(det, comp, n, final, artisan_value, values):
     """Per-seat value in thousandths of gold: the gold, plus at a truncated evaluation
     ``artisan_value`` (thousandths) x the quarter gold of its artisans x the share filled."""
+    det = borrowed(det)
+    comp = borrowed(comp)
+    values = borrowed(values)
     for q in range(n):
         values[q] = score_of(det, q) * 1000
     if final:
@@ -253,6 +260,10 @@ def evaluate(det, comp, n, final, artisan_value, values):
 @njit(cache=True)
 def rewards_from(det, comp, n, final, margin, artisan_value, values, rewards):
     """Rewards 0..1000 per seat (module doc, step 4)."""
+    det = borrowed(det)
+    comp = borrowed(comp)
+    values = borrowed(values)
+    rewards = borrowed(rewards)
     evaluate(det, comp, n, final, artisan_value, values)
     n_win = 0
     if final:
@@ -278,6 +289,9 @@ def rewards_from(det, comp, n, final, margin, artisan_value, values, rewards):
 def candidates(det, comp, mover, wt, work, n_leg, width):
     """The candidate actions of a decision into work[W_CAND:]: the ``width`` best legal actions
     (work[W_LEGAL:]) by the heuristic value (ties: the earlier action), or all of them."""
+    det = borrowed(det)
+    comp = borrowed(comp)
+    work = borrowed(work)
     if width <= 0 or n_leg <= width:
         for i in range(n_leg):
             work[W_CAND + i] = work[W_LEGAL + i]
@@ -314,6 +328,12 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
     prng : int64[MAX_PLAYERS]; only ``prng[player]`` advances
     work : int64[WORK_SIZE] scratch (``new_workspace``)
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal_root = borrowed(legal_root)
+    work = borrowed(work)
     n = state[S_N_PLAYERS]
     iterations = max(1, int(params[I_ITERATIONS]))
     # A time budget replaces the iteration count (records then depend on the machine's speed).
@@ -539,4 +559,9 @@ def mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, work, lear
     """Determinised MCTS (module doc); ``params`` slots in ``MCTS_PARAM_NAMES``; ``work`` is
     the int64[WORK_SIZE] workspace; ``learned=None`` compiles the rollouts without the learned
     policy (``kernel_switches``)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
     return mcts_search(state, comp, player, params, prng, legal, n_legal, work, learned)

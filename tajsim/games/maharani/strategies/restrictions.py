@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.game_options import Restriction
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
@@ -62,6 +63,8 @@ RESTRICTIONS = (
 def forbidden(state, comp, action, mask):
     """Whether ``action`` of the seat to move belongs to a family of ``mask`` (int64, bit
     ``F_*`` per family)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     phase = state[S_PHASE]
     if action < N_PLACE_ACTIONS:
         if phase == PHASE_SECOND and (mask >> F_SECOND_TILES) & 1:
@@ -89,6 +92,9 @@ def restrict_legal(state, comp, legal, n_legal, mask):
     an allowed action is found. ``legal``: int64[>= n_legal], the caller's buffer (refilled
     before each decision; past the returned count it holds the forbidden actions).
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
     if mask == 0:
         return n_legal
     kept = 0

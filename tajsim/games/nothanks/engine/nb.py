@@ -6,6 +6,7 @@ They allocate nothing and raise nothing; the Python layer checks actions before 
 
 from __future__ import annotations
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import kernel
 from tajsim.games.nothanks.engine import enums as E
@@ -51,6 +52,9 @@ def start_game_nb(comp, n_players, edition, master_seed, game_id, setup_id, stat
 def legal_actions_nb(state, comp, legal):
     """Write the legal actions into ``legal`` (int64[N_ACTIONS]); returns how many (0 at the
     end). "No thanks" needs a chip; taking is always legal."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
     if state[E.S_PHASE] == E.PHASE_GAME_OVER:
         return 0
     n = 0
@@ -96,6 +100,8 @@ def finish_nb(state):
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` of the seat to move. Taking the card turns the next one, and
     the taker decides first on it; "no thanks" passes the decision to the left."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     p = state[E.S_CUR]
     state[E.S_STEP] += 1
     if action == E.ACT_PASS:

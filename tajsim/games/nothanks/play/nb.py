@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tajsim.engine.arrays import copy_into
+from tajsim.engine.arrays import borrowed, copy_into
 from tajsim.games.nothanks.engine.enums import (
     MAX_PLAYERS,
     N_ACTIONS,
@@ -60,6 +60,11 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     -------
     int : number of actions applied
     """
+    # Borrowed views (engine.arrays.borrowed): numba counts no references to them in the loop.
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
+    prng = borrowed(prng)
     n_done = 0
     while state[S_PHASE] != PHASE_GAME_OVER:
         n = legal_actions_nb(state, comp, legal)

@@ -19,6 +19,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
@@ -335,6 +336,7 @@ def move_card(state, card, loc, public):
 @kernel
 def move_all(state, block, loc):
     """Move every card of mask block ``block`` to ``loc`` (publicly), in ascending card order."""
+    state = borrowed(state)
     for w in range(N_MASK_WORDS):
         m = state[S_LOC_MASK + block * N_MASK_WORDS + w]
         while m != 0:
@@ -350,6 +352,7 @@ def draw_card(state):
     When the deck is empty the discard pile is shuffled into a new deck (R3). Returns -1 when
     both are empty.
     """
+    state = borrowed(state)
     if state[S_DECK_TOP] >= state[S_DECK_LEN]:
         if state[S_DISCARD_N] == 0:
             if state[S_EXHAUSTED_VISIT] == 0:
@@ -378,6 +381,7 @@ def draw_card(state):
 def draw_to_hand(state, p):
     """Draw the top card into ``p``'s hand (hidden from the others). Returns the card, or -1
     (counted as a card ``p`` was owed but did not get) when the deck and discards are empty."""
+    state = borrowed(state)
     card = draw_card(state)
     if card >= 0:
         move_card(state, card, LOC_HAND + p, np.int64(0))
@@ -472,6 +476,7 @@ def province_of_visit(state, visit):
 @kernel
 def prepare_visit(state, comp):
     """Preparing a visit (R1-R3): province, advisor seats, crown, province tile, display."""
+    state = borrowed(state)
     n = state[S_N_PLAYERS]
     state[S_PROVINCE] = province_of_visit(state, state[S_VISIT])
     for a in range(N_ADVISORS):
@@ -502,6 +507,8 @@ def prepare_visit(state, comp):
 @kernel
 def end_visit(state, comp):
     """Ending a visit (R14-R17), then the next visit or the final scoring."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     n = state[S_N_PLAYERS]
     # unrest and display leftovers are discarded
     move_all(state, np.int64(MASK_UNREST), np.int64(LOC_DISCARD))
@@ -560,6 +567,8 @@ def hand_scoring_points(state, comp, p):
 @kernel
 def final_scoring(state, comp):
     """Final scoring and ranks (R18-R19)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     n = state[S_N_PLAYERS]
     for p in range(n):
         state[S_SCORE + p * N_PARTS + PART_CARDS] = hand_scoring_points(state, comp, p)
@@ -589,6 +598,9 @@ def legal_actions_nb(state, comp, out):
     that may be played (R4) alone and with each colourless card in hand; withdrawing is always
     legal in a bid. Order: ascending action number.
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    out = borrowed(out)
     phase = state[S_PHASE]
     n_out = 0
     if phase == PHASE_BID:
@@ -664,6 +676,8 @@ STEP_END_TURN = 4
 @kernel
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     state[S_STEP] += 1
     phase = state[S_PHASE]
     p = state[S_CUR]
@@ -800,6 +814,7 @@ def gain_good(state, p, good):
 def after_palaces(state, comp, p):
     """Resolve the claimed bonus tiles (in placement order: the order cannot change any
     outcome, R10), then the crown. Returns the next step."""
+    state = borrowed(state)
     state[S_PENDING] = 0
     for i in range(state[S_WD_N_BONUS]):
         kind = state[S_WD_BONUS + i]
@@ -863,6 +878,7 @@ def connected_from(comp, mine, prov):
 @kernel
 def connected_provinces(state, comp, p, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of ``p``'s palaces (R12)."""
+    comp = borrowed(comp)
     return connected_from(comp, palace_cities(state, comp, p), prov)
 
 
@@ -870,6 +886,8 @@ def connected_provinces(state, comp, p, prov):
 def after_crown(state, comp, p):
     """Palace scoring, the province tile, the row, then the display (R12-R13). Returns the
     next step."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     prov = state[S_PROVINCE]
     base = S_SCORE + p * N_PARTS
     if state[S_WD_PALACED] == 1:
@@ -960,6 +978,8 @@ def resolve_unrest(state, comp):
     """Draw a card into unrest; a second card of a colour already there starts a protest.
 
     Rules R20-R21."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     card = draw_card(state)
     if card < 0:
         return

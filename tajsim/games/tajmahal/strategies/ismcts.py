@@ -49,7 +49,7 @@ import math
 import numpy as np
 from numba import njit
 
-from tajsim.engine.arrays import copy_into
+from tajsim.engine.arrays import borrowed, copy_into
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
@@ -161,6 +161,7 @@ def canonical_cards(comp, canon):
 @njit(cache=True)
 def action_key(action, canon):
     """The grouped action: the same action with each card replaced by its canonical card."""
+    canon = borrowed(canon)  # no reference counting inside (engine.arrays.borrowed)
     if action >= ACTION_BID and action < ACTION_CITY:
         code = action - ACTION_BID
         card = canon[code // BID_EXTRA]
@@ -260,6 +261,10 @@ def evaluate(det, n, final, params, values):
 
 @njit(cache=True)
 def rewards_from(det, n, final, params, values, rewards):
+    det = borrowed(det)
+    params = borrowed(params)
+    values = borrowed(values)
+    rewards = borrowed(rewards)
     evaluate(det, n, final, params, values)
     scale = max(params[I_REWARD_SCALE], 1e-6)
     n_win = 0
@@ -283,6 +288,12 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
     """Run the search; return the chosen action and write root child visits per root action
     into ``visits_out`` (float64[n_root]). ``learned=None`` compiles the rollouts without the
     learned policy (``kernel_switches``): a learned rollout then raises."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal_root = borrowed(legal_root)
+    visits_out = borrowed(visits_out)
     n = state[S_N_PLAYERS]
     iterations = max(1, int(params[I_ITERATIONS]))
     # A time budget replaces the iteration count (records then depend on the machine's speed).

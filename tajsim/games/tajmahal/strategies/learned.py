@@ -29,6 +29,7 @@ import math
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import softmax_index, temperature_units
 from tajsim.engine.learned import SCORE_LIMIT, linear_score
 from tajsim.engine.targets import kernel
@@ -204,6 +205,12 @@ def learned_choice(state, comp, player, params, prng, legal, n_legal, work):
     the base weights (``params[:N_WEIGHTS]``) left its values in ``work``: the argmax of
     ``theta . phi`` (the first of equal scores) at temperature 0, else the fixed-point softmax
     of :func:`tajsim.engine.learned.linear_choice` (scale ``VALUE_ONE``)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    params = borrowed(params)
+    prng = borrowed(prng)
+    legal = borrowed(legal)
+    work = borrowed(work)
     row = work[WORK_FEATURES:WORK_FEATURES + N_LEARNED_SLOTS].reshape((1, N_LEARNED_SLOTS))
     fill_features(state, comp, player, params, legal, n_legal, work, row, True)
     t_units = temperature_units(params, VALUE_ONE)

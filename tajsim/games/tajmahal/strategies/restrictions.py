@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.game_options import Restriction
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
@@ -90,6 +91,8 @@ def links_own_palace(state, comp, city):
 def forbidden(state, comp, action, mask):
     """Whether ``action`` of the seat to move belongs to a family of ``mask`` (int64, bit
     ``F_*`` per family)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
     if action == ACTION_WITHDRAW:
         return (mask >> F_BLIND_WITHDRAW) & 1 == 1 and state[S_ROW_N + state[S_CUR]] == 0
     if action < ACTION_CITY:  # a bid
@@ -115,6 +118,9 @@ def restrict_legal(state, comp, legal, n_legal, mask):
     an allowed action is found. ``legal``: int64[>= n_legal], the caller's buffer (refilled
     before each decision; past the returned count it holds the forbidden actions).
     """
+    state = borrowed(state)
+    comp = borrowed(comp)
+    legal = borrowed(legal)
     if mask == 0:
         return n_legal
     kept = 0

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import forbid_mask, softmax_index, temperature_units
 from tajsim.engine.rng import below
 from tajsim.engine.targets import kernel
@@ -68,6 +69,8 @@ def draw_by_value(values, offset, n, t_units, prng, player):
     values ``values[offset:offset + n]`` (float64 points), which it turns into fixed point
     (``fixed_value``) in place; one draw from ``prng[player]``. ``t_units`` > 0
     (``temperature_units(params, VALUE_ONE)``)."""
+    values = borrowed(values)
+    prng = borrowed(prng)
     for i in range(n):
         values[offset + i] = fixed_value(values[offset + i])  # an integer, exact in a float64
     return softmax_index(values, offset, n, t_units, prng, player,
