@@ -272,16 +272,18 @@ def test_refusals_are_one_line():
     assert missing.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("heuristics", [True, False])
 @pytest.mark.parametrize("game", GPU_GAMES)
-def test_ptx_has_no_fused_multiply_add(game):
+def test_ptx_has_no_fused_multiply_add(game, heuristics):
     """libNVVM contracts a * b + c into one FMA unless told not to; the rounding then differs
     from the CPU's and near-ties go the other way. The batch kernels are compiled without it.
 
-    The kernel with the heuristic family holds every device function of the one without it
-    (the rules, the random policy), compiled with the same options, so it alone is checked."""
+    Both kernels of each game are compiled: the one without the heuristic family is typed with
+    its switches as None, which the simulator never types (a switch that a kernel borrowed
+    before its ``is None`` test once broke it)."""
     from tajsim.engine.gpu import compile_ptx
 
-    ptx = compile_ptx(get_game(game), True)  # libNVVM from the test extra's CUDA toolkit
+    ptx = compile_ptx(get_game(game), heuristics)  # libNVVM from the test extra's CUDA toolkit
     assert ".entry" in ptx
     # libdevice's exp and log (inlined, so unnamed in the PTX) evaluate polynomials with
     # explicit FMAs: this also finds them (Taj Mahal's heuristic had 702 before it stopped

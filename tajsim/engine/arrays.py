@@ -54,15 +54,20 @@ def borrowed(arr):
     numba counts the references to every array a compiled function holds: each alias, slice or
     reshape of an array, and many a pass of one through an inlined helper, is an
     ``NRT_incref``/``NRT_decref`` pair, an atomic add on the array's ``meminfo``. In the play
-    loop and the heuristics they ran at every decision, many inside loops, and cost 10-40% of a
-    game (``benchmarks/README.md``, "Issue 20: borrowed arrays"). With a null ``meminfo`` the
-    pair does nothing, and where LLVM sees the null (the view is made in the same function)
-    it removes the pair altogether.
+    loop, the heuristics and the searches they ran at every decision, many inside loops:
+    without them a game runs 1.2-2.6 times faster (``benchmarks/README.md``, "Issue 20:
+    borrowed arrays"). With a null ``meminfo`` the pair does nothing, and where LLVM sees the
+    null (the view is made in the same function) it removes the pair altogether.
 
     Use it only on a function's **arguments**, at its top (``state = borrowed(state)``): the
     caller holds its own reference for the whole call, so the memory outlives the view. Never
     on an array the function allocates (numba frees it after its last use, which may come
-    before the view's) and never to return a view, or anything sliced from one, to the caller.
-    On the GPU, and uncompiled, it is the array itself.
+    before the view's), never to return a view, or anything sliced from one, to the caller,
+    and never on a kernel switch that the function tests with ``is None``: numba prunes such a
+    test only on the argument itself. An ``inline="always"`` function that borrows is part of
+    its caller: what it borrows must live as long there (the batch loop's ``play_to_end_nb``,
+    inlined into ``play_batch_nb``, borrows arrays that the batch allocates once and uses in
+    every game). A value that is not an array passes through. On the GPU, and uncompiled, it
+    is the array itself.
     """
     return _borrowed(arr)

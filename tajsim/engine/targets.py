@@ -74,8 +74,9 @@ def kernel(func: Callable[..., Any] | None = None, *,
         The variant to run uncompiled (``NUMBA_DISABLE_JIT=1`` and the CUDA simulator) where it
         must differ from ``func``.
     gpu : callable, optional
-        The variant to compile for a real GPU where it must differ from ``func`` (code for the
-        CPU's runtime, such as its reference counts, that has no GPU counterpart).
+        The variant to compile for the GPU where it must differ from ``func`` (code for the
+        CPU's runtime, such as its reference counts, that has no GPU counterpart); the
+        simulator runs ``python`` if given, else this.
     inline : "never" or "always"
         numba's IR inlining on the CPU (``njit(inline=...)``), for thin dispatchers: see
         ``docs/architecture.md``, "Compile time".

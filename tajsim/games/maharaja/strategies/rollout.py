@@ -58,7 +58,8 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     params = borrowed(params)
     prng = borrowed(prng)
     legal = borrowed(legal)
-    work = borrowed(work)
+    # not ``work``: numba prunes a ``work is None`` test only on the argument itself (the GPU
+    # passes None), and the heuristic's kernels borrow it themselves
     if heuristics is not None:
         if work is not None:  # nested, not `and`: numba prunes each None test on its own
             # One call site of the shared kernel: numba optimises it again at every call site.

@@ -65,6 +65,8 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     int : number of actions applied
     """
     # Borrowed views (engine.arrays.borrowed): numba counts no references to them in the loop.
+    # Where this function is inlined into play_batch_nb, they are the batch's own arrays,
+    # allocated once and used in every game, so they outlive every view.
     state = borrowed(state)
     comp = borrowed(comp)
     legal = borrowed(legal)

@@ -375,9 +375,10 @@ def play_tables(state, player, hold, seat_v, gain, miss):
     """What a play adding ``add`` symbols ``s`` is worth, per slot ``s * (MAX_PLAY_SYMBOLS + 1)
     + add`` of ``hold``: ``gain``, the seat's value times the chance of holding it, and
     ``miss``, the factor of the chance of no palace (``1 - hold`` for a palace seat, else 1).
-    A seat that is gone, or that the player would still show none of, gains 0.0 and misses 1.0,
-    so the bid loop adds and multiplies every slot without a test: ``x + 0.0`` and ``x * 1.0``
-    are ``x``, and its values stay those of skipping the seat."""
+    A seat that is gone, or that the player would still show none of, gains -0.0 and misses
+    1.0, so the bid loop adds and multiplies every slot without a test: ``x + -0.0`` and
+    ``x * 1.0`` are ``x`` bit for bit (a ``+0.0`` would turn a ``-0.0`` value into ``+0.0``),
+    and its values stay those of skipping the seat."""
     for s in range(N_SYMBOLS):
         present = state[S_SEAT + s] == SEAT_PRESENT
         row = state[S_ROW_SYM + player * N_SYMBOLS + s]
@@ -385,7 +386,7 @@ def play_tables(state, player, hold, seat_v, gain, miss):
         for add in range(MAX_PLAY_SYMBOLS + 1):
             at = s * (MAX_PLAY_SYMBOLS + 1) + add
             if not present or row + add == 0:
-                gain[at] = 0.0
+                gain[at] = -0.0
                 miss[at] = 1.0
             else:
                 h = hold[at]
