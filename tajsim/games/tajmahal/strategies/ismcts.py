@@ -90,6 +90,7 @@ from tajsim.games.tajmahal.engine.enums import (
 )
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
+    bid_cards,
     card_bit,
     card_word,
     legal_actions_nb,
@@ -163,12 +164,9 @@ def action_key(action, canon):
     """The grouped action: the same action with each card replaced by its canonical card."""
     canon = borrowed(canon)  # no reference counting inside (engine.arrays.borrowed)
     if action >= ACTION_BID and action < ACTION_CITY:
-        code = action - ACTION_BID
-        card = canon[code // BID_EXTRA]
-        extra_slot = code % BID_EXTRA
-        if extra_slot > 0:
-            extra_slot = canon[FIRST_WHITE + extra_slot - 1] - FIRST_WHITE + 1
-        return ACTION_BID + card * BID_EXTRA + extra_slot
+        card, extra = bid_cards(action)
+        extra_slot = canon[extra] - FIRST_WHITE + 1 if extra >= 0 else 0
+        return ACTION_BID + canon[card] * BID_EXTRA + extra_slot
     if action >= ACTION_TAKE:
         return ACTION_TAKE + canon[action - ACTION_TAKE]
     return action
