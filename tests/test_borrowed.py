@@ -49,15 +49,6 @@ def _pick(a, i):
 
 
 def _walk(a, n):
-    total = 0.0
-    for i in range(n):
-        if a[i] > 3:
-            return total
-        total += _pick(a, i)
-    return total
-
-
-def _walk_borrowed(a, n):
     a = borrowed(a)
     total = 0.0
     for i in range(n):
@@ -65,6 +56,17 @@ def _walk_borrowed(a, n):
             return total
         total += _pick(a, i)
     return total
+
+
+@njit(inline="always")
+def _same(arr):
+    return arr
+
+
+def _unborrowed(func):
+    """``func`` with ``borrowed`` a plain identity: the same source, with numba's counts."""
+    return types.FunctionType(func.__code__, {**func.__globals__, "borrowed": _same},
+                              func.__name__)
 
 
 def _argument_refcounts(dispatcher, *args) -> int:
@@ -86,15 +88,10 @@ def _argument_refcounts(dispatcher, *args) -> int:
 @needs_jit
 def test_borrowed_arguments_leave_no_reference_counting():
     a = np.arange(8.0)
-    plain, lean = njit(_walk), njit(_walk_borrowed)
+    plain, lean = njit(_unborrowed(_walk)), njit(_walk)
     assert plain(a, 8) == lean(a, 8) == 14.0
     assert _argument_refcounts(plain, a, 8) > 0  # the check sees the calls where they are
     assert _argument_refcounts(lean, a, 8) == 0
-
-
-@njit(inline="always")
-def _same(arr):
-    return arr
 
 
 def _game_state(game: str):
@@ -125,10 +122,8 @@ def test_engine_kernels_count_no_references(game):
     assert _argument_refcounts(njit(nb.legal_actions_nb.py_func), state.copy(), comp, legal) == 0
     assert _argument_refcounts(njit(nb.apply_action_nb.py_func), state.copy(), comp, legal[0]) == 0
     if game == "tajmahal":  # the same source with `borrowed` a plain identity: counts return
-        func = nb.legal_actions_nb.py_func
-        unborrowed = types.FunctionType(func.__code__, {**func.__globals__, "borrowed": _same},
-                                        func.__name__)
-        assert _argument_refcounts(njit(unborrowed), state.copy(), comp, legal) > 0
+        unborrowed = njit(_unborrowed(nb.legal_actions_nb.py_func))
+        assert _argument_refcounts(unborrowed, state.copy(), comp, legal) > 0
 
 
 @needs_jit
