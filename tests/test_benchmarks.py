@@ -96,9 +96,12 @@ def test_bench_cli_check():
     from tajsim.cli.bench import command
 
     result = CliRunner().invoke(command, ["--games", "16", "--repeat", "1", "--warmup", "0",
-                                          "--workers", "2", "--check", "-p", "3"])
+                                          "--workers", "2", "--check", "-p", "3",
+                                          "--profile"])
     assert result.exit_code == 0, result.output
     assert "games/s" in result.output and "check passed" in result.output
+    # the random seats' draw skips the list the profile's legal_* rows time: said so
+    assert "legal_bid" in result.output and "without a list" in result.output
 
 
 def test_throughput_script_check_quick(tmp_path):

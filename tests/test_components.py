@@ -297,7 +297,18 @@ def test_packed_round_trip(seed: int | None) -> None:
             for t in (0, 1):
                 has = bool(comp[E.C_SYMBOL_MASK + (word * E.N_SYMBOLS + s) * 2 + t] & bit)
                 assert has == (card < E.N_DECK_CARDS and c.card_symbols[card, s] > t)
-    assert E.C_SYMBOL_MASK + 5 * E.N_SYMBOLS * 2 == E.COMP_SIZE
+    assert E.C_SYMBOL_MASK + 5 * E.N_SYMBOLS * 2 == E.C_ADJ_MASK
+    # The road search's bit words: each city's neighbours, each province's cities.
+    bits = comp.view(np.uint64)
+    for city in range(E.MAX_CITIES):
+        neighbours = {int(b) for a, b in c.roads.tolist() if a == city} | {
+            int(a) for a, b in c.roads.tolist() if b == city}
+        expected = sum(1 << nb for nb in neighbours)
+        assert int(bits[E.C_ADJ_MASK + city]) == expected
+    for prov in range(E.N_PROVINCES):
+        expected = sum(1 << city for city in range(n) if c.city_province[city] == prov)
+        assert int(bits[E.C_PROV_MASK + prov]) == expected
+    assert E.C_PROV_MASK + E.N_PROVINCES == E.COMP_SIZE
 
 
 def test_packed_returns_independent_copies() -> None:

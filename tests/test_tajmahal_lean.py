@@ -132,3 +132,65 @@ def test_side_by_side_products_equal_p_any():
             for _ in range(int(n_draws)):
                 keep *= 1.0 - frac
             assert p_any_from(keep, frac, n_draws) == p_any(1.0 - frac, frac, n_draws)
+
+
+def test_listless_random_draw_matches_the_list(comp):
+    """``count_legal_nb`` and ``nth_legal_nb`` (the loop's random draw without a list) give
+    the list's length and entries at every decision of random games: every player count and
+    edition, so off-colour Enlightenment bids, palaces, crowns and display takes all occur."""
+    from tajsim.games.tajmahal.engine.nb import (
+        apply_action_nb,
+        count_legal_nb,
+        legal_actions_nb,
+        nth_legal_nb,
+    )
+
+    rng = np.random.default_rng(20)
+    legal = np.empty(E.N_ACTIONS, np.int64)
+    phases = set()
+    checked = 0
+    for edition in (E.EDITION_2018, E.EDITION_2000):
+        for n_players in range(2 if edition == E.EDITION_2018 else 3, E.MAX_PLAYERS + 1):
+            for g in range(3):
+                state = np.zeros(E.STATE_SIZE, np.int64)
+                prng = np.zeros(E.MAX_PLAYERS, np.int64)
+                start_game_nb(comp, n_players, edition, 7, g, g, state, prng)
+                while state[E.S_PHASE] != E.PHASE_GAME_OVER:
+                    n = legal_actions_nb(state, comp, legal)
+                    assert count_legal_nb(state, comp) == n
+                    for k in range(n):
+                        assert nth_legal_nb(state, comp, k) == legal[k]
+                    phases.add(int(state[E.S_PHASE]))
+                    checked += 1
+                    apply_action_nb(state, comp, legal[rng.integers(n)])
+    assert phases == {E.PHASE_BID, E.PHASE_PALACE, E.PHASE_CROWN, E.PHASE_DISPLAY}
+    assert checked > 3000
+
+
+def _provinces_reached_by_walk(components, mine: set[int], prov: int) -> int:
+    """R12 by a plain breadth-first walk over the road list."""
+    start = [c for c in mine if components.city_province[c] == prov]
+    reached, frontier = set(start), list(start)
+    while frontier:
+        city = frontier.pop()
+        for a, b in components.roads:
+            for here, there in ((int(a), int(b)), (int(b), int(a))):
+                if here == city and there in mine and there not in reached:
+                    reached.add(there)
+                    frontier.append(there)
+    return len({int(components.city_province[c]) for c in reached} - {prov})
+
+
+def test_road_search_on_bit_words_matches_a_walk(components, comp):
+    """``connected_from`` (neighbour and province bit words) against a walk over the roads,
+    for random palace sets from sparse to nearly full."""
+    from tajsim.games.tajmahal.engine.nb import connected_from
+
+    rng = np.random.default_rng(12)
+    n = components.n_cities
+    for trial in range(400):
+        mine = {c for c in range(n) if rng.random() < (trial % 10 + 1) / 11}
+        bits = np.uint64(sum(1 << c for c in mine))
+        prov = int(rng.integers(E.N_PROVINCES))
+        assert connected_from(comp, bits, prov) == _provinces_reached_by_walk(components, mine,
+                                                                             prov)

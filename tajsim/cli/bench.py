@@ -118,6 +118,10 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
         pg = prof["per_game"]
         echo.say(f"  {pg['actions']:.0f} actions per game, {pg['policy_decisions']:.0f} "
                    "asked the policy")
+        if batch.spec.kernels.count_legal is not None and "random" in batch.config.strategies:
+            echo.say("  random seats draw their action without a list of the legal actions, so\n"
+                     "  legal_* is what a list costs where one is built, and policy (play minus\n"
+                     "  the replay with lists) falls by what they skip: below 0 if all are random")
     if check:
         small = make_batch(min(games, 200), players, strategies, edition, seed, game=game)
         problems = check_batch(small, threads)

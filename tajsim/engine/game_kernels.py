@@ -70,6 +70,11 @@ class GameKernels:
         into ``GameSpec.phase_names``); the benchmarks' profiling harness calls them.
     gpu : GpuKernels, optional
         What the game plays on a CUDA GPU with (``--device gpu``); None: CPU only.
+    count_legal, nth_legal : ``(state, comp) -> n`` and ``(state, comp, k) -> action``, optional
+        The number of legal actions and entry ``k`` of ``legal_actions``' list, found without
+        writing the list: a wing whose hooks set ``RANDOM_WITHOUT_LIST`` draws a random seat's
+        action with them (``tajsim.play.generate_batch``). The conformance suite checks them
+        against ``legal_actions`` at every step.
     """
 
     start_game: Callable[..., Any]
@@ -83,3 +88,5 @@ class GameKernels:
     current_player: Callable[..., int]
     phase: Callable[..., int]
     gpu: GpuKernels | None = None
+    count_legal: Callable[..., int] | None = None
+    nth_legal: Callable[..., int] | None = None

@@ -286,6 +286,20 @@ def check_game_api(spec: GameSpec, n_games: int = 1, n_players: Sequence[int] | 
     return played
 
 
+def _check_listless(spec: GameSpec, game: Any, legal: list[int], where: str) -> None:
+    """The wing's ``count_legal`` and ``nth_legal`` (if any) agree with the listed actions."""
+    count, nth = spec.kernels.count_legal, spec.kernels.nth_legal
+    if count is None or nth is None:
+        _require(count is None and nth is None, "count_legal and nth_legal come together",
+                 where)
+        return
+    _require(int(count(game.state, game.comp)) == len(legal), "count_legal != number listed",
+             where)
+    for k, action in enumerate(legal):
+        _require(int(nth(game.state, game.comp, k)) == action, f"nth_legal({k}) != listed",
+                 where)
+
+
 def _check_one_game(spec: GameSpec, n: int, edition: str, seed: int, g: int, components: Any,
                     check_states: bool) -> None:
     rng = np.random.default_rng([seed, g, n])
@@ -307,6 +321,7 @@ def _check_one_game(spec: GameSpec, n: int, edition: str, seed: int, g: int, com
             if spec.check_legal is not None:
                 spec.check_legal(game.state, game.comp, legal, w)
             spec.check_state(game.state, game.comp, w)
+        _check_listless(spec, game, legal, w)
         _require(0 <= game.current_player < n, "current player", w)
         _require(game.current_player == spec.current_player(game.state),
                  "Game.current_player differs from the spec's", w)

@@ -15,9 +15,11 @@ is the wing's hand-written ``play/loop_hooks.py``:
 * ``check_switches_nb(lineup_ids, *switches)`` (only with switches): refuse a line-up that needs
   a family the kernel was compiled without;
 * ``write_records_nb``: the game's result and setup rows (``@kernel``, shared with the GPU).
-* optionally ``INLINE_LOOP = False`` (keep ``play_to_end_nb`` a function of its own) and
+* optionally ``INLINE_LOOP = False`` (keep ``play_to_end_nb`` a function of its own),
   ``RANDOM_FAST_PATH = True`` (the loop draws an unrestricted random seat's action itself; the
-  hooks then export ``STRATEGY_RANDOM``).
+  hooks then export ``STRATEGY_RANDOM``) and, with it, ``RANDOM_WITHOUT_LIST = True`` (that
+  draw counts and decodes the legal actions with the engine's ``count_legal_nb`` and
+  ``nth_legal_nb`` instead of listing them).
 
 Run ``python -m tajsim.play.generate_batch`` after editing the template or a wing's
 ``SWITCHES`` (``--check`` only lists stale files; tests/test_batch_loop.py fails on one). The
@@ -82,6 +84,53 @@ def random_fast_path(game: str) -> bool:
     return _flag(game, "RANDOM_FAST_PATH", False)
 
 
+def random_without_list(game: str) -> bool:
+    """The wing's ``RANDOM_WITHOUT_LIST`` (default False; needs ``RANDOM_FAST_PATH``): the
+    loop's random draw counts the legal actions (``count_legal_nb(state, comp)``) and decodes
+    the one drawn (``nth_legal_nb(state, comp, k)``) from the wing's engine, without writing
+    the list. The same action as ``legal[below(prng, p, n)]``: both kernels follow
+    ``legal_actions_nb``'s order (tests/test_engine_api.py checks them against it)."""
+    return _flag(game, "RANDOM_WITHOUT_LIST", False)
+
+
+def choose_action(fast: bool, without_list: bool, switches: tuple) -> str:
+    """The loop's lines that pick ``action`` for the player to move (``p``)."""
+    rest = "".join(f", {name}" for name, _ in switches)
+    decide = ("action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,\n"
+              "{pad}work" + rest + ")\n")
+    unrestricted_random = ("seat_ids[p] == STRATEGY_RANDOM and "
+                           "seat_params[p, seat_params.shape[1] - 1] == 0")
+    if without_list:
+        return ("        p = state[S_CUR]\n"
+                f"        if {unrestricted_random}:\n"
+                "            # the random policy's own draw without the dispatch "
+                "(RANDOM_FAST_PATH) and\n"
+                "            # without the list (RANDOM_WITHOUT_LIST); a restricted random "
+                "seat (forbid=,\n"
+                "            # the last slot) goes to decide_nb\n"
+                "            n = count_legal_nb(state, comp)\n"
+                "            action = nth_legal_nb(state, comp, 0 if n == 1 else "
+                "below(prng, p, n))\n"
+                "        else:\n"
+                "            n = legal_actions_nb(state, comp, legal)\n"
+                "            if n == 1:\n"
+                "                action = legal[0]\n"
+                "            else:\n"
+                "                " + decide.format(pad=" " * 35))
+    random_branch = (
+        f"        elif {unrestricted_random}:\n"
+        "            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH);\n"
+        "            # a restricted random seat (forbid=, the last slot) goes to decide_nb\n"
+        "            action = legal[below(prng, p, n)]\n") if fast else ""
+    return ("        n = legal_actions_nb(state, comp, legal)\n"
+            "        p = state[S_CUR]\n"
+            "        if n == 1:\n"
+            "            action = legal[0]\n"
+            + random_branch +
+            "        else:\n"
+            "            " + decide.format(pad=" " * 31))
+
+
 def switches_of(game: str) -> tuple[tuple[str, object], ...]:
     """The wing's ``SWITCHES``: ``(name, default)`` pairs, read without importing the wing."""
     path = GAMES_DIR / game / HOOKS
@@ -101,17 +150,18 @@ def render(game: str) -> str:
     """The text of ``game``'s generated batch loop."""
     switches = switches_of(game)
     fast = random_fast_path(game)
+    without_list = random_without_list(game)
+    if without_list and not fast:
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: RANDOM_WITHOUT_LIST = True needs "
+                         "RANDOM_FAST_PATH = True")
     names = ", ".join(name for name, _ in switches)
     fields = {
         "game": game,
         "rng_import": "from tajsim.engine.rng import below\n" if fast else "",
         "random_import": "    STRATEGY_RANDOM,\n" if fast else "",
-        "random_branch": (
-            "        elif seat_ids[p] == STRATEGY_RANDOM and "
-            "seat_params[p, seat_params.shape[1] - 1] == 0:\n"
-            "            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH);"
-            "\n            # a restricted random seat (forbid=, the last slot) goes to decide_nb"
-            "\n            action = legal[below(prng, p, n)]\n") if fast else "",
+        "choose_action": choose_action(fast, without_list, switches),
+        "count_import": "    count_legal_nb,\n" if without_list else "",
+        "nth_import": "    nth_legal_nb,\n" if without_list else "",
         "play_to_end_inline": ', inline="always"' if inline_loop(game) else "",
         "play_to_end_comment": (
             "# Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises"

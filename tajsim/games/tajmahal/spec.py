@@ -80,6 +80,8 @@ SPEC = GameSpec(
             choose_simple=choose_simple_nb,
             work_size=HEURISTIC_WORK_SIZE,
         ),
+        count_legal=nb.count_legal_nb,
+        nth_legal=nb.nth_legal_nb,
     ),
     result_dtype=E.RESULT_DTYPE,
     setup_dtype=E.SETUP_DTYPE,

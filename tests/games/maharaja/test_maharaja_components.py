@@ -88,6 +88,8 @@ def test_packed_layout():
         for v in comps.road_villages[r]:
             if v >= 0:
                 assert comp[E.C_VILLAGE_ROAD + v] == r
+        assert comp[E.C_ROAD_VMASK + r] == sum(1 << int(v) for v in comps.road_villages[r]
+                                               if v >= 0)
     hops = comp[E.C_HOPS:E.C_HOPS + 64].reshape(8, 8)
     assert (hops == hops.T).all() and (np.diag(hops) == 0).all() and (hops >= 0).all()
     assert comps.packed() is not comps.packed()  # a fresh copy each time

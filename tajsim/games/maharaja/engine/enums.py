@@ -228,6 +228,8 @@ C_JUNC_NROADS = _comp_slot(N_JUNCTIONS)
 C_JUNC_ROADS = _comp_slot(N_JUNCTIONS * MAX_DEGREE)
 C_HOPS = _comp_slot(N_JUNCTIONS * N_JUNCTIONS)
 C_VILLAGE_ROAD = _comp_slot(N_VILLAGES)
+# Derived from the words above (left out of Components.digest): road r's villages as bits
+C_ROAD_VMASK = _comp_slot(MAX_ROADS)
 COMP_SIZE = _c
 
 # ---------------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from tajsim.games.maharaja.engine.enums import (
     C_ROAD_B,
     C_ROAD_NV,
     C_ROAD_VIL,
+    C_ROAD_VMASK,
     C_ROUND_BOXES,
     C_START_GOLD,
     C_START_HOUSES,
@@ -825,27 +826,38 @@ def legal_turn(state, comp, p, legal):
     n_leg = 0
     legal[n_leg] = ACTION_DONE
     n_leg += 1
+    # One pass over the villages: those with room (a bit each, for the build and move
+    # listings below) and the empty ones, which close the roads through them (R8).
+    cap = village_cap(state, comp)
+    free = 0
+    free_villages = 0
+    empty = 0
+    for v in range(N_VILLAGES):
+        total = state[S_LOC_TOTAL + v]
+        if total < cap:
+            free |= 1 << v
+            free_villages += 1
+        if total == 0:
+            empty |= 1 << v
     # travel (R8-R9)
     here = state[S_ARCH + p]
     if state[S_T_TRAVELS] < MAX_TRAVELS_PER_TURN:
         monk = holds(state, p, CARD.MONK)
+        gold = state[S_GOLD + p]
         for i in range(comp[C_JUNC_NROADS + here]):
             road = comp[C_JUNC_ROADS + here * MAX_DEGREE + i]
-            toll = road_toll(state, comp, p, road)
-            if toll < 0 or (not monk and toll > state[S_GOLD + p]):
+            if comp[C_ROAD_VMASK + road] & empty:
+                continue  # a village on it has no house
+            # The toll is at most C_TOLL for every house its villages can hold (no village
+            # holds more than its cap: checks_nb), so it is counted only when that much
+            # could exceed the gold.
+            if (not monk and gold < comp[C_ROAD_NV + road] * cap * comp[C_TOLL]
+                    and road_toll(state, comp, p, road) > gold):
                 continue
             legal[n_leg] = ACTION_TRAVEL + road
             n_leg += 1
-    # paid houses (R18-R19) and the Builder's free house (R37); the villages with room are
-    # found in one pass (a bit each) that the build and move listings below share
-    cap = village_cap(state, comp)
+    # paid houses (R18-R19) and the Builder's free house (R37)
     city_loc = LOC_CITY + here if here < START else -1
-    free = 0
-    free_villages = 0
-    for v in range(N_VILLAGES):
-        if state[S_LOC_TOTAL + v] < cap:
-            free |= 1 << v
-            free_villages += 1
     if state[S_POOL + p] > 0:
         built = state[S_T_CITY_BUILT] + state[S_T_VILLAGE_BUILT]
         if built < state[S_T_HOUSES_ALLOWED] and state[S_GOLD + p] >= comp[C_HOUSE_COST]:

@@ -233,6 +233,8 @@ class Components:
                                                  cards of colour c
             C_SYMBOL_MASK    + (w * N_SYMBOLS + s) * 2 + t   mask word w of the deck cards
                                                  showing symbol s more than t times (t = 0, 1)
+            C_ADJ_MASK       + c                 city c's neighbours as bits (uint64 pattern)
+            C_PROV_MASK      + p                 province p's cities as bits (uint64 pattern)
 
         Unused slots are 0 (-1 in ``C_PROV_CITIES``). Computed once; each call returns a fresh
         writable copy.
@@ -303,4 +305,13 @@ def _pack(c: Components) -> np.ndarray:
                 for at_least in (1, 2):
                     if c.card_symbols[card, s] >= at_least:
                         comp[E.C_SYMBOL_MASK + (word * E.N_SYMBOLS + s) * 2 + at_least - 1] |= bit
+    # City sets as 64-bit words for the road search (connected_from): bit 63 is a city too, so
+    # the words are written as uint64 bit patterns.
+    bits = comp.view(np.uint64)
+    for city in range(n):
+        for nb in neighbours[city]:
+            bits[E.C_ADJ_MASK + city] |= np.uint64(1) << np.uint64(nb)
+    for p in range(E.N_PROVINCES):
+        for city in c.province_cities(p):
+            bits[E.C_PROV_MASK + p] |= np.uint64(1) << np.uint64(int(city))
     return comp

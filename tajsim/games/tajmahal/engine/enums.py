@@ -187,7 +187,11 @@ C_COLOUR_MASK = C_CARD_SYM + N_CARDS * N_SYMBOLS
 # [N_MASK_WORDS * N_SYMBOLS * 2]: word w of the deck cards showing symbol s at least once
 # (at (w * N_SYMBOLS + s) * 2) and at least twice (+ 1)
 C_SYMBOL_MASK = C_COLOUR_MASK + N_MASK_WORDS * (N_COLOURS + 1)
-COMP_SIZE = C_SYMBOL_MASK + N_MASK_WORDS * N_SYMBOLS * 2
+# [MAX_CITIES]: city c's neighbours as bits (uint64 bit patterns stored as int64), from C_ADJ
+C_ADJ_MASK = C_SYMBOL_MASK + N_MASK_WORDS * N_SYMBOLS * 2
+# [N_PROVINCES]: province p's cities as bits, from C_PROV_CITIES
+C_PROV_MASK = C_ADJ_MASK + MAX_CITIES
+COMP_SIZE = C_PROV_MASK + N_PROVINCES
 
 # ---------------------------------------------------------------------------
 # Game state vector: state = int64[STATE_SIZE]. Scalars first, then blocks.

@@ -30,19 +30,18 @@ from tajsim.games.tajmahal.engine.enums import (
     ADVISOR_PRESTIGE,
     BID_EXTRA,
     BONUS,
-    C_ADJ,
-    C_ADJ_START,
+    C_ADJ_MASK,
     C_AGRA_CITY,
     C_AGRA_PROVINCE,
     C_BONUS_TILES,
     C_CARD_COLOUR,
     C_CARD_SYM,
     C_CITY_FORTRESS,
-    C_CITY_PROVINCE,
     C_COLOUR_MASK,
     C_N_BONUS_TILES,
     C_N_CITIES,
     C_PROV_CITIES,
+    C_PROV_MASK,
     C_PROV_N_CITIES,
     C_TILE_GOODS,
     COLOURLESS,
@@ -296,7 +295,30 @@ def rebuild_card_masks_nb(state):
             state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + card_word(card)] |= card_bit(card)
 
 
-@kernel
+def _location_tables():
+    """Per location (``LOC_*``, below ``LOC_ROW + P``): the state index of its mask block
+    (-1: not tracked) and of its card counter (-1: none)."""
+    n = LOC_ROW + P
+    mask_at = np.full(n, -1, np.int64)
+    counter_at = np.full(n, -1, np.int64)
+    blocks = {LOC_DISPLAY: MASK_DISPLAY, LOC_UNREST: MASK_UNREST, LOC_DECK: MASK_DECK,
+              LOC_DISCARD: MASK_DISCARD}
+    for p in range(P):
+        blocks[LOC_HAND + p] = MASK_HAND + p
+        blocks[LOC_ROW + p] = MASK_ROW + p
+        counter_at[LOC_HAND + p] = S_HAND_N + p
+    for loc, block in blocks.items():
+        mask_at[loc] = S_LOC_MASK + block * N_MASK_WORDS
+    counter_at[LOC_DISPLAY] = S_DISPLAY_N
+    counter_at[LOC_DISCARD] = S_DISCARD_N
+    return mask_at, counter_at
+
+
+# Tables, not branches, for move_card (the engine's most frequent call).
+LOC_MASK_AT, LOC_COUNTER_AT = _location_tables()
+
+
+@kernel(inline="always")
 def move_card(state, card, loc, public):
     """Move ``card`` to ``loc`` (``public``: 1 if everyone may know where it is), keeping the
     hand, display and discard counters and the location masks right.
@@ -305,30 +327,22 @@ def move_card(state, card, loc, public):
     ``move_all``'s ``block`` and ``loc``): numba compiles a kernel once per tuple of literal
     values, and the six literal signatures of this one cost 4 s of every cold compile."""
     old = state[S_CARD_LOC + card]
-    m_old = mask_loc(old)
-    m_new = mask_loc(loc)
     w = card_word(card)
     b = card_bit(card)
-    if m_old >= 0:
-        state[S_LOC_MASK + m_old * N_MASK_WORDS + w] &= ~b
-    if m_new >= 0:
-        state[S_LOC_MASK + m_new * N_MASK_WORDS + w] |= b
-    if public == 1:
-        state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + w] |= b
-    else:
-        state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + w] &= ~b
-    if old >= LOC_HAND and old < LOC_HAND + P:
-        state[S_HAND_N + old - LOC_HAND] -= 1
-    elif old == LOC_DISPLAY:
-        state[S_DISPLAY_N] -= 1
-    elif old == LOC_DISCARD:
-        state[S_DISCARD_N] -= 1
-    if loc >= LOC_HAND and loc < LOC_HAND + P:
-        state[S_HAND_N + loc - LOC_HAND] += 1
-    elif loc == LOC_DISPLAY:
-        state[S_DISPLAY_N] += 1
-    elif loc == LOC_DISCARD:
-        state[S_DISCARD_N] += 1
+    at = LOC_MASK_AT[old]
+    if at >= 0:
+        state[at + w] &= ~b
+    at = LOC_MASK_AT[loc]
+    if at >= 0:
+        state[at + w] |= b
+    at = S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + w
+    state[at] = (state[at] & ~b) | (b if public == 1 else 0)
+    at = LOC_COUNTER_AT[old]
+    if at >= 0:
+        state[at] -= 1
+    at = LOC_COUNTER_AT[loc]
+    if at >= 0:
+        state[at] += 1
     state[S_CARD_LOC + card] = loc
     state[S_CARD_PUBLIC + card] = public
 
@@ -650,6 +664,103 @@ def legal_actions_nb(state, comp, out):
     return n_out
 
 
+@kernel(inline="always")
+def nth_bit_index(m, k):
+    """Index of the ``k``-th lowest set bit (from 0) of the non-zero mask word ``m``."""
+    for _ in range(k):
+        m &= m - 1
+    return low_bit_index(m & -m)
+
+
+@kernel(inline="always")
+def count_legal_nb(state, comp):
+    """How many actions ``legal_actions_nb`` would list, counted without listing them: bit
+    counts of the hand, the province's open cities, the display. With ``nth_legal_nb`` the
+    random policy draws its action without building the list."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    phase = state[S_PHASE]
+    if phase == PHASE_BID:
+        p = state[S_CUR]
+        row_colour = state[S_ROW_COLOUR + p]
+        hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
+        extras = state[hand + 4]
+        n_extras = popcount(extras)
+        enlightenment = (extras >> (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)) & 1
+        n = 1  # withdrawing
+        for colour in range(N_COLOURS):
+            if row_colour < 0 or colour == row_colour:
+                n += popcount(state[hand + colour]) * (1 + n_extras)
+            else:
+                n += popcount(state[hand + colour]) * enlightenment
+        return n
+    if phase == PHASE_PALACE:
+        prov = state[S_PROVINCE]
+        n = 0
+        for i in range(comp[C_PROV_N_CITIES + prov]):
+            if is_open_city(state, comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]):
+                n += 1
+        return n
+    if phase == PHASE_CROWN:
+        return comp[C_PROV_N_CITIES + state[S_PROVINCE]]
+    if phase == PHASE_DISPLAY:
+        return state[S_DISPLAY_N]
+    return 0
+
+
+@kernel(inline="always")
+def nth_legal_nb(state, comp, k):
+    """Entry ``k`` (``0 <= k < count_legal_nb``) of the list ``legal_actions_nb`` would write,
+    found without writing it (same order: ascending action number)."""
+    state = borrowed(state)
+    comp = borrowed(comp)
+    phase = state[S_PHASE]
+    if phase == PHASE_BID:
+        if k == 0:
+            return ACTION_WITHDRAW
+        k -= 1
+        p = state[S_CUR]
+        row_colour = state[S_ROW_COLOUR + p]
+        hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
+        extras = state[hand + 4]
+        enlightenment_bit = 1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)
+        for colour in range(N_COLOURS):
+            m = state[hand + colour]
+            on_colour = row_colour < 0 or colour == row_colour
+            allowed = extras if on_colour else extras & enlightenment_bit
+            # each card of this colour: alone (on colour only), then with each allowed extra
+            per_card = popcount(allowed) + (1 if on_colour else 0)
+            total = popcount(m) * per_card
+            if k >= total:
+                k -= total
+                continue
+            card = colour * 21 + nth_bit_index(m, k // per_card)
+            r = k % per_card
+            if on_colour:
+                if r == 0:
+                    return ACTION_BID + card * BID_EXTRA
+                r -= 1
+            return ACTION_BID + card * BID_EXTRA + 1 + nth_bit_index(allowed, r)
+        return -1
+    if phase == PHASE_PALACE or phase == PHASE_CROWN:
+        prov = state[S_PROVINCE]
+        for i in range(comp[C_PROV_N_CITIES + prov]):
+            city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
+            if phase == PHASE_CROWN or is_open_city(state, city):
+                if k == 0:
+                    return ACTION_CITY + city
+                k -= 1
+        return -1
+    if phase == PHASE_DISPLAY:
+        for w in range(N_MASK_WORDS):
+            m = state[S_LOC_MASK + MASK_DISPLAY * N_MASK_WORDS + w]
+            c = popcount(m)
+            if k < c:
+                return ACTION_TAKE + word_card(w, nth_bit_index(m, k))
+            k -= c
+    return -1
+
+
 # ---------------------------------------------------------------------------
 # Applying actions
 # ---------------------------------------------------------------------------
@@ -851,28 +962,22 @@ def lowest_city(bits):
 @kernel
 def connected_from(comp, mine, prov):
     """Other provinces reached from ``prov`` by an unbroken road path of the palace cities
-    ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing."""
-    one = np.uint64(1)
-    reached = np.uint64(0)
-    for i in range(comp[C_PROV_N_CITIES + prov]):
-        city = comp[C_PROV_CITIES + prov * MAX_CITIES_PER_PROVINCE + i]
-        reached |= (one << np.uint64(city)) & mine
+    ``mine`` (``uint64`` bits, from ``palace_cities``) (R12). Allocates nothing: a search
+    over the bit words of the cities' neighbours (``C_ADJ_MASK``) and the provinces' cities
+    (``C_PROV_MASK``)."""
+    reached = np.uint64(comp[C_PROV_MASK + prov]) & mine
     frontier = reached
     while frontier != 0:
         city = lowest_city(frontier)
-        frontier &= ~(one << np.uint64(city))
-        for k in range(comp[C_ADJ_START + city], comp[C_ADJ_START + city + 1]):
-            bit = one << np.uint64(comp[C_ADJ + k])
-            if (mine & bit) != 0 and (reached & bit) == 0:
-                reached |= bit
-                frontier |= bit
+        frontier &= frontier - np.uint64(1)
+        new = np.uint64(comp[C_ADJ_MASK + city]) & mine & ~reached
+        reached |= new
+        frontier |= new
     provinces = 0
-    while reached != 0:
-        city = lowest_city(reached)
-        reached &= ~(one << np.uint64(city))
-        provinces |= 1 << comp[C_CITY_PROVINCE + city]
-    provinces &= ~(1 << prov)
-    return popcount(provinces)
+    for q in range(N_PROVINCES):
+        if q != prov and (reached & np.uint64(comp[C_PROV_MASK + q])) != 0:
+            provinces += 1
+    return provinces
 
 
 @kernel

@@ -27,7 +27,9 @@ from tajsim.games.tajmahal.engine.enums import (
 )
 from tajsim.games.tajmahal.engine.nb import (
     apply_action_nb,
+    count_legal_nb,
     legal_actions_nb,
+    nth_legal_nb,
     start_game_nb,
 )
 from tajsim.games.tajmahal.play.loop_hooks import (
@@ -73,17 +75,20 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     prng = borrowed(prng)
     n_done = 0
     while state[S_PHASE] != PHASE_GAME_OVER:
-        n = legal_actions_nb(state, comp, legal)
         p = state[S_CUR]
-        if n == 1:
-            action = legal[0]
-        elif seat_ids[p] == STRATEGY_RANDOM and seat_params[p, seat_params.shape[1] - 1] == 0:
-            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH);
-            # a restricted random seat (forbid=, the last slot) goes to decide_nb
-            action = legal[below(prng, p, n)]
+        if seat_ids[p] == STRATEGY_RANDOM and seat_params[p, seat_params.shape[1] - 1] == 0:
+            # the random policy's own draw without the dispatch (RANDOM_FAST_PATH) and
+            # without the list (RANDOM_WITHOUT_LIST); a restricted random seat (forbid=,
+            # the last slot) goes to decide_nb
+            n = count_legal_nb(state, comp)
+            action = nth_legal_nb(state, comp, 0 if n == 1 else below(prng, p, n))
         else:
-            action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,
-                               work, search, heuristics, learned)
+            n = legal_actions_nb(state, comp, legal)
+            if n == 1:
+                action = legal[0]
+            else:
+                action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,
+                                   work, search, heuristics, learned)
         if n_done < actions_out.shape[0]:
             actions_out[n_done] = action
         apply_action_nb(state, comp, action)

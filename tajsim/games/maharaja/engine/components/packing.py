@@ -47,6 +47,7 @@ def pack_components(c: Components) -> np.ndarray:
             comp[E.C_ROAD_VIL + r * E.MAX_ROAD_VILLAGES + i] = vil[i] if i < len(vil) else -1
             if i < len(vil):
                 comp[E.C_VILLAGE_ROAD + vil[i]] = r
+                comp[E.C_ROAD_VMASK + r] |= 1 << vil[i]
     comp[E.C_ROAD_TRAFFIC:E.C_ROAD_TRAFFIC + c.n_roads] = c.road_traffic()
     adj = adjacency(c.roads)
     for j in range(E.N_JUNCTIONS):
