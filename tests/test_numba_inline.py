@@ -4,6 +4,7 @@ and no copy hook left on a block."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -136,3 +137,39 @@ def test_fresh_blocks_inlined_uncopied_and_unhooked(monkeypatch):
     assert len(merged) > 10  # both levels were inlined through the wrapper
     assert [id(block) in fresh for block in merged] == [True] * len(merged)
     assert not [block for block in merged if "__deepcopy__" in vars(block)]
+
+
+def test_into_play_loop_inlines_only_into_the_loop():
+    """A kernel made with ``inline=targets.into_play_loop`` is inlined into the play loop's
+    functions and called out of line from anything else (its symbol is called there only)."""
+    import numpy as np
+    from numba import njit
+
+    @njit(inline=targets.into_play_loop)
+    def per_action(a, i):
+        a[i] += 1
+        return a[i] * 3
+
+    @njit
+    def play_to_end_nb(a):
+        return per_action(a, 0) + per_action(a, 1)
+
+    @njit
+    def search(a):
+        return per_action(a, 0) + per_action(a, 1)
+
+    a = np.zeros(2, np.int64)
+    assert play_to_end_nb(a) == 6 and search(a) == 12
+
+    def calls(dispatcher) -> bool:
+        """Whether the typed numba IR still holds a call of ``per_action`` (LLVM may inline a
+        function this small on its own, so the LLVM cannot tell)."""
+        text = io.StringIO()
+        dispatcher.inspect_types(file=text)
+        lines = text.getvalue().splitlines()
+        names = {line.split("=")[0].strip(" #") for line in lines if "(per_action:" in line}
+        return any(f"call {name}(" in line for line in lines for name in names)
+
+    assert targets.PLAY_LOOP_FUNCTIONS == ("play_to_end_nb", "play_batch_nb")
+    assert not calls(play_to_end_nb)
+    assert calls(search)

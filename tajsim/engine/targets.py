@@ -62,7 +62,7 @@ _BUILD_LOCK = threading.RLock()
 
 def kernel(func: Callable[..., Any] | None = None, *,
            python: Callable[..., Any] | None = None, gpu: Callable[..., Any] | None = None,
-           inline: str = "never") -> Any:
+           inline: str | Callable[..., bool] = "never") -> Any:
     """Compile ``func`` for the CPU (``numba.njit(cache=True)``) and register its source for the
     GPU (:func:`device_function`).
 
@@ -77,7 +77,7 @@ def kernel(func: Callable[..., Any] | None = None, *,
         The variant to compile for the GPU where it must differ from ``func`` (code for the
         CPU's runtime, such as its reference counts, that has no GPU counterpart); the
         simulator runs ``python`` if given, else this.
-    inline : "never" or "always"
+    inline : "never", "always" or a cost model such as :func:`into_play_loop`
         numba's IR inlining on the CPU (``njit(inline=...)``), for thin dispatchers: see
         ``docs/architecture.md``, "Compile time".
 
@@ -93,6 +93,21 @@ def kernel(func: Callable[..., Any] | None = None, *,
         return compiled
 
     return wrap if func is None else wrap(func)
+
+
+#: The generated batch loop's functions (``tajsim/play/batch_loop.py.tmpl``): a kernel made
+#: with ``inline=into_play_loop`` is inlined into these and nowhere else.
+PLAY_LOOP_FUNCTIONS = ("play_to_end_nb", "play_batch_nb")
+
+
+def into_play_loop(expr: Any, caller_ir: Any, callee_ir: Any) -> bool:
+    """numba's ``inline=`` cost model for an engine's per-action kernels (``legal_actions_nb``,
+    ``apply_action_nb``): inlined (numba IR) into the generated play loop, where they run once
+    an action (4-5 % of a random game is their call), and called out of line by everything
+    else, the searches above all, whose every inlined copy would be optimised again (compile
+    time). ``play_to_end_nb`` is itself inlined into ``play_batch_nb``, so the kernel is
+    inlined there too."""
+    return caller_ir.func_id.func_name in PLAY_LOOP_FUNCTIONS
 
 
 def is_kernel(obj: Any) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import below, game_seeds, seed_policy_streams
-from tajsim.engine.targets import kernel
+from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.maharaja.engine.enums import (
     ACT,
     ACTION_BUILD,
@@ -917,7 +917,7 @@ def legal_turn(state, comp, p, legal):
     return n_leg
 
 
-@kernel
+@kernel(inline=into_play_loop)
 def legal_actions_nb(state, comp, legal):
     """Write the legal actions of the seat to decide into ``legal[:n]`` and return ``n``.
 
@@ -1033,7 +1033,7 @@ def take_card(state, comp, p, card):
         state[S_CUR] = victim
 
 
-@kernel
+@kernel(inline=into_play_loop)
 def apply_action_nb(state, comp, action):
     """Apply legal ``action`` for the seat to decide (``state[S_CUR]``), then everything that
     follows without a decision.

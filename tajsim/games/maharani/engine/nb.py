@@ -21,7 +21,7 @@ import numpy as np
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
-from tajsim.engine.targets import kernel
+from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
     ACTION_REFRESH,
@@ -358,7 +358,7 @@ def any_marker_down(state, p):
     return False
 
 
-@kernel
+@kernel(inline=into_play_loop)
 def legal_actions_nb(state, comp, legal):
     """Write the legal actions of the seat to move into ``legal[:n]`` and return n.
 
@@ -539,7 +539,7 @@ def after_tile(state, comp):
         end_turn(state, comp)
 
 
-@kernel
+@kernel(inline=into_play_loop)
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the seat to move (``state[S_CUR]``).
 

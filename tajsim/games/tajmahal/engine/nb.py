@@ -21,7 +21,7 @@ from numba.extending import intrinsic
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
-from tajsim.engine.targets import kernel
+from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -604,7 +604,7 @@ def final_scoring(state, comp):
 # ---------------------------------------------------------------------------
 # Legal actions
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(inline=into_play_loop)
 def legal_actions_nb(state, comp, out):
     """Write the legal actions of the player to move into ``out``; return how many.
 
@@ -784,7 +784,7 @@ STEP_END_TURN = 4
 # road searches (after_palaces, after_crown, palace_cities, connected_from,
 # connected_provinces) stay out of line too: inlined, they made a random game 7% slower
 # (benchmarks/ab_trees.py, 2 rounds) for no gain in `balanced`.
-@kernel
+@kernel(inline=into_play_loop)
 def apply_action_nb(state, comp, action):
     """Apply a legal ``action`` for the player to move. Legality is the caller's duty."""
     state = borrowed(state)
