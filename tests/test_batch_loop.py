@@ -54,7 +54,27 @@ def test_switches_follow_the_wing(tmp_path, monkeypatch):
     assert "from tajsim.engine.rng import below\n" in text
     assert "    STRATEGY_RANDOM,\n    decide_nb," in text
     assert "action = legal[below(prng, p, n)]" in text
+    assert "count_legal_nb" not in text
     compile(text, "nb.py", "exec")
+    (wing / "loop_hooks.py").write_text(
+        "SWITCHES = ()\nRANDOM_FAST_PATH = True\nRANDOM_WITHOUT_LIST = True\n",
+        encoding="utf-8")
+    text = generate_batch.render("toy")
+    assert "    count_legal_nb,\n    legal_actions_nb,\n    nth_legal_nb,\n" in text
+    assert "n = count_legal_nb(state, comp)" in text
+    assert "action = nth_legal_nb(state, comp, 0 if n == 1 else below(prng, p, n))" in text
+    assert "legal[below(prng, p, n)]" not in text
+    compile(text, "nb.py", "exec")
+
+
+@pytest.mark.parametrize("game", generate_batch.wings())
+def test_a_listless_wing_gives_its_kernels_in_the_spec(game):
+    """A wing whose loop draws without a list hands count_legal / nth_legal to the spec, where
+    the conformance suite checks them (and only such a wing: the loop is what uses them)."""
+    kernels = GAMES[game].kernels
+    listless = generate_batch.random_without_list(game)
+    assert (kernels.count_legal is not None) == listless, game
+    assert (kernels.nth_legal is not None) == listless, game
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -62,6 +82,8 @@ def test_switches_follow_the_wing(tmp_path, monkeypatch):
     ('SWITCHES = ("search",)\n', "expected a tuple of (name, default) pairs"),
     ("SWITCHES = ()\nINLINE_LOOP = 1\n", "INLINE_LOOP = 1; expected True or False"),
     ("SWITCHES = ()\nRANDOM_FAST_PATH = 0\n", "RANDOM_FAST_PATH = 0; expected True or False"),
+    ("SWITCHES = ()\nRANDOM_WITHOUT_LIST = True\n",
+     "RANDOM_WITHOUT_LIST = True needs RANDOM_FAST_PATH = True"),
 ])
 def test_bad_switches_are_named(tmp_path, monkeypatch, source, expected):
     wing = tmp_path / "toy" / "play"

@@ -148,7 +148,7 @@ def test_listless_random_draw_matches_the_list(comp):
     rng = np.random.default_rng(20)
     legal = np.empty(E.N_ACTIONS, np.int64)
     phases = set()
-    checked = 0
+    checked = off_colour = 0
     for edition in (E.EDITION_2018, E.EDITION_2000):
         for n_players in range(2 if edition == E.EDITION_2018 else 3, E.MAX_PLAYERS + 1):
             for g in range(3):
@@ -161,10 +161,15 @@ def test_listless_random_draw_matches_the_list(comp):
                     for k in range(n):
                         assert nth_legal_nb(state, comp, k) == legal[k]
                     phases.add(int(state[E.S_PHASE]))
+                    if state[E.S_PHASE] == E.PHASE_BID:
+                        row = state[E.S_ROW_COLOUR + state[E.S_CUR]]
+                        off_colour += any(
+                            row >= 0 and a > 0 and (a - E.ACTION_BID) // E.BID_EXTRA // 21 != row
+                            for a in legal[:n] if a < E.ACTION_CITY)
                     checked += 1
                     apply_action_nb(state, comp, legal[rng.integers(n)])
     assert phases == {E.PHASE_BID, E.PHASE_PALACE, E.PHASE_CROWN, E.PHASE_DISPLAY}
-    assert checked > 3000
+    assert checked > 3000 and off_colour > 20  # off-colour bids with Enlightenment (R5)
 
 
 def _provinces_reached_by_walk(components, mine: set[int], prov: int) -> int:
@@ -179,6 +184,26 @@ def _provinces_reached_by_walk(components, mine: set[int], prov: int) -> int:
                     reached.add(there)
                     frontier.append(there)
     return len({int(components.city_province[c]) for c in reached} - {prov})
+
+
+def test_road_search_reaches_city_63(comp):
+    """The bit words hold a city 63 (the top bit of the uint64 pattern stored as int64): a board
+    of 64 cities is allowed (MAX_CITIES), though the shipped one has fewer."""
+    from tajsim.games.tajmahal.engine.nb import connected_from
+
+    board = comp.copy()
+    bits = board.view(np.uint64)
+    top = np.uint64(1) << np.uint64(63)
+    bits[E.C_PROV_MASK:E.C_PROV_MASK + E.N_PROVINCES] = 0
+    bits[E.C_ADJ_MASK:E.C_ADJ_MASK + E.MAX_CITIES] = 0
+    bits[E.C_PROV_MASK + 0] = np.uint64(1)  # city 0 in province 0
+    bits[E.C_PROV_MASK + 5] = top  # city 63 in province 5
+    bits[E.C_ADJ_MASK + 0] = top  # one road: 0 - 63
+    bits[E.C_ADJ_MASK + 63] = np.uint64(1)
+    both = np.uint64(1) | top
+    assert connected_from(board, both, 0) == 1 and connected_from(board, both, 5) == 1
+    assert connected_from(board, np.uint64(1), 0) == 0
+    assert connected_from(board, top, 5) == 0
 
 
 def test_road_search_on_bit_words_matches_a_walk(components, comp):

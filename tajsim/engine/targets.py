@@ -96,7 +96,8 @@ def kernel(func: Callable[..., Any] | None = None, *,
 
 
 #: The generated batch loop's functions (``tajsim/play/batch_loop.py.tmpl``): a kernel made
-#: with ``inline=into_play_loop`` is inlined into these and nowhere else.
+#: with ``inline=into_play_loop`` is inlined into these, and so into whatever inlines
+#: ``play_to_end_nb`` (``play_batch_nb``, ``play_out_nb``), and nowhere else.
 PLAY_LOOP_FUNCTIONS = ("play_to_end_nb", "play_batch_nb")
 
 
@@ -105,8 +106,9 @@ def into_play_loop(expr: Any, caller_ir: Any, callee_ir: Any) -> bool:
     ``apply_action_nb``): inlined (numba IR) into the generated play loop, where they run once
     an action (4-5 % of a random game is their call), and called out of line by everything
     else, the searches above all, whose every inlined copy would be optimised again (compile
-    time). ``play_to_end_nb`` is itself inlined into ``play_batch_nb``, so the kernel is
-    inlined there too."""
+    time). ``play_to_end_nb`` is itself inlined into ``play_batch_nb`` and ``play_out_nb``, so
+    the kernel is inlined there too. A cost model costs numba a parse of the kernel's source
+    at each other call site it decides on (10-20 ms each)."""
     return caller_ir.func_id.func_name in PLAY_LOOP_FUNCTIONS
 
 

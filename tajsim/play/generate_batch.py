@@ -89,7 +89,9 @@ def random_without_list(game: str) -> bool:
     loop's random draw counts the legal actions (``count_legal_nb(state, comp)``) and decodes
     the one drawn (``nth_legal_nb(state, comp, k)``) from the wing's engine, without writing
     the list. The same action as ``legal[below(prng, p, n)]``: both kernels follow
-    ``legal_actions_nb``'s order (tests/test_engine_api.py checks them against it)."""
+    ``legal_actions_nb``'s order: the conformance suite (``tajsim.play.conformance``) checks them
+    against it at every step, and the wing's spec gives them as ``GameKernels.count_legal`` and
+    ``nth_legal`` (tests/test_batch_loop.py)."""
     return _flag(game, "RANDOM_WITHOUT_LIST", False)
 
 

@@ -777,10 +777,11 @@ STEP_END_TURN = 4
 
 # The steps of a bid, the most frequent action (play_cards, end_turn), and the withdrawal
 # itself (withdraw, continue_display), each called from one place, are inlined here (numba
-# IR): no reference counting on the state arrays per step. Helpers with many call sites
-# (move_card: 28; draw_card, move_all) stay out of line, as does this kernel in the play loop:
-# every inlined copy is type-inferred and optimised again, and inlining them raised the cold
-# compile of a random run from 16 to 42 s of CPU time. The palace and crown steps and their
+# IR): no reference counting on the state arrays per step. move_card, small, is inlined too;
+# draw_card and move_all stay out of line: every inlined copy is type-inferred and optimised
+# again, and inlining them with move_card raised the cold compile of a random run from 16 to
+# 42 s of CPU time (before the borrowed arrays). This kernel is inlined into the play loop
+# only (into_play_loop); the searches call it. The palace and crown steps and their
 # road searches (after_palaces, after_crown, palace_cities, connected_from,
 # connected_provinces) stay out of line too: inlined, they made a random game 7% slower
 # (benchmarks/ab_trees.py, 2 rounds) for no gain in `balanced`.
