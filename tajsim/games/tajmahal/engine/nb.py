@@ -604,6 +604,16 @@ def final_scoring(state, comp):
 # ---------------------------------------------------------------------------
 # Legal actions
 # ---------------------------------------------------------------------------
+@kernel(inline="always")
+def bid_extras_allowed(extras, colour, row_colour):
+    """Which colourless cards (bits of ``extras``, bit k = card FIRST_WHITE + k) may go with a
+    card of ``colour`` into a row of ``row_colour`` (-1: empty): any of them on colour, only
+    Enlightenment off colour (R4-R5). Off colour, a card can be played only with one."""
+    if row_colour < 0 or colour == row_colour:
+        return extras
+    return extras & (1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE))
+
+
 @kernel(inline=into_play_loop)
 def legal_actions_nb(state, comp, out):
     """Write the legal actions of the player to move into ``out``; return how many.
@@ -625,11 +635,10 @@ def legal_actions_nb(state, comp, out):
         hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
         # Colourless cards in hand as a bit mask (bit k = card FIRST_WHITE + k): no allocation.
         extras = state[hand + 4]
-        enlightenment_bit = 1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)
         for colour in range(N_COLOURS):
             m = state[hand + colour]
             on_colour = row_colour < 0 or colour == row_colour
-            allowed = extras if on_colour else extras & enlightenment_bit
+            allowed = bid_extras_allowed(extras, colour, row_colour)
             if not on_colour and allowed == 0:
                 continue  # off colour: only with Enlightenment (R5)
             while m != 0:
@@ -685,14 +694,12 @@ def count_legal_nb(state, comp):
         row_colour = state[S_ROW_COLOUR + p]
         hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
         extras = state[hand + 4]
-        n_extras = popcount(extras)
-        enlightenment = (extras >> (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)) & 1
         n = 1  # withdrawing
         for colour in range(N_COLOURS):
-            if row_colour < 0 or colour == row_colour:
-                n += popcount(state[hand + colour]) * (1 + n_extras)
-            else:
-                n += popcount(state[hand + colour]) * enlightenment
+            # each card of this colour: alone (on colour only), and with each allowed extra
+            alone = 1 if row_colour < 0 or colour == row_colour else 0
+            allowed = bid_extras_allowed(extras, colour, row_colour)
+            n += popcount(state[hand + colour]) * (alone + popcount(allowed))
         return n
     if phase == PHASE_PALACE:
         prov = state[S_PROVINCE]
@@ -723,11 +730,10 @@ def nth_legal_nb(state, comp, k):
         row_colour = state[S_ROW_COLOUR + p]
         hand = S_LOC_MASK + (MASK_HAND + p) * N_MASK_WORDS
         extras = state[hand + 4]
-        enlightenment_bit = 1 << (PRESTIGE_ENLIGHTENMENT - FIRST_WHITE)
         for colour in range(N_COLOURS):
             m = state[hand + colour]
             on_colour = row_colour < 0 or colour == row_colour
-            allowed = extras if on_colour else extras & enlightenment_bit
+            allowed = bid_extras_allowed(extras, colour, row_colour)
             # each card of this colour: alone (on colour only), then with each allowed extra
             per_card = popcount(allowed) + (1 if on_colour else 0)
             total = popcount(m) * per_card
