@@ -223,22 +223,33 @@ def low_bit_index(low):
     return DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
+def _location_tables():
+    """Per location (``LOC_*``, below ``LOC_ROW + P``): its mask block (-1: not tracked, the
+    supply) and the state index of its card counter (-1: none)."""
+    n = LOC_ROW + P
+    block_of = np.full(n, -1, np.int64)
+    counter_at = np.full(n, -1, np.int64)
+    block_of[LOC_DISPLAY] = MASK_DISPLAY
+    block_of[LOC_UNREST] = MASK_UNREST
+    block_of[LOC_DECK] = MASK_DECK
+    block_of[LOC_DISCARD] = MASK_DISCARD
+    for p in range(P):
+        block_of[LOC_HAND + p] = MASK_HAND + p
+        block_of[LOC_ROW + p] = MASK_ROW + p
+        counter_at[LOC_HAND + p] = S_HAND_N + p
+    counter_at[LOC_DISPLAY] = S_DISPLAY_N
+    counter_at[LOC_DISCARD] = S_DISCARD_N
+    return block_of, counter_at
+
+
+# Tables, not branches: move_card is the engine's most frequent call.
+LOC_MASK_BLOCK, LOC_COUNTER_AT = _location_tables()
+
+
 @kernel(inline="always")
 def mask_loc(loc):
     """Mask block of location ``loc`` (-1: not tracked)."""
-    if loc >= LOC_HAND and loc < LOC_HAND + P:
-        return MASK_HAND + loc - LOC_HAND
-    if loc >= LOC_ROW and loc < LOC_ROW + P:
-        return MASK_ROW + loc - LOC_ROW
-    if loc == LOC_DISPLAY:
-        return MASK_DISPLAY
-    if loc == LOC_UNREST:
-        return MASK_UNREST
-    if loc == LOC_DECK:
-        return MASK_DECK
-    if loc == LOC_DISCARD:
-        return MASK_DISCARD
-    return -1  # the supply
+    return LOC_MASK_BLOCK[loc]
 
 
 @kernel(inline="always")
@@ -295,29 +306,6 @@ def rebuild_card_masks_nb(state):
             state[S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + card_word(card)] |= card_bit(card)
 
 
-def _location_tables():
-    """Per location (``LOC_*``, below ``LOC_ROW + P``): the state index of its mask block
-    (-1: not tracked) and of its card counter (-1: none)."""
-    n = LOC_ROW + P
-    mask_at = np.full(n, -1, np.int64)
-    counter_at = np.full(n, -1, np.int64)
-    blocks = {LOC_DISPLAY: MASK_DISPLAY, LOC_UNREST: MASK_UNREST, LOC_DECK: MASK_DECK,
-              LOC_DISCARD: MASK_DISCARD}
-    for p in range(P):
-        blocks[LOC_HAND + p] = MASK_HAND + p
-        blocks[LOC_ROW + p] = MASK_ROW + p
-        counter_at[LOC_HAND + p] = S_HAND_N + p
-    for loc, block in blocks.items():
-        mask_at[loc] = S_LOC_MASK + block * N_MASK_WORDS
-    counter_at[LOC_DISPLAY] = S_DISPLAY_N
-    counter_at[LOC_DISCARD] = S_DISCARD_N
-    return mask_at, counter_at
-
-
-# Tables, not branches, for move_card (the engine's most frequent call).
-LOC_MASK_AT, LOC_COUNTER_AT = _location_tables()
-
-
 @kernel(inline="always")
 def move_card(state, card, loc, public):
     """Move ``card`` to ``loc`` (``public``: 1 if everyone may know where it is), keeping the
@@ -329,12 +317,12 @@ def move_card(state, card, loc, public):
     old = state[S_CARD_LOC + card]
     w = card_word(card)
     b = card_bit(card)
-    at = LOC_MASK_AT[old]
-    if at >= 0:
-        state[at + w] &= ~b
-    at = LOC_MASK_AT[loc]
-    if at >= 0:
-        state[at + w] |= b
+    block = mask_loc(old)
+    if block >= 0:
+        state[S_LOC_MASK + block * N_MASK_WORDS + w] &= ~b
+    block = mask_loc(loc)
+    if block >= 0:
+        state[S_LOC_MASK + block * N_MASK_WORDS + w] |= b
     at = S_LOC_MASK + MASK_PUBLIC * N_MASK_WORDS + w
     state[at] = (state[at] & ~b) | (b if public == 1 else 0)
     at = LOC_COUNTER_AT[old]
