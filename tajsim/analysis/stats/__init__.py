@@ -1,5 +1,7 @@
 """Statistics used by every analysis (the results-frame helpers are in ``frames``): proportions,
-means, correlation, multiple tests and regression, one module each, all re-exported here.
+means, correlation, multiple tests and regression, one module each, all re-exported here, and
+``verdicts`` (equivalence, tested orders, families, minimum detectable effects: what a stated
+conclusion may say), imported from its module.
 
 Conventions shared by the analysis modules:
 
