@@ -37,10 +37,11 @@ def rotation_games(players: int, entries: int) -> int:
     return entries if players % entries == 0 else players * entries
 
 
-def _p_text(p: float) -> str:
+def _p_text(p: float, test: str = "") -> str:
     if math.isnan(p):
         return "p = n/a (no variation)"
-    return "p < 1e-300" if p == 0 else f"p = {p:.2g}"
+    text = "p < 1e-300" if p == 0 else f"p = {p:.2g}"
+    return f"{text} ({test})" if test else text
 
 
 def _values(measure: str, mean: float, low: float, high: float, signed: bool = False) -> str:
@@ -53,6 +54,48 @@ def _values(measure: str, mean: float, low: float, high: float, signed: bool = F
     return f"{mean:{sign},.2f} [{low:{sign},.2f}, {high:{sign},.2f}]"
 
 
+def games_for_width(width: float, confidence: float = 0.95) -> int:
+    """Games after which a win-share difference's Wilson interval is at most ``width`` wide
+    whatever the shares (the widest case, A's share 1/2: ``(4 z / width)**2 / 4``)."""
+    from tajsim.analysis.stats import normal_quantile
+
+    z = normal_quantile(confidence)
+    return math.ceil((4 * z / width) ** 2 / 4)
+
+
+def verdict_lines(table: pd.DataFrame, a: str, b: str) -> list[str]:
+    """The verdict on the win share (:func:`tajsim.analysis.compare.verdict_status`): who wins
+    more often, no difference detected, or too few games for a verdict; with n and the rule."""
+    from tajsim.analysis.compare import VERDICT_MAX_WIDTH, VERDICT_MIN_GAMES, verdict_status
+
+    win = table[table["measure"] == "win"]
+    if win.empty:
+        return []
+    w = win.iloc[0]
+    status = verdict_status(int(w.n), w.ci_low, w.ci_high)
+    diff = _values("win", w.difference, w.ci_low, w.ci_high, signed=True)
+    width = 100 * (w.ci_high - w.ci_low)
+    limit = 100 * VERDICT_MAX_WIDTH
+    enough = games_for_width(VERDICT_MAX_WIDTH)
+    if status in ("a", "b"):
+        better, worse = (a, b) if status == "a" else (b, a)
+        lines = [f"verdict: {better} wins more often than {worse} ({diff}, "
+                 f"{_p_text(w.p_value, w.test)}, n = {w.n:,} games)"]
+        if width > limit:
+            lines.append(f"  its size is loosely known: the interval spans {width:.0f} points "
+                         f"(about {enough:,} games narrow it to {limit:.0f} or less)")
+        return lines
+    if status == "none":
+        reach = 100 * max(abs(w.ci_low), abs(w.ci_high))
+        return [f"verdict: no difference in win share detected with {w.n:,} games ({diff}); "
+                f"differences beyond {reach:.1f} points either way are excluded"]
+    why = (f"fewer than {VERDICT_MIN_GAMES} games" if w.n < VERDICT_MIN_GAMES else
+           f"the interval {diff} includes 0 and spans {width:.0f} points, more than "
+           f"{limit:.0f}")
+    return [f"verdict: n = {w.n:,} games is too small for a verdict ({why}); about "
+            f"{enough:,} games give an interval of at most {limit:.0f} points"]
+
+
 def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
     """The lines ``tajsim compare`` prints for a :func:`compare_strategies` table."""
     names = {"win": "win share"}
@@ -60,26 +103,17 @@ def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
              _values(r.measure, r.a_mean, r.a_ci_low, r.a_ci_high),
              _values(r.measure, r.b_mean, r.b_ci_low, r.b_ci_high),
              _values(r.measure, r.difference, r.ci_low, r.ci_high, signed=True),
-             _p_text(r.p_value)) for r in table.itertuples(index=False)]
-    header = ("", f"A: {a}", f"B: {b}", "A - B (95% CI)", "paired t-test")
+             _p_text(r.p_value, r.test)) for r in table.itertuples(index=False)]
+    header = ("", f"A: {a}", f"B: {b}", "A - B (95% CI)", "p (test of no difference)")
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(5)]
     lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)).rstrip()
              for row in [header, *rows]]
     first = table.iloc[0]
     lines.append(f"n = {first.n:,} games ({first.n_a:,} player-games of A, {first.n_b:,} of B);"
-                 " intervals and p over games (each game's A - B); win shares share ties")
-    win = table[table["measure"] == "win"]
-    if not win.empty:
-        w = win.iloc[0]
-        if w.ci_low > 0 or w.ci_high < 0:
-            better, worse = (a, b) if w.ci_low > 0 else (b, a)
-            lines.append(f"verdict: {better} wins more often than {worse} "
-                         f"({_values('win', w.difference, w.ci_low, w.ci_high, signed=True)}, "
-                         f"{_p_text(w.p_value)})")
-        else:
-            lines.append(f"verdict: no difference in win share detected with {w.n:,} games "
-                         "(the interval includes 0); play more games to tell them apart")
-    return lines
+                 " over games: win shares with Wilson intervals and the score test (ties "
+                 "shared), other measures with t intervals and the paired t-test (each game's "
+                 "A - B)")
+    return lines + verdict_lines(table, a, b)
 
 
 @click.command("compare")
@@ -103,6 +137,11 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
             workers: int | None, quiet: bool, verbose: bool) -> None:
     """Does strategy A beat strategy B? Play them in every seat rotation and print the
     difference of their win shares and scores, with 95% intervals, the p-value and n.
+
+    Every game has its own setup, so games are independent: win shares get Wilson intervals
+    over games (inside [0, 100] at any n) and the score test, other measures t intervals and
+    the paired t-test. The verdict needs 20 games or more and, when the interval of A - B
+    includes 0, an interval at most 20 points wide; otherwise it says n is too small.
 
     \b
     Examples:
