@@ -1,4 +1,7 @@
-"""Strategy comparison: head-to-head matrix, openskill ratings and a Bradley-Terry cross-check.
+"""Strategy comparison: head-to-head matrix, openskill ratings, a Bradley-Terry cross-check, and
+the head-to-head structure that a transitive rating hides: the cycles among the pairs whose
+intervals exclude 50%, and Nash averaging (the maximum-entropy Nash equilibrium of the
+head-to-head game), a ranking that does not force transitivity.
 
 The games are expected to come from a round-robin tournament with seats rotated (the runner's
 job); :func:`seat_rotation_check` says whether the strategies were spread evenly over the seats
@@ -11,22 +14,35 @@ B" means ``rank_A < rank_B``; a shared rank counts one half.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
+from scipy.optimize import linprog, minimize
 from scipy.special import expit
 from statsmodels.discrete.discrete_model import Logit
+from statsmodels.genmod.families import Binomial
+from statsmodels.genmod.generalized_linear_model import GLM
 from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
 from tajsim.analysis.frames import game_index, validate_games
-from tajsim.analysis.stats import normal_quantile, wilson_interval
+from tajsim.analysis.stats import holm, normal_quantile, wilson_interval
 from tajsim.analysis.winrates import seat_lineup_balance
 
 __all__ = [
+    "PairMatrix",
+    "Structure",
     "bradley_terry",
+    "bradley_terry_pairs",
+    "find_cycles",
     "head_to_head",
     "head_to_head_matrix",
+    "head_to_head_structure",
+    "nash_averaging",
+    "nash_equilibrium",
+    "nash_payoff",
     "openskill_ratings",
     "seat_rotation_check",
 ]
@@ -378,3 +394,311 @@ def seat_rotation_check(results: pd.DataFrame, *, lineup: str = "opponents") -> 
     seats = sorted((c for c in out.columns if c.startswith("seat")), key=lambda c: int(c[4:]))
     rest = [c for c in out.columns if c not in seats and c not in ("n_players", "strategy", "n")]
     return out[["n_players", "strategy", "n", *seats, *rest]]
+
+
+# -- head-to-head structure: cycles and a ranking that does not force transitivity --------------
+@dataclass(frozen=True)
+class PairMatrix:
+    """Head-to-head shares as matrices over ``names``: ``share[i, j]`` is the share of the
+    games strategy ``i`` won against (finished above) ``j``, ties counted one half, so
+    ``share[j, i] = 1 - share[i, j]``; ``low`` / ``high`` its interval, ``n`` the games.
+    Pairs that never met (and the diagonal) are NaN (``n`` 0)."""
+
+    names: tuple[str, ...]
+    share: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    n: np.ndarray
+
+    @classmethod
+    def from_pairs(cls, a: Sequence[str], b: Sequence[str], share: Sequence[float],
+                   low: Sequence[float], high: Sequence[float], n: Sequence[float],
+                   order: Sequence[str] | None = None) -> PairMatrix:
+        """From one row per pair (either orientation; the other is its complement)."""
+        names = tuple(order) if order is not None else tuple(dict.fromkeys([*a, *b]))
+        index = {name: i for i, name in enumerate(names)}
+        k = len(names)
+        mats = [np.full((k, k), np.nan) for _ in range(3)]
+        games = np.zeros((k, k))
+        for ai, bi, s, lo, hi, g in zip(a, b, share, low, high, n):
+            i, j = index[ai], index[bi]
+            mats[0][i, j], mats[1][i, j], mats[2][i, j] = s, lo, hi
+            mats[0][j, i], mats[1][j, i], mats[2][j, i] = 1 - s, 1 - hi, 1 - lo
+            games[i, j] = games[j, i] = g
+        return cls(names, mats[0], mats[1], mats[2], games)
+
+    @classmethod
+    def from_head_to_head(cls, table: pd.DataFrame, order: Sequence[str] | None = None
+                          ) -> PairMatrix:
+        """From :func:`head_to_head` (its ``a_above_b`` with its Wilson interval)."""
+        return cls.from_pairs(table["strategy_a"].astype(str), table["strategy_b"].astype(str),
+                              table["a_above_b"], table["ci_low"], table["ci_high"],
+                              table["n"], order=order)
+
+    def beats(self) -> np.ndarray:
+        """bool[k, k]: ``i`` beats ``j`` with the interval of its share above 50%."""
+        with np.errstate(invalid="ignore"):
+            return np.nan_to_num(self.low, nan=0.0) > 0.5
+
+    def p_values(self) -> np.ndarray:
+        """Two-sided score test of a share of 1/2 for each pair (over its games): NaN where
+        the pair never met."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = (self.share - 0.5) / np.sqrt(0.25 / self.n)
+        return np.where(self.n > 0, 2.0 * sps.norm.sf(np.abs(z)), np.nan)
+
+
+def find_cycles(beats: np.ndarray, max_cycles: int = 50) -> list[tuple[int, ...]]:
+    """The elementary cycles of the directed graph ``beats[i, j]`` (i beats j), each listed
+    from its smallest index, shortest first; at most ``max_cycles`` of them.
+
+    A depth-first search from each node over larger nodes only finds every cycle once. It is
+    exponential in the worst case, which the few strategies of a ladder never reach."""
+    edges = np.asarray(beats, dtype=bool)
+    k = edges.shape[0]
+    found: list[tuple[int, ...]] = []
+    for start in range(k):
+        stack: list[tuple[int, list[int]]] = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in map(int, np.flatnonzero(edges[node])):
+                if nxt == start and len(path) > 2:
+                    found.append(tuple(path))
+                elif nxt > start and nxt not in path:
+                    stack.append((nxt, [*path, nxt]))
+    found = sorted(set(found), key=lambda c: (len(c), c))
+    return found[:max_cycles]
+
+
+def nash_equilibrium(payoff: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+    """The maximum-entropy Nash equilibrium of the symmetric zero-sum game with the
+    antisymmetric ``payoff`` (``payoff[i, j]``: what strategy i gains against j; the
+    antisymmetric part is used): Balduzzi et al. (2018), "Re-evaluating evaluation".
+
+    Its value is 0, so the equilibria are the mixtures ``p`` with ``payoff.T @ p >= 0`` (no
+    strategy gains against ``p``), a polytope. Each strategy's largest weight in it comes from a
+    linear programme (scipy ``linprog``, HiGHS): the strategies with a positive one are the
+    union of all equilibria's supports; their mean lies inside the polytope, and SLSQP climbs
+    from there to the mixture of largest entropy (unique: entropy is strictly concave). A
+    dominant strategy gives a pure equilibrium; rock-paper-scissors the uniform one.
+
+    Returns
+    -------
+    ndarray of float64, shape (k,): the equilibrium mixture (sums to 1).
+    """
+    A = np.asarray(payoff, dtype=np.float64)
+    A = np.nan_to_num((A - A.T) / 2.0)
+    k = A.shape[0]
+    if k == 1:
+        return np.ones(1)
+    ones = np.ones((1, k))
+    vertices = []
+    for i in range(k):
+        c = np.zeros(k)
+        c[i] = -1.0
+        res = linprog(c, A_ub=-A.T, b_ub=np.full(k, tol), A_eq=ones, b_eq=[1.0],
+                      bounds=(0, None), method="highs")
+        if res.status == 0 and res.x[i] > 1e-7:
+            vertices.append(res.x)
+    start = np.mean(vertices, axis=0)
+    support = np.flatnonzero(start > 1e-9)
+    if support.size > 1:
+        sub = A[np.ix_(support, np.arange(k))]
+
+        def neg_entropy(q: np.ndarray) -> float:
+            q = np.clip(q, 1e-300, None)
+            return float(np.sum(q * np.log(q)))
+
+        def gradient(q: np.ndarray) -> np.ndarray:
+            return np.log(np.clip(q, 1e-300, None)) + 1.0
+
+        res = minimize(neg_entropy, start[support], jac=gradient, method="SLSQP",
+                       bounds=[(0.0, 1.0)] * support.size,
+                       constraints=[{"type": "eq", "fun": lambda q: q.sum() - 1.0},
+                                    {"type": "ineq", "fun": lambda q: sub.T @ q + tol}],
+                       options={"ftol": 1e-12, "maxiter": 200})
+        if res.success and np.all(sub.T @ res.x >= -1e-6):
+            start = np.zeros(k)
+            start[support] = res.x
+    p = np.where(start > 1e-9, start, 0.0)
+    return p / p.sum()
+
+
+def nash_payoff(pairs: PairMatrix, kind: str = "margin") -> np.ndarray:
+    """The antisymmetric game of a head-to-head matrix: ``"margin"`` (default) is the share
+    above 1/2 (``share - 0.5``, bounded, in win-share points); ``"logodds"`` is Balduzzi's
+    log-odds ``logit(share)`` with the shares taken as ``(wins + 1/2) / (n + 1)`` so that a
+    pair decided 4,000 to 0 stays finite. Pairs that never met count 0."""
+    share = pairs.share
+    if kind == "logodds":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            smoothed = (share * pairs.n + 0.5) / (pairs.n + 1.0)
+            values = np.log(smoothed / (1.0 - smoothed))
+    elif kind == "margin":
+        values = share - 0.5
+    else:
+        raise ValueError(f"payoff {kind!r} is not 'margin' or 'logodds'")
+    return np.nan_to_num(values)
+
+
+def nash_averaging(pairs: PairMatrix, kind: str = "margin") -> pd.DataFrame:
+    """Nash averaging (Balduzzi et al. 2018): the maximum-entropy Nash equilibrium of the
+    head-to-head game and each strategy's payoff against it, a ranking that does not force
+    transitivity (a cycle shares the equilibrium; Bradley-Terry would order it).
+
+    Returns
+    -------
+    DataFrame, one row per strategy, by payoff then weight (best first)
+        ``strategy`` (str); ``n`` (int64, games against the others); ``nash_weight``
+        (float64: its weight in the equilibrium); ``nash_payoff`` (float64: its mean
+        share against the equilibrium mixture, in [0, 1]: 0.5 for every strategy of the
+        support, below 0.5 for one outside it); ``in_support`` (bool); ``rank`` (int64).
+    """
+    p = nash_equilibrium(nash_payoff(pairs, kind))
+    share = np.where(np.isnan(pairs.share), 0.5, pairs.share)
+    np.fill_diagonal(share, 0.5)
+    against = share @ p
+    out = pd.DataFrame({
+        "strategy": list(pairs.names),
+        "n": pairs.n.sum(axis=1).astype(np.int64),
+        "nash_weight": p,
+        "nash_payoff": against,
+        "in_support": p > 0,
+    })
+    out = out.sort_values(["in_support", "nash_payoff", "nash_weight"],
+                          ascending=False, kind="stable").reset_index(drop=True)
+    out["rank"] = np.arange(1, len(out) + 1, dtype=np.int64)
+    return out
+
+
+def bradley_terry_pairs(pairs: PairMatrix, confidence: float = 0.95) -> pd.DataFrame:
+    """Bradley-Terry strengths from a head-to-head matrix of independent pair tables (the
+    ladder's: each pair plays its own games): a binomial GLM of each pair's share with its
+    games as weights (statsmodels), ``P(i above j) = expit(theta_i - theta_j)``, centred to
+    mean 0. A strategy that won (lost) every game it played has no finite strength
+    (``separated``: "above all" / "below all") and is left out of the fit, as in
+    :func:`bradley_terry`.
+
+    Returns
+    -------
+    DataFrame, one row per strategy, best first
+        ``strategy`` (str); ``n`` (int64, games); ``strength``, ``se``, ``ci_low``, ``ci_high``
+        (float64, log-odds); ``separated`` (str); ``rank`` (int64).
+    """
+    names = pairs.names
+    K = len(names)
+    ii, jj = np.triu_indices(K, 1)
+    met = pairs.n[ii, jj] > 0
+    a, b = ii[met].astype(np.int64), jj[met].astype(np.int64)
+    y, w = pairs.share[a, b], pairs.n[a, b]
+    above, below = _separated(a, b, y, K)
+    keep = [k for k in range(K) if k not in above and k not in below]
+    theta_c = np.full(K, np.nan)
+    se = np.full(K, np.nan)
+    theta_c[above] = np.inf
+    theta_c[below] = -np.inf
+    if len(keep) >= 2:
+        index = {k: i for i, k in enumerate(keep)}
+        rows = np.isin(a, keep) & np.isin(b, keep)
+        ra = np.array([index[k] for k in a[rows]], np.int64)
+        rb = np.array([index[k] for k in b[rows]], np.int64)
+        m = len(keep)
+        D = np.zeros((ra.size, m))
+        D[np.arange(ra.size), ra] += 1.0
+        D[np.arange(ra.size), rb] -= 1.0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = GLM(y[rows], D[:, 1:], family=Binomial(), var_weights=w[rows]).fit()
+        theta = np.r_[0.0, fit.params]
+        vcov = np.zeros((m, m))
+        vcov[1:, 1:] = fit.cov_params()
+        centre = np.eye(m) - 1.0 / m
+        theta_c[keep] = centre @ theta
+        se[keep] = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
+    elif len(keep) == 1:
+        theta_c[keep[0]] = 0.0
+    z = normal_quantile(confidence)
+    with np.errstate(invalid="ignore"):
+        out = pd.DataFrame({
+            "strategy": list(names), "n": pairs.n.sum(axis=1).astype(np.int64),
+            "strength": theta_c, "se": se,
+            "ci_low": theta_c - z * se, "ci_high": theta_c + z * se,
+            "separated": ["above all" if k in above else "below all" if k in below else ""
+                          for k in range(K)],
+        })
+    order = [*above, *sorted(keep, key=lambda k: -theta_c[k]), *reversed(below)]
+    out = out.iloc[order].reset_index(drop=True)
+    out["rank"] = np.arange(1, K + 1, dtype=np.int64)
+    return out
+
+
+@dataclass(frozen=True)
+class Structure:
+    """What :func:`head_to_head_structure` found: the significant edges, the cycles among
+    them (named), the Nash averaging table and its "best strategy" verdict."""
+
+    pairs: PairMatrix
+    cycles: list[tuple[str, ...]]
+    cycle_holm: list[bool]
+    nash: pd.DataFrame
+    verdict: str
+
+    def cycle_text(self, cycle: Sequence[str]) -> str:
+        """``a > b (52.5% [51.0, 54.0]) > c (...) > a (...)``: each edge with its share."""
+        index = {name: i for i, name in enumerate(self.pairs.names)}
+        parts = [f"`{cycle[0]}`"]
+        for x, y in zip(cycle, [*cycle[1:], cycle[0]]):
+            i, j = index[x], index[y]
+            parts.append(f"`{y}` ({100 * self.pairs.share[i, j]:.1f}% "
+                         f"[{100 * self.pairs.low[i, j]:.1f}, {100 * self.pairs.high[i, j]:.1f}]"
+                         " of the wins)")
+        # written "a beats b (..) beats c": the share is the left one's against the right one
+        return " > ".join(parts)
+
+
+def head_to_head_structure(pairs: PairMatrix, kind: str = "margin") -> Structure:
+    """Cycles and Nash averaging of a head-to-head matrix, with the "best strategy" verdict.
+
+    An edge ``i > j`` counts only when the 95% interval of i's share against j excludes 50%
+    (each pair's own interval); a cycle is a closed path of such edges (greedy > balanced >
+    hoarder > greedy). ``cycle_holm`` says whether every edge of a cycle also survives Holm's
+    correction over all the pairs (score tests of a share of 1/2).
+
+    The verdict: the Nash support is the set no strategy beats on average. One strategy in it
+    that beats every other with its interval above 50% is the best; one that some other is
+    not told apart from (interval includes 50%) is "first, not told apart from ..."; a support
+    of several strategies has no single best (a cycle, or strategies not told apart).
+    """
+    names = pairs.names
+    beats = pairs.beats()
+    cycles_idx = find_cycles(beats)
+    p = pairs.p_values()
+    upper = np.triu_indices(len(names), 1)
+    flat = p[upper]
+    adjusted = np.full_like(p, np.nan)
+    if flat.size:
+        adj = holm(flat)
+        adjusted[upper] = adj
+        adjusted.T[upper] = adj
+    holds = [bool(all(adjusted[i, j] < 0.05 for i, j in zip(c, [*c[1:], c[0]])))
+             for c in cycles_idx]
+    nash = nash_averaging(pairs, kind)
+    support = list(nash.loc[nash["in_support"], "strategy"])
+    if len(support) == 1:
+        best = support[0]
+        i = names.index(best)
+        level = [names[j] for j in range(len(names)) if j != i and pairs.n[i, j] > 0
+                 and not beats[i, j]]
+        if not level:
+            verdict = (f"`{best}` is the best: the equilibrium is pure and `{best}` beats "
+                       "every other strategy, each interval above 50%")
+        else:
+            verdict = (f"`{best}` is first (a pure equilibrium) but not told apart from "
+                       + ", ".join(f"`{x}`" for x in level)
+                       + " (interval includes 50%)")
+    else:
+        weights = ", ".join(f"`{r.strategy}` {100 * r.nash_weight:.0f}%"
+                            for r in nash[nash["in_support"]].itertuples())
+        verdict = f"no single best strategy: the equilibrium mixes {weights}"
+    return Structure(pairs, [tuple(names[i] for i in c) for c in cycles_idx], holds, nash,
+                     verdict)
