@@ -1,7 +1,9 @@
 """The OpenSpiel adapter's cost per step against the native kernels, and where the time goes.
 
 For each game (``--game``, or every registered game with ``--game all``, the default), random
-games with ``--players`` seats (default 2) are played four ways with the same actions (drawn
+games with ``--players`` seats (default: each game's own table size,
+``GameSpec.default_player_count``; a count a game does not allow skips that game, said in the
+log) are played four ways with the same actions (drawn
 once, before timing):
 
 * **batch kernel**: the game's ``play_batch`` with ``random`` in every seat, the compiled loop
@@ -39,8 +41,9 @@ def _best(fn, repeat: int) -> float:
     return best
 
 
-def measure(name: str, games: int, args, problems: list[str]) -> dict:
-    """One game's row (see the module docstring); ``--check`` problems appended."""
+def measure(name: str, n: int, games: int, args, problems: list[str]) -> dict:
+    """One game's row with ``n`` players (see the module docstring); ``--check`` problems
+    appended."""
     import numpy as np
 
     from tajsim.games.registry import get_game
@@ -48,7 +51,6 @@ def measure(name: str, games: int, args, problems: list[str]) -> dict:
     from tajsim.play.arena import entry, packed_components, play_lineups, rotated_lineups
 
     spec = get_game(name)
-    n = args.players
     # the actions of each game, drawn once with a seeded random policy
     scripts = []
     for g in range(games):
@@ -170,7 +172,8 @@ def measure(name: str, games: int, args, problems: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> None:
     p = common.parser(__doc__.splitlines()[0], repeat=3, quick_repeat=1)
     p.set_defaults(game="all")
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=None,
+                   help="seats (default: each game's default_player_count)")
     p.add_argument("--games", type=int, default=None, help="games per way (default 20; quick 3)")
     args = common.parse(p, argv)
     games = args.games or (3 if args.quick else 20)
@@ -181,7 +184,15 @@ def main(argv: list[str] | None = None) -> None:
     rows: list[dict] = []
     problems: list[str] = []
     for name in names:
-        rows.append(measure(name, games, args, problems))
+        spec = GAMES[name]
+        low, high = spec.players[spec.default_edition]
+        n = spec.default_player_count() if args.players is None else args.players
+        if not low <= n <= high:
+            if args.game != "all":  # the one game asked for: its own one-line refusal
+                spec.check_players(n)
+            common.log(f"{name}: skipped, {n} players not allowed (expected {low} to {high})")
+            continue
+        rows.append(measure(name, n, games, args, problems))
     common.write_csv("interop_openspiel", rows, args)
     if args.check:
         common.fail_on(problems, "OpenSpiel adapter == BaseGame replay")

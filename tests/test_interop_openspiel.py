@@ -291,3 +291,126 @@ def test_one_seat_object_at_two_seats_keeps_a_stream_per_seat():
     game, seat = play()
     assert sorted(player for _, player in seat._bots) == [0, 2]
     assert play()[0].actions == game.actions
+
+
+# -- legality, seeds and observers (issue 43) ------------------------------------------------
+def _refused(state, action):
+    """``state.apply_action(action)`` is refused in one line, in OpenSpiel's and tajsim's
+    error types, and leaves the state as it was."""
+    from tajsim.engine.base_game import IllegalActionError
+
+    before = (state.history(), None if state.tajsim_game is None
+              else state.tajsim_game.state.copy())
+    with pytest.raises(pyspiel.SpielError) as info:
+        state.apply_action(action)
+    assert isinstance(info.value, IllegalActionError)  # a UserError: the CLI's one line
+    assert "\n" not in str(info.value) and str(action) in str(info.value)
+    assert state.history() == before[0]
+    if before[1] is not None:
+        assert np.array_equal(state.tajsim_game.state, before[1])
+    return str(info.value)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_illegal_negative_and_out_of_range_actions_are_refused(name):
+    spec = GAMES[name]
+    game = O.load_game(name, FEWEST[name])
+    state = game.new_initial_state()
+    assert "expected a game id 0 to 4095" in _refused(state, 5000)  # a deal of 5,000 of 4,096
+    _refused(state, -2)
+    _, state = _played(name, FEWEST[name], 5)
+    legal = set(state.legal_actions())
+    illegal = next((a for a in range(spec.n_actions) if a not in legal), None)
+    if illegal is not None:  # No Thanks!'s two actions are often both legal
+        assert f"player {state.current_player()}" in _refused(state, illegal)
+    _refused(state, -2)
+    _refused(state, spec.n_actions + 5)
+    state.apply_action(min(legal))  # a legal one still goes through
+    _, over = _played(name, FEWEST[name], 100_000)
+    assert over.is_terminal() and "game is over" in _refused(over, 0)
+
+
+def test_deserialising_an_illegal_record_is_refused_naming_the_action():
+    import json
+
+    game, state = _played("maharaja", 3, 6)
+    data = json.loads(state.serialize())
+    actions = data["record"]["actions"]
+    legal_then = set(_played("maharaja", 3, 3)[1].legal_actions())
+    actions[3] = next(a for a in range(GAMES["maharaja"].n_actions) if a not in legal_then)
+    with pytest.raises(pyspiel.SpielError, match="serialised state: action 4 of the record"):
+        game.deserialize_state(json.dumps(data))
+    data = json.loads(state.serialize())
+    data["record"]["game_id"] = 9999  # not one of the 4,096 deals
+    with pytest.raises(pyspiel.SpielError, match="the deal of the record: deal 9999"):
+        game.deserialize_state(json.dumps(data))
+    data = json.loads(state.serialize())
+    data["record"]["actions"][0] = -1  # OpenSpiel's kInvalidAction: refused by tajsim first
+    with pytest.raises(pyspiel.SpielError, match="action 1 of the record: action -1"):
+        game.deserialize_state(json.dumps(data))
+
+
+@pytest.mark.parametrize("seed", [2**31 - 1, 2**31, 2**40 + 3, 2**63 - 1])
+def test_seeds_up_to_2_63_minus_1(seed):
+    game = O.load_game("maharani", 2, seed=seed)
+    assert game.seed == seed
+    state = game.new_initial_state()
+    state.apply_action(7)
+    reference = get_game("maharani").game_class(2, None, seed, 7)
+    assert np.array_equal(state.tajsim_game.state, reference.state)
+    # the game string and the serialised state carry the seed back
+    assert pyspiel.load_game(str(game)).seed == seed
+    again = game.deserialize_state(state.serialize())
+    assert again.tajsim_game.seed == seed
+    assert pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(
+        game, state))[1].tajsim_game.seed == seed
+    params = {"players": 2, **({"seed": seed} if seed < 2**31 else {"master_seed": str(seed)})}
+    assert pyspiel.load_game("tajsim_maharani", params).seed == seed
+
+
+@pytest.mark.parametrize("kwargs,expected", [
+    ({"master_seed": "0x10", "seed": 3}, "both given"),
+    ({"master_seed": "twelve"}, "master_seed 'twelve' is not a whole number"),
+    ({"master_seed": str(2**63)}, f"seed {2**63} is out of range"),
+])
+def test_bad_master_seeds_are_one_line_errors(kwargs, expected):
+    with pytest.raises(UserError, match=expected) as info:
+        pyspiel.load_game("tajsim_maharani", kwargs)
+    assert "\n" not in str(info.value)
+    with pytest.raises(UserError, match="seed -1 is out of range"):
+        O.load_game("maharani", 2, seed=-1)
+
+
+def test_a_public_information_observer_is_refused_not_given_the_private_view():
+    from open_spiel.python.observation import make_observation
+
+    game = O.load_game("maharani", 2)
+    kind = pyspiel.PrivateInfoType
+    for private in (kind.NONE, kind.ALL_PLAYERS):
+        obs_type = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                              private_info=private)
+        with pytest.raises(pyspiel.SpielError, match="no observation with public_info=True"):
+            make_observation(game, obs_type)
+    seat = make_observation(game)  # the default: one seat's view
+    _, state = _played("maharani", 2, 4)
+    seat.set_from(state, 0)
+    assert seat.string_from(state, 0) == state.observation_string(0)
+
+
+def test_the_benchmark_measures_every_game_at_its_default_table(tmp_path):
+    """``benchmarks/bench_interop_openspiel.py`` at its defaults (tiny sizes) measures every
+    game, No Thanks! (3+ players) and Taj Mahal included."""
+    import csv
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_interop_openspiel.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "1", "--repeat", "1",
+                           "--warmup", "0", "--check", "--results", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with (tmp_path / "interop_openspiel.csv").open() as f:
+        rows = {r["game"]: r for r in csv.DictReader(f)}
+    assert set(rows) == set(GAMES)
+    for name, row in rows.items():
+        assert int(row["players"]) == GAMES[name].default_player_count()
+        assert float(row["adapter_us_per_step"]) > 0

@@ -162,6 +162,51 @@ def test_a_field_longer_than_its_declaration_is_refused():
         layout(spec).encode(too_long)
 
 
+# -- the global state, defaults and the episode's bounds ------------------------------------
+@pytest.mark.parametrize("game", list(GAMES))
+def test_state_is_every_seats_observation_for_a_centralised_critic(game):
+    from pettingzoo.test.state_test import test_state_space
+
+    e = env(game=game, players=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PettingZoo's check warns on a doubtful space
+        test_state_space(e)
+    e.reset(seed=6)
+    rng = np.random.default_rng(2)
+    for _ in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        state = e.state()
+        assert e.state_space.contains(state)
+        seats = np.split(state, 3)
+        for p, seat in enumerate(e.possible_agents):
+            if seat in e.agents:
+                assert np.array_equal(seats[p], e.observe(seat)["observation"])
+        e.step(None if terminated or truncated
+               else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_players_default_to_the_games_table_size():
+    for name, spec in GAMES.items():
+        assert env(game=name).n_players == spec.default_player_count()
+    e = env(game="nothanks")  # a 3-7 player game: no 2-player default
+    e.reset(seed=1)
+    assert len(e.agents) == GAMES["nothanks"].default_player_count() >= 3
+
+
+def test_step_before_reset_and_after_the_end_are_one_line_errors():
+    e = env(game="maharani", players=2)
+    with pytest.raises(UserError, match=r"no episode yet; call reset\(\) before step\(\)"):
+        e.step(0)
+    e.reset(seed=3)
+    _masked_random_play(e, seed=0)  # steps every agent out (step(None) when done)
+    assert not e.agents
+    with pytest.raises(UserError, match=r"the episode is over .*call reset\(\)") as info:
+        e.step(0)
+    assert "\n" not in str(info.value)
+    with pytest.raises(UserError, match="episode is over"):
+        e.step(None)
+
+
 # -- rendering and refusals ----------------------------------------------------------------
 def test_ansi_render_is_the_games_own_description():
     e = env(game="tajmahal", players=3, render_mode="ansi")

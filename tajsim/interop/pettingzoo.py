@@ -15,6 +15,10 @@
 * Observations: ``{"observation": int64[size], "action_mask": int8[n_actions]}``; the array
   is what that seat sees (:mod:`tajsim.interop.encoding`), the mask is 1 at the legal actions
   of the seat to move and all 0 for the other seats.
+* ``state()`` is the global observation for a centralised critic: every seat's observation
+  array, seat 0 first (``int64[n_players * size]``, ``state_space``): all that the seats know
+  together, never what none of them sees (the deck's order, the bag's next draws).
+* ``players`` defaults to the game's own table size (``GameSpec.default_player_count``).
 * Rewards come at the end only: each winner (rank 1) gets its win share, 1 / (number of
   winners), the others 0; ``infos[agent]`` then holds ``score`` and ``rank``.
 * ``reset(seed=s)`` plays game 0 of master seed ``s``, each later ``reset()`` the next game
@@ -62,14 +66,17 @@ class TajsimAECEnv(_AECEnv):
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "tajsim", "is_parallelizable": False}
 
-    def __init__(self, game: str | None = None, players: int = 2, edition: str | None = None,
+    def __init__(self, game: str | None = None, players: int | None = None,
+                 edition: str | None = None,
                  seed: int | None = None, options: Mapping[str, bool] | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.spec = get_game(game)
         self.edition = self.spec.editions[self.spec.edition_index(
             self.spec.default_edition if edition is None else edition)]
-        self.n_players = self.spec.check_players(players, self.edition)
+        self.n_players = self.spec.check_players(
+            self.spec.default_player_count(self.edition) if players is None else players,
+            self.edition)
         self.rule_options = self.spec.game_class.check_options(options)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise UserError(f"render mode {render_mode!r} is not offered; expected one of: "
@@ -87,6 +94,9 @@ class TajsimAECEnv(_AECEnv):
                                    for p, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(self.spec.n_actions)
                               for a in self.possible_agents}
+        wide = np.iinfo(np.int64)
+        self.state_space = spaces.Box(wide.min, wide.max, (self.n_players * self.layout.size,),
+                                      np.int64)
         self._legal = np.empty(self.spec.n_actions, np.int64)
         self._n_legal = 0
         self.game: BaseGame | None = None
@@ -150,7 +160,23 @@ class TajsimAECEnv(_AECEnv):
         view = self.spec.view(game.state, game.comp, player, game.components)
         return {"observation": self.layout.encode(view), "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The global observation (centralised critics): every seat's observation array, seat
+        0 first, int64[n_players * size]; what the seats know together, not the hidden
+        chance."""
+        game = self._game
+        out = np.empty(self.n_players * self.layout.size, np.int64)
+        for p in range(self.n_players):
+            view = self.spec.view(game.state, game.comp, p, game.components)
+            self.layout.encode(view, out[p * self.layout.size:(p + 1) * self.layout.size])
+        return out
+
     def step(self, action: Any) -> None:
+        if self.game is None:
+            raise UserError("no episode yet; call reset() before step()")
+        if not self.agents:
+            raise UserError("the episode is over (every agent is done); call reset() before "
+                            "step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -177,11 +203,11 @@ class TajsimAECEnv(_AECEnv):
         pass
 
 
-def env(game: str | None = None, players: int = 2, edition: str | None = None,
+def env(game: str | None = None, players: int | None = None, edition: str | None = None,
         seed: int | None = None, options: Mapping[str, bool] | None = None,
         render_mode: str | None = None) -> TajsimAECEnv:
     """An AEC environment of ``game`` (a registered name; None: the default game) for
-    ``players`` seats (see the module docstring):
+    ``players`` seats (default: the game's ``default_player_count``; see the module docstring):
     ``edition`` (default: the game's first), ``options`` (its rule options by name),
     ``seed`` (the master seed of the first episode unless ``reset`` gives one)."""
     return TajsimAECEnv(game, players, edition, seed, options, render_mode)

@@ -24,6 +24,17 @@ The OpenSpiel game
   **Utility is the win share** (``CONSTANT_SUM``, sum 1): at the end each of the ``k`` tied
   winners gets ``1/k``, everyone else 0 -- the quantity the ladder and the reports measure.
 * States step the game's compiled kernels through its ``BaseGame`` (``spec.game_class``).
+  ``apply_action`` refuses an action that is not legal (a deal outside ``0 .. deals - 1``, a
+  negative or out-of-range number, an action of another phase) before the kernels see it, with
+  :class:`IllegalActionSpielError` (a ``pyspiel.SpielError`` and a tajsim ``UserError``), and
+  so does ``deserialize_state`` for a record's action.
+* Seeds: ``seed`` is an OpenSpiel integer (32-bit: 0 .. 2**31 - 1); the text parameter
+  ``master_seed`` (decimal or ``0x`` hexadecimal) carries any master seed up to 2**63 - 1, and
+  :func:`load_game` chooses between them.
+* Players default to the game's own table size (``GameSpec.default_player_count``).
+* Observers: one seat's view (``private_info=SINGLE_PLAYER`` with the public facts, OpenSpiel's
+  default); a public-only or an all-seats observer is refused (``SpielError``): a game's view
+  holds its seat's hidden facts, so it cannot stand for the public information.
 * ``observation_string(p)`` lists the fields of the game's own view of seat ``p``
   (``spec.view``: only what that seat sees). ``information_state_string(p)`` adds perfect
   recall: a digest chained over the seat's view at each of its own past decisions and the
@@ -65,10 +76,11 @@ from tajsim.interop.openspiel.game import (  # noqa: E402
     state_from_game,
 )
 from tajsim.interop.openspiel.game_type import load_game, openspiel_name  # noqa: E402
+from tajsim.interop.openspiel.state_data import IllegalActionSpielError  # noqa: E402
 from tajsim.play.mixed import register_seat_resolver  # noqa: E402
 
-__all__ = ["OpenSpielSeat", "TajsimGame", "TajsimState", "load_game", "openspiel_name",
-           "parse_bot", "state_from_game"]
+__all__ = ["IllegalActionSpielError", "OpenSpielSeat", "TajsimGame", "TajsimState", "load_game",
+           "openspiel_name", "parse_bot", "state_from_game"]
 
 for _spec in GAMES.values():
     register_game(_spec)

@@ -16,14 +16,15 @@ from tajsim.interop import require
 from tajsim.interop.encoding import layout, observe
 from tajsim.interop.openspiel.game_type import (
     DEFAULT_DEALS,
-    MAX_GAME_LENGTH,
-    default_players,
+    MAX_INT_PARAM,
     edition_param,
     game_type,
+    max_game_length,
     openspiel_name,
 )
 from tajsim.interop.openspiel.state_data import (
     StateData,
+    check_replayed,
     parse_payload,
     restore_raw,
     view_text,
@@ -45,11 +46,9 @@ class TajsimGame(_Game):
         params = dict(params or {})
         edition = str(params.get("edition", spec.default_edition))
         spec.edition_index(edition)  # a bad edition: one-line UserError
-        n_players = spec.check_players(int(params.get("players", default_players(spec))),
-                                       edition)
-        seed = int(params.get("seed", 0))
-        if not 0 <= seed <= 2**63 - 1:
-            raise UserError(f"seed {seed} is out of range; expected 0 to 2**63 - 1")
+        n_players = spec.check_players(
+            int(params.get("players", spec.default_player_count(edition))), edition)
+        seed = master_seed(params.get("seed", 0), params.get("master_seed", ""))
         deals = int(params.get("deals", DEFAULT_DEALS))
         if not 1 <= deals <= 2**20:
             raise UserError(f"deals {deals} is out of range; expected 1 to {2**20}")
@@ -59,10 +58,13 @@ class TajsimGame(_Game):
             num_distinct_actions=spec.n_actions, max_chance_outcomes=deals,
             num_players=n_players,
             min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH)
-        full = {"players": n_players, "edition": edition_param(spec, edition), "seed": seed,
-                "deals": deals,
-                **options}
+            max_game_length=max_game_length(spec))
+        # OpenSpiel's integer parameters are 32-bit: a larger master seed travels as text, in
+        # hexadecimal (a game string's digits-only value is read back as an int, and overflows)
+        small = seed <= MAX_INT_PARAM
+        full = {"players": n_players, "edition": edition_param(spec, edition),
+                "seed": seed if small else 0, "master_seed": "" if small else hex(seed),
+                "deals": deals, **options}
         super().__init__(game_type(spec), info, full)
         self.n_players = n_players
         self.edition = edition
@@ -87,6 +89,19 @@ class TajsimGame(_Game):
         return TajsimState(self, self.deal(base.game_id, base.setup_id))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer of one seat's view (``private_info`` SINGLE_PLAYER with the public
+        facts, the default), with ``perfect_recall`` its information state. Any other kind is
+        refused: a game's view (``spec.view``) is one seat's, its own hidden facts included,
+        and no game declares a public-only or an all-seats encoding, so returning the seat's
+        view for a "public" observer would leak that seat's private information."""
+        if iig_obs_type is not None and not (
+                iig_obs_type.public_info
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise pyspiel.SpielError(
+                f"{openspiel_name(self.spec)} has no observation with public_info="
+                f"{iig_obs_type.public_info}, private_info={iig_obs_type.private_info.name}; "
+                "expected public_info=True, private_info=SINGLE_PLAYER (one seat's view: tajsim "
+                "games declare no public-only or all-seats encoding)")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return _Observer(self.spec, perfect_recall)
 
@@ -99,11 +114,15 @@ class TajsimGame(_Game):
         record = GameRecord.from_dict(data["record"])
         if data.get("chance_deal", True):
             state = self.new_initial_state()
+            check_replayed(state._d, -1, record.game_id)
             state.apply_action(record.game_id)
         else:
             state = TajsimState(self, self.deal(record.game_id, record.setup_id))
-        for action in record.actions:
-            state.apply_action(action)
+        for i, action in enumerate(record.actions):
+            # checked first, so that the error names the record's action (and a -1 gets
+            # tajsim's message, not OpenSpiel's kInvalidAction check)
+            check_replayed(state._d, i, action)
+            state.apply_action(action)  # through pyspiel: the state's history is kept
         restore_raw(state._d, data)
         return state
 
@@ -167,6 +186,8 @@ class TajsimState(_State):
         return sorted(int(a) for a in d.legal_buf[:n])
 
     def _apply_action(self, action: int) -> None:
+        # refused before the kernels see it: OpenSpiel applies whatever a Python game accepts
+        self._d.refuse_illegal(int(action))
         self._d.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -246,6 +267,25 @@ class TajsimState(_State):
         """The ``BaseGame`` this state steps (None before the deal; the referee's view: do not
         show it to a seat)."""
         return self._d.base
+
+
+def master_seed(seed: Any, text: Any) -> int:
+    """The master seed from the ``seed`` parameter (0 .. 2**31 - 1, OpenSpiel's integers) or
+    the ``master_seed`` text (any of 0 .. 2**63 - 1, decimal or ``0x`` hexadecimal; "" means
+    ``seed``); a one-line error."""
+    if text not in ("", None):
+        if int(seed) != 0:
+            raise UserError(f"seed {seed} and master_seed {text!r} both given; expected one")
+        try:
+            value = int(str(text), 16 if str(text).lower().startswith("0x") else 10)
+        except ValueError:
+            raise UserError(f"master_seed {text!r} is not a whole number; expected 0 to "
+                            "2**63 - 1 in decimal or 0x hexadecimal") from None
+    else:
+        value = int(seed)
+    if not 0 <= value <= 2**63 - 1:
+        raise UserError(f"seed {value} is out of range; expected 0 to 2**63 - 1")
+    return value
 
 
 GAME_CLASSES: dict[str, type[TajsimGame]] = {}

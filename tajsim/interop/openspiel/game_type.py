@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
@@ -17,9 +19,8 @@ if TYPE_CHECKING:
     from tajsim.interop.openspiel.game import TajsimGame
 
 
-#: Upper bound on a game's actions that OpenSpiel's ``max_game_length`` reports: random 5-player
-#: games take about 300-400 actions; the bound is loose, never hit.
-MAX_GAME_LENGTH = 4096
+#: The largest value of an integer parameter: OpenSpiel's ``GameParameter`` holds a C++ int.
+MAX_INT_PARAM = 2**31 - 1
 
 #: How many deals (game ids) the chance node at the start chooses from, by default.
 DEFAULT_DEALS = 4096
@@ -30,9 +31,10 @@ def openspiel_name(spec: GameSpec) -> str:
     return f"tajsim_{spec.name}"
 
 
-def default_players(spec: GameSpec) -> int:
-    low, high = spec.players[spec.default_edition]
-    return 2 if low <= 2 <= high else low
+def max_game_length(spec: GameSpec) -> int:
+    """OpenSpiel's ``max_game_length``: the game's own bound on its actions
+    (``GameSpec.max_game_length``) plus the deal."""
+    return int(spec.max_game_length) + 1
 
 
 def edition_param(spec: GameSpec, edition: str) -> int | str:
@@ -44,9 +46,9 @@ def edition_param(spec: GameSpec, edition: str) -> int | str:
 def game_type(spec: GameSpec) -> Any:
     low = min(lo for lo, _ in spec.players.values())
     high = max(hi for _, hi in spec.players.values())
-    params: dict[str, Any] = {"players": default_players(spec),
+    params: dict[str, Any] = {"players": spec.default_player_count(),
                               "edition": edition_param(spec, spec.default_edition),
-                              "seed": 0, "deals": DEFAULT_DEALS}
+                              "seed": 0, "master_seed": "", "deals": DEFAULT_DEALS}
     params.update({o.name: bool(o.default) for o in spec.options})
     return pyspiel.GameType(
         short_name=openspiel_name(spec),
@@ -68,9 +70,14 @@ def game_type(spec: GameSpec) -> Any:
 
 def load_game(game: str | GameSpec, players: int | None = None, edition: str | None = None,
               seed: int = 0, options: Mapping[str, bool] | None = None) -> TajsimGame:
-    """``pyspiel.load_game`` of a tajsim game by its tajsim name (or spec)."""
+    """``pyspiel.load_game`` of a tajsim game by its tajsim name (or spec); ``seed`` any of
+    0 .. 2**63 - 1 (from 2**31 up it travels as the ``master_seed`` text parameter)."""
     spec = get_game(game)
-    params: dict[str, Any] = {"seed": int(seed)}
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) \
+            or not 0 <= int(seed) <= 2**63 - 1:
+        raise UserError(f"seed {seed!r} is out of range; expected 0 to 2**63 - 1")
+    params: dict[str, Any] = ({"seed": int(seed)} if seed <= MAX_INT_PARAM
+                              else {"master_seed": hex(int(seed))})
     if players is not None:
         params["players"] = int(players)
     if edition is not None:

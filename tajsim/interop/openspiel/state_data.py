@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tajsim.engine.base_game import BaseGame, GameRecord
+from tajsim.engine.base_game import BaseGame, GameRecord, IllegalActionError
 from tajsim.errors import UserError
 from tajsim.interop import require
 from tajsim.interop.openspiel.game_type import openspiel_name
@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 
 
 _PLAIN = (int, float, str, bool, tuple, list, dict, type(None))
+
+
+# From a module imported by name: a type checker takes it as Any.
+_SpielError: Any = pyspiel.SpielError
+
+
+class IllegalActionSpielError(_SpielError, IllegalActionError):
+    """An action a state refuses: OpenSpiel's own error type (``pyspiel.SpielError``, what its
+    C++ games raise) and tajsim's (``IllegalActionError``, a one-line ``UserError``)."""
 
 
 def view_text(view: Any) -> str:
@@ -80,9 +89,32 @@ class StateData:
         other.legal_buf = np.empty(self.spec.n_actions, np.int64)
         return other
 
+    def refuse_illegal(self, action: int) -> None:
+        """Raise :class:`IllegalActionSpielError` unless ``action`` is legal here: a deal
+        ``0 .. deals - 1`` at the chance node, one of the legal actions of the seat to move
+        after it. OpenSpiel does not check a Python game's actions, and the kernels trust
+        theirs (an illegal one corrupts the state silently), so every action is checked
+        before it reaches them."""
+        base = self.base
+        if base is None:
+            deals = self.os_game.deals
+            if not 0 <= action < deals:
+                raise IllegalActionSpielError(
+                    f"deal {action} is not an outcome of the chance node; expected a game id "
+                    f"0 to {deals - 1}")
+            return
+        if base.is_over:
+            raise IllegalActionSpielError(f"the game is over; action {action} cannot be applied")
+        n = int(self.spec.kernels.legal_actions(base.state, base.comp, self.legal_buf))
+        if not np.any(self.legal_buf[:n] == action):
+            shown = sorted(int(a) for a in self.legal_buf[:n])[:5]
+            raise IllegalActionSpielError(
+                f"action {action} is not legal for player {base.current_player} here; "
+                f"expected one of its {n} legal actions, e.g. {shown}")
+
     def step(self, action: int) -> None:
-        """Apply ``action`` with the game's kernel (OpenSpiel has checked it is legal) and
-        note the actor's decision for its recall."""
+        """Apply ``action`` with the game's kernel (checked legal by :meth:`refuse_illegal`)
+        and note the actor's decision for its recall."""
         base = self.base
         if base is None:  # the deal
             self.base = self.os_game.deal(int(action))
@@ -153,6 +185,17 @@ def restore_raw(d: StateData, data: Mapping[str, Any]) -> None:
     d.raw = True
 
 
+def check_replayed(d: StateData, index: int, action: int) -> None:
+    """Refuse action ``index`` (0-based; -1: the deal) of a serialised record unless it is
+    legal in ``d``, naming its place in the record."""
+    try:
+        d.refuse_illegal(action)
+    except IllegalActionSpielError as exc:
+        where = "the deal" if index < 0 else f"action {index + 1}"
+        raise IllegalActionSpielError(f"serialised state: {where} of the record: {exc}"
+                                      ) from None
+
+
 def data_from_payload(text: str) -> StateData:
     """The :class:`StateData` of :meth:`StateData.payload` (pyspiel's pickle of a state):
     its record replayed action by action (each checked), then a resampled world restored."""
@@ -165,8 +208,7 @@ def data_from_payload(text: str) -> StateData:
     out = StateData(os_game, base)
     out.chance_deal = bool(data.get("chance_deal", True))
     for i, action in enumerate(record.actions):
-        if action not in base.legal_actions():
-            raise UserError(f"serialised state: action {i + 1} ({action}) is not legal")
+        check_replayed(out, i, action)
         out.step(action)
     restore_raw(out, data)
     return out
