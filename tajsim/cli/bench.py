@@ -79,6 +79,7 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
     threads = check_workers(workers) or available_cores()
     echo.say(describe_machine())
     probe = make_batch(min(games or 20, 20), players, strategies, edition, seed, game=game)
+    players = probe.players  # the game's default table when -p is left out
     echo.detail(f"validated: {probe.spec.title}, {players} players, "
                 f"{','.join(probe.config.strategies)}, seed {seed}; {threads} core"
                 f"{'s' if threads != 1 else ''}, best of {repeat} after {warmup} warm-up")

@@ -167,7 +167,7 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
                         "keeps every game in memory; for more, tajsim simulate --out and "
                         "tajsim report)")
     spec = get_game(game)
-    spec.check_players(players, edition)
+    players = spec.players_or_default(players, edition)
     if field is not None and players < 3:
         raise UserError(f"--field {field!r} with {players} players; expected 3 or more players "
                         "(two seats are A and B)")

@@ -60,8 +60,8 @@ from tajsim.reporting.ladder import (
                    "with :key=value settings) at equal iterations and (ismcts) at equal time; "
                    "repeatable; needs tajsim[interop].")
 @click.option("--openspiel-games", type=click.IntRange(min=1), default=40, show_default=True)
-@click.option("--openspiel-players", type=int, default=2, show_default=True,
-              help="Players in the OpenSpiel tables.")
+@click.option("--openspiel-players", type=int, default=None,
+              help="Players in the OpenSpiel tables (default: the game's smallest table).")
 @click.option("--openspiel-iterations", type=click.IntRange(min=1), default=20,
               show_default=True, help="Iterations of both sides at equal iterations.")
 @click.option("--openspiel-only", is_flag=True,
@@ -109,7 +109,9 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     echo.detail(f"the tables go to {output} and their numbers to {output.with_suffix('.json')}")
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
-    spec.check_players(players, ed)
+    players = spec.players_or_default(players, ed)
+    if openspiel_players is None:
+        openspiel_players = spec.player_range(ed)[0]
     if openspiel:
         spec.check_players(openspiel_players, ed)
     elif openspiel_only:

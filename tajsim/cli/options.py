@@ -29,10 +29,13 @@ def game_option(func: F) -> F:
                         help=f"The game: {', '.join(GAME_PACKAGES)}.")(func)
 
 
-def players_option(default: int | None = 4) -> Callable[[F], F]:
-    return click.option("--players", "-p", type=int, default=default,
-                        show_default=default is not None,
-                        help="Players per game (the game's range; Taj Mahal 2018: 2-5).")
+def players_option() -> Callable[[F], F]:
+    """``--players/-p``; left out, the command plays the game's own default table size
+    (``GameSpec.default_players``, clipped to the edition's range), which ``tajsim strategies
+    --game GAME`` shows."""
+    return click.option("--players", "-p", type=int, default=None,
+                        help="Players per game, in the game's range (default: the game's usual "
+                             "table; tajsim strategies --game GAME shows both).")
 
 
 def strategies_option(default: str = "random", help_text: str | None = None) -> Callable[[F], F]:

@@ -128,9 +128,9 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
             played = shadow
     else:
         names = [s for s in strategies.split(",") if s.strip()]
+        players = spec.players_or_default(players, edition)
         if len(names) == 1:
             names = names * players
-        spec.check_players(players, edition)
         if len(names) != players:
             raise UserError(
                 f"--strategies lists {len(names)} strategies for {players} players; "

@@ -87,3 +87,7 @@ def command(game: str, params: bool, plugins: str) -> None:
         click.echo(f"pure-Python strategies in {folder} (use as py:PATH; docs/strategies.md):")
         for line in listed:
             click.echo(line)
+    tables = ", ".join(f"{low}-{high}" + (f" ({ed})" if len(game_spec.editions) > 1 else "")
+                       for ed, (low, high) in game_spec.players.items())
+    click.echo(f"\n{game_spec.title}: {tables} players; {game_spec.default_player_count()} when "
+               "--players is left out.")

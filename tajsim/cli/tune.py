@@ -72,7 +72,7 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     write = write_path is not None
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
-    spec.check_players(players, ed)
+    players = spec.players_or_default(players, ed)
     if spec.tuning is None:
         raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
     tuning = spec.tuning

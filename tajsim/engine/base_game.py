@@ -153,13 +153,14 @@ class BaseGame(metaclass=_ReadsSpec):
     #: The game's spec (bound by ``GameSpec``; a class not yet bound has none).
     spec: ClassVar[GameSpec]
 
-    def __init__(self, n_players: int, edition: str | int | None = None, seed: int = 0,
+    def __init__(self, n_players: int | None = None, edition: str | int | None = None,
+                 seed: int = 0,
                  game_id: int = 0, setup_id: int | None = None, components: Any = None,
                  options: Mapping[str, bool] | None = None) -> None:
         spec = self.spec
         self.options = self.check_options(options)
         self.edition = self.parse_edition(edition)
-        self.n_players = self.check_players(n_players, self.edition)
+        self.n_players = spec.players_or_default(n_players, self.edition)
         for name, value in (("seed", seed), ("game id", game_id), ("setup id", setup_id)):
             if value is not None and (not isinstance(value, (int, np.integer))
                                       or isinstance(value, bool)

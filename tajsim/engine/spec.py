@@ -70,6 +70,16 @@ class GameSpec:
         index in this tuple.
     players : mapping of edition to (min, max)
         Allowed player counts.
+    default_players : int
+        The table size every entry point uses when none is given (the CLI's ``--players``, the
+        runner, ``tajsim.game``, the adapters): the count the game is usually played at, inside
+        every edition's range (``default_player_count`` says the edition's, clipped to it).
+    max_game_length : int
+        The most actions one game can take under the rules (every decision counted, chance
+        excluded, whatever the rule options and component files), a bound derived from the
+        rules and the engine's own caps, not a measurement (each wing's ``spec.py`` gives the
+        derivation). The conformance suite and the profiling harness check every game they play
+        against it (``check_game_length``); OpenSpiel reports it as ``max_game_length``.
     max_players : int
         Size of the per-seat blocks (``prng`` and the record arrays' seat fields).
     state_size, comp_size, n_actions : int
@@ -165,6 +175,8 @@ class GameSpec:
     title: str
     editions: tuple[str, ...]
     players: Mapping[str, tuple[int, int]]
+    default_players: int
+    max_game_length: int
     max_players: int
     state_size: int
     comp_size: int
@@ -290,6 +302,32 @@ class GameSpec:
         raise UserError(f"unknown edition {text!r} of {self.title}; expected one of: "
                         f"{', '.join(self.editions)}")
 
+    def player_range(self, edition: str | int | None = None) -> tuple[int, int]:
+        """The (min, max) player counts of ``edition`` (default: the default edition)."""
+        ed = self.editions[self.edition_index(edition if edition is not None
+                                              else self.default_edition)]
+        low, high = self.players[ed]
+        return int(low), int(high)
+
+    def default_player_count(self, edition: str | int | None = None) -> int:
+        """The table size used when none is given: ``default_players``, clipped to the range of
+        ``edition`` (an edition whose range excludes it gets its nearest allowed count)."""
+        low, high = self.player_range(edition)
+        return min(max(self.default_players, low), high)
+
+    def players_or_default(self, n_players: Any, edition: str | int | None = None) -> int:
+        """``n_players`` checked (:meth:`check_players`), or the edition's default when None."""
+        if n_players is None:
+            return self.default_player_count(edition)
+        return self.check_players(n_players, edition)
+
+    def check_game_length(self, n_actions: int, where: str = "") -> None:
+        """Raise ``AssertionError`` when a game took more than ``max_game_length`` actions."""
+        if n_actions > self.max_game_length:
+            raise AssertionError(f"{where + ': ' if where else ''}{self.title} took {n_actions} "
+                                 f"actions, past its bound max_game_length = "
+                                 f"{self.max_game_length}")
+
     def check_players(self, n_players: Any, edition: str | int | None = None) -> int:
         """``n_players`` as an int if the edition allows it, else a one-line ``UserError``."""
         ed = self.editions[self.edition_index(edition if edition is not None
@@ -332,6 +370,17 @@ class GameSpec:
         if parts != self.part_columns:
             raise ValueError(f"{self.name}: result fields after {RESULT_LEAD} must be "
                              f"{self.part_columns}")
+        for ed in self.editions:
+            low, high = self.players[ed]
+            if not 1 <= low <= high <= self.max_players:
+                raise ValueError(f"{self.name}: players[{ed!r}] = {(low, high)} must lie in 1 .. "
+                                 f"max_players = {self.max_players}")
+        if not any(low <= self.default_players <= high for low, high in self.players.values()):
+            raise ValueError(f"{self.name}: default_players = {self.default_players} is in no "
+                             f"edition's range {dict(self.players)}")
+        if self.max_game_length < 1:
+            raise ValueError(f"{self.name}: max_game_length = {self.max_game_length}; expected "
+                             "a positive bound")
         if self.better_score not in ("higher", "lower"):
             raise ValueError(f"{self.name}: better_score {self.better_score!r}; expected "
                              "'higher' or 'lower'")

@@ -26,7 +26,6 @@ from tajsim.engine.base_game import GameRecord, IllegalActionError
 from tajsim.engine.spec import GameSpec
 
 __all__ = [
-    "MAX_STEPS",
     "check_game_api",
     "check_hidden_information",
     "check_kernel_game",
@@ -34,10 +33,6 @@ __all__ = [
     "decision_states",
     "kernel_game_actions",
 ]
-
-#: No game may take more actions than this.
-MAX_STEPS = 20_000
-
 
 def _require(cond: Any, what: str, where: str = "") -> None:
     if not cond:
@@ -74,13 +69,14 @@ def kernel_game_actions(spec: GameSpec, n_players: int, edition: str | int | Non
     k.start_game(comp, n_players, _rules(spec, edition, options), seed, game_id, game_id, state,
                  prng)
     start, start_prng = state.copy(), prng.copy()
-    actions = np.zeros(MAX_STEPS, np.int64)
+    # One slot past the bound: a game that fills it broke the spec's max_game_length.
+    actions = np.zeros(spec.max_game_length + 1, np.int64)
     legal = np.empty(spec.n_actions, np.int64)
     seat_ids = np.full(n_players, strat.strategy_id, np.int64)
     seat_params = np.tile(params, (n_players, 1))
     n = k.play_out(comp, state, seat_ids, seat_params, prng, legal, actions,
                    *spec.strategies.kernel_switches([strat.strategy_id], [params]))
-    _require(n < MAX_STEPS, f"{spec.name}: game did not end within {MAX_STEPS} actions")
+    spec.check_game_length(n, f"{spec.name} {strategy!r} game {game_id}")
     return start, start_prng, state, [int(a) for a in actions[:n]]
 
 
@@ -137,7 +133,7 @@ def check_strategy_legality(spec: GameSpec, strategy: str, n_games: int = 6,
     comp = _comp(spec, comp)
     ed = spec.default_edition if edition is None else edition
     if n_players is None:
-        n_players = min(4, spec.players[spec.editions[spec.edition_index(ed)]][1])
+        n_players = spec.default_player_count(ed)
     strat, params = spec.strategies.parse(strategy)
     other, other_params = spec.strategies.parse(opponents)
     switches = spec.strategies.kernel_switches([strat.strategy_id, other.strategy_id],
@@ -149,7 +145,7 @@ def check_strategy_legality(spec: GameSpec, strategy: str, n_games: int = 6,
     for g in range(n_games):
         k.start_game(comp, n_players, _rules(spec, ed), seed, g, g, state, prng)
         seat = g % n_players
-        for step in range(MAX_STEPS):
+        for step in range(spec.max_game_length + 1):
             p = spec.current_player(state)
             if p < 0:
                 break
@@ -174,8 +170,8 @@ def check_strategy_legality(spec: GameSpec, strategy: str, n_games: int = 6,
                 _require(action in legal_before, f"illegal action {action}", w)
             k.apply_action(state, comp, action)
         else:
-            raise AssertionError(f"{spec.name} strategy {strategy!r} game {g}: no end in "
-                                 f"{MAX_STEPS} steps")
+            spec.check_game_length(spec.max_game_length + 1,
+                                   f"{spec.name} strategy {strategy!r} game {g}")
 
 
 def decision_states(spec: GameSpec, n_players: int, n_states: int,
@@ -220,7 +216,7 @@ def decision_states(spec: GameSpec, n_players: int, n_states: int,
                                          n, *switches)
             k.apply_action(state, comp, action)
             step += 1
-            _require(step < MAX_STEPS, f"{spec.name}: a game did not end")
+            spec.check_game_length(step, f"{spec.name} game {game}")
         if all(len(v) >= quota for v in by_phase.values()):
             break
     return [item for phase in sorted(by_phase) for item in by_phase[phase]]
@@ -237,7 +233,7 @@ def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | Non
     comp = _comp(spec, comp)
     ed = spec.default_edition if edition is None else edition
     if n_players is None:
-        n_players = min(4, spec.players[spec.editions[spec.edition_index(ed)]][1])
+        n_players = spec.default_player_count(ed)
     strat, params = spec.strategies.parse(strategy)
     switches = spec.strategies.kernel_switches([strat.strategy_id], [params])
     rng = np.random.default_rng([seed, n_players, 7])
@@ -348,7 +344,7 @@ def _check_one_game(spec: GameSpec, n: int, edition: str, seed: int, g: int, com
         game.apply(legal[int(rng.integers(len(legal)))])
         step += 1
         _require(len(game.actions) == step, "step counting", w)
-        _require(step < MAX_STEPS, "game does not end", w)
+        spec.check_game_length(step, w)
     if check_states:
         spec.check_state(game.state, game.comp, f"{tag} at the end")
     _require(game.current_player == -1 and game.legal_actions() == [], "game over API", tag)

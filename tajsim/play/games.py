@@ -15,7 +15,7 @@ from tajsim.games.registry import get_game
 __all__ = ["Game", "game"]
 
 
-def game(name: str | GameSpec | None = None, n_players: int = 4,
+def game(name: str | GameSpec | None = None, n_players: int | None = None,
          edition: str | int | None = None, seed: int = 0, game_id: int = 0,
          setup_id: int | None = None, components: Any = None,
          options: Mapping[str, bool] | None = None) -> BaseGame:

@@ -99,14 +99,16 @@ def evaluate_weights(
     n_games: int,
     seed: int,
     *,
-    n_players: int = 4,
+    n_players: int | None = None,
     edition: int = 0,
     first_game: int = 0,
     margin_weight: float = 0.002,
     threads: int = 1,
 ) -> tuple[float, float]:
-    """(objective, win share per game) of ``weights`` in one seat against ``field_entries``."""
+    """(objective, win share per game) of ``weights`` in one seat against ``field_entries``
+    (``n_players`` None: the game's default table)."""
     space = _space(spec)
+    n_players = spec.default_player_count() if n_players is None else n_players
     cand = weights_entry(spec, "candidate", space.strategy_id, weights)
     entries = [cand, *field_entries]
     lineups = field_lineups(n_players, len(field_entries), n_games)
@@ -228,7 +230,7 @@ def tune(
     field_names: Sequence[str] | None = None,
     *,
     game: str | GameSpec | None = None,
-    n_players: int = 4,
+    n_players: int | None = None,
     edition: int = 0,
     generations: int = 20,
     popsize: int = 12,
@@ -249,6 +251,7 @@ def tune(
     """
     t0 = time.time()
     game_spec = get_game(game)
+    n_players = game_spec.default_player_count() if n_players is None else n_players
     space = _space(game_spec)
     start = default_start(game_spec) if start is None else start
     field_names = default_field(game_spec, start) if field_names is None else field_names
@@ -333,10 +336,11 @@ def tune(
 
 
 def heldout_evaluation(spec: GameSpec, weights, start_weights, start_name, field_entries,
-                       n_games, seed, *, n_players=4, edition=0, threads=1) -> dict:
+                       n_games, seed, *, n_players=None, edition=0, threads=1) -> dict:
     """Fresh games: tuned vs its start head to head (half the seats each, rotated) and both
     against the field (one seat each, same games)."""
     space = _space(spec)
+    n_players = spec.default_player_count() if n_players is None else n_players
     n_games = max(n_players, n_games - n_games % n_players)
     tuned = weights_entry(spec, "tuned", space.strategy_id, weights)
     base = weights_entry(spec, start_name, space.strategy_id, start_weights)

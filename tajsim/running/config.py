@@ -321,7 +321,7 @@ class RunConfig:
     def make(
         cls,
         games: int,
-        players: int = 4,
+        players: int | None = None,
         strategies: str | Sequence[str] = ("random",),
         edition: str | int | None = None,
         seed: int = 0,
@@ -348,7 +348,7 @@ class RunConfig:
         records = bool_value(records, "records")
         edition_text = spec.editions[spec.edition_index(
             spec.default_edition if edition is None else edition)]
-        players = spec.check_players(players, edition_text)  # says the edition's range
+        players = spec.players_or_default(players, edition_text)  # says the edition's range
         rules = spec.rules_code(edition_text, options)
         chosen = {o.name: bool(rules >> o.bit & 1) for o in spec.options}
         seed = _int_value(seed, "seed", low=0, high=MAX_SEED)

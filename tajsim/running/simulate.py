@@ -154,7 +154,7 @@ class LineProgress:
 
 def run_simulation(
     games: int,
-    players: int = 4,
+    players: int | None = None,
     strategies: str | Sequence[str] = ("random",),
     edition: str | int | None = None,
     seed: int = 0,
@@ -355,7 +355,7 @@ def _progress(progress: bool | None, config: RunConfig, chunks_done: int, games_
 
 def simulate(
     games: int,
-    players: int = 4,
+    players: int | None = None,
     strategies: str | Sequence[str] = ("random",),
     edition: str | int | None = None,
     seed: int = 0,
@@ -380,8 +380,9 @@ def simulate(
     ----------
     games : int
         Number of games; game ids are ``0 .. games - 1``.
-    players : int
-        Within the game's range (Taj Mahal: 2-5 in the 2018 edition, 3-5 in the 2000 one).
+    players : int, optional
+        Within the game's range (Taj Mahal: 2-5 in the 2018 edition, 3-5 in the 2000 one);
+        None: the game's default table size (``GameSpec.default_players``).
     strategies : str or sequence of str
         Registered strategy names, optionally with parameters (``"name:key=value:key=value"``);
         as a list or a comma-separated string. One per seat (fixed seats), fewer than the

@@ -57,11 +57,22 @@ EXPERT = "search:iterations=200"
 REPO = WING.parents[2]
 
 
+#: Decisions of one turn besides road steps (R12-R22, R37): at most 10 building or moving houses
+#: (four paid houses, two moves of two decisions each, the Builder's house or move), 2 palaces,
+#: 2 governors, 2 character cards with a replacement each, and `done`: 19, rounded up.
+MAX_TURN_OTHER_DECISIONS = 20
+
 SPEC = GameSpec(
     name="maharaja",
     title="Maharaja",
     editions=E.EDITION_NAMES,
     players={"basic": (E.MIN_PLAYERS, E.MAX_PLAYERS)},
+    default_players=4,
+    # A draft pick per card, at most 10 setup houses a seat (the components' range), then at
+    # most MAX_ROUNDS rounds (R29) of a secret pick and one turn per seat; a turn is at most
+    # MAX_TRAVELS_PER_TURN road steps (R9) and MAX_TURN_OTHER_DECISIONS other decisions.
+    max_game_length=E.N_CARDS + 10 * E.MAX_PLAYERS
+    + E.MAX_ROUNDS * E.MAX_PLAYERS * (1 + E.MAX_TRAVELS_PER_TURN + MAX_TURN_OTHER_DECISIONS),
     max_players=E.MAX_PLAYERS,
     state_size=E.STATE_SIZE,
     comp_size=E.COMP_SIZE,

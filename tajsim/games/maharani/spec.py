@@ -76,6 +76,11 @@ SPEC = GameSpec(
     title="Maharani",
     editions=E.EDITION_NAMES,
     players={E.EDITION_NAMES[0]: (E.MIN_PLAYERS, E.MAX_PLAYERS)},
+    default_players=4,
+    # A turn is PLACE [ARTISAN] (PLACE [ARTISAN] | STOP), at most 4 decisions, or REFRESH (R9b):
+    # at most MAX_TILES turns lay a tile; between two of them a seat refreshes at most once,
+    # or, under free_refresh, STALL_ROUNDS rounds pass (R12c). The free_refresh count is larger.
+    max_game_length=4 * E.MAX_TILES + (E.MAX_TILES + 1) * E.STALL_ROUNDS * E.MAX_PLAYERS,
     max_players=E.MAX_PLAYERS,
     state_size=E.STATE_SIZE,
     comp_size=E.COMP_SIZE,

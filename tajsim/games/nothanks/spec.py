@@ -37,6 +37,11 @@ SPEC = GameSpec(
     title="No Thanks!",
     editions=E.EDITION_NAMES,
     players={E.EDITION_NAMES[0]: (E.MIN_PLAYERS, E.MAX_PLAYERS)},
+    default_players=4,
+    # Each "no thanks" moves a chip onto the card and a seat without chips must take it, so a card
+    # sees at most all the chips in play passed before it is taken.
+    max_game_length=E.N_PLAYED * (1 + max(n * E.START_CHIPS[n]
+                                          for n in range(E.MIN_PLAYERS, E.MAX_PLAYERS + 1))),
     max_players=E.MAX_PLAYERS,
     state_size=E.STATE_SIZE,
     comp_size=E.COMP_SIZE,

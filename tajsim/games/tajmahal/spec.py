@@ -60,6 +60,11 @@ SPEC = GameSpec(
                 "provinces of India, bidding for the favour of the court with coloured cards",
     editions=E.EDITION_NAMES,
     players={name: (E.MIN_PLAYERS[i], E.MAX_PLAYERS) for i, name in enumerate(E.EDITION_NAMES)},
+    default_players=4,
+    # Per visit (R4-R13): each bid lays one of the N_COLOURED coloured cards (none comes back
+    # into a hand still in the visit), each seat withdraws once and takes at most two display
+    # cards, each advisor token claimed places one palace, the crown one more.
+    max_game_length=E.N_VISITS * (E.N_COLOURED + 3 * E.MAX_PLAYERS + E.N_ADVISORS + 1),
     max_players=E.MAX_PLAYERS,
     state_size=E.STATE_SIZE,
     comp_size=E.COMP_SIZE,

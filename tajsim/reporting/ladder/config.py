@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tajsim.engine.spec import GameSpec
-from tajsim.games.registry import DEFAULT_GAME
+from tajsim.games.registry import DEFAULT_GAME, get_game
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -45,7 +45,8 @@ class LadderConfig:
     strategies: tuple[str, ...] = ()
     search: str = ""
     game: str = DEFAULT_GAME
-    n_players: int = 4
+    # None (the default) becomes the game's default table size in __post_init__
+    n_players: int = None  # type: ignore[assignment]
     edition: int = 0
     seed: int = 2024
     random_games: int = 4000
@@ -56,11 +57,19 @@ class LadderConfig:
     python_games: int = 200
     openspiel: tuple[str, ...] = ()
     openspiel_games: int = 40
-    openspiel_players: int = 2
+    # None (the default) becomes the game's smallest table in __post_init__
+    openspiel_players: int = None  # type: ignore[assignment]
     openspiel_iterations: int = 20
     threads: int = 1
     search_threads: int = 2
     command: str = "tajsim ladder"
+
+    def __post_init__(self) -> None:
+        # The table sizes left out are the game's (its spec's), never this module's.
+        spec = get_game(self.game)
+        self.n_players = spec.players_or_default(self.n_players, self.edition)
+        if self.openspiel_players is None:
+            self.openspiel_players = spec.player_range(self.edition)[0]
 
     @classmethod
     def quick(cls, **kw) -> LadderConfig:

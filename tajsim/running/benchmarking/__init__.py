@@ -30,7 +30,6 @@ from tajsim.running.benchmarking.checking import (
     records_digest,
 )
 from tajsim.running.benchmarking.harness import (
-    MAX_GAME_ACTIONS,
     profile_kernels,
 )
 from tajsim.running.benchmarking.profiling import (
@@ -53,7 +52,6 @@ from tajsim.running.benchmarking.timing import (
 
 __all__ = [
     "Batch",
-    "MAX_GAME_ACTIONS",
     "RECORD_REPS",
     "Recording",
     "Timing",

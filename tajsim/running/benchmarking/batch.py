@@ -118,7 +118,7 @@ class Batch:
         return results_frame(self.task, results, setups, self.lineups)
 
 
-def make_batch(games: int, players: int = 4, strategies: str | Sequence[str] = "random",
+def make_batch(games: int, players: int | None = None, strategies: str | Sequence[str] = "random",
                edition: str | None = None, seed: int = 0, start: int = 0,
                rotate: bool | str = "auto", games_per_setup: int = 1,
                game: str | GameSpec | None = None,
@@ -140,8 +140,8 @@ def make_batch(games: int, players: int = 4, strategies: str | Sequence[str] = "
         game_ids=game_ids,
         setup_ids=setup_ids_for(get_game(config.game), config.setups, config.games_per_setup,
                                 game_ids),
-        lineups=np.ascontiguousarray(lineup_codes(config.seating, config.seat_entries, players,
-                                                  game_ids)),
+        lineups=np.ascontiguousarray(lineup_codes(config.seating, config.seat_entries,
+                                                  config.players, game_ids)),
         lineup_ids=np.asarray(config.lineup_ids, np.int64),
         lineup_params=np.ascontiguousarray(np.asarray(config.lineup_params, np.float64)),
     )

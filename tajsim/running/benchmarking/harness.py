@@ -11,10 +11,6 @@ from numba import njit
 from tajsim.engine.arrays import copy_into
 from tajsim.engine.spec import GameSpec
 
-#: Room for the actions of one game in the profiling harness (a 5-player random Taj Mahal game
-#: takes about 300; a longer game is an error, never a silent truncation).
-MAX_GAME_ACTIONS = 4096
-
 
 @njit(cache=True)
 def _seat_tables(n_players, lineup, lineup_ids, lineup_params):

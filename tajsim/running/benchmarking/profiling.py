@@ -13,7 +13,7 @@ import numpy as np
 
 from tajsim.running.benchmarking.batch import Batch
 from tajsim.running.benchmarking.checking import finished_problems
-from tajsim.running.benchmarking.harness import MAX_GAME_ACTIONS, profile_kernels
+from tajsim.running.benchmarking.harness import profile_kernels
 from tajsim.running.benchmarking.timing import time_interleaved
 
 RECORD_REPS = 8
@@ -62,22 +62,22 @@ def apply_costs(batch: Batch, rec: Recording, max_snapshots: int = 4000, repeat:
 class Recording:
     """The actions of every game of a batch (from :func:`record_batch`)."""
 
-    actions: np.ndarray  # int64[G, MAX_GAME_ACTIONS]
+    actions: np.ndarray  # int64[G, spec.max_game_length]
     n_actions: np.ndarray  # int64[G]
     seconds: float  # wall time of the recording run (a full play of the batch)
 
 
 def record_batch(batch: Batch) -> Recording:
     """Play ``batch`` once on this thread, recording the actions of every game."""
-    actions = np.zeros((batch.games, MAX_GAME_ACTIONS), np.int64)
+    # The spec's bound on a game's length: a game past it broke the rules, not the buffer.
+    actions = np.zeros((batch.games, batch.spec.max_game_length), np.int64)
     n_actions = np.zeros(batch.games, np.int64)
     t0 = time.perf_counter()
     profile_kernels(batch.spec).record_games(*batch.args(), actions, n_actions,
                                              *batch.switches())
     seconds = time.perf_counter() - t0
-    if batch.games and n_actions.max() > MAX_GAME_ACTIONS:
-        raise RuntimeError(f"a game took {n_actions.max()} actions; the profiling harness "
-                           f"records at most {MAX_GAME_ACTIONS}")
+    if batch.games:
+        batch.spec.check_game_length(int(n_actions.max()), "profiling harness")
     return Recording(actions, n_actions, seconds)
 
 

@@ -38,11 +38,11 @@ class Game(BaseGame):
         Board and component data; defaults to the shipped files.
     """
 
-    def __init__(self, n_players: int = 4, edition: str | int | None = None, seed: int = 0,
-                 game_id: int = 0, setup_id: int | None = None,
+    def __init__(self, n_players: int | None = None, edition: str | int | None = None,
+                 seed: int = 0, game_id: int = 0, setup_id: int | None = None,
                  components: Components | None = None, options: dict | None = None) -> None:
-        # Only the defaults are Taj Mahal's own (4 players): ``tajsim.Game()`` has always
-        # started one; every fact of the game is the spec's (``BaseGame``).
+        # Typed for Taj Mahal's components; every fact, the default table size included, is
+        # the spec's (``BaseGame``).
         super().__init__(n_players, edition, seed, game_id, setup_id, components, options)
 
     # -- state queries -------------------------------------------------------------------
