@@ -66,6 +66,7 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
         time_modes,
     )
     from tajsim.running.executors import available_cores
+    from tajsim.running.interrupts import check_interrupt
     from tajsim.running.machine import describe_machine
 
     echo = Echo(quiet, verbose)
@@ -86,6 +87,7 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
     if not quiet:
         click.echo("compiling / loading the kernels ...", err=True)
     per_game = estimate_game_seconds(probe, probe.games)
+    check_interrupt()  # a Ctrl-C while the kernels compiled (Python may lose it there)
     if games is None:
         games = max(10, min(1_000_000, int(seconds / max(per_game, 1e-9))))
         games = max(games, 16 * threads if threads > 1 else games)
@@ -96,6 +98,7 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
     echo.say(f"{batch.spec.title}, {players} players, {','.join(batch.config.strategies)} "
              f"({batch.config.seating} seats): {games:,} games per run, best of {repeat}")
     timings = time_modes(batch, threads, modes, repeat, warmup)
+    check_interrupt()
     for mode, t in timings.items():
         echo.detail(f"{mode}: runs of " + ", ".join(f"{w:.3f}" for w in t.wall)
                     + f" s wall (spread {t.spread():.0%})")

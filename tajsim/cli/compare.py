@@ -6,7 +6,6 @@ p-value and n (:func:`tajsim.analysis.compare.compare_strategies`)."""
 from __future__ import annotations
 
 import math
-import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -16,6 +15,7 @@ from tajsim.cli.options import (
     check_workers,
     edition_option,
     game_option,
+    on_interrupt,
     players_option,
     seed_option,
     verbosity_options,
@@ -174,17 +174,14 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
     entries = [a, b] if field is None else [a, b] + [field] * (players - 2)
     cycle = rotation_games(players, len(entries))
     played = -(-games // cycle) * cycle
+    on_interrupt("nothing is kept (compare stores no games)")
     with catch_warnings() as caught:
         try:
             result = run_simulation(
                 played, players, entries, edition, seed, game=spec.name,
                 options=parse_options(rule_options), workers=workers, records=True,
                 rotate=True, progress=False if quiet else None, log=echo.log)
-        except KeyboardInterrupt:
-            echo_warnings(caught, echo)
-            click.echo("interrupted: nothing is kept (compare stores no games)", err=True)
-            sys.exit(130)
-        except UserError:
+        except (KeyboardInterrupt, UserError):  # tajsim.cli.main prints the line
             echo_warnings(caught, echo)
             raise
     echo_warnings(caught, echo)

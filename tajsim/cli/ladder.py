@@ -14,6 +14,7 @@ from tajsim.cli.options import (
     edition_option,
     game_option,
     given,
+    on_interrupt,
     players_option,
     seed_option,
     strategies_option,
@@ -145,6 +146,8 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         openspiel_iterations=openspiel_iterations,
     )
     echo.detail(f"validated: {cfg.command}")
+    on_interrupt(f"nothing written ({output} and its .json are written once every table has "
+                 "played)")
     if openspiel_only:
         rows = openspiel_tables(cfg, log=echo.say)
         click.echo("\n".join(render_openspiel(rows, spec.name)))

@@ -46,17 +46,41 @@ class TajsimGroup(click.Group):
         return importlib.import_module(f"tajsim.cli.{name}").command
 
     def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except UserError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-        except click.UsageError as exc:  # a bad option value: one line too, not click's usage
-            click.echo(f"error: {exc.format_message()}", err=True)
-            sys.exit(2)
-        except BrokenPipeError:
-            _quiet_stdout()
-            sys.exit(0)
+        from tajsim.running.interrupts import interrupt_guard
+
+        # Ctrl-C, the same in every command (tajsim.running.interrupts): what is finished is
+        # kept, one line, exit status 130 (not click's "Aborted!" and 1). A Ctrl-C that Python
+        # lost (pressed while numba compiled: raised in a ctypes callback and dropped) is
+        # remembered, and stops the command all the same once it returns.
+        with interrupt_guard() as guard:
+            try:
+                result = super().invoke(ctx)
+                guard.check()
+                return result
+            except (KeyboardInterrupt, click.Abort):
+                _say_interrupted(ctx)
+            except UserError as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(2)
+            except click.UsageError as exc:  # a bad option value: one line, not click's usage
+                click.echo(f"error: {exc.format_message()}", err=True)
+                sys.exit(2)
+            except BrokenPipeError:
+                _quiet_stdout()
+                sys.exit(0)
+
+
+def _say_interrupted(ctx: click.Context) -> None:
+    """The one line of a command stopped by Ctrl-C (what it keeps: ``options.on_interrupt``),
+    then exit status 130."""
+    from tajsim.cli.options import INTERRUPT_NOTE
+    from tajsim.running.interrupts import EXIT_INTERRUPTED
+
+    note = ctx.meta.get(INTERRUPT_NOTE, "stopped before the end; nothing was written")
+    try:
+        click.echo(f"interrupted: {note}", err=True)
+    finally:
+        sys.exit(EXIT_INTERRUPTED)
 
 
 def _quiet_stdout() -> None:

@@ -87,7 +87,9 @@ class Echo:
 
             raise UserError("--quiet and --verbose both given; expected at most one")
         from tajsim.running.compiling import announce_compiles, stderr_line
+        from tajsim.running.interrupts import watch_compiles
 
+        watch_compiles()  # a Ctrl-C pressed while numba compiles stops the command after it
         self.quiet = quiet
         self.verbose = verbose
         self._err = err
@@ -105,6 +107,17 @@ class Echo:
     def log(self) -> Callable[[str], None] | None:
         """``detail`` for library functions that take a ``log`` callback (None unless -v)."""
         return self.detail if self.verbose else None
+
+
+#: The key of ``click.Context.meta`` under which a command says what Ctrl-C keeps.
+INTERRUPT_NOTE = "tajsim.interrupt_note"
+
+
+def on_interrupt(note: str) -> None:
+    """What the line of a command stopped by Ctrl-C says after ``interrupted: `` (what is
+    kept, how to go on); replaces what the command said before. ``tajsim.cli.main`` prints it
+    and exits with status 130; without a note it says that nothing was written."""
+    click.get_current_context().meta[INTERRUPT_NOTE] = note
 
 
 def given(name: str) -> bool:

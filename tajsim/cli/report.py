@@ -19,7 +19,7 @@ from typing import Any
 import click
 import pandas as pd
 
-from tajsim.cli.options import Echo, verbosity_options
+from tajsim.cli.options import Echo, on_interrupt, verbosity_options
 from tajsim.errors import UserError
 
 __all__ = ["command", "find_config", "read_results"]
@@ -325,6 +325,8 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
         read_results(results)  # its one-line error, before anything is created
     created = not out_dir.exists()
     claim_output_folder(out_dir, owner, force=force)  # before the read: an unwritable --out
+    on_interrupt(f"the report in {out_dir} is not finished (every file written there is "
+                 "whole); run the same command again")
     if _without_records(results):
         _report_from_aggregates(results, out_dir, spec, title, config, sections, quiet, verbose,
                                 echo)

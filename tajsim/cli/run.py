@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from tajsim.cli.options import Echo, check_workers
+from tajsim.cli.options import Echo, check_workers, on_interrupt
 from tajsim.cli.simulate import catch_warnings, echo_warnings, run_options
 from tajsim.errors import UserError
 
@@ -46,18 +45,14 @@ def command(experiment, out, scale, restart, force, device, scheduler, workers, 
     if scheduler is not None and workers is not None:
         raise UserError("--scheduler and --workers both given; expected one (with --scheduler "
                         "the cluster's workers play)")
+    on_interrupt("finished chunks are kept; run the same command again to finish")
     with catch_warnings() as caught:
         try:
             path = run_experiment(experiment, out, workers=workers, scheduler=scheduler,
                                   progress=False if quiet else None, scale=scale,
                                   echo=progress_lines.say,
                                   restart=restart, log=echo.log, device=device, force=force)
-        except KeyboardInterrupt:
-            echo_warnings(caught, echo)
-            click.echo("interrupted: finished chunks are kept; run the same command again to "
-                       "finish", err=True)
-            sys.exit(130)
-        except UserError:
+        except (KeyboardInterrupt, UserError):  # tajsim.cli.main prints the line
             echo_warnings(caught, echo)
             raise
     echo_warnings(caught, echo)

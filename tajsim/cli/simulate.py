@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from tajsim.cli.options import (
     check_workers,
     edition_option,
     game_option,
+    on_interrupt,
     players_option,
     seed_option,
     strategies_option,
@@ -159,6 +159,9 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
                  "components": None if components is None else str(components),
                  "alternative": alternative}
     records = not no_records and out is not None
+    where = f" are kept in {out}; run the same command again to finish" if out else \
+        " are lost (no --out)"
+    on_interrupt(f"the finished chunks{where}")
     with catch_warnings() as caught:
         try:
             result = run_simulation(
@@ -170,13 +173,7 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
                 progress=False if quiet else None, load_records=False, mode=parallel,
                 restart=restart, log=echo.log, device=device or "cpu",
             )
-        except KeyboardInterrupt:
-            echo_warnings(caught, echo)
-            where = f" are kept in {out}; run the same command again to finish" if out else \
-                " are lost (no --out)"
-            click.echo(f"interrupted: the finished chunks{where}", err=True)
-            sys.exit(130)
-        except UserError:
+        except (KeyboardInterrupt, UserError):  # tajsim.cli.main prints the line
             echo_warnings(caught, echo)
             raise
     echo_warnings(caught, echo)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -13,6 +17,7 @@ from tajsim.cli.options import (
     check_writable_file,
     edition_option,
     game_option,
+    on_interrupt,
     seed_option,
     threads_option,
     verbosity_options,
@@ -20,14 +25,22 @@ from tajsim.cli.options import (
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.play.learning import TrainResult, learned_policy_of, table_fields, train
-from tajsim.running.simulate import progress_mode
+from tajsim.running.interrupts import check_interrupt
+from tajsim.running.simulate import (
+    PROGRESS_GAP_S,
+    PROGRESS_LINE_S,
+    PROGRESS_QUIET_S,
+    progress_mode,
+)
 from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 
 
 @click.command("train")
 @game_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="FILE", help="Write the weights (TOML) to FILE.")
+              metavar="FILE", help="Write the weights (TOML) to FILE: a new file (an "
+              "existing one only with --force).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @click.option("--install", is_flag=True,
               help="Also write them over the game's shipped weights file (its wing's "
                    "strategies/data/learned.toml: the registered `learned` strategy).")
@@ -60,7 +73,7 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
                    "generation).")
 @threads_option("Threads playing games (the weights do not depend on it).")
 @verbosity_options
-def command(game, output, install, seed, rounds, games, eval_games, final_games, players,
+def command(game, output, force, install, seed, rounds, games, eval_games, final_games, players,
             edition, expert, l2, refine_generations, refine_popsize, refine_games, threads,
             quiet, verbose) -> None:
     """Train GAME's `learned` strategy: imitate its search, round by round, and measure it
@@ -72,12 +85,17 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
     --refine-generations then tunes the imitated weights for wins against the base preset
     (CMA-ES; reported apart from the imitation rounds).
     The same command writes the same weights. Nothing is written into the installed package
-    without --install.
+    without --install, and no existing --output file is replaced without --force.
     """
     echo = Echo(quiet, verbose)
     if output is None and not install:
         raise UserError("nowhere to write the weights; expected --output FILE (or --install "
                         "to replace the game's shipped weights)")
+    if not math.isfinite(l2):
+        raise UserError(f"--l2 {l2} is not allowed; expected a finite number >= 0")
+    if output is not None and output.is_file() and not force:
+        raise UserError(f"--output {str(output)!r} exists; expected a new file name, or "
+                        "--force to replace it")
     spec = get_game(game)
     lp = learned_policy_of(spec)
     targets = [p for p in (output, lp.data_file() if install else None) if p is not None]
@@ -93,20 +111,34 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
     echo.detail(f"validated: train {lp.strategy} for {spec.title} {ed}, {players} players: "
                 f"{rounds} rounds x {games} games, expert {expert or lp.expert}, base "
                 f"{lp.base}, seed {seed}")
+    where = " and ".join(repr(str(p)) for p in targets)
+    on_interrupt(f"no weights written ({where} unchanged: train writes them at the end)")
     mode = "off" if quiet else progress_mode(None)
+    lines = LineProgress() if mode == "lines" else None
 
-    def progress(total: int, what: str):
+    def progress(total: int, what: str) -> Callable[[], None]:
+        if lines is not None:
+            return lines.counter(total, what)
         from tqdm.auto import tqdm
 
         bar = tqdm(total=total, unit="", desc=what, file=sys.stderr,
                    disable=mode != "bar", dynamic_ncols=True)
-        return lambda: bar.update(1)
 
-    result = train(spec, seed=seed, rounds=rounds, games=games, eval_games=eval_games,
-                   final_games=final_games, players=counts, edition=ed, expert=expert,
-                   l2=l2, threads=threads, refine_generations=refine_generations,
-                   refine_popsize=refine_popsize, refine_games=refine_games, log=echo.say,
-                   progress=progress)
+        def tick() -> None:
+            check_interrupt()  # Ctrl-C stops every thread's games, not only the main one's
+            bar.update(1)
+
+        return tick
+
+    try:
+        result = train(spec, seed=seed, rounds=rounds, games=games, eval_games=eval_games,
+                       final_games=final_games, players=counts, edition=ed, expert=expert,
+                       l2=l2, threads=threads, refine_generations=refine_generations,
+                       refine_popsize=refine_popsize, refine_games=refine_games, log=echo.say,
+                       progress=progress)
+    finally:
+        if lines is not None:
+            lines.close()
     argv = ["tajsim", "train", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "train" \
         else ["tajsim", "train", "--game", spec.name, "--seed", str(seed)]
     learned = to_file(result, shlex.join(argv))
@@ -119,6 +151,72 @@ def command(game, output, install, seed, rounds, games, eval_games, final_games,
             raise UserError(f"cannot write the weights to {str(path)!r} "
                             f"({exc.strerror or exc}); they are {list(result.theta)}") from None
         echo.say(f"wrote {path}")
+
+
+class LineProgress:
+    """Progress of ``tajsim train`` in a log file or a pipe, where a bar's carriage returns
+    would pile up: a line such as ``training: 120 of 600 expert games, 95 s`` now and then,
+    as ``tajsim simulate`` prints (never in the first ``PROGRESS_QUIET_S``, then at every
+    further tenth of the count, no two lines within ``PROGRESS_GAP_S``, and at least every
+    ``PROGRESS_LINE_S``, also between counted steps: a round's evaluation or a slow search
+    game), and the last state at the end. Ticks may come from several threads."""
+
+    def __init__(self, write: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic, beat_s: float = 1.0) -> None:
+        self._write = write or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._start = self._last = clock()
+        self._what, self._done, self._total, self._tenth = "", 0, 0, 0
+        self._printed: tuple[str, int] | None = None
+        self._stop = threading.Event()
+        self._beat = threading.Thread(target=self._heartbeat, args=(beat_s,), daemon=True,
+                                      name="tajsim-train-progress")
+        self._beat.start()
+
+    def counter(self, total: int, what: str) -> Callable[[], None]:
+        """A new count (``total`` steps of ``what``); returns its tick."""
+        with self._lock:
+            self._what, self._done, self._total, self._tenth = what, 0, total, 0
+
+        def tick() -> None:
+            check_interrupt()  # Ctrl-C stops every thread's games, not only the main one's
+            with self._lock:
+                self._done += 1
+                tenth = self._done * 10 // max(1, self._total)
+                now = self._clock()
+                if tenth > self._tenth and now - self._last >= PROGRESS_GAP_S:
+                    self._tenth = tenth
+                    self._print(now)
+
+        return tick
+
+    def _line(self, now: float) -> str:
+        return (f"training: {self._done:,} of {self._total:,} {self._what}, "
+                f"{now - self._start:.0f} s")
+
+    def _print(self, now: float) -> None:  # with the lock held
+        if now - self._start < PROGRESS_QUIET_S or not self._what:
+            return
+        self._write(self._line(now))
+        self._last, self._printed = now, (self._what, self._done)
+
+    def _heartbeat(self, beat_s: float) -> None:
+        while not self._stop.wait(beat_s):
+            with self._lock:
+                now = self._clock()
+                if now - self._last >= PROGRESS_LINE_S:
+                    self._print(now)
+
+    def close(self) -> None:
+        """Stop the lines; the last state, where earlier lines were printed and none said
+        it yet."""
+        self._stop.set()
+        self._beat.join()
+        with self._lock:
+            if self._printed is not None and self._printed != (self._what, self._done):
+                self._write(self._line(self._clock()))
+                self._printed = (self._what, self._done)
 
 
 def parse_counts(text: str) -> tuple[int, ...]:

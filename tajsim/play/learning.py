@@ -434,6 +434,9 @@ def train(spec: GameSpec, *, seed: int = 1, rounds: int = 3, games: int = 200,
     the refinement of :func:`refine` after the rounds.
     """
     lp = learned_policy_of(spec)
+    if not (isinstance(l2, (int, float)) and math.isfinite(l2) and l2 >= 0):
+        raise UserError(f"l2 {l2!r} is not allowed; expected a finite number >= 0 (the penalty "
+                        "on the standardised weights)")
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     players = tuple(int(n) for n in players)

@@ -12,13 +12,12 @@ import logging
 import os
 import signal
 import socket
-import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from tajsim.errors import UserError
 from tajsim.running.chunk import ChunkResult, CodeMismatchError, run_chunk
+from tajsim.running.interrupts import InterruptGuard, interrupt_guard  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:  # the pools are imported when a run starts
     from concurrent.futures import Executor
@@ -108,47 +107,6 @@ def _bounded(pool: Any, task: RunTask, indices: Sequence[int],
 
 def _ignore_sigint() -> None:  # pool initialiser: Ctrl-C is handled by the driver alone
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class InterruptGuard:
-    """What ``interrupt_guard`` yields: ``check()`` raises ``KeyboardInterrupt`` if Ctrl-C
-    was pressed since the guard was set, whatever became of the exception it raised."""
-
-    def __init__(self) -> None:
-        self.interrupted = threading.Event()
-
-    def check(self) -> None:
-        if self.interrupted.is_set():
-            raise KeyboardInterrupt
-
-
-@contextmanager
-def interrupt_guard() -> Iterator[InterruptGuard]:
-    """Make Ctrl-C (SIGINT) stop a run for certain, at the latest after the next chunk.
-
-    Python raises ``KeyboardInterrupt`` wherever the main thread is when the signal's handler
-    runs. Raised inside a finalizer (a ``__del__`` or ``weakref`` callback that the garbage
-    collector runs between two lines of pandas or pyarrow), it is printed as "Exception
-    ignored" and lost, and the run went on to its last chunk and exited 0. While the guard is
-    set, SIGINT is also remembered, and the run loop calls ``check()`` after every stored
-    chunk. The guard is set only in the main thread over Python's default handler: an ignored
-    SIGINT (a background job of a script) stays ignored, a caller's own handler stays.
-    """
-    guard = InterruptGuard()
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield guard
-        return
-
-    def remember_and_raise(signum: int, frame: Any) -> None:
-        guard.interrupted.set()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, remember_and_raise)
-    try:
-        yield guard
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class ProcessExecutor:

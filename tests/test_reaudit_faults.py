@@ -1,0 +1,196 @@
+"""The re-audit's faults (issue 43, section 3), each as a user meets it: the command, its exit
+status, its one line, and nothing already computed lost.
+
+Ctrl-C is sent the way a terminal sends it, SIGINT to the process, by a hook at a known point
+of the command (no timing race): ``signal.raise_signal`` where the command has something in
+hand, or inside a finalizer where Python prints the ``KeyboardInterrupt`` as "Exception
+ignored" and drops it (what happened to a Ctrl-C pressed while numba compiled: ``tajsim bench``
+went on and exited 0).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tajsim.cli.main import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Runs ``tajsim ARGS`` after the hook (Python source, argument 1): SIGINT gets Python's own
+#: handler first, as in a terminal, whatever disposition the test runner passes on.
+RUNNER = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
+def ctrl_c():
+    signal.raise_signal(signal.SIGINT)
+
+class LostCtrlC:  # Ctrl-C raised where Python drops it (a finalizer)
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+
+exec(sys.argv.pop(1))
+from tajsim.cli.main import cli
+sys.argv[0] = "tajsim"
+cli()
+"""
+
+
+def tajsim_with(hook: str, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
+    return subprocess.run([sys.executable, "-c", RUNNER, textwrap.dedent(hook), *args],
+                          env=env, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def last_line(text: str) -> str:
+    return text.strip().splitlines()[-1]
+
+
+# ---------------------------------------------------------------- Ctrl-C, one way everywhere
+
+
+def test_ctrl_c_in_train_is_one_line_exit_130_and_writes_nothing(tmp_path):
+    out = tmp_path / "w.toml"
+    hook = """
+    import tajsim.play.learning as learning
+    fit = learning.fit_conditional_logit
+    def fit_then_ctrl_c(*a, **k):
+        ctrl_c()
+        return fit(*a, **k)
+    learning.fit_conditional_logit = fit_then_ctrl_c
+    """
+    proc = tajsim_with(hook, "train", "--game", "maharani", "--games", "5", "--rounds", "1",
+                       "--eval-games", "2", "--final-games", "2", "--output", str(out))
+    assert proc.returncode == 130, proc.stderr
+    assert last_line(proc.stderr) == (f"interrupted: no weights written ('{out}' unchanged: "
+                                      "train writes them at the end)")
+    assert "Traceback" not in proc.stderr and "Aborted" not in proc.stderr
+    assert not out.exists()
+
+
+def test_ctrl_c_in_report_keeps_whole_files_and_says_so(tmp_path):
+    run, out = tmp_path / "run", tmp_path / "rep"
+    assert invoke("simulate", "-n", "40", "-p", "3", "--out", str(run), "-q").exit_code == 0
+    hook = """
+    import tajsim.reporting.report as report
+    build = report.build_report
+    def build_then_ctrl_c(*a, progress=None, **k):
+        def say(line):
+            progress(line)
+            ctrl_c()  # after the first section
+        return build(*a, progress=say, **k)
+    report.build_report = build_then_ctrl_c
+    """
+    proc = tajsim_with(hook, "report", str(run), "--out", str(out))
+    assert proc.returncode == 130, proc.stderr
+    assert last_line(proc.stderr) == (f"interrupted: the report in {out} is not finished "
+                                      "(every file written there is whole); run the same "
+                                      "command again")
+    assert "Traceback" not in proc.stderr
+    # the same command then writes the whole report into its own folder
+    res = invoke("report", str(run), "--out", str(out), "-q")
+    assert res.exit_code == 0 and (out / "report.md").is_file()
+
+
+def test_ctrl_c_in_ladder_is_one_line_exit_130(tmp_path):
+    doc = tmp_path / "ladder.md"
+    hook = """
+    import tajsim.reporting.ladder as ladder
+    def ctrl_c_at_once(*a, **k):
+        ctrl_c()
+    ladder.run_ladder = ctrl_c_at_once
+    """
+    proc = tajsim_with(hook, "ladder", "--game", "nothanks", "-p", "3", "--output", str(doc))
+    assert proc.returncode == 130, proc.stderr
+    assert last_line(proc.stderr) == (f"interrupted: nothing written ({doc} and its .json are "
+                                      "written once every table has played)")
+    assert "Aborted" not in proc.stderr and not doc.exists()
+
+
+def test_ctrl_c_lost_while_bench_compiles_still_stops_it():
+    """Pressed while numba compiles, the KeyboardInterrupt is dropped (here: in a finalizer
+    run by a compilation); the command stops after the compilation all the same."""
+    hook = """
+    import numba
+    from numba.core import event
+    import tajsim.running.benchmarking as benchmarking
+
+    class CtrlCWhileCompiling(event.Listener):
+        fired = False
+        def on_start(self, ev):
+            if not self.fired:
+                self.fired = True
+                LostCtrlC()  # collected at once: the KeyboardInterrupt is lost
+        def on_end(self, ev):
+            pass
+
+    estimate = benchmarking.estimate_game_seconds
+    def compile_then_estimate(*a, **k):
+        event.register("numba:compile", CtrlCWhileCompiling())
+        numba.njit(lambda x: x + 1)(1)  # a compilation that Ctrl-C interrupts
+        return estimate(*a, **k)
+    benchmarking.estimate_game_seconds = compile_then_estimate
+    """
+    proc = tajsim_with(hook, "bench", "--game", "nothanks", "-p", "3", "--repeat", "1",
+                       "--warmup", "0", "--seconds", "0.1")
+    assert proc.returncode == 130, proc.stderr + proc.stdout
+    assert last_line(proc.stderr) == "interrupted: stopped before the end; nothing was written"
+    assert "games per run" not in proc.stdout  # stopped before any timed run
+
+
+def test_ctrl_c_in_compare_and_simulate_say_the_same_as_before():
+    """simulate and compare keep their own lines, now printed by the shared handler."""
+    proc = tajsim_with("""
+    import tajsim.running.simulate as simulate
+    def ctrl_c_at_once(*a, **k):
+        ctrl_c()
+    simulate.run_simulation = ctrl_c_at_once
+    """, "compare", "random", "greedy", "-n", "10", "-p", "2")
+    assert proc.returncode == 130, proc.stderr
+    assert last_line(proc.stderr) == "interrupted: nothing is kept (compare stores no games)"
+
+
+# ---------------------------------------------------------------- train --output and --l2
+
+TRAIN_SMALL = ("train", "--game", "maharani", "--games", "5", "--rounds", "1", "--eval-games",
+               "2", "--final-games", "2", "-q")
+
+
+def test_train_never_replaces_an_existing_output_without_force(tmp_path):
+    mine = tmp_path / "components.toml"
+    mine.write_text("# a file of mine\n")
+    res = invoke(*TRAIN_SMALL, "--output", str(mine))
+    assert res.exit_code == 2
+    assert res.stderr.strip() == (f"error: --output '{mine}' exists; expected a new file "
+                                  "name, or --force to replace it")
+    assert mine.read_text() == "# a file of mine\n"
+
+
+def test_train_force_replaces_the_output(tmp_path):
+    mine = tmp_path / "w.toml"
+    mine.write_text("# old weights\n")
+    res = invoke(*TRAIN_SMALL, "--output", str(mine), "--force")
+    assert res.exit_code == 0, res.stderr
+    assert "[learned]" in mine.read_text()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_train_refuses_a_penalty_that_is_not_a_finite_number(tmp_path, value):
+    out = tmp_path / "w.toml"
+    res = invoke(*TRAIN_SMALL, "--output", str(out), "--l2", value)
+    assert res.exit_code == 2
+    line = res.stderr.strip()
+    assert "\n" not in line and line.startswith("error: ") and "--l2" in line and value in line
+    assert not out.exists()
