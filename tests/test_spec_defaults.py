@@ -18,6 +18,7 @@ import tajsim
 from tajsim.cli.main import cli
 from tajsim.engine.base_game import BaseGame
 from tajsim.engine.spec import GameSpec
+from tajsim.engine.wing import REPO
 from tajsim.errors import UserError
 from tajsim.games import registry
 from tajsim.games.registry import GAMES
@@ -135,3 +136,40 @@ def test_the_kernel_games_are_checked_against_the_bound():
     spec = dataclasses.replace(GAMES["nothanks"], max_game_length=10)
     with pytest.raises(AssertionError, match="past its bound max_game_length = 10"):
         C.kernel_game_actions(spec, 3, seed=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# GameSpec.from_wing: the wing's layout states the facts, its spec.py only what no module says
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_wing_is_read_by_convention(name):
+    spec = GAMES[name]
+    again = GameSpec.from_wing(f"tajsim.games.{name}", **{
+        f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)
+        if f.name in ("title", "components", "description", "better_score", "seat_cost_us",
+                      "notes", "observation", "options", "learned", "board_picture",
+                      "score_display", "enumerated_setups", "chance_only_in_setup",
+                      "phase_names")}, gpu_work_size=spec.kernels.gpu.work_size,
+        gpu_work_dtype=spec.kernels.gpu.work_dtype)
+    for f in dataclasses.fields(spec):
+        assert getattr(again, f.name) == getattr(spec, f.name) or f.name == "game_class", f.name
+    assert spec.source_folders and spec.golden_dir == REPO / "tests" / "golden" / name
+    assert spec.view.__name__ == "view" and spec.restrictions == spec.strategies.restrictions
+
+
+def test_a_fact_the_wing_states_nowhere_is_named():
+    with pytest.raises(ValueError, match="nothanks: the wing states no title, components"):
+        GameSpec.from_wing("tajsim.games.nothanks")
+
+
+def test_a_wing_without_switches_gets_the_templates_hooks():
+    from tajsim.play import generate_batch as G
+
+    assert G.default_hooks("nothanks", ()) == ["new_work_nb", "decide_nb"]
+    assert G.default_hooks("maharani", G.switches_of("maharani")) == []
+    text = G.render("nothanks")
+    assert "def decide_nb(" in text and "import choose_action_nb" in text
+    assert "def decide_nb(" not in G.render("maharani")
+    with pytest.raises(ValueError, match="no new_work_nb, decide_nb; expected them in a game "
+                                         "with kernel switches"):
+        G.default_hooks("nothanks", (("search", True),))

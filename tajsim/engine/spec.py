@@ -230,6 +230,17 @@ class GameSpec:
         if "spec" not in vars(cls):
             cls.spec = self
 
+    @classmethod
+    def from_wing(cls, package: str, *, gpu_work_size: int = 0, gpu_work_dtype: Any = np.float64,
+                  **declared: Any) -> GameSpec:
+        """The spec of the wing ``package`` (a wing's ``__package__``), every fact its modules
+        state by convention read from them (:mod:`tajsim.engine.wing` lists where), then
+        ``declared`` on top: a wing's ``spec.py`` declares only what its modules cannot say."""
+        from tajsim.engine.wing import spec_from_wing
+
+        return spec_from_wing(cls, package, gpu_work_size=gpu_work_size,
+                              gpu_work_dtype=gpu_work_dtype, **declared)
+
     # -- the state, read by the compiled kernels ---------------------------------------------
     def current_player(self, state: np.ndarray) -> int:
         """Seat to decide, -1 when the game is over (``kernels.current_player``)."""

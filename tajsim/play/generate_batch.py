@@ -12,6 +12,8 @@ is the wing's hand-written ``play/loop_hooks.py``:
 * ``decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work,
   *switches)``: the seat's action, ``seat_params[player]`` its parameters (a row taken only
   where needed: a fast path reads one slot without making a view);
+* a game without switches may leave both out: the loop then has the template's own, no
+  scratch and ``strategies/nb.py``'s ``choose_action_nb`` (``DEFAULT_HOOKS``);
 * ``check_switches_nb(lineup_ids, *switches)`` (only with switches): refuse a line-up that needs
   a family the kernel was compiled without;
 * ``write_records_nb``: the game's result and setup rows (``@kernel``, shared with the GPU).
@@ -133,6 +135,41 @@ def choose_action(fast: bool, without_list: bool, switches: tuple) -> str:
             "            " + decide.format(pad=" " * 31))
 
 
+#: The hooks of a game without switches that leaves them out of its ``loop_hooks.py``: no
+#: scratch, and the decision is the wing's ``choose_action_nb``.
+DEFAULT_HOOKS = {
+    "new_work_nb": '''
+@njit(cache=True, inline="always")
+def new_work_nb():
+    \"\"\"No policy needs scratch (the template's hook: the wing declares none).\"\"\"
+    return np.empty(0, np.int64)
+''',
+    "decide_nb": '''
+@njit(cache=True, inline="always")
+def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work):
+    \"\"\"The seat's action: the wing's ``choose_action_nb`` (the template's hook).\"\"\"
+    return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
+                            n_legal)
+''',
+}
+
+
+def hook_functions(game: str) -> set[str]:
+    """The names of the functions the wing's hooks file defines (read as text)."""
+    tree = ast.parse((GAMES_DIR / game / HOOKS).read_text(encoding="utf-8"))
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def default_hooks(game: str, switches: tuple) -> list[str]:
+    """The hooks the template supplies for ``game``: those of :data:`DEFAULT_HOOKS` its file
+    leaves out (a game with switches must write its own)."""
+    missing = [name for name in DEFAULT_HOOKS if name not in hook_functions(game)]
+    if missing and switches:
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: no {', '.join(missing)}; expected "
+                         "them in a game with kernel switches")
+    return missing
+
+
 def switches_of(game: str) -> tuple[tuple[str, object], ...]:
     """The wing's ``SWITCHES``: ``(name, default)`` pairs, read without importing the wing."""
     path = GAMES_DIR / game / HOOKS
@@ -157,6 +194,11 @@ def render(game: str) -> str:
         raise ValueError(f"{GAMES_DIR / game / HOOKS}: RANDOM_WITHOUT_LIST = True needs "
                          "RANDOM_FAST_PATH = True")
     names = ", ".join(name for name, _ in switches)
+    defaults = default_hooks(game, switches)
+    supplied = "".join(DEFAULT_HOOKS[name] + "\n" for name in defaults)
+    if "decide_nb" in defaults:
+        supplied = (f"from tajsim.games.{game}.strategies.nb import choose_action_nb\n\n"
+                    + supplied)
     fields = {
         "game": game,
         "rng_import": "from tajsim.engine.rng import below\n" if fast else "",
@@ -175,6 +217,9 @@ def render(game: str) -> str:
         "switch_doc": (f"{names} : the kernel switches (``kernel_switches(ids, params)``)"
                        if switches else _DROP),
         "check_switches_import": "    check_switches_nb,\n" if switches else "",
+        "decide_import": "" if "decide_nb" in defaults else "    decide_nb,\n",
+        "work_import": "" if "new_work_nb" in defaults else "    new_work_nb,\n",
+        "default_hooks": supplied.rstrip("\n") + "\n\n" if supplied else "",
         "check_switches_call": (f"    check_switches_nb(lineup_ids, {names})\n"
                                 if switches else ""),
     }

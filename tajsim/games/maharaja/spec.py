@@ -1,20 +1,16 @@
-"""Maharaja's game spec: everything the generic layers need to run, analyse and report it."""
+"""Maharaja's game spec: what the wing's modules cannot say (the rest is read from them by
+convention, :meth:`GameSpec.from_wing`)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 
 from tajsim.engine.components import ComponentSet
-from tajsim.engine.game_kernels import GameKernels, GpuKernels
 from tajsim.engine.game_notes import GameNotes, ScoreDisplay
 from tajsim.engine.game_options import RuleOption
 from tajsim.engine.learned import LearnedPolicy
 from tajsim.engine.spec import GameSpec
-from tajsim.games.maharaja import SOURCE_FOLDERS
 from tajsim.games.maharaja.engine import enums as E
-from tajsim.games.maharaja.engine import nb
 from tajsim.games.maharaja.engine.components import (
     alternative_components,
     default_components,
@@ -22,83 +18,26 @@ from tajsim.games.maharaja.engine.components import (
     load_components,
     validate_files,
 )
-from tajsim.games.maharaja.engine.game import OPTIONS, Game
-from tajsim.games.maharaja.engine.invariants import check_legal_list, check_state, redraw_hidden
+from tajsim.games.maharaja.engine.game import OPTIONS
 from tajsim.games.maharaja.engine.setups import enumerated_setup_ids
-from tajsim.games.maharaja.golden import GOLDEN_CASES
-from tajsim.games.maharaja.play.nb import (
-    play_batch_nb,
-    play_batch_parallel_nb,
-    play_out_nb,
-    write_records_nb,
-)
-from tajsim.games.maharaja.play.records import (
-    frame_columns,
-    setup_feature_columns,
-    setup_features,
-)
-from tajsim.games.maharaja.strategies.ids import N_PARAMS, WEIGHT_ONE, WORK_SIZE
+from tajsim.games.maharaja.strategies.ids import WEIGHT_ONE, WORK_SIZE
 from tajsim.games.maharaja.strategies.learned import (
     FEATURE_NAMES,
     WEIGHT_OFFSET,
     expert_with_rollout,
     learned_features_nb,
 )
-from tajsim.games.maharaja.strategies.nb import choose_action_nb
-from tajsim.games.maharaja.strategies.registry import LEARNED_BASE, LEARNED_FILE, REGISTRY
-from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
-from tajsim.games.maharaja.strategies.rollout import choose_simple_nb
-from tajsim.games.maharaja.strategies.view import player_view
+from tajsim.games.maharaja.strategies.registry import LEARNED_BASE, LEARNED_FILE
 
-WING = Path(__file__).resolve().parent
 #: The search ``tajsim train`` imitates (a pick costs a few ms on one core: about 70 iterations
 #: a millisecond at 2 players, docs/games/maharaja/strategies.md).
 EXPERT = "search:iterations=200"
-REPO = WING.parents[2]
 
-
-#: Decisions of one turn besides road steps (R12-R22, R37): at most 10 building or moving houses
-#: (four paid houses, two moves of two decisions each, the Builder's house or move), 2 palaces,
-#: 2 governors, 2 character cards with a replacement each, and `done`: 19, rounded up.
-MAX_TURN_OTHER_DECISIONS = 20
-
-SPEC = GameSpec(
-    name="maharaja",
+SPEC = GameSpec.from_wing(
+    __package__,
     title="Maharaja",
-    editions=E.EDITION_NAMES,
-    players={"basic": (E.MIN_PLAYERS, E.MAX_PLAYERS)},
-    default_players=4,
-    # A draft pick per card, at most 10 setup houses a seat (the components' range), then at
-    # most MAX_ROUNDS rounds (R29) of a secret pick and one turn per seat; a turn is at most
-    # MAX_TRAVELS_PER_TURN road steps (R9) and MAX_TURN_OTHER_DECISIONS other decisions.
-    max_game_length=E.N_CARDS + 10 * E.MAX_PLAYERS
-    + E.MAX_ROUNDS * E.MAX_PLAYERS * (1 + E.MAX_TRAVELS_PER_TURN + MAX_TURN_OTHER_DECISIONS),
-    max_players=E.MAX_PLAYERS,
-    state_size=E.STATE_SIZE,
-    comp_size=E.COMP_SIZE,
-    n_actions=E.N_ACTIONS,
-    n_params=N_PARAMS,
-    kernels=GameKernels(
-        start_game=nb.start_game_nb,
-        legal_actions=nb.legal_actions_nb,
-        apply_action=nb.apply_action_nb,
-        choose_action=choose_action_nb,
-        play_out=play_out_nb,
-        write_records=write_records_nb,
-        play_batch=play_batch_nb,
-        play_batch_parallel=play_batch_parallel_nb,
-        current_player=nb.current_player_nb,
-        phase=nb.phase_nb,
-        gpu=GpuKernels(
-            choose_simple=choose_simple_nb,
-            work_size=WORK_SIZE,  # the heuristic's integer scratch
-            work_dtype=np.int64,
-        ),
-    ),
-    result_dtype=E.RESULT_DTYPE,
-    setup_dtype=E.SETUP_DTYPE,
-    score_parts=E.PART_NAMES,
-    phase_names=E.PHASE_NAMES,
+    gpu_work_size=WORK_SIZE,  # the heuristic's integer scratch
+    gpu_work_dtype=np.int64,
     components=ComponentSet(
         default=default_components,
         load=load_components,
@@ -107,20 +46,6 @@ SPEC = GameSpec(
         file_kinds=("board", "components"),
         detect_kind=detect_kind,
     ),
-    strategies=REGISTRY,
-    game_class=Game,
-    frame_columns=frame_columns,
-    setup_features=setup_features,
-    setup_feature_columns=setup_feature_columns,
-    check_state=check_state,
-    redraw_hidden=redraw_hidden,
-    view=player_view,
-    source_folders=tuple(WING / folder for folder in SOURCE_FOLDERS),
-    analyses_module="tajsim.games.maharaja.analyses",
-    report_module="tajsim.games.maharaja.report",
-    golden_dir=REPO / "tests" / "golden" / "maharaja",
-    golden_cases=GOLDEN_CASES,
-    check_legal=check_legal_list,
     seat_cost_us=10.8,  # random: about 23,000 4-player games/s on one core
     board_picture="tajsim.games.maharaja.report.board_plot:draw_board",
     enumerated_setups=enumerated_setup_ids,
@@ -134,7 +59,6 @@ SPEC = GameSpec(
         note=("`score` is the ranking key 10,000 × palaces + gold, not points: players are "
               "ranked by palaces, then by gold."),
     ),
-    restrictions=RESTRICTIONS,
     # `tajsim train --game maharaja`: the linear policy over the heuristic's per-action value
     # and features of the action (strategies/learned.py), imitating the search's picks.
     learned=LearnedPolicy(
@@ -191,4 +115,3 @@ SPEC = GameSpec(
         "sites": (E.N_CITIES, E.N_SITES), "picks": (E.MAX_PLAYERS,), "turn": (20,),
     },
 )
-SPEC.check_layout()

@@ -384,3 +384,16 @@ SETUP_DTYPE = np.dtype(
         ("village_houses", np.int8, (N_VILLAGES,)),
     ]
 )
+
+#: The table size played when none is given.
+DEFAULT_PLAYERS = 4
+#: Decisions of one turn besides road steps (R12-R22, R37): at most 10 building or moving houses
+#: (four paid houses, two moves of two decisions each, the Builder's house or move), 2 palaces,
+#: 2 governors, 2 character cards with a replacement each, and `done`: 19, rounded up.
+MAX_TURN_OTHER_DECISIONS = 20
+#: The most decisions one game can take: a draft pick per card, at most 10 setup houses a seat
+#: (the components' range), then at most MAX_ROUNDS rounds (R29) of a secret pick and one turn
+#: per seat of at most MAX_TRAVELS_PER_TURN road steps (R9) and MAX_TURN_OTHER_DECISIONS others.
+MAX_GAME_LENGTH = (N_CARDS + 10 * MAX_PLAYERS
+                   + MAX_ROUNDS * MAX_PLAYERS * (1 + MAX_TRAVELS_PER_TURN
+                                                 + MAX_TURN_OTHER_DECISIONS))

@@ -77,7 +77,7 @@ class PlayerView:
         )
 
 
-def player_view(state: np.ndarray, comp: np.ndarray, player: int,
+def view(state: np.ndarray, comp: np.ndarray, player: int,
                 components: object = None) -> PlayerView:
     """``GameSpec.view``: what seat ``player`` may see."""
     return PlayerView.of(state, comp, player, components)

@@ -27,6 +27,8 @@ EDITION_MASK = 0xFF
 # Under OPT_FREE_REFRESH only: the game stops after this many rounds of turns in a row without a
 # tile placed (a simulator safeguard against endless passing; R12c).
 STALL_ROUNDS = 8
+#: The table size played when none is given.
+DEFAULT_PLAYERS = 4
 
 
 # ---------------------------------------------------------------------------
@@ -326,3 +328,9 @@ SETUP_DTYPE = np.dtype(
         ("space_gold", np.int16, (MAX_SPACES,)),
     ]
 )
+
+#: The most decisions one game can take. A turn is PLACE [ARTISAN] (PLACE [ARTISAN] | STOP), at
+#: most 4 decisions, or REFRESH (R9b): at most MAX_TILES turns lay a tile; between two of them a
+#: seat refreshes at most once, or, under free_refresh, STALL_ROUNDS rounds pass (R12c); the
+#: free_refresh count is the larger.
+MAX_GAME_LENGTH = 4 * MAX_TILES + (MAX_TILES + 1) * STALL_ROUNDS * MAX_PLAYERS

@@ -18,6 +18,12 @@ N_REMOVED = 9  # put away face down before the game, seen by no one
 N_PLAYED = N_CARDS - N_REMOVED  # 24 cards are turned up
 #: Chips each player starts with, by player count (the published rule).
 START_CHIPS = (0, 0, 0, 11, 11, 11, 9, 7)
+#: The table size played when none is given.
+DEFAULT_PLAYERS = 4
+#: The most decisions one game can take: each "no thanks" moves a chip onto the card and a seat
+#: without chips must take it, so a card sees at most every chip in play passed before it goes.
+MAX_GAME_LENGTH = N_PLAYED * (1 + max(n * START_CHIPS[n]
+                                      for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)))
 
 # Actions
 ACT_PASS = 0  # "no thanks": pay a chip onto the card

@@ -1,32 +1,17 @@
 """What No Thanks!'s batch loop (the generated ``play/nb.py``, see
-``tajsim.play.generate_batch``) takes from the game: no kernel switches, no scratch, the
-decision and the result records."""
+``tajsim.play.generate_batch``) takes from the game: no kernel switches and the result records.
+With no switches and no scratch it leaves ``new_work_nb`` and ``decide_nb`` to the template
+(the decision is ``strategies/nb.py``'s ``choose_action_nb``)."""
 
 from __future__ import annotations
-
-import numpy as np
-from numba import njit
 
 from tajsim.engine.targets import kernel
 from tajsim.games.nothanks.engine import enums as E
 from tajsim.games.nothanks.engine.nb import card_points_nb
-from tajsim.games.nothanks.strategies.nb import choose_action_nb
 
 #: No strategy family to leave out of the compiled kernel (``kernel_switches`` gives ``()``).
 SWITCHES = ()
 
-
-@njit(cache=True, inline="always")
-def new_work_nb():
-    """No policy needs scratch: an empty array."""
-    return np.empty(0, np.int64)
-
-
-@njit(cache=True, inline="always")
-def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work):
-    """The action of strategy ``seat_id`` at this decision (``choose_action_nb``)."""
-    return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
-                            n_legal)
 
 
 @kernel

@@ -30,10 +30,23 @@ from tajsim.games.nothanks.engine.nb import (
     start_game_nb,
 )
 from tajsim.games.nothanks.play.loop_hooks import (
-    decide_nb,
-    new_work_nb,
     write_records_nb,
 )
+from tajsim.games.nothanks.strategies.nb import choose_action_nb
+
+
+@njit(cache=True, inline="always")
+def new_work_nb():
+    """No policy needs scratch (the template's hook: the wing declares none)."""
+    return np.empty(0, np.int64)
+
+
+@njit(cache=True, inline="always")
+def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work):
+    """The seat's action: the wing's ``choose_action_nb`` (the template's hook)."""
+    return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
+                            n_legal)
+
 
 __all__ = ["play_batch_nb", "play_batch_parallel_nb", "play_out_nb", "play_to_end_nb",
            "start_game_nb", "write_records_nb"]

@@ -28,7 +28,7 @@ class PlayerView:
     holder: tuple[int, ...]  # holder[k]: the seat holding card 3 + k, -1 if none
 
 
-def player_view(state: np.ndarray, comp: np.ndarray, player: int,
+def view(state: np.ndarray, comp: np.ndarray, player: int,
                 components: object = None) -> PlayerView:
     """``GameSpec.view``: what seat ``player`` may see."""
     n = int(state[E.S_N_PLAYERS])

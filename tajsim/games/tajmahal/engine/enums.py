@@ -330,3 +330,11 @@ SETUP_DTYPE = np.dtype(
         ("conn_by_visit", np.int8, (N_VISITS, MAX_PLAYERS)),
     ]
 )
+
+#: The table size played when none is given.
+DEFAULT_PLAYERS = 4
+#: The most decisions one game can take. Per visit (R4-R13): each bid lays one of the N_COLOURED
+#: coloured cards (none comes back into a hand still in the visit), each seat withdraws once and
+#: takes at most two display cards, each advisor token claimed places one palace, the crown one
+#: more.
+MAX_GAME_LENGTH = N_VISITS * (N_COLOURED + 3 * MAX_PLAYERS + N_ADVISORS + 1)

@@ -17,7 +17,7 @@ import numpy as np
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
 
-__all__ = ["PlayerView", "decode_action", "view_of"]
+__all__ = ["PlayerView", "decode_action", "view"]
 
 
 def decode_action(action: int) -> tuple:
@@ -198,6 +198,6 @@ class PlayerView:
         return unrest < mine
 
 
-def view_of(state: np.ndarray, comp: np.ndarray, player: int, components=None) -> PlayerView:
+def view(state: np.ndarray, comp: np.ndarray, player: int, components=None) -> PlayerView:
     """The view of ``player`` (the spec's ``view``)."""
     return PlayerView.from_state(state, comp, player, components)
