@@ -194,3 +194,25 @@ def test_train_refuses_a_penalty_that_is_not_a_finite_number(tmp_path, value):
     line = res.stderr.strip()
     assert "\n" not in line and line.startswith("error: ") and "--l2" in line and value in line
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- one label per strategy
+
+
+def test_two_strategies_never_print_under_one_label():
+    a, b = "balanced:forbid=goods+crown", "balanced:forbid=goods+connections"
+    res = invoke("simulate", "-n", "4", "-p", "2", "-s", f"{a},{b}")
+    assert res.exit_code == 0, res.stderr
+    rows = res.output.split("by strategy:")[1].split("by seat:")[0].strip().splitlines()[1:]
+    assert [row.split()[0] for row in rows] == [a, b]
+
+
+def test_labels_too_long_for_the_column_keep_their_distinguishing_tails():
+    from tajsim.running.aggregates import short_labels
+
+    names = [f"balanced:palace={p}:connection=2:commodity=1:special=1:bonus=0.5:x={x}"
+             for p in (1, 2) for x in (1, 2)]
+    labels = short_labels(names, 22)
+    assert len(set(labels.values())) == len(names)
+    assert all(len(label) <= 22 or label == name for name, label in labels.items())
+    assert labels[names[1]].startswith("balanced:") and labels[names[1]].endswith("x=2")

@@ -35,6 +35,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -351,6 +352,31 @@ def _summary_frame(rows, confidence: float, metrics: tuple[str, ...],
     return frame
 
 
+#: The label column of the summary table: at least this wide, wider for longer strategy texts up
+#: to ``LABEL_MAX``; beyond that a label is elided in the middle (``short_labels``).
+LABEL_MIN = 22
+LABEL_MAX = 44
+
+
+def short_labels(names: Sequence[str], width: int = LABEL_MAX) -> dict[str, str]:
+    """Each name's label in a column of ``width`` characters, every label distinct.
+
+    A name that fits is its own label. A longer one keeps its head (the strategy's name) and
+    its tail (the parameters that set it apart), with ``~`` in place of the middle:
+    ``balanced:forbid=goods+crown`` and ``balanced:forbid=goods+connections`` never print
+    alike. Where two elided labels would still be alike, those names keep their whole text
+    (the column widens) rather than print one label for two strategies.
+    """
+    width = max(5, int(width))
+    head = (width - 1) // 2
+    tail = width - 1 - head
+    labels = {n: n if len(n) <= width else f"{n[:head]}~{n[len(n) - tail:]}" for n in names}
+    count: dict[str, int] = {}
+    for label in labels.values():
+        count[label] = count.get(label, 0) + 1
+    return {n: (label if count[label] == 1 else n) for n, label in labels.items()}
+
+
 def format_summary(summary: pd.DataFrame, games: int | None = None,
                    display: ScoreDisplay | None = None, better_score: str = "higher") -> str:
     """The summary as a plain-text table (what ``tajsim simulate`` prints): win rate and mean
@@ -366,19 +392,21 @@ def format_summary(summary: pd.DataFrame, games: int | None = None,
     names = [c[4:] for c in parts]
     widths = [max(6, len(n)) for n in names]
     shown = display.measures if display else ("score",)
-    header = (f"{'':<22} {'n':>9}  {'win rate (95% CI)':<24} "
+    strat = summary[summary["group"] == "strategy"]
+    labels = short_labels([str(name) for name in strat["strategy"]])
+    col = max([LABEL_MIN, *(len(label) for label in labels.values())])
+    header = (f"{'':<{col}} {'n':>9}  {'win rate (95% CI)':<24} "
               + " ".join(f"{f'{m} (95% CI)':<22}" for m in shown) + " "
               + " ".join(f"{n:>{w}}" for n, w in zip(names, widths)))
 
     def line(name: str, row: Any) -> str:
-        if len(name) > 22:
-            name = name[:21] + "~"
+        name = labels.get(name, name)
         if not row.n:
-            return f"{name:<22} {0:>9}  -"
+            return f"{name:<{col}} {0:>9}  -"
         win = f"{row.win_rate:6.1%} [{row.win_ci_low:5.1%}, {row.win_ci_high:5.1%}]"
         means = " ".join(_mean_with_interval(row, m) for m in shown)
         values = " ".join(f"{getattr(row, c):{w}.2f}" for c, w in zip(parts, widths))
-        return f"{name:<22} {row.n:>9,}  {win:<24} {means} {values}"
+        return f"{name:<{col}} {row.n:>9,}  {win:<24} {means} {values}"
 
     what = (f"{display.note.replace('`', '')} Shown: {' and '.join(display.measures)} (95% "
             f"CI) and the {display.unit} by source (means)." if display
@@ -386,7 +414,6 @@ def format_summary(summary: pd.DataFrame, games: int | None = None,
     lowest = "; the lowest score wins" if better_score == "lower" else ""
     lines = [f"{games:,} games; win rates share ties; n = player-games; {what}{lowest}"] \
         if games is not None else []
-    strat = summary[summary["group"] == "strategy"]
     if not strat.empty:
         lines += ["", "by strategy:", header]
         lines += [line(str(r.strategy), r) for r in strat.itertuples(index=False)]
