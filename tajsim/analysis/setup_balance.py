@@ -92,7 +92,7 @@ def setup_variance_share(
 
     For each player count (and edition) and each target, the observations are the outcome of the
     target's rows (one per game for a seat), grouped by setup. ``icc`` is the between-setup
-    share: 0 when the board does not matter, 1 when it decides everything. For a 0/1 outcome the
+    share: 0 when the setup does not matter, 1 when it decides everything. For a 0/1 outcome the
     share is on the probability scale: ``Var_setups(p_s) / (p(1 - p))``.
 
     Parameters

@@ -41,7 +41,7 @@ def section_setup_balance(ctx: ReportContext) -> None:
         f"{len(per_setup):,} setups with {per_setup.median():.0f} games each (median). The "
         "table gives, for each seat, the share of the variance of its win (after removing "
         "each strategy's mean) that lies between setups (ICC, one-way random-effects ANOVA): "
-        "0 = the board does not matter."
+        f"0 = the setup ({ctx.spec.notes.setup_features_text}) does not matter."
     )
     ctx.table(share, "Share of win variance due to the setup, by seat.", "setup_variance_share")
     if share["icc"].notna().any():
