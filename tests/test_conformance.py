@@ -96,7 +96,7 @@ def test_decision_points_cover_every_phase(game):
     """The hidden-information test samples decisions of every phase in which random games ever
     offer a choice."""
     spec = GAMES[game]
-    n = min(4, spec.players[spec.default_edition][1])
+    n = spec.default_player_count()
     choice_phases = set()
     comp = spec.components.default().packed()
     legal = np.empty(spec.n_actions, np.int64)
@@ -133,7 +133,7 @@ def play(game, strategy, configs, seed):
         state = np.zeros(spec.state_size, np.int64)
         prng = np.zeros(spec.max_players, np.int64)
         spec.kernels.start_game(comp, n, rules, seed, game_id, game_id, state, prng)
-        actions = np.full(20000, -1, np.int64)
+        actions = np.full(spec.max_game_length + 1, -1, np.int64)
         legal = np.empty(spec.n_actions, np.int64)
         k = spec.kernels.play_out(comp, state, np.full(n, strat.strategy_id, np.int64),
                                   np.tile(params, (n, 1)), prng, legal, actions, *switches)
@@ -190,7 +190,7 @@ def test_compiled_equals_uncompiled(game, strategy, configs, tmp_path):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_same_records_whatever_the_workers(game):
     spec = GAMES[game]
-    n = min(4, spec.players[spec.default_edition][1])
+    n = spec.default_player_count()
     names = [s.name for s in spec.strategies.all() if SEARCH_TAG not in s.tags][:2]
     kwargs = dict(games=90, players=n, strategies=names, seed=9, chunk_size=30, game=game,
                   progress=False)

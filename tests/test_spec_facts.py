@@ -44,7 +44,9 @@ def test_a_game_reads_turn_phase_and_record_from_its_spec(name):
     game = spec.game_class(low, seed=4, game_id=1)
     assert game.current_player == spec.current_player(game.state) >= 0
     assert game.phase == spec.phase_names[spec.phase_of(game.state)]
-    while not game.is_over:
+    for _ in range(spec.max_game_length):  # the spec's bound: a cycle fails, never hangs
+        if game.is_over:
+            break
         game.apply(game.legal_actions()[-1])
     assert game.current_player == -1 and game.phase == "game_over"
     record = GameRecord.from_json(game.record().to_json())
@@ -71,7 +73,9 @@ def test_a_spec_without_a_game_class_gets_a_plain_one():
     assert issubclass(cls, BaseGame) and cls.spec is spec
     assert cls is not GAMES["nothanks"].game_class
     game = cls(3, seed=2)
-    while not game.is_over:
+    for _ in range(spec.max_game_length):
+        if game.is_over:
+            break
         game.apply(game.legal_actions()[0])
     assert game.record().game == "plain_nothanks" and game.action_label(0) == "action 0"
     # the copy left the wing's own class bound to the registered spec
