@@ -40,7 +40,8 @@ import numpy as np
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 
-__all__ = ["PAD", "ObservationField", "ObservationLayout", "layout", "observe"]
+__all__ = ["PAD", "ObservationField", "ObservationLayout", "ScaledLayout", "layout", "observe",
+           "scaled_layout"]
 
 #: The value of a slot the view leaves empty (and of a ``None`` value).
 PAD = -1
@@ -173,3 +174,128 @@ def observe(spec: GameSpec, state: np.ndarray, comp: np.ndarray, player: int,
             out: np.ndarray | None = None) -> np.ndarray:
     """What seat ``player`` sees in ``state`` (int64[state_size]) as int64[layout.size]."""
     return layout(spec).encode(spec.view(state, comp, player), out)
+
+
+# -- the normalised encoding ------------------------------------------------------------------
+#: Games played to estimate each field's scale: this many with the game's reference preset in
+#: every seat and as many with ``random`` (at the edition's largest table), every
+#: ``_SCALE_STRIDE``-th state and the final one seen by every seat.
+_SCALE_GAMES = 8
+_SCALE_STRIDE = 7
+
+
+@dataclass(frozen=True)
+class ScaledLayout:
+    """A float32 encoding in [-1, 1] of a game's raw observation (``int64[raw.size]``), for
+    learners that want normalised inputs.
+
+    * A text field (a phase, an edition) becomes a one-hot block of ``len(vocabulary)`` slots
+      (all 0 for PAD).
+    * Every other slot is divided by its field's scale and clipped to [-1, 1]: the bounds of
+      the observation space are true (the clip), the scales are estimated, each the largest
+      magnitude the field took in sampled games (:func:`scaled_layout`), so a value is only
+      clipped beyond anything seen there. PAD (-1) becomes ``-1 / scale``.
+
+    ``numeric_src``/``numeric_dst`` (int64[k]): raw slot -> scaled slot of the numeric slots;
+    ``divisor`` (float64[k]) their scales; ``onehot``: (raw offset, scaled offset, vocabulary
+    size) of each text field."""
+
+    raw: ObservationLayout
+    size: int
+    numeric_src: np.ndarray
+    numeric_dst: np.ndarray
+    divisor: np.ndarray
+    onehot: tuple[tuple[int, int, int], ...]
+    scales: Mapping[str, float]
+
+    def encode_raw(self, raw: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Scale raw observations: ``int64[..., raw.size]`` -> ``float32[..., size]`` (one
+        observation or a batch)."""
+        if out is None:
+            out = np.empty((*raw.shape[:-1], self.size), np.float32)
+        values = raw[..., self.numeric_src] / self.divisor
+        out[..., self.numeric_dst] = np.clip(values, -1.0, 1.0)
+        for src, dst, n in self.onehot:
+            block = out[..., dst:dst + n]
+            block[...] = 0.0
+            index = raw[..., src]
+            np.put_along_axis(block, np.clip(index, 0, n - 1)[..., None],
+                              ((index >= 0) & (index < n)).astype(np.float32)[..., None],
+                              axis=-1)
+        return out
+
+    def encode(self, view: Any) -> np.ndarray:
+        """A view (``spec.view``) as float32[size]."""
+        return self.encode_raw(self.raw.encode(view))
+
+
+def _sampled_magnitudes(spec: GameSpec, lay: ObservationLayout) -> np.ndarray:
+    """float64[lay.size]: the largest |value| of each slot over the sampled games' states."""
+    edition = spec.default_edition
+    n = spec.players[edition][1]
+    comp = spec.components.default().packed()
+    components = spec.components.default()
+    k = spec.kernels
+    legal = np.empty(spec.n_actions, np.int64)
+    biggest = np.zeros(lay.size, np.float64)
+    out = np.empty(lay.size, np.int64)
+    rng = np.random.default_rng(0)
+    preset, params = spec.strategies.parse(spec.reference_preset)
+    switches = spec.strategies.kernel_switches([preset.strategy_id], [params])
+    rules = spec.rules_code(edition)
+
+    def see(state: np.ndarray) -> None:
+        for p in range(n):
+            lay.encode(spec.view(state, comp, p, components), out)
+            np.maximum(biggest, np.abs(out), out=biggest)
+
+    for g in range(2 * _SCALE_GAMES):
+        state = np.zeros(spec.state_size, np.int64)
+        prng = np.zeros(spec.max_players, np.int64)
+        k.start_game(comp, n, rules, 0, g, g, state, prng)
+        step = 0
+        while (p := spec.current_player(state)) >= 0:
+            count = int(k.legal_actions(state, comp, legal))
+            if step % _SCALE_STRIDE == 0:
+                see(state)
+            if g < _SCALE_GAMES:
+                action = int(k.choose_action(preset.strategy_id, state, comp, p, params, prng,
+                                             legal, count, *switches))
+            else:
+                action = int(legal[rng.integers(count)])
+            k.apply_action(state, comp, action)
+            step += 1
+        see(state)
+    return biggest
+
+
+@cache
+def _scaled_layout(name: str) -> ScaledLayout:
+    spec = get_game(name)
+    lay = _layout(name)
+    biggest = _sampled_magnitudes(spec, lay)
+    src: list[np.ndarray] = []
+    dst: list[np.ndarray] = []
+    div: list[np.ndarray] = []
+    onehot: list[tuple[int, int, int]] = []
+    scales: dict[str, float] = {}
+    at = 0
+    for f in lay.fields:
+        if f.vocabulary:
+            onehot.append((f.offset, at, len(f.vocabulary)))
+            at += len(f.vocabulary)
+            continue
+        scale = max(1.0, float(biggest[f.offset:f.offset + f.size].max()))
+        scales[f.name] = scale
+        src.append(np.arange(f.offset, f.offset + f.size))
+        dst.append(np.arange(at, at + f.size))
+        div.append(np.full(f.size, scale))
+        at += f.size
+    return ScaledLayout(lay, at, np.concatenate(src), np.concatenate(dst), np.concatenate(div),
+                        tuple(onehot), scales)
+
+
+def scaled_layout(game: str | GameSpec) -> ScaledLayout:
+    """The normalised encoding of ``game`` (computed once per process: the scales come from
+    sampled games, about a second; see :class:`ScaledLayout`)."""
+    return _scaled_layout(get_game(game).name)
