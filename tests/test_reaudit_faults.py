@@ -216,3 +216,81 @@ def test_labels_too_long_for_the_column_keep_their_distinguishing_tails():
     assert len(set(labels.values())) == len(names)
     assert all(len(label) <= 22 or label == name for name, label in labels.items())
     assert labels[names[1]].startswith("balanced:") and labels[names[1]].endswith("x=2")
+
+
+# ---------------------------------------------------------------- OpenSpiel bot specs
+
+def _needs_openspiel():
+    pytest.importorskip("pyspiel")
+
+
+@pytest.mark.parametrize(("bot", "line"), [
+    ("ismcts:seconds=nan", "error: seconds=nan in 'openspiel:ismcts:seconds=nan' is not "
+     "allowed; expected a number > 0 (leave seconds out to count iterations)"),
+    ("ismcts:seconds=-1", "error: seconds=-1 in 'openspiel:ismcts:seconds=-1' is not "
+     "allowed; expected a number > 0 (leave seconds out to count iterations)"),
+    ("mcts:uct_c=inf", "error: uct_c=inf in 'openspiel:mcts:uct_c=inf' is not allowed; "
+     "expected a number >= 0"),
+    ("ismcts:iterations=5:iterations=50", "error: iterations given twice in "
+     "'openspiel:ismcts:iterations=5:iterations=50'; expected each key at most once"),
+    ("ismcts:iterations=2.5", "error: iterations=2.5 in 'openspiel:ismcts:iterations=2.5' is "
+     "not allowed; expected a whole number >= 1"),
+])
+def test_a_bad_openspiel_seat_is_refused_before_the_game(bot, line):
+    _needs_openspiel()
+    res = invoke("replay", "--game", "maharani", "-p", "2", "-s", f"openspiel:{bot},random")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == line and res.stdout == ""  # no game played
+
+
+LADDER_OS = ("ladder", "--game", "maharani", "--openspiel-only", "-p", "2",
+             "--openspiel-players", "2")
+
+
+def test_ladder_refuses_a_bot_setting_it_sets_itself(tmp_path):
+    _needs_openspiel()
+    res = invoke(*LADDER_OS, "--openspiel", "ismcts:iterations=50", "--output",
+                 str(tmp_path / "l.md"))
+    assert res.exit_code == 2
+    assert res.stderr.strip() == (
+        "error: --openspiel 'ismcts:iterations=50' sets iterations, which the ladder sets "
+        "itself (--openspiel-iterations 20, the same for both sides, at equal iterations); "
+        "expected the bot's other settings only (uct_c, rollouts, seed)")
+
+
+@pytest.mark.parametrize(("hook", "bot", "line"), [
+    ("sys.modules['open_spiel'] = None  # not installed", "ismcts",
+     "error: OpenSpiel's bots needs the open_spiel package, which is not installed; install "
+     "it with: pip install 'tajsim[interop]'"),
+    ("", "cfr", "error: unknown OpenSpiel bot 'cfr' in 'openspiel:cfr'; expected one of: "
+     "ismcts, mcts"),
+])
+def test_ladder_says_a_missing_openspiel_or_unknown_bot_before_compiling(tmp_path, hook, bot,
+                                                                         line):
+    if not hook:
+        _needs_openspiel()
+    proc = tajsim_with(hook, *LADDER_OS, "--openspiel", bot, "--output", str(tmp_path / "l.md"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == line  # no compilation notice, no table heading first
+    assert proc.stdout == ""
+
+
+def test_ladder_says_how_many_games_an_openspiel_table_plays(tmp_path, monkeypatch):
+    _needs_openspiel()
+    import tajsim.cli.ladder as ladder_cli
+    from tajsim.reporting.ladder import LadderConfig
+
+    played = []
+    monkeypatch.setattr(ladder_cli, "openspiel_tables", lambda cfg, log=None: played.append(
+        cfg.openspiel_table_games()) or [])
+    monkeypatch.setattr(ladder_cli, "render_openspiel", lambda rows, game: [])
+    res = invoke(*LADDER_OS, "--openspiel", "ismcts", "--openspiel-games", "2", "--output",
+                 str(tmp_path / "l.md"))
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.strip() == ("note: --openspiel-games 2: each OpenSpiel table plays 4 "
+                                  "games (whole seat rotations: a multiple of 4 at 2 players)")
+    assert played == [4]
+    cfg = LadderConfig(game="maharani", openspiel_games=2, openspiel_players=2)
+    assert cfg.openspiel_table_games() == 4
+    assert LadderConfig(game="maharani", openspiel_games=42,
+                        openspiel_players=2).openspiel_table_games() == 40

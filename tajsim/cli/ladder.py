@@ -115,6 +115,7 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         openspiel_players = spec.player_range(ed)[0]
     if openspiel:
         spec.check_players(openspiel_players, ed)
+        check_openspiel_bots(openspiel, openspiel_iterations)
     elif openspiel_only:
         raise UserError("--openspiel-only without --openspiel BOT; expected at least one bot")
     names = tuple(s.strip() for s in strategies.split(",") if s.strip()) if strategies \
@@ -146,6 +147,11 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         openspiel_iterations=openspiel_iterations,
     )
     echo.detail(f"validated: {cfg.command}")
+    if openspiel and cfg.openspiel_table_games() != openspiel_games and not quiet:
+        rotation = 2 * cfg.openspiel_players
+        click.echo(f"note: --openspiel-games {openspiel_games}: each OpenSpiel table plays "
+                   f"{cfg.openspiel_table_games()} games (whole seat rotations: a multiple of "
+                   f"{rotation} at {cfg.openspiel_players} players)", err=True)
     on_interrupt(f"nothing written ({output} and its .json are written once every table has "
                  "played)")
     if openspiel_only:
@@ -163,6 +169,25 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     saved = _write(save_json, data, output.with_suffix(".json"), None)
     path = _write(write_docs, data, output, saved)
     echo.say(f"wrote {path} ({data.seconds:.0f} s)")
+
+
+def check_openspiel_bots(bots: tuple[str, ...], iterations: int) -> None:
+    """Each ``--openspiel BOT`` checked before any game or compilation: OpenSpiel installed,
+    a known bot with valid settings, and none of the settings the ladder gives it itself
+    (``iterations``: --openspiel-iterations, at equal iterations; ``seconds``: the search's
+    own time per decision, at equal time), which used to be overridden silently."""
+    from tajsim.interop.openspiel.bots import parse_bot  # a missing pyspiel: one line, now
+
+    for bot in bots:
+        parse_bot(bot)
+        keys = [item.partition("=")[0] for item in bot.strip().split(":")[1:]]
+        for key, why in (("iterations", f"--openspiel-iterations {iterations}, the same for "
+                                        "both sides, at equal iterations"),
+                         ("seconds", "the search's own time per decision, at equal time")):
+            if key in keys:
+                raise UserError(f"--openspiel {bot!r} sets {key}, which the ladder sets "
+                                f"itself ({why}); expected the bot's other settings only "
+                                "(uct_c, rollouts, seed)")
 
 
 def _write(writer, data: Any, path: Path, saved: Path | None) -> Path:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,27 +30,50 @@ BOT_KEYS: Mapping[str, Mapping[str, float]] = {
 }
 
 
+#: Each key's allowed values: (whole number?, least value, whether the least is allowed).
+_KEY_RANGES: Mapping[str, tuple[bool, float, bool]] = {
+    "iterations": (True, 1, True), "seconds": (False, 0.0, False), "uct_c": (False, 0.0, True),
+    "rollouts": (True, 1, True), "seed": (True, 0, True),
+}
+
+
 def parse_bot(text: str) -> tuple[str, dict[str, float]]:
-    """``BOT:key=value...`` (after ``openspiel:``) -> (bot, settings with defaults)."""
+    """``BOT:key=value...`` (after ``openspiel:``) -> (bot, settings with defaults).
+
+    Every value is a finite number in its key's range (``seconds`` > 0: leave it out to count
+    iterations instead), each key at most once; anything else is a one-line ``UserError``
+    naming the value, before any game."""
     bot, *assignments = text.strip().split(":")
+    spec = f"'openspiel:{text.strip()}'"
     if bot not in BOT_KEYS:
-        raise UserError(f"unknown OpenSpiel bot {bot!r} in 'openspiel:{text}'; expected one of: "
+        raise UserError(f"unknown OpenSpiel bot {bot!r} in {spec}; expected one of: "
                         f"{', '.join(BOT_KEYS)}")
     settings = dict(BOT_KEYS[bot])
+    given: set[str] = set()
     for item in assignments:
         key, sep, value = item.partition("=")
         if key not in settings:
-            raise UserError(f"unknown key {key!r} of openspiel:{bot}; expected one of: "
-                            f"{', '.join(settings)}")
+            raise UserError(f"unknown key {key!r} of openspiel:{bot} in {spec}; expected one "
+                            f"of: {', '.join(settings)}")
+        if key in given:
+            raise UserError(f"{key} given twice in {spec}; expected each key at most once")
+        given.add(key)
+        whole, least, least_ok = _KEY_RANGES[key]
+        what = (f"a whole number >= {least:g}" if whole else
+                f"a number >= {least:g}" if least_ok else
+                f"a number > {least:g}" + (" (leave seconds out to count iterations)"
+                                           if key == "seconds" else ""))
         try:
             if not sep:
                 raise ValueError
-            settings[key] = float(value)
+            number = float(value)
         except ValueError:
-            raise UserError(f"bad parameter {item!r} in 'openspiel:{text}'; expected "
-                            "key=number") from None
-    if settings["iterations"] < 1 or settings.get("seconds", 0.0) < 0:
-        raise UserError(f"'openspiel:{text}': iterations must be >= 1 and seconds >= 0")
+            raise UserError(f"bad parameter {item!r} in {spec}; expected {key}=NUMBER, "
+                            f"{what}") from None
+        if not math.isfinite(number) or (whole and number != int(number)) or \
+                number < least or (number == least and not least_ok):
+            raise UserError(f"{key}={value} in {spec} is not allowed; expected {what}")
+        settings[key] = number
     return bot, settings
 
 

@@ -71,6 +71,13 @@ class LadderConfig:
         if self.openspiel_players is None:
             self.openspiel_players = spec.player_range(self.edition)[0]
 
+    def openspiel_table_games(self) -> int:
+        """Games each OpenSpiel table plays: ``openspiel_games`` in whole seat rotations of the
+        alternating seats (a multiple of ``2 * openspiel_players``, at least one rotation;
+        ``matches._openspiel_match``), which ``tajsim ladder`` says when it differs."""
+        rotation = 2 * self.openspiel_players
+        return max(rotation, self.openspiel_games - self.openspiel_games % rotation)
+
     @classmethod
     def quick(cls, **kw) -> LadderConfig:
         base: dict[str, Any] = dict(random_games=16, field_games=16, h2h_games=16,
