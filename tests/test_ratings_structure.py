@@ -97,7 +97,7 @@ def test_the_best_strategy_verdicts():
     assert s.verdict.startswith("`best` is the best: the equilibrium is pure")
     close = {("best", "b"): 0.51, ("best", "c"): 0.8, ("b", "c"): 0.6}
     s = head_to_head_structure(_pairs(close, n=400))
-    assert s.verdict == ("`best` is first (a pure equilibrium) but not told apart from `b` "
+    assert s.verdict == ("`best` is first (a pure equilibrium) but not separated from `b` "
                          "(interval includes 50%)")
     table = nash_averaging(_pairs(dominant))
     assert list(table["strategy"]) == ["best", "b", "c"]
@@ -120,3 +120,26 @@ def test_bradley_terry_from_pairs_recovers_consistent_strengths():
     assert table["strength"].iloc[:3].tolist() == pytest.approx([0.5, 0.0, -0.5], abs=1e-6)
     assert table["separated"].tolist() == ["", "", "", "below all"]
     assert (table["ci_low"].iloc[:3] < table["strength"].iloc[:3]).all()
+
+
+def test_the_tournament_report_states_nash_averaging_and_cycles(tmp_path):
+    from tajsim.games.tajmahal.analyses.synthetic import make_synthetic_results
+    from tajsim.reporting.report import build_report
+
+    frame = make_synthetic_results(300, strategies=("alpha", "beta", "gamma"),
+                                   strategy_strength={"alpha": 1.0}, seed=39)
+    build_report(frame, tmp_path, sections=["ratings"])
+    md = (tmp_path / "report.md").read_text()
+    assert "Nash averaging (the maximum-entropy Nash equilibrium" in md
+    assert "cycle" in md
+    nash = (tmp_path / "table_nash_averaging.csv").read_text()
+    assert "nash_weight" in nash and "alpha" in nash
+
+
+def test_the_ladder_document_shows_the_structure_from_saved_numbers():
+    from tajsim.reporting.ladder import REPO, load_json, render_markdown
+
+    text = render_markdown(load_json(REPO / "docs" / "games" / "maharaja" / "strategies.json"))
+    assert "### Head-to-head structure" in text
+    assert "* `greedy` > `balanced` (52.5% [51.0, 54.0] of the wins) > `hoarder`" in text
+    assert "By Nash averaging: `learned` is the best" in text

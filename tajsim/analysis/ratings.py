@@ -549,7 +549,7 @@ def nash_averaging(pairs: PairMatrix, kind: str = "margin") -> pd.DataFrame:
     Returns
     -------
     DataFrame, one row per strategy, by payoff then weight (best first)
-        ``strategy`` (str); ``n`` (int64, games against the others); ``nash_weight``
+        ``strategy`` (str); ``n`` (int64, its games, summed over its pairs); ``nash_weight``
         (float64: its weight in the equilibrium); ``nash_payoff`` (float64: its mean
         share against the equilibrium mixture, in [0, 1]: 0.5 for every strategy of the
         support, below 0.5 for one outside it); ``in_support`` (bool); ``rank`` (int64).
@@ -666,8 +666,9 @@ def head_to_head_structure(pairs: PairMatrix, kind: str = "margin") -> Structure
 
     The verdict: the Nash support is the set no strategy beats on average. One strategy in it
     that beats every other with its interval above 50% is the best; one that some other is
-    not told apart from (interval includes 50%) is "first, not told apart from ..."; a support
-    of several strategies has no single best (a cycle, or strategies not told apart).
+    not told apart from (interval includes 50%) is "first, but not separated from ..." (not
+    told apart; worded so); a support of several strategies has no single best (a cycle, or
+    strategies not told apart).
     """
     names = pairs.names
     beats = pairs.beats()
@@ -693,7 +694,7 @@ def head_to_head_structure(pairs: PairMatrix, kind: str = "margin") -> Structure
             verdict = (f"`{best}` is the best: the equilibrium is pure and `{best}` beats "
                        "every other strategy, each interval above 50%")
         else:
-            verdict = (f"`{best}` is first (a pure equilibrium) but not told apart from "
+            verdict = (f"`{best}` is first (a pure equilibrium) but not separated from "
                        + ", ".join(f"`{x}`" for x in level)
                        + " (interval includes 50%)")
     else:

@@ -8,6 +8,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 
 from tajsim.analysis import ratings
 from tajsim.reporting.render import PAGE_WIDTH_IN, ReportContext, error_bars, n_games
@@ -94,6 +95,7 @@ def section_ratings(ctx: ReportContext) -> None:
     ctx.table(os_table, f"openskill ratings (interval: μ ± 1.96σ).{rated}", "openskill_ratings")
     ctx.table(bt, "Bradley-Terry strengths.", "bradley_terry")
     ctx.table(h2h, "Head-to-head with 95% Wilson intervals.", "head_to_head")
+    _structure(ctx, h2h, order, games)
     rotation = ctx.analysis("seat_rotation_check")
     if not rotation.empty and (rotation["p_value"] < 0.01).any():
         ctx.para("Caution: strategies were not rotated evenly over the seats "
@@ -102,3 +104,31 @@ def section_ratings(ctx: ReportContext) -> None:
         ctx.para("Caution: each strategy sat in each seat about equally often, but the seats "
                  "saw different line-ups (see `table_seat_rotation.csv`).")
     ctx.csv(rotation, "table_seat_rotation")
+
+
+def _structure(ctx: ReportContext, h2h: pd.DataFrame, order: list[str], games: int) -> None:
+    """What a transitive rating hides (issue 39): the cycles among the pairs whose interval
+    excludes 50%, and Nash averaging, a ranking that does not force transitivity, each with
+    its best-strategy verdict."""
+    if len(order) < 3:
+        return
+    pairs = ratings.PairMatrix.from_head_to_head(h2h, order=order)
+    structure = ratings.head_to_head_structure(pairs)
+    k = len(order)
+    if structure.cycles:
+        named = "; ".join(structure.cycle_text(c) + (" (survives Holm)" if holds else
+                                                    " (an edge does NOT survive Holm)")
+                          for c, holds in zip(structure.cycles, structure.cycle_holm))
+        ctx.para(f"Head-to-head cycles (an edge counts only when its 95% interval excludes "
+                 f"50%; Holm over the {k * (k - 1) // 2} pairs): {named}. Bradley-Terry orders "
+                 "a cycle as if it were transitive.")
+    else:
+        ctx.para("No head-to-head cycle: the pairs whose 95% interval excludes 50% all point "
+                 "the way of one order.")
+    ctx.headline(f"Nash averaging (the maximum-entropy Nash equilibrium of the head-to-head "
+                 f"game, {games:,} games; a ranking that does not force transitivity): "
+                 f"{structure.verdict.replace('`', '')}.")
+    ctx.table(structure.nash, "Nash averaging (Balduzzi et al. 2018): each strategy's weight in "
+              "the maximum-entropy Nash equilibrium of the game whose payoff is the share of "
+              "games finished above the other minus 50%, and its share against the "
+              "equilibrium mixture (50% in the support).", "nash_averaging")

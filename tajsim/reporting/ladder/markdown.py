@@ -8,6 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
+from tajsim.analysis.ratings import (
+    PairMatrix,
+    Structure,
+    bradley_terry_pairs,
+    head_to_head_structure,
+)
 from tajsim.games.registry import get_game
 from tajsim.reporting.ladder.config import LadderData, extra_columns
 
@@ -45,6 +53,100 @@ def _parity_verdict(ci: Sequence[float]) -> str:
     return "excludes" if ci[0] > 0.5 or ci[1] < 0.5 else "does NOT exclude"
 
 
+def _pair_matrix(data: LadderData) -> PairMatrix | None:
+    """The head-to-head table as matrices (None with fewer than three strategies)."""
+    rows = data.head_to_head
+    names = list(dict.fromkeys([*(r["a"] for r in rows), *(r["b"] for r in rows)]))
+    if len(names) < 3:
+        return None
+    return PairMatrix.from_pairs([r["a"] for r in rows], [r["b"] for r in rows],
+                                 [r["share"] for r in rows], [r["ci"][0] for r in rows],
+                                 [r["ci"][1] for r in rows], [r["games"] for r in rows],
+                                 order=names)
+
+
+def _cycles_text(structure: Structure) -> list[str]:
+    """Each cycle named, its edges with their shares, and whether it survives Holm."""
+    k = len(structure.pairs.names)
+    pairs = k * (k - 1) // 2
+    if not structure.cycles:
+        return ["No cycle: the pairs whose interval excludes 50% all point the way of one "
+                "order."]
+    out = [f"Cycles (each edge an interval that excludes 50%; each cycle marked whether every "
+           f"edge also survives Holm's correction over the {pairs} pairs):", ""]
+    for cycle, holds in zip(structure.cycles, structure.cycle_holm):
+        out.append(f"* {structure.cycle_text(cycle)}"
+                   + (" (survives Holm)" if holds else " (an edge does NOT survive Holm)"))
+    return out
+
+
+def structure_lines(data: LadderData) -> list[str]:
+    """The head-to-head matrix, its cycles, and Bradley-Terry beside Nash averaging (issue 39:
+    a ranking that does not force transitivity, each with its best-strategy verdict)."""
+    pairs = _pair_matrix(data)
+    if pairs is None:
+        return []
+    structure = head_to_head_structure(pairs)
+    bt = bradley_terry_pairs(pairs)
+    order = list(bt["strategy"])
+    index = [pairs.names.index(name) for name in order]
+    beats = pairs.beats()
+    lines = [
+        "",
+        "### Head-to-head structure",
+        "",
+        "Row's share of the wins against the column, from the table above (strongest first by "
+        "Bradley-Terry; the search strategy plays only its own table, below); **strong** "
+        "type: the row beats the column, its interval above 50%. Only those edges count as "
+        "\"beats\" below.",
+        "",
+        "| | " + " | ".join(order) + " |",
+        "|---|" + "---:|" * len(order),
+    ]
+    for i in index:
+        cells = []
+        for j in index:
+            if i == j or not np.isfinite(pairs.share[i, j]):
+                cells.append("")
+                continue
+            value = f"{100 * pairs.share[i, j]:.1f}"
+            cells.append(f"**{value}**" if beats[i, j] else value)
+        lines.append(f"| {pairs.names[i]} | " + " | ".join(cells) + " |")
+    lines += ["", *_cycles_text(structure), ""]
+    nash = structure.nash.set_index("strategy")
+    lines += [
+        "Two rankings: Bradley-Terry (one strength each, fitted to all pairs; it orders a cycle "
+        "as if it were transitive) and Nash averaging (Balduzzi et al. 2018: the "
+        "maximum-entropy Nash equilibrium of the game whose payoff is the share above 50%; "
+        "the equilibrium's strategies are those no strategy beats on average, and each "
+        "strategy's share against the equilibrium mixture ranks the rest).",
+        "",
+        "| strategy | Bradley-Terry strength | 95% CI | Nash weight | share against the "
+        "Nash mixture |",
+        "|---|---:|---|---:|---:|",
+    ]
+    for r in bt.itertuples():
+        if r.separated:
+            strength, ci = ("+inf" if r.separated == "above all" else "-inf"), r.separated
+        else:
+            strength, ci = f"{r.strength:+.2f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]"
+        row = nash.loc[r.strategy]
+        lines.append(f"| {r.strategy} | {strength} | {ci} | {100 * row.nash_weight:.0f}% | "
+                     f"{_pct(row.nash_payoff)} |")
+    finite = bt[np.isfinite(bt["strength"])]
+    if len(finite) > 1:
+        top, second = finite.iloc[0], finite.iloc[1]
+        told = top["ci_low"] > second["ci_high"]
+        bt_verdict = (f"`{top['strategy']}` is the strongest" if told else
+                      f"`{top['strategy']}` is first but not separated from "
+                      f"`{second['strategy']}` (the intervals overlap)")
+    else:
+        bt_verdict = "no two finite strengths to compare"
+    lines += ["", f"Best strategy by Bradley-Terry: {bt_verdict}. By Nash averaging: "
+              f"{structure.verdict}."]
+    return lines
+
+
 def _summary(data: LadderData) -> list[str]:
     """The targets of the ladder, each with its measured number."""
     n = data.config["n_players"]
@@ -70,6 +172,14 @@ def _summary(data: LadderData) -> list[str]:
                        f"field, `{s['strategy']}` takes {_pct(h['share'])} {_ci(h['ci'])} of "
                        f"the wins head to head over {h['games']} games; the interval "
                        f"{_parity_verdict(h['ci'])} parity.")
+    pairs = _pair_matrix(data)
+    if pairs is not None:
+        structure = head_to_head_structure(pairs)
+        named = "; ".join(" > ".join(f"`{x}`" for x in (*c, c[0])) for c in structure.cycles)
+        out.append(f"* Head to head among the strategies of the table (the search plays only "
+                   f"its own table), by Nash averaging: {structure.verdict}. "
+                   + (f"Cycles (every edge an interval that excludes 50%): {named}."
+                      if named else "No cycle among the pairs whose interval excludes 50%."))
     spec = get_game(data.config.get("game"))
     for a, b in spec.notes.ladder_pairs:
         found = _find_h2h(data, a, b)
@@ -157,6 +267,7 @@ def render_markdown(data: LadderData) -> str:
     for r in data.head_to_head:
         lines.append(f"| {r['a']} | {r['b']} | {_pct(r['share'])} | {_ci(r['ci'])} | "
                      f"{r['games']} | {r['score_a']:.1f} | {r['score_b']:.1f} |")
+    lines += structure_lines(data)
     if data.search:
         s = data.search
         h = s["head_to_head"]
