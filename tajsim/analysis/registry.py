@@ -48,8 +48,8 @@ from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 
-__all__ = ["ANALYSES", "REQUIRED_COLUMNS", "AnalysisCache", "analyses_for", "missing_columns",
-           "required_columns_for", "run_analyses"]
+__all__ = ["ANALYSES", "REQUIRED_COLUMNS", "AnalysisCache", "analyses_for", "conclusion_options",
+           "missing_columns", "required_columns_for", "run_analyses"]
 
 #: The analyses every game has: name -> function(results, **kwargs) -> DataFrame.
 ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
@@ -124,6 +124,17 @@ def required_columns_for(game: str | GameSpec | None = None) -> dict[str, tuple[
 def conclusions_for(game: str | GameSpec | None = None) -> dict[str, Callable]:
     """The game's own robustness conclusions (besides the generic ones)."""
     return dict(getattr(_game_module(get_game(game).name), "CONCLUSIONS", {}))
+
+
+def conclusion_options(game: str | GameSpec | None = None) -> robustness.ConclusionOptions:
+    """What the key conclusions of ``game`` need from its spec: its score parts (the score
+    display's, so that a ranking key is never a "score part"), what they add up to, and
+    whether a higher score wins."""
+    spec = get_game(game)
+    shown = spec.score_display
+    return robustness.ConclusionOptions(
+        parts=tuple(spec.shown_parts), part_total=shown.total if shown else "score",
+        higher_is_better=spec.higher_score_wins)
 
 
 def missing_columns(results: pd.DataFrame, name: str,
@@ -238,6 +249,7 @@ class AnalysisCache:
                 raise UserError(f"{name} needs a {column!r} column naming the variant of "
                                 "each row (a [[runs]] table's variant = ...)")
             kwargs.setdefault("extra", conclusions_for(spec))
+            kwargs.setdefault("options", conclusion_options(spec))
             frames = robustness.split_variants(results, column)
             try:
                 inspect.signature(func).bind(frames, **kwargs)

@@ -4,21 +4,26 @@ A result of simulated play is a result about its players. This module checks eac
 (the robustness conclusions: :data:`tajsim.analysis.robustness.CONCLUSIONS` and the game's own)
 at several skill levels, each a labelled run of its own (a ``variant``: ``random``, the best
 heuristic at a low and a high temperature, the search at two budgets), and says for each level
-whether the conclusion of a reference level **holds**, **fails** or is **not significant** there.
+whether the conclusion of a reference level **holds**, **fails** or is **inconclusive** there
+(:func:`tajsim.analysis.stats.verdicts.compare_verdicts`).
 
-A conclusion's value is a sign (``+`` / ``-`` / ``0``), an order of names with ``>`` between
-significantly different neighbours and ``≈`` between the others, or a category (a name). Only
-what the reference level states significantly is the conclusion:
+A conclusion's value is a verdict of its kind (:mod:`tajsim.analysis.robustness`): a null
+(``+`` / ``-`` / ``equivalent ±m`` / ``inconclusive``, by an equivalence test against the
+margin), an order (``a > {b, c}``: braces around items not told apart, Holm over the pairs) or
+an argmax (``a`` or ``{a, b}``). Only what the reference level states is the conclusion:
 
-* a sign: ``+`` at the reference holds where the level finds ``+``, is not significant where it
-  finds ``0`` and fails where it finds ``-``;
-* an order: it fails where some pair the reference orders significantly is ordered the other way
-  significantly, is not significant where such a pair is merely not told apart (``≈``), and
-  holds otherwise (a level that tells more pairs apart than the reference still holds);
-* a category: it holds where the value is the same and fails where it differs;
-* a reference that states nothing significant (``0``, an order of ``≈`` only) holds where the
-  level states nothing either and fails where the level finds an effect.
+* a null: the same verdict holds, another conclusive one fails (the other sign; a difference
+  where the reference found equivalence; equivalence where it found a difference), an
+  inconclusive one is inconclusive; a reference that is itself inconclusive states nothing, so
+  every level is inconclusive against it;
+* an order or argmax: it fails where a pair the reference separates is separated the other way,
+  is inconclusive where such a pair is not told apart, and holds otherwise (a level that tells
+  more apart than the reference still holds: "not told apart" claims no equality).
 
+Two more columns make the table a designer can act on: ``structural`` marks a conclusion that
+also holds at a level where every seat plays ``random`` (the rules, not the players' skill, make
+it), and ``holds_familywise`` asks every level's statement of it to survive Holm over all the
+statements of the table (one family-wise statement for "holds at every level").
 ``n/a`` (not computable at that level, e.g. a strategy ranking in a mirror match) stays ``n/a``.
 """
 
@@ -29,69 +34,43 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from tajsim.analysis.robustness import Finding, conclusion_values
+from tajsim.analysis.robustness import (
+    ConclusionOptions,
+    Finding,
+    conclusion_values,
+    consensus_value,
+)
+from tajsim.analysis.stats.verdicts import (
+    ALPHA,
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_AVAILABLE,
+    STATUSES,
+    compare_verdicts,
+    holm_family,
+)
 from tajsim.errors import UserError
 
-__all__ = ["HOLDS", "FAILS", "NOT_SIGNIFICANT", "NOT_AVAILABLE", "STATUSES", "compare_value",
-           "skill_levels"]
+__all__ = ["HOLDS", "FAILS", "INCONCLUSIVE", "NOT_SIGNIFICANT", "NOT_AVAILABLE", "STATUSES",
+           "compare_value", "is_random_level", "skill_levels"]
 
-HOLDS, FAILS, NOT_SIGNIFICANT, NOT_AVAILABLE = "holds", "fails", "ns", "n/a"
-#: Every status a cell of the skill table can take.
-STATUSES = (HOLDS, FAILS, NOT_SIGNIFICANT, NOT_AVAILABLE)
-_SIGNS = ("+", "-", "0")
-
-
-def _tiers(value: str) -> dict[str, int] | None:
-    """``"a > b ≈ c"`` -> ``{"a": 0, "b": 1, "c": 1}``; None when the value is not an order."""
-    if " > " not in value and " ≈ " not in value:
-        return None
-    out: dict[str, int] = {}
-    for rank, tier in enumerate(value.split(" > ")):
-        for name in tier.split(" ≈ "):
-            out[name.strip()] = rank
-    return out
+#: The status of a level that cannot confirm the reference (was "ns" before the verdicts).
+NOT_SIGNIFICANT = INCONCLUSIVE
+#: A level whose strategies all begin with this plays at random: what holds there is structural.
+RANDOM_STRATEGY = "random"
 
 
 def compare_value(reference: str, value: str) -> str:
-    """The status of ``value`` (a level's value of a conclusion) against the reference's value,
-    by the rules of the module docstring: one of :data:`STATUSES`."""
-    if value == "n/a" or reference == "n/a":
-        return NOT_AVAILABLE
-    if reference in _SIGNS and value in _SIGNS:
-        if reference == "0":
-            return HOLDS if value == "0" else FAILS
-        if value == reference:
-            return HOLDS
-        return NOT_SIGNIFICANT if value == "0" else FAILS
-    ref_tiers, tiers = _tiers(reference), _tiers(value)
-    if ref_tiers is None and tiers is None:
-        return HOLDS if value == reference else FAILS
-    # an order against a one-name value (a single tier) reads the name as an order of one
-    ref_tiers = ref_tiers or {reference: 0}
-    tiers = tiers or {value: 0}
-    common = [name for name in ref_tiers if name in tiers]
-    reversed_pair = unresolved = False
-    claims = 0
-    for i, a in enumerate(common):
-        for b in common[i + 1:]:
-            ref_order = np.sign(ref_tiers[b] - ref_tiers[a])  # +1: a above b at the reference
-            order = np.sign(tiers[b] - tiers[a])
-            if ref_order == 0:
-                if order != 0:
-                    claims += 1  # the level tells apart what the reference does not
-                continue
-            if order == 0:
-                unresolved = True
-            elif order != ref_order:
-                reversed_pair = True
-    if not common:
-        return FAILS
-    if all(ref_tiers[a] == ref_tiers[common[0]] for a in common):
-        # the reference tells nothing apart: it holds where the level does not either
-        return HOLDS if claims == 0 else FAILS
-    if reversed_pair:
-        return FAILS
-    return NOT_SIGNIFICANT if unresolved else HOLDS
+    """The status of ``value`` (a level's value of a conclusion) against the reference's value:
+    :func:`tajsim.analysis.stats.verdicts.compare_verdicts`."""
+    return compare_verdicts(reference, value)
+
+
+def is_random_level(results: pd.DataFrame) -> bool:
+    """Whether every seat of ``results`` plays ``random`` (with or without options)."""
+    names = results["strategy"].astype(str).unique()
+    return len(names) > 0 and all(n.split(":")[0] == RANDOM_STRATEGY for n in names)
 
 
 def skill_levels(
@@ -99,7 +78,9 @@ def skill_levels(
     conclusions: Sequence[str] | None = None,
     *,
     reference: str | None = None,
-    extra: Mapping[str, Callable[[pd.DataFrame], list[Finding]]] | None = None,
+    extra: Mapping[str, Callable[..., list[Finding]]] | None = None,
+    options: ConclusionOptions | None = None,
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """Every key conclusion at every skill level, judged against the reference level.
 
@@ -112,22 +93,31 @@ def skill_levels(
     conclusions : sequence of str, optional
         Names from :data:`tajsim.analysis.robustness.CONCLUSIONS` and ``extra`` (default: all).
     reference : str, optional
-        The level whose values are the conclusions (default: the most common value of each
-        conclusion over the levels, as in the robustness analysis).
+        The level whose values are the conclusions (default: the most common conclusive value
+        of each conclusion over the levels, as in the robustness analysis).
     extra : mapping of str to callable, optional
         The game's own conclusions (its analyses module's ``CONCLUSIONS``).
+    options, margin
+        As :func:`tajsim.analysis.robustness.conclusion_values` (``margin``: the equivalence
+        margin of a null, default 0.02 of win rate).
 
     Returns
     -------
     DataFrame, one row per conclusion and level (levels in the order of ``frames``)
         ``conclusion``, ``level``, ``value`` (str), ``reference_value`` (str), ``status``
-        (str, one of :data:`STATUSES`), ``detail`` (str: the estimate and its 95% interval),
-        ``n`` (int64, games at that level), ``is_reference`` (bool).
+        (str, one of :data:`STATUSES`), ``detail`` (str: the estimate, its 95% interval, n),
+        ``kind`` (str), ``p_value`` (float64, of the level's own statement), ``p_holm``
+        (float64, Holm over every statement that holds in the table), ``mde`` (float64, the
+        minimum detectable effect at the level), ``n`` (int64, games at that level),
+        ``is_reference`` (bool), ``structural`` (bool, per conclusion: it holds at a
+        ``random`` level other than the reference), ``holds_familywise`` (bool, per
+        conclusion: it holds at every level where computable and every one of those
+        statements survives Holm).
 
     Raises
     ------
     tajsim.errors.UserError
-        ``reference`` is not one of the levels.
+        ``reference`` is not one of the levels, or a bad ``margin``.
     ValueError
         A conclusion name is unknown.
     """
@@ -135,28 +125,48 @@ def skill_levels(
     if reference is not None and reference not in levels:
         raise UserError(f"reference level {reference!r} is not one of the levels; expected "
                         f"one of {', '.join(levels)}")
-    long = conclusion_values(frames, conclusions, extra)
+    random_levels = {str(k) for k, f in frames.items() if is_random_level(f)}
+    long = conclusion_values(frames, conclusions, extra, options=options, margin=margin)
+    alpha = options.alpha if options is not None else ALPHA
     rows = []
     for name, grp in long.groupby("conclusion", sort=False):
         by_level = {str(r.variant): r for r in grp.itertuples()}
         if reference is not None:
-            ref_value = by_level[reference].value if reference in by_level else "n/a"
+            ref_value = by_level[reference].value if reference in by_level else NOT_AVAILABLE
         else:
-            present = [by_level[lv].value for lv in levels if lv in by_level]
-            known = [v for v in present if v != "n/a"] or present
-            ref_value = pd.Series(known).value_counts().index[0]
+            ref_value = consensus_value([by_level[lv].value for lv in levels if lv in by_level])
         for level in levels:
             row = by_level.get(level)
-            value = row.value if row is not None else "n/a"
+            value = row.value if row is not None else NOT_AVAILABLE
             rows.append({
                 "conclusion": name, "level": level, "value": value,
                 "reference_value": ref_value, "status": compare_value(ref_value, value),
                 "detail": row.detail if row is not None else "not computed at this level",
+                "kind": row.kind if row is not None else "",
+                "p_value": float(row.p_value) if row is not None else float("nan"),
+                "mde": float(row.mde) if row is not None else float("nan"),
                 "n": int(row.n) if row is not None else 0,
                 "is_reference": level == reference,
             })
-    out = pd.DataFrame(rows, columns=["conclusion", "level", "value", "reference_value",
-                                      "status", "detail", "n", "is_reference"])
+    columns = ["conclusion", "level", "value", "reference_value", "status", "detail", "kind",
+               "p_value", "p_holm", "mde", "n", "is_reference", "structural",
+               "holds_familywise"]
+    out = pd.DataFrame(rows, columns=[c for c in columns if c not in
+                                      ("p_holm", "structural", "holds_familywise")])
+    holding = (out["status"] == HOLDS).to_numpy()
+    family = holm_family(np.where(holding, out["p_value"].to_numpy(np.float64), np.nan), alpha)
+    out["p_holm"] = family.p_holm
+    survives = pd.Series(family.holds, index=out.index)
+    judged = out["status"] != NOT_AVAILABLE
+    structural, familywise = {}, {}
+    for name, grp in out.groupby("conclusion", sort=False):
+        at_random = grp[grp["level"].isin(random_levels) & ~grp["is_reference"]]
+        structural[name] = bool((at_random["status"] == HOLDS).any())
+        sel = grp[judged.loc[grp.index]]
+        familywise[name] = bool(len(sel) and (sel["status"] == HOLDS).all()
+                                and survives.loc[sel.index].all())
+    out["structural"] = out["conclusion"].map(structural).astype(bool)
+    out["holds_familywise"] = out["conclusion"].map(familywise).astype(bool)
     out["n"] = out["n"].astype(np.int64)
     out["is_reference"] = out["is_reference"].astype(bool)
-    return out
+    return out[columns]

@@ -25,6 +25,14 @@ from tajsim.analysis.stats import (
     proportion_table,
     wilson_interval,
 )
+from tajsim.analysis.stats.verdicts import (
+    ALPHA,
+    Order,
+    cluster_sums,
+    clustered_ratios,
+    rank_first_probability,
+    tested_order,
+)
 
 __all__ = [
     "CONFOUNDED_P",
@@ -33,6 +41,7 @@ __all__ = [
     "lineup_labels",
     "seat_advantage_test",
     "seat_lineup_balance",
+    "strategy_order",
     "table_lineups",
     "win_rates",
     "win_rates_by_player_count",
@@ -97,6 +106,31 @@ def win_rates(
     out["excess"] = out["win_rate"] - out["baseline"]
     return out[by + ["n", "n_games", "wins", "win_rate", "ci_low", "ci_high", "baseline",
                      "excess"]]
+
+
+def strategy_order(
+    results: pd.DataFrame, *, share_ties: bool = True, alpha: float = ALPHA,
+    n_boot: int = 400, seed: int = 0,
+) -> Order:
+    """The strategies ordered by win rate with every pair tested: the differences of their win
+    rates with a covariance clustered by game (strategies at one table share its winner),
+    Holm over the pairs (:func:`tajsim.analysis.stats.verdicts.tested_order`), and the
+    probability that each ranks first when the games are resampled (``n_boot`` replicates,
+    ``seed``). Call it on one player count (win rates of different counts do not compare).
+
+    Returns
+    -------
+    Order
+        ``best`` is the strategy that wins most often, or ``"{a, b}"`` when the first ones are
+        not told apart; ``p_first`` the bootstrap probabilities.
+    """
+    codes, names = pd.factorize(results["strategy"].astype(str), sort=True)
+    sums, counts = cluster_sums(game_index(results), codes,
+                                win_value(results, share_ties=share_ties).to_numpy(), len(names))
+    estimate, cov = clustered_ratios(sums, counts)
+    order = tested_order(list(names), estimate, cov=cov, alpha=alpha)
+    first = rank_first_probability(sums, counts, list(names), n_boot=n_boot, seed=seed)
+    return Order(order.names, order.estimates, order.tiers, order.pairwise, order.alpha, first)
 
 
 def win_rates_by_strategy(results: pd.DataFrame, **kwargs) -> pd.DataFrame:

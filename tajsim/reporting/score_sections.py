@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis.stats.verdicts import minimum_detectable_effect
 from tajsim.reporting.render import (
     PAGE_WIDTH_IN,
     PART_COLOURS,
@@ -50,6 +51,7 @@ def section_composition(ctx: ReportContext) -> None:
               for m in (*others, total)]
     ctx.headline(f"A player ends with {join_words(stated)} a game on average (mean, 95% CI; "
                  f"n = {int(overall['n'].iloc[0]):,} player-games).")
+    ctx.para(_mde_sentence(table, overall, total, unit if shown else "points"))
     fig = score_parts_figure(wide, [group_label(row, by) for _, row in wide.iterrows()], parts,
                              total, unit)
     what = "score" if shown is None else total
@@ -68,6 +70,22 @@ def section_composition(ctx: ReportContext) -> None:
             "table_score_part_histogram")
     ctx.para(f"The full distribution of each part ({unit} → frequency) is in "
              "`table_score_part_histogram.csv`.")
+
+
+def _mde_sentence(table: pd.DataFrame, overall: pd.DataFrame, total: str, unit: str) -> str:
+    """The smallest difference of the mean ``total`` between two rows of the table (groups of
+    the smallest size, the overall spread) that these games detect: what the section can
+    tell apart. Player-games of one game are correlated, so it is a lower bound where a
+    strategy fills several seats."""
+    sd = float(overall.loc[overall["part"] == total, "sd"].iloc[0])
+    n_min = int(table.loc[table["part"] == total, "n"].min())
+    if not (np.isfinite(sd) and n_min > 1):
+        return ""
+    mde = float(minimum_detectable_effect(sd * np.sqrt(2.0 / n_min)))
+    return (f"The smallest difference in mean {total} between two groups of the table that "
+            f"these games detect (80% power, two-sided 5%; groups of {n_min:,} player-games, "
+            f"sd {sd:,.1f}): {mde:,.1f} {unit}. Parts are compared the same way: a part told "
+            "apart from another needs at least such a difference.")
 
 
 def _mean_ci(table: pd.DataFrame, part: str) -> str:

@@ -15,6 +15,8 @@ import pandas as pd
 
 from tajsim.analysis import skill
 from tajsim.analysis.restricted import WIN_RATE, split_restriction
+from tajsim.analysis.stats import normal_quantile
+from tajsim.analysis.stats.verdicts import holm_family, minimum_detectable_effect
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     ReportContext,
@@ -23,13 +25,12 @@ from tajsim.reporting.render import (
     n_games,
     panel_grid,
 )
+from tajsim.reporting.verdict_wording import margin_kwargs, margin_of, mde_clause, verdict_legend
 
 __all__ = ["section_restricted", "section_skill", "skill_table_wide"]
 
 #: Marker colours of the levels in the restricted-play figure (cycled).
 LEVEL_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b")
-_STATUS_WORDS = {skill.HOLDS: "holds", skill.FAILS: "fails", skill.NOT_SIGNIFICANT:
-                 "not significant", skill.NOT_AVAILABLE: "n/a"}
 
 
 def _level_strategies(results: pd.DataFrame, column: str = "variant") -> dict[str, list[str]]:
@@ -40,12 +41,18 @@ def _level_strategies(results: pd.DataFrame, column: str = "variant") -> dict[st
 
 def skill_table_wide(long: pd.DataFrame) -> pd.DataFrame:
     """The skill analysis (:func:`tajsim.analysis.skill.skill_levels`) as conclusion x level:
-    each cell ``"<status>: <value>"``; levels as columns in their order."""
+    each cell ``"<status>: <value>"``; levels as columns in their order; a conclusion that
+    also holds at a ``random`` level is marked ``(structural)``."""
     levels = list(dict.fromkeys(long["level"]))
     cells = long.assign(cell=[f"{s}: {v}" for s, v in zip(long["status"], long["value"])])
     wide = cells.pivot(index="conclusion", columns="level", values="cell")
     order = list(dict.fromkeys(long["conclusion"]))
-    return wide.reindex(index=order, columns=levels).reset_index().rename_axis(columns=None)
+    wide = wide.reindex(index=order, columns=levels).reset_index().rename_axis(columns=None)
+    if "structural" in long.columns:
+        structural = long.groupby("conclusion", sort=False)["structural"].any()
+        wide["conclusion"] = [f"{c} (structural)" if structural.get(c, False) else c
+                              for c in wide["conclusion"]]
+    return wide
 
 
 def section_skill(ctx: ReportContext) -> None:
@@ -58,19 +65,21 @@ def section_skill(ctx: ReportContext) -> None:
     ctx.heading(2, "Across skill levels")
     reference = ctx.config.get("skill_reference") if ctx.config else None
     reference = reference if reference in plays else None
-    long = ctx.analysis("skill_levels", reference=reference)
+    long = ctx.analysis("skill_levels", reference=reference, **margin_kwargs(ctx))
     games = {str(k): n_games(g) for k, g in r.groupby("variant", observed=True, sort=True)}
     described = "; ".join(f"**{lv}**: {join_words(s)} ({games[lv]:,} games)"
                           for lv, s in plays.items())
     ref_words = (f"the conclusions of the reference level **{reference}**" if reference
-                 else "the most common value of each conclusion over the levels")
+                 else "the most common conclusive value of each conclusion over the levels")
     ctx.para(f"The key conclusions (the robustness conclusions of {ctx.spec.title}) checked at "
-             f"{len(plays)} skill levels: {described}. Each cell compares a level with "
-             f"{ref_words}: **holds** (the same significant statement), **fails** (a significant "
-             "statement the other way, or another category), **ns** (not significant: the level "
-             "cannot tell apart what the reference does), **n/a** (not computable there). Signs "
-             "and orders are significant at 95% (`>` between neighbours told apart, `≈` between "
-             "the others)."
+             f"{len(plays)} skill levels: {described}. Each cell compares a level's verdict "
+             f"with {ref_words}: **holds** (the same statement), **fails** (a conclusive "
+             "statement that contradicts it: the other sign, a difference against an "
+             "equivalence or the reverse, another best item), **inconclusive** (the level "
+             "cannot confirm it: too few games, or items it does not tell apart), **n/a** (not "
+             "computable there). A conclusion marked **(structural)** also holds where every "
+             "seat plays `random`: the rules make it, not the players' skill. "
+             + verdict_legend(margin_of(ctx))
              + (" Every level is a mirror match (one strategy in every seat), so the "
                 "conclusions about strategies (the best strategy, the strategy ranking) have no "
                 "value and are left out: what remains is about the game at that level of play."
@@ -78,24 +87,39 @@ def section_skill(ctx: ReportContext) -> None:
     judged = long[long["status"] != skill.NOT_AVAILABLE]
     per_conclusion = judged.groupby("conclusion", sort=False)["status"]
     always = [c for c, s in per_conclusion if (s == skill.HOLDS).all()]
+    familywise = sorted(set(long.loc[long["holds_familywise"], "conclusion"]),
+                        key=list(dict.fromkeys(long["conclusion"])).index)
+    structural = [c for c in always
+                  if bool(long.loc[long["conclusion"] == c, "structural"].any())]
     failing = {c: list(judged.loc[s.index][s == skill.FAILS]["level"])
                for c, s in per_conclusion if (s == skill.FAILS).any()}
-    weak = [c for c, s in per_conclusion
-            if c not in failing and (s == skill.NOT_SIGNIFICANT).any()]
+    weak = {c: list(judged.loc[s.index][s == skill.INCONCLUSIVE]["level"])
+            for c, s in per_conclusion
+            if c not in failing and (s == skill.INCONCLUSIVE).any()}
     n_judged = judged["conclusion"].nunique()
+    n_statements = int((long["status"] == skill.HOLDS).sum())
     fail_words = "; ".join(f"{c} fails at {join_words(lv)}" for c, lv in failing.items())
+    weak_words = "; ".join(f"{c} at {join_words(lv)}" for c, lv in weak.items())
     per_level = ", ".join(f"{g:,}" for g in games.values())
+    mde = mde_clause(long, "level")
     ctx.headline(
         f"Across {len(plays)} skill levels ({per_level} games), {len(always)} of {n_judged} key "
         f"conclusions hold at every level where they can be computed"
         + (f" ({join_words(always)})" if always else "")
+        + f"; {len(familywise)} of them family-wise (Holm over the {n_statements} statements "
+        "that hold)"
+        + (f"; structural (they hold for `random` too): {join_words(structural)}"
+           if structural else "")
         + (f"; {fail_words}" if failing else "")
-        + (f"; not significant at some level: {join_words(weak)}" if weak else "") + ".")
+        + (f"; inconclusive: {weak_words}" if weak else "") + "."
+        + (f" Smallest first-seat effect detectable: {mde}." if mde else ""))
     ctx.table(skill_table_wide(long), "Key conclusions by skill level (status: value).",
               "skill_levels", full=long)
-    details = long[["conclusion", "level", "status", "value", "detail", "n"]]
-    ctx.table(details, "Every conclusion at every level with its estimate and 95% interval "
-              "(n: games at the level).")
+    details = long[["conclusion", "level", "status", "value", "detail", "p_value", "p_holm",
+                    "n"]]
+    ctx.table(details, "Every conclusion at every level with its estimate, 95% interval and "
+              "test (p_value: of the level's own statement; p_holm: Holm over the statements "
+              "that hold; n: games at the level).")
 
 
 def _loss_cell(row: pd.Series, measure: str) -> str:
@@ -152,6 +176,19 @@ def section_restricted(ctx: ReportContext) -> None:
         ctx.para("A negative loss means the strategy does better without the feature: it uses "
                  "it where it does not pay (" + join_words(
                      [f"{r.restriction} at {r.level}" for r in helps.itertuples()]) + ").")
+    family = holm_family(win["p_value"].to_numpy(np.float64))
+    held = family.holds & win["significant"].to_numpy(bool)
+    z = normal_quantile(0.95)
+    mde = minimum_detectable_effect(
+        ((win["paired_ci_high"] - win["paired_ci_low"]) / (2 * z)).to_numpy(np.float64))
+    ctx.para(
+        f"Family-wise: {int(held.sum())} of {family.size} win-rate losses are told from zero "
+        f"with Holm over the {family.size} restrictions and levels at 5% (the per-row "
+        "`significant` is each test alone). The smallest win-rate loss these games detect "
+        "(80% power, two-sided 5%, paired per-game interval): "
+        + join_words([f"{100 * m:.1f} points for {r.restriction} at {r.level} "
+                      f"({int(r.n):,} games)" for m, r in zip(mde, win.itertuples())][:6])
+        + ("; ..." if len(win) > 6 else "") + ".")
     statements = []
     for level in levels:
         at = win[win["level"] == level].sort_values("loss", ascending=False)

@@ -13,6 +13,13 @@ from matplotlib.lines import Line2D
 
 from tajsim.analysis import winrates
 from tajsim.analysis.frames import game_index
+from tajsim.analysis.stats import normal_quantile
+from tajsim.analysis.stats.verdicts import (
+    Equivalence,
+    Order,
+    equivalence_test,
+    minimum_detectable_effect,
+)
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     ReportContext,
@@ -29,6 +36,7 @@ from tajsim.reporting.render import (
     setup_keys,
     signed,
 )
+from tajsim.reporting.verdict_wording import margin_of, win_rate_mde_sentence
 from tajsim.running.repeats import repeat_note_for_results
 
 __all__ = ["SIGNIFICANCE", "baseline_handle", "section_overview", "section_seat_advantage",
@@ -118,6 +126,10 @@ def section_win_rates(ctx: ReportContext) -> None:
                f"Win rate by seat ({ctx.spec.notes.seat_note}), "
                "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", r)
     ctx.table(by_seat, "Win rate by seat.", "win_rates_by_seat")
+    smallest = min(games_in.items(), key=lambda kv: kv[1])
+    players = int(by_seat.loc[by_seat["n"] == smallest[1], "seat"].max()) + 1
+    ctx.para(win_rate_mde_sentence(smallest[1], players)
+             + (" (the smallest panel)" if len(games_in) > 1 else ""))
     balance = winrates.seat_lineup_balance(r, by=facet)
     confounded = balance[balance["confounded"]]
     if not confounded.empty:
@@ -156,8 +168,12 @@ def section_win_rates(ctx: ReportContext) -> None:
         ctx.table(by_strategy.sort_values([*facet, "win_rate"], ascending=[True] * len(facet)
                                           + [False]),
                   "Win rate by strategy.", "win_rates_by_strategy")
-        for _key, grp in groups:
-            ctx.headline(strongest_statement(grp, facet))
+        panels = {_key_tuple(k): g for k, g in r.groupby(facet, observed=True, sort=True)}
+        for key, grp in groups:
+            panel = panels[_key_tuple(key)]
+            tested = (winrates.strategy_order(panel) if panel["strategy"].nunique() > 1
+                      else None)
+            ctx.headline(strongest_statement(grp, facet, tested))
 
 
 def section_seat_advantage(ctx: ReportContext) -> None:
@@ -165,6 +181,7 @@ def section_seat_advantage(ctx: ReportContext) -> None:
     ctx.heading(2, "Seat advantage")
     facet = facet_groups(r)
     test = ctx.analysis("seat_advantage", by=tuple(facet))
+    margin = margin_of(ctx)
     ctx.para(
         "Seats are compared within line-ups (a player's own strategy and its opponents): each "
         "seat's win rate is standardised over the line-ups that every seat saw, so no seat is "
@@ -183,6 +200,8 @@ def section_seat_advantage(ctx: ReportContext) -> None:
             continue
         apart = row.p_value < SIGNIFICANCE
         verdict = "significant" if apart else "not significant"
+        first_seat = equivalence_test(row.first_seat_excess, (row.ci_high - row.ci_low)
+                                      / (2 * normal_quantile(0.95)), margin, n=int(row.n))
         # Seats are named best and worst only when the test tells them apart.
         order = (f"Best seat {row.best_seat}, worst seat {row.worst_seat}." if apart else
                  "The seats cannot be told apart at this level, so none is named best or "
@@ -192,7 +211,8 @@ def section_seat_advantage(ctx: ReportContext) -> None:
             f"**{label}**: the first seat wins {pct(row.first_seat_win_rate)} of "
             f"{row.n:,} games (equal seats: {pct(row.first_seat_win_rate - row.first_seat_excess)}"
             f"; excess {signed(100 * row.first_seat_excess)} points, 95% CI "
-            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]); equal seats within "
+            f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]): "
+            f"{_first_seat_words(first_seat)}; equal seats within "
             f"line-ups: p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%). Wald "
             f"test clustered by game: χ² = {row.chi2:.1f} on {row.dof} df; "
             f"Cramér's V = {row.cramers_v:.3f}. {order}"
@@ -255,6 +275,22 @@ def section_seat_advantage(ctx: ReportContext) -> None:
               full=by_lineup)
 
 
+def _key_tuple(key: object) -> tuple:
+    return key if isinstance(key, tuple) else (key,)
+
+
+def _first_seat_words(verdict: Equivalence) -> str:
+    """The first seat's excess as an equivalence verdict against the margin, in words."""
+    m = f"±{100 * verdict.margin:.1f} points"
+    if verdict.verdict == "equivalent":
+        return (f"the first seat's edge is within {m} (equivalent: TOST p = "
+                f"{format_cell(verdict.p_equivalent, 'p_value')})")
+    if verdict.verdict == "differs":
+        return "the first seat's edge differs from zero"
+    return (f"inconclusive: no edge is shown, yet none within {m} either (the smallest edge "
+            f"these games detect: {100 * verdict.mde:.1f} points)")
+
+
 def unnamed_when_equal(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with ``best_seat`` / ``worst_seat`` blank (object column, "") in the rows
     whose ``p_value`` does not reject equal seats at :data:`SIGNIFICANCE`: a seat named best
@@ -267,14 +303,34 @@ def unnamed_when_equal(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def strongest_statement(grp: pd.DataFrame, facet: list[str]) -> str:
-    """The win-rate headline of one panel of strategies: the one that wins most, and whether
-    its 95% interval separates it from the next and from equal players."""
+def strongest_statement(grp: pd.DataFrame, facet: list[str], order: Order | None = None) -> str:
+    """The win-rate headline of one panel of strategies: the one that wins most and whether it
+    is told apart from the others. With ``order`` (:func:`tajsim.analysis.winrates.
+    strategy_order`: pairwise tests clustered by game, Holm, and P(first) under a game
+    bootstrap) the statement is that tested argmax; without it (a table without games, the
+    aggregate report) the first two intervals must not overlap."""
     ranked = grp.sort_values("excess", ascending=False)
     top = ranked.iloc[0]
     label = group_label(top, facet)
     rate = (f"{pct(top['win_rate'])} [{pct(top['ci_low'])}, {pct(top['ci_high'])}] of "
             f"{int(top['n']):,} player-games (equal players: {pct(top['baseline'])})")
+    beats = "above" if top["ci_low"] > top["baseline"] else "not clearly above"
+    if order is not None and len(ranked) > 1:
+        first = ", ".join(f"{k} {v:.2f}" for k, v in sorted(order.p_first.items(),
+                                                             key=lambda kv: -kv[1])[:3])
+        mde = float(minimum_detectable_effect(order.pairwise["se"].iloc[0]))
+        tail = (f" (probability of ranking first when the games are resampled: {first}; the "
+                f"smallest difference between two strategies these games detect: "
+                f"{100 * mde:.1f} points)")
+        if len(order.tiers[0]) > 1:
+            shown = ranked[ranked["strategy"].astype(str).isin(order.tiers[0])]
+            rates = "; ".join(f"{r.strategy} {pct(r.win_rate)} [{pct(r.ci_low)}, "
+                              f"{pct(r.ci_high)}]" for r in shown.itertuples())
+            return (f"{label}: {join_words(list(order.tiers[0]))} are not told apart at the "
+                    f"top ({rates}; pairwise tests clustered by game, Holm at 5%){tail}.")
+        return (f"{label}: {top['strategy']} wins most often, {rate}, told apart from every "
+                f"other strategy (pairwise tests clustered by game, Holm: largest p = "
+                f"{format_cell(order.best_p_value, 'p_value')}); {beats} equal players{tail}.")
     if len(ranked) > 1:
         second = ranked.iloc[1]
         if top["ci_low"] - top["baseline"] <= second["ci_high"] - second["baseline"]:
@@ -282,5 +338,4 @@ def strongest_statement(grp: pd.DataFrame, facet: list[str]) -> str:
                     f"overlaps that of {second['strategy']} ({pct(second['win_rate'])} "
                     f"[{pct(second['ci_low'])}, {pct(second['ci_high'])}]): the data do not "
                     "tell the two apart.")
-    beats = "above" if top["ci_low"] > top["baseline"] else "not clearly above"
     return f"{label}: {top['strategy']} wins most often, {rate}; {beats} equal players."

@@ -54,7 +54,13 @@ __all__ = [
     "Equivalence",
     "Family",
     "Order",
+    "HOLDS",
+    "FAILS",
+    "NOT_AVAILABLE",
+    "STATUSES",
     "check_margin",
+    "compare_verdicts",
+    "cluster_sums",
     "clustered_ratios",
     "equivalence_of_means",
     "equivalence_test",
@@ -295,6 +301,34 @@ def equivalence_of_means(
         if va + vb > 0 else float(a.size + b.size - 2)
     return equivalence_test(float(a.mean() - b.mean()), se, margin, n=int(a.size + b.size),
                             alpha=alpha, df=df)
+
+
+def cluster_sums(
+    cluster: np.ndarray, item: np.ndarray, values: np.ndarray, n_items: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cluster sums and counts of each item's observations, for :func:`clustered_ratios`
+    and :func:`rank_first_probability`.
+
+    Parameters
+    ----------
+    cluster : ndarray of int, shape (N,)
+        Dense cluster (game) number 0..G-1 of each observation.
+    item : ndarray of int, shape (N,)
+        Item number 0..n_items-1 of each observation.
+    values : ndarray of float, shape (N,)
+
+    Returns
+    -------
+    (sums, counts) : ndarray of float64, each shape (G, n_items)
+    """
+    cluster = np.asarray(cluster, dtype=np.int64)
+    item = np.asarray(item, dtype=np.int64)
+    g = int(cluster.max()) + 1 if cluster.size else 0
+    sums = np.zeros((g, n_items))
+    counts = np.zeros((g, n_items))
+    np.add.at(sums, (cluster, item), np.asarray(values, dtype=np.float64))
+    np.add.at(counts, (cluster, item), 1.0)
+    return sums, counts
 
 
 def clustered_ratios(
@@ -579,3 +613,82 @@ def holm_family(p_values: Sequence[float] | np.ndarray, alpha: float = ALPHA) ->
     adjusted = holm(p)
     return Family(p_values=p, p_holm=adjusted, holds=np.nan_to_num(adjusted, nan=1.0) < alpha,
                   alpha=alpha)
+
+
+#: Statuses of a verdict judged against a reference verdict (:func:`compare_verdicts`).
+HOLDS, FAILS, NOT_AVAILABLE = "holds", "fails", "n/a"
+STATUSES = (HOLDS, FAILS, INCONCLUSIVE, NOT_AVAILABLE)
+_DIFFERENCES = ("+", "-")
+
+
+def _is_null_value(value: str) -> bool:
+    return value in _DIFFERENCES or value.startswith(EQUIVALENT) or value == INCONCLUSIVE
+
+
+def _tiers_of(value: str) -> list[set[str]]:
+    """``"a > {b, c} > d"`` -> ``[{a}, {b, c}, {d}]``; a single name is one tier of one.
+    (The ``≈`` of reports before the verdicts reads as braces.)"""
+    tiers = []
+    for tier in value.split(" > "):
+        tier = tier.strip()
+        if tier.startswith("{") and tier.endswith("}"):
+            tier = tier[1:-1]
+            tiers.append({t.strip() for t in tier.split(", ")})
+        else:
+            tiers.append({t.strip() for t in tier.split(" ≈ ")})
+    return tiers
+
+
+def compare_verdicts(reference: str, value: str) -> str:
+    """The status of ``value`` (a conclusion's verdict at a level or variant) against the
+    reference's verdict: one of :data:`STATUSES`.
+
+    * A null (``"+"``, ``"-"``, ``"equivalent ±m"``, ``"inconclusive"``): an inconclusive value
+      is :data:`INCONCLUSIVE` (it confirms nothing), and so is every value against an
+      inconclusive reference (there is nothing to confirm); otherwise it **holds** when the
+      same and **fails** when not (a difference against an equivalence, the other sign, or an
+      equivalence against a difference: the level finds the effect negligible).
+    * An order or an argmax (``"a > {b, c}"``, ``"a"``, ``"{a, b}"``; braces: not told apart):
+      it **fails** where a pair the reference separates is separated the other way, is
+      **inconclusive** where such a pair is not told apart (or an item is missing), and
+      **holds** otherwise: telling more apart than the reference still holds, because "not
+      told apart" claims no equality. An argmax is the first tier of an order: ``"a"`` against
+      ``"{a, b}"`` is inconclusive, against ``"b"`` it fails.
+    * ``"n/a"`` on either side: :data:`NOT_AVAILABLE`.
+    """
+    if value == NOT_AVAILABLE or reference == NOT_AVAILABLE:
+        return NOT_AVAILABLE
+    if _is_null_value(reference) or _is_null_value(value):
+        if INCONCLUSIVE in (reference, value):
+            return INCONCLUSIVE
+        return HOLDS if value == reference else FAILS
+    ref_tiers, tiers = _tiers_of(reference), _tiers_of(value)
+    ordered = " > " in reference or " > " in value
+    if not ordered:
+        # two argmax sets: the reference's first tier against the level's
+        ref_top, top = ref_tiers[0], tiers[0]
+        if not ref_top & top:
+            return FAILS
+        if top <= ref_top:
+            return HOLDS
+        return INCONCLUSIVE
+    ref_rank = {name: i for i, t in enumerate(ref_tiers) for name in t}
+    rank = {name: i for i, t in enumerate(tiers) for name in t}
+    reversed_pair = unresolved = False
+    names = list(ref_rank)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            ref_order = np.sign(ref_rank[b] - ref_rank[a])
+            if ref_order == 0:
+                continue  # the reference claims nothing about this pair
+            if a not in rank or b not in rank:
+                unresolved = True
+                continue
+            order = np.sign(rank[b] - rank[a])
+            if order == 0:
+                unresolved = True
+            elif order != ref_order:
+                reversed_pair = True
+    if reversed_pair:
+        return FAILS
+    return INCONCLUSIVE if unresolved else HOLDS

@@ -12,9 +12,17 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from tajsim.analysis.robustness import Finding, fmt_estimate, tiered_order
+from tajsim.analysis.robustness import (
+    DEFAULT_OPTIONS,
+    ConclusionOptions,
+    Finding,
+    argmax_finding,
+    fmt_estimate,
+    order_finding,
+)
+from tajsim.analysis.stats.verdicts import tested_order
 from tajsim.games.tajmahal.analyses import commodities, connections, shortage
-from tajsim.games.tajmahal.analyses.commodities import goods_value
+from tajsim.games.tajmahal.analyses.commodities import goods_coefficient_covariance, goods_value
 from tajsim.games.tajmahal.engine.enums import GOOD_NAMES, N_VISITS
 
 __all__ = ["ANALYSES", "CONCLUSIONS", "REQUIRED_COLUMNS"]
@@ -54,21 +62,26 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
-def goods_value_ranking(results: pd.DataFrame) -> list[Finding]:
-    """Order of the goods by their value for winning (conditional-logit coefficients; ``≈`` for
-    neighbours not significantly different), and the most valuable good."""
+def goods_value_ranking(results: pd.DataFrame,
+                        options: ConclusionOptions = DEFAULT_OPTIONS) -> list[Finding]:
+    """Order of the goods by their value for winning (conditional-logit coefficients, every
+    pair tested with the coefficients' covariance clustered by game, Holm; braces around goods
+    not told apart), and the most valuable good (the first tier: ``"{rice, spices}"`` when
+    the first goods are not told apart)."""
     table = goods_value(results, include_tiles=False)
     table = table.sort_values("coef", ascending=False).reset_index(drop=True)
-    ranking = tiered_order(list(table["good"]), table["coef"].to_numpy(), table["se"].to_numpy())
-    detail = "; ".join(f"{r.good} {fmt_estimate(r.win_prob_change, r.ci_low, r.ci_high)}"
-                       for r in table.itertuples())
+    goods, coef, cov = goods_coefficient_covariance(results)
+    order = tested_order(goods, coef, cov=cov, alpha=options.alpha)
+    detail = ("win probability per good " + "; ".join(
+        f"{r.good} {fmt_estimate(r.win_prob_change, r.ci_low, r.ci_high)}"
+        for r in table.itertuples()) + f" (n = {int(table['n_games'].iloc[0]):,} games)")
     return [
-        Finding("goods_value_ranking", ranking, detail),
-        Finding("most_valuable_good", str(table["good"].iloc[0]), detail),
+        order_finding("goods_value_ranking", order, detail),
+        argmax_finding("most_valuable_good", order, detail),
     ]
 
 
 #: Robustness conclusions of Taj Mahal (besides the generic ones).
-CONCLUSIONS: dict[str, Callable[[pd.DataFrame], list[Finding]]] = {
+CONCLUSIONS: dict[str, Callable[..., list[Finding]]] = {
     "goods_value_ranking": goods_value_ranking,
 }

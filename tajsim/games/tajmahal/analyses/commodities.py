@@ -322,6 +322,34 @@ def goods_value(
     return table
 
 
+def goods_coefficient_covariance(
+    results: pd.DataFrame, *, controls: Sequence[str] = DEFAULT_CONTROLS,
+    share_ties: bool = True,
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The goods' conditional-logit coefficients (the model of :func:`goods_value` without the
+    tile term) and their covariance clustered by game: what a tested order of the goods needs,
+    because the goods are held by the same players and their estimates are correlated.
+
+    Returns
+    -------
+    (goods, coef, cov) : list of str, ndarray of float64 shape (k,), shape (k, k)
+        NaN for a good that never varies within a game.
+    """
+    regressors = list(GOODS_COLUMNS)
+    data = results.dropna(subset=regressors)
+    game = game_index(data)
+    y = win_value(data, share_ties=share_ties).to_numpy()
+    X, names, _ = _design(data, regressors, controls)
+    keep = _varies_within_games(X, game)
+    fit = conditional_logit(X[:, keep], game, y, cov="robust")
+    full_coef = np.full(len(names), np.nan)
+    full_cov = np.full((len(names), len(names)), np.nan)
+    full_coef[keep] = fit["coef"]
+    full_cov[np.ix_(keep, keep)] = fit["cov"]
+    k = len(regressors)
+    return [g.removeprefix("goods_") for g in regressors], full_coef[:k], full_cov[:k, :k]
+
+
 def goods_points(results: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
     """Points that goods of each kind bring (``n`` goods of a kind score ``n(n+1)/2``).
 
