@@ -62,6 +62,7 @@ from tajsim.errors import UserError
 from tajsim.games.registry import GAMES, get_game
 from tajsim.interop import require
 from tajsim.interop.encoding import layout, scaled_layout
+from tajsim.interop.rewards import score_margin_of
 
 gymnasium = require("gymnasium", "tajsim.interop.gymnasium")
 spaces = gymnasium.spaces
@@ -104,15 +105,9 @@ def win_shares(game: BaseGame) -> list[float]:
 
 
 def score_margin(game: BaseGame, seat: int) -> float:
-    """The learner's normalised score margin, in [-0.5, 0.5]: (its score - the best other
-    score) / the largest score magnitude (at least 1), clipped to [-1, 1] and halved; the sign
-    follows ``better_score`` (a lower score is better in No Thanks!). 0 while all are equal."""
-    scores = np.asarray(game.scores(), np.float64)
-    others = np.delete(scores, seat)
-    sign = 1.0 if game.spec.higher_score_wins else -1.0
-    best = others.max() if sign > 0 else others.min()
-    scale = max(1.0, float(np.abs(scores).max()))
-    return 0.5 * float(np.clip(sign * (scores[seat] - best) / scale, -1.0, 1.0))
+    """The learner's normalised score margin now, in [-0.5, 0.5]
+    (:func:`~tajsim.interop.rewards.score_margin_of`: the sign follows ``better_score``)."""
+    return score_margin_of(game.scores(), seat, game.spec.higher_score_wins)
 
 
 def check_seed(seed: Any) -> int | None:
