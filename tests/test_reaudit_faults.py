@@ -294,3 +294,82 @@ def test_ladder_says_how_many_games_an_openspiel_table_plays(tmp_path, monkeypat
     assert cfg.openspiel_table_games() == 4
     assert LadderConfig(game="maharani", openspiel_games=42,
                         openspiel_players=2).openspiel_table_games() == 40
+
+
+# ---------------------------------------------------------------- a quick look, not the report
+
+MINI = """
+name = "mini"
+analyses = ["win_rates_by_strategy"]
+[simulate]
+games = 24
+players = 3
+strategies = ["greedy", "random"]
+seed = 3
+[report]
+sections = ["overview", "win_rates"]
+"""
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.fixture
+def fresh_checkout(tmp_path, monkeypatch):
+    """A copy of experiments/default.toml and of its shipped report folder (no runs/, as a
+    fresh checkout has), the working directory at its root."""
+    import shutil
+
+    (tmp_path / "experiments").mkdir()
+    shutil.copy(ROOT / "experiments" / "default.toml", tmp_path / "experiments")
+    shutil.copytree(ROOT / "reports" / "default", tmp_path / "reports" / "default",
+                    ignore=shutil.ignore_patterns("runs"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_quick_look_never_replaces_the_shipped_report(fresh_checkout):
+    before = snapshot(fresh_checkout / "reports")
+    res = invoke("run", "experiments/default.toml", "--scale", "0.01")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == (
+        "error: 'reports/default' (the default --out) holds the full report of experiment "
+        "'default'; a run at --scale 0.01 would replace it: expected --out DIR for a quick "
+        "look (or --force to replace it)")
+    assert snapshot(fresh_checkout / "reports") == before
+
+
+def test_an_edited_experiment_never_replaces_the_shipped_report(fresh_checkout):
+    before = snapshot(fresh_checkout / "reports")
+    path = fresh_checkout / "experiments" / "default.toml"
+    path.write_text(path.read_text().replace("games = 4000", "games = 40"))
+    res = invoke("run", "experiments/default.toml")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == (
+        "error: 'reports/default' (the default --out) holds the report of another version of "
+        "experiments/default.toml (its experiment.toml there has other settings); expected "
+        "--out DIR for this one (or --force to replace that report)")
+    assert snapshot(fresh_checkout / "reports") == before
+
+
+def test_a_quick_look_goes_elsewhere_and_the_full_run_replaces_it(tmp_path):
+    from tajsim.reporting.outputs import Owner, read_owner
+
+    mini = tmp_path / "mini.toml"
+    mini.write_text(MINI)
+    out = tmp_path / "out"
+    assert invoke("run", str(mini), "--out", str(out), "--scale", "0.5", "-w", "1",
+                  "-q").exit_code == 0
+    assert read_owner(out) == Owner("run", "mini", "tajmahal", 0.5)
+    # the same quick look again resumes in place; another scale is refused
+    assert invoke("run", str(mini), "--out", str(out), "--scale", "0.5", "-w", "1",
+                  "-q").exit_code == 0
+    res = invoke("run", str(mini), "--out", str(out), "--scale", "0.25", "-w", "1")
+    assert res.exit_code == 2 and "experiment 'mini' at --scale 0.5; a run at --scale 0.25" in \
+        res.stderr
+    # the experiment's own run replaces its quick look (its runs played again: --restart)
+    res = invoke("run", str(mini), "--out", str(out), "-w", "1", "-q", "--restart")
+    assert res.exit_code == 0, res.stderr
+    assert read_owner(out) == Owner("run", "mini", "tajmahal")

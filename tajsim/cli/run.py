@@ -18,7 +18,8 @@ from tajsim.errors import UserError
                    "reports/<game>/<name> for a game other than Taj Mahal). It must be empty "
                    "or this experiment's own earlier output (see --force).")
 @click.option("--scale", type=float, default=1.0, show_default=True,
-              help="Multiply every run's number of games (e.g. 0.1 for a quick look).")
+              help="Multiply every run's number of games (e.g. 0.1 for a quick look, with "
+                   "--out DIR: a quick look never replaces the experiment's own report).")
 @click.option("--restart", is_flag=True,
               help="Delete this experiment's stored runs and play them again (after updating "
                    "tajsim: runs made by other engine code cannot be resumed).")

@@ -18,11 +18,16 @@ import pandas as pd
 from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
 from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME, get_game
-from tajsim.reporting.outputs import Owner, check_output_folder, claim_output_folder
+from tajsim.reporting.outputs import Owner, check_output_folder, claim_output_folder, read_owner
 from tajsim.reporting.render import write_csv
 from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
-from tajsim.running.experiments import Experiment, load_experiment, simulate_experiment
+from tajsim.running.experiments import (
+    Experiment,
+    check_scale,
+    load_experiment,
+    simulate_experiment,
+)
 from tajsim.running.repeats import repeat_note_for_results
 from tajsim.running.run_files import atomic_write
 
@@ -76,9 +81,12 @@ def run_experiment(
     detail = log or (lambda _msg: None)
     exp = load_experiment(path)
     check_names(exp)
+    scale = check_scale(scale)
     out_dir = Path(out) if out is not None else default_report_dir(exp)
     named = [str(a.get("name") if isinstance(a, dict) else a) for a in exp.analyses]
-    owner = Owner("run", exp.name, exp.game)
+    owner = Owner("run", exp.name, exp.game, None if scale == 1 else scale)
+    # the experiment's own run may replace its quick look (marked with its scale)
+    force = force or check_experiment_folder(out_dir, exp, owner, given_out=out is not None)
     check_output_folder(out_dir, owner, force=force)
     detail(f"validated {exp.path}: {len(exp.runs)} run{'s' if len(exp.runs) != 1 else ''}, "
            f"{exp.total_games:,} games before --scale, analyses "
@@ -113,6 +121,45 @@ def run_experiment(
                         "(it plays nothing, only writes the report)") from None
     detail(f"report: {report} and {report.with_suffix('.html')}, figures and tables beside it")
     return report
+
+
+def check_experiment_folder(out_dir: Path, exp: Experiment, owner: Owner, *,
+                            given_out: bool = True) -> bool:
+    """Refuse, in one ``UserError``, to write ``exp`` at ``owner.scale`` into a folder holding
+    this experiment's report made otherwise: a quick look (``--scale`` other than 1) over the
+    experiment's own report or another quick look, and any run over the report of another
+    version of the experiment file (its stored ``experiment.toml`` says other settings).
+    Returns True where the folder holds this experiment's quick look and the run is the
+    experiment's own (scale 1, the same file), which may replace it; False otherwise (the
+    folder is then checked as any other, see :func:`check_output_folder`)."""
+    found = read_owner(out_dir)
+    if found is None or (found.command, found.of, found.game) != \
+            (owner.command, owner.of, owner.game):
+        return False
+    where = f"--out {str(out_dir)!r}" if given_out else f"{str(out_dir)!r} (the default --out)"
+    if owner.scale is not None and found.scale != owner.scale:
+        held = f"the full report of experiment {exp.name!r}" if found.scale is None else \
+            f"the report of experiment {exp.name!r} at --scale {found.scale:g}"
+        raise UserError(f"{where} holds {held}; a run at --scale {owner.scale:g} would "
+                        "replace it: expected --out DIR for a quick look (or --force to "
+                        "replace it)")
+    stored = out_dir / "experiment.toml"
+    if stored.is_file() and _settings(stored) != _settings(exp.path):
+        raise UserError(f"{where} holds the report of another version of {exp.path} (its "
+                        "experiment.toml there has other settings); expected --out DIR for "
+                        "this one (or --force to replace that report)")
+    return owner.scale is None and found.scale is not None
+
+
+def _settings(path: Path) -> Any:
+    """An experiment file's settings (its TOML, comments and layout aside); None if it cannot
+    be read."""
+    import tomllib
+
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def default_report_dir(exp: Experiment) -> Path:

@@ -12,6 +12,10 @@ carry their marks); anything else is refused before a file is touched:
   hidden files aside.
 
 ``force=True`` (``--force``) writes anyway: the folder is then marked as this command's.
+
+A run at another ``--scale`` than 1 (a quick look) is marked with its scale: it is not the
+experiment's own report, and never replaces it (``tajsim run ... --scale 0.01`` in a fresh
+checkout rewrote the shipped 4,000-game report with a 40-game one).
 """
 
 from __future__ import annotations
@@ -35,28 +39,37 @@ class Owner:
     """What an output folder was written for.
 
     ``command``: "run" or "report"; ``of``: the experiment's name (run) or the resolved results
-    path (report); ``game``: the game's registered name.
+    path (report); ``game``: the game's registered name; ``scale``: a run's ``--scale`` where
+    it is not 1 (None: the experiment as its file says).
     """
 
     command: str
     of: str
     game: str
+    scale: float | None = None
 
     def describe(self) -> str:
-        """``tajsim run of experiment 'default' (tajmahal)``."""
+        """``tajsim run of experiment 'default' (tajmahal)``, ``... at --scale 0.01``."""
         what = "experiment" if self.command == "run" else "results"
-        return f"tajsim {self.command} of {what} {self.of!r} ({self.game})"
+        at = "" if self.scale is None else f" at --scale {self.scale:g}"
+        return f"tajsim {self.command} of {what} {self.of!r} ({self.game}){at}"
 
     def to_bytes(self) -> bytes:
-        """The mark's contents: the same bytes every time (the shipped reports keep theirs)."""
-        return (json.dumps(asdict(self), indent=1) + "\n").encode()
+        """The mark's contents: the same bytes every time (the shipped reports keep theirs; a
+        scale is written only where there is one)."""
+        fields = asdict(self)
+        if self.scale is None:
+            del fields["scale"]
+        return (json.dumps(fields, indent=1) + "\n").encode()
 
 
 def read_owner(folder: str | Path) -> Owner | None:
     """The owner a folder's mark names (None without a readable mark)."""
     try:
         data = json.loads((Path(folder) / MARK).read_text(encoding="utf-8"))
-        return Owner(str(data["command"]), str(data["of"]), str(data["game"]))
+        scale = data.get("scale")
+        return Owner(str(data["command"]), str(data["of"]), str(data["game"]),
+                     None if scale is None else float(scale))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
