@@ -373,3 +373,23 @@ def test_a_quick_look_goes_elsewhere_and_the_full_run_replaces_it(tmp_path):
     res = invoke("run", str(mini), "--out", str(out), "-w", "1", "-q", "--restart")
     assert res.exit_code == 0, res.stderr
     assert read_owner(out) == Owner("run", "mini", "tajmahal")
+
+
+# ---------------------------------------------------------------- report in place
+
+
+def test_an_experiments_report_rewritten_in_place_keeps_its_sections_and_title(tmp_path):
+    mini = tmp_path / "mini.toml"
+    mini.write_text(MINI.replace('[report]', '[report]\ntitle = "A mini experiment"'))
+    out = tmp_path / "mini"
+    assert invoke("run", str(mini), "--out", str(out), "-w", "1", "-q").exit_code == 0
+
+    def headings() -> list[str]:
+        return [line for line in (out / "report.md").read_text().splitlines()
+                if line.startswith(("# ", "## "))]
+
+    first = headings()
+    res = invoke("report", str(out), "--out", str(out))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip() == f"wrote {out / 'report.md'} and {out / 'report.html'}"
+    assert headings() == first and first[0] == "# A mini experiment"

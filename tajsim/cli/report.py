@@ -320,6 +320,14 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     if found is not None and found.command == "run" and \
             out_dir.resolve() == results.resolve():
         owner = found  # an experiment's report written again from its own runs, in place
+        # ... the experiment's report, as its file asks: its sections and its title
+        asked = experiment_report(results)
+        if not sections and asked.get("sections"):
+            sections = tuple(s for s in asked["sections"] if s in valid)
+            echo.detail(f"sections of the experiment ({results / 'experiment.toml'}): "
+                        f"{', '.join(sections)}")
+        if title is None and asked.get("title"):
+            title = asked["title"]
     check_output_folder(out_dir, owner, force=force)
     if not results.exists():
         read_results(results)  # its one-line error, before anything is created
@@ -364,6 +372,27 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     echo.detail(f"figures fig_*.png and tables table_*.csv in {out_dir}")
     if not quiet:
         click.echo(f"wrote {path} and {path.with_suffix('.html')}")
+
+
+def experiment_report(folder: Path) -> dict[str, Any]:
+    """What the experiment file stored in ``folder`` (``tajsim run``'s copy, experiment.toml)
+    asks of its report: ``sections`` (its ``[report] sections``) and ``title`` (``[report]
+    title``, else its title), where it says; empty if there is no readable file."""
+    import tomllib
+
+    try:
+        doc = tomllib.loads((folder / "experiment.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    report = doc.get("report") if isinstance(doc.get("report"), dict) else {}
+    asked: dict[str, Any] = {}
+    sections = report.get("sections")
+    if isinstance(sections, list) and all(isinstance(x, str) for x in sections):
+        asked["sections"] = sections
+    title = report.get("title", doc.get("title"))
+    if isinstance(title, str):
+        asked["title"] = title
+    return asked
 
 
 def _without_records(results: Path) -> bool:
