@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import ListedColormap
 
+from tajsim.analysis.stats import normal_quantile
+from tajsim.analysis.stats.verdicts import minimum_detectable_effect, tested_order
 from tajsim.games.tajmahal.analyses import commodities, connections
 from tajsim.games.tajmahal.engine.component_files import default_components
 from tajsim.games.tajmahal.report.board_plot import plot_board
@@ -80,6 +82,7 @@ def _section_commodities(ctx: ReportContext) -> None:
                "alone, not that tiles should be left). Bottom: the same for the province "
                "tile of each visit, its goods included. Top right: normalised concentration "
                "of each good across the players of a game. Bars: 95% intervals.", r)
+    ctx.headline(_goods_order_statement(r, value))
     ctx.table(value[["good", "n", "n_games", "coef", "se", "p_value", "win_prob_change",
                      "ci_low", "ci_high"]],
               "Value of goods for winning (conditional logit; coef = log-odds per unit; "
@@ -93,6 +96,22 @@ def _section_commodities(ctx: ReportContext) -> None:
               "Province tile by visit (regression estimate; raw comparisons in the CSV).",
               "tile_value_by_visit", full=tiles)
     ctx.table(contest, "How contested each good is.", "goods_contest")
+
+
+def _goods_order_statement(results: pd.DataFrame, value: pd.DataFrame) -> str:
+    """The goods in a tested order of their value for winning (every pair of conditional-logit
+    coefficients tested with their covariance clustered by game, Holm): goods not told apart
+    are said so, never ranked by noise; with the smallest value of a good these games
+    detect."""
+    goods, coef, cov = commodities.goods_coefficient_covariance(results)
+    order = tested_order(goods, coef, cov=cov)
+    goods_rows = value[value["good"] != "province_tile"]
+    half = (goods_rows["ci_high"] - goods_rows["ci_low"]) / (2 * normal_quantile(0.95))
+    mde = float(minimum_detectable_effect(float(half.max())))
+    return (f"Goods by their value for winning: {order.words()} (every pair tested, Holm at "
+            f"5%, clustered by game; n = {int(goods_rows['n_games'].iloc[0]):,} games). A good "
+            f"worth less than {100 * mde:.1f} points of win probability apiece would go "
+            "undetected here (80% power).")
 
 
 def _ordinal(k: int) -> str:
