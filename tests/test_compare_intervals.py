@@ -114,3 +114,14 @@ def test_the_issues_two_commands_print_proper_intervals(a, b):
     assert "p < 1e-300" not in win and "(score)" in win
     assert "n = 20 games" in res.stdout
     assert "verdict:" in res.stdout
+
+
+def test_a_measure_without_spread_says_so_instead_of_a_point_interval():
+    from tajsim.cli.compare import format_comparison
+
+    frame = _frame(10, 20)
+    frame["palaces"] = np.where(frame["strategy"] == "A", 7, 0)  # the same in every game
+    table = compare_strategies(frame, a="A", b="B", measures=("win", "palaces"))
+    line = next(x for x in format_comparison(table, "A", "B") if x.startswith("palaces"))
+    assert "7.00 (the same in every game)" in line and "[7.00, 7.00]" not in line
+    assert "+7.00 (the same in every game)" in line and "p = n/a" in line

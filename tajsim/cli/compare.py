@@ -46,8 +46,10 @@ def _p_text(p: float, test: str = "") -> str:
 
 def _values(measure: str, mean: float, low: float, high: float, signed: bool = False) -> str:
     """``mean [low, high]``: the win share in percent (its difference in points), other
-    measures as numbers."""
+    measures as numbers (a measure equal in every game has no interval, and says so)."""
     sign = "+" if signed else ""
+    if measure != "win" and low == high:  # a t interval of values without spread: no interval
+        return f"{mean:{sign},.2f} (the same in every game)"
     if measure == "win":
         unit = " points" if signed else "%"
         return (f"{100 * mean:{sign}.1f}{unit} [{100 * low:{sign}.1f}, {100 * high:{sign}.1f}]")
@@ -103,7 +105,8 @@ def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
              _values(r.measure, r.a_mean, r.a_ci_low, r.a_ci_high),
              _values(r.measure, r.b_mean, r.b_ci_low, r.b_ci_high),
              _values(r.measure, r.difference, r.ci_low, r.ci_high, signed=True),
-             _p_text(r.p_value, r.test)) for r in table.itertuples(index=False)]
+             _p_text(float("nan") if r.measure != "win" and r.ci_low == r.ci_high
+                     else r.p_value, r.test)) for r in table.itertuples(index=False)]
     header = ("", f"A: {a}", f"B: {b}", "A - B (95% CI)", "p (test of no difference)")
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(5)]
     lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)).rstrip()
