@@ -143,3 +143,15 @@ def test_the_ladder_document_shows_the_structure_from_saved_numbers():
     assert "### Head-to-head structure" in text
     assert "* `greedy` > `balanced` (52.5% [51.0, 54.0] of the wins) > `hoarder`" in text
     assert "By Nash averaging: `learned` is the best" in text
+
+
+def test_a_mixed_equilibrium_says_why():
+    # a cycle whose edges are all significant, and one whose edges are not
+    cycle = {("a", "b"): 0.6, ("b", "c"): 0.6, ("c", "a"): 0.6}
+    s = head_to_head_structure(_pairs(cycle))
+    assert s.verdict.endswith("(a cycle among them)")
+    assert s.nash["nash_weight"].tolist() == pytest.approx([1 / 3] * 3, abs=1e-5)
+    faint = {("a", "b"): 0.51, ("b", "c"): 0.51, ("c", "a"): 0.51}
+    s = head_to_head_structure(_pairs(faint, n=100))
+    assert s.cycles == []
+    assert s.verdict.endswith("(no cycle among them: some of their pairs are not separated)")

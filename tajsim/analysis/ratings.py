@@ -700,6 +700,9 @@ def head_to_head_structure(pairs: PairMatrix, kind: str = "margin") -> Structure
     else:
         weights = ", ".join(f"`{r.strategy}` {100 * r.nash_weight:.0f}%"
                             for r in nash[nash["in_support"]].itertuples())
-        verdict = f"no single best strategy: the equilibrium mixes {weights}"
+        inside = [c for c in cycles_idx if all(names[i] in support for i in c)]
+        why = ("a cycle among them" if inside else
+               "no cycle among them: some of their pairs are not separated")
+        verdict = f"no single best strategy: the equilibrium mixes {weights} ({why})"
     return Structure(pairs, [tuple(names[i] for i in c) for c in cycles_idx], holds, nash,
                      verdict)
