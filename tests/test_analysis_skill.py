@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from tajsim.analysis.registry import run_analyses
+from tajsim.analysis.registry import conclusions_for, run_analyses
 from tajsim.analysis.skill import (
     FAILS,
     HOLDS,
@@ -182,3 +182,21 @@ def test_the_section_shows_skill_levels_only_where_the_variants_play_different_s
     report = build_report(boards, tmp_path / "boards", sections=["skill"],
                           game="tajmahal").read_text()
     assert "Across skill levels" not in report
+
+
+def test_structural_and_familywise_and_an_order_that_tells_nothing_apart():
+    """What holds where every seat plays random is structural; a statement that tells nothing
+    apart (equal goods) holds nowhere, however often it recurs."""
+    frames = {
+        "random": _level("random", [0.4, 0, 0, 0], 3000, seed=86),
+        "weak": _level("weak", [0.4, 0, 0, 0], 3000, seed=87),
+        "strong": _level("strong", [0.4, 0, 0, 0], 3000, seed=88),
+    }
+    table = skill_levels(frames, conclusions=("seat_advantage_sign", "goods_value_ranking"),
+                         extra=conclusions_for("tajmahal"), reference="weak")
+    seat = table[table["conclusion"] == SEAT]
+    assert (seat["status"] == HOLDS).all() and seat["structural"].all()
+    assert seat["holds_familywise"].all() and (seat["p_holm"] < 0.05).all()
+    goods = table[table["conclusion"] == "goods_value_ranking"]
+    assert (goods["value"] == "{jewels, rice, spices, tea}").all()  # no good value planted
+    assert (goods["status"] == INCONCLUSIVE).all() and not goods["structural"].any()

@@ -388,7 +388,8 @@ def robustness(
     DataFrame, one row per conclusion
         ``conclusion`` (str); ``holds_in_all`` (bool: every variant's verdict confirms the
         consensus, :func:`tajsim.analysis.stats.verdicts.compare_verdicts`, and the consensus
-        states something: not ``n/a``, not ``inconclusive``); ``consensus`` (str, the
+        states something: not ``n/a``, not ``inconclusive``, and a claim with a p-value, so
+        not an order that tells nothing apart); ``consensus`` (str, the
         reference or most common conclusive value); ``agree_share`` (float64, share of
         variants whose verdict holds against it); ``p_value`` (float64: the largest p-value
         over the variants, the p of "holds in all" as an intersection-union test; NaN where it
@@ -410,7 +411,12 @@ def robustness(
             consensus = consensus_value(present)
         statuses = [compare_verdicts(consensus, v) for v in present]
         agree = float(np.mean([s == HOLDS for s in statuses]))
-        holds = bool(agree == 1.0 and consensus not in (NOT_AVAILABLE, INCONCLUSIVE))
+        # a consensus whose statement has no p-value claims nothing (every item not told
+        # apart): it cannot hold, however often it recurs
+        claimed = [p_values.get(v, np.nan) for v in variants if values.get(v) == consensus]
+        states = bool(claimed) and bool(np.isfinite(claimed).all())
+        holds = bool(agree == 1.0 and states
+                     and consensus not in (NOT_AVAILABLE, INCONCLUSIVE))
         rows.append({
             "conclusion": name,
             "holds_in_all": holds,

@@ -18,7 +18,9 @@ an argmax (``a`` or ``{a, b}``). Only what the reference level states is the con
   every level is inconclusive against it;
 * an order or argmax: it fails where a pair the reference separates is separated the other way,
   is inconclusive where such a pair is not told apart, and holds otherwise (a level that tells
-  more apart than the reference still holds: "not told apart" claims no equality).
+  more apart than the reference still holds: "not told apart" claims no equality); a reference
+  that tells nothing apart (its statement has no p-value) claims nothing, and every level is
+  inconclusive against it.
 
 Two more columns make the table a designer can act on: ``structural`` marks a conclusion that
 also holds at a level where every seat plays ``random`` (the rules, not the players' skill, make
@@ -135,12 +137,21 @@ def skill_levels(
             ref_value = by_level[reference].value if reference in by_level else NOT_AVAILABLE
         else:
             ref_value = consensus_value([by_level[lv].value for lv in levels if lv in by_level])
+        # a reference statement without a p-value claims nothing (every item not told apart):
+        # there is nothing to confirm
+        claimed = [by_level[lv].p_value for lv in levels
+                   if lv in by_level and by_level[lv].value == ref_value
+                   and (reference is None or lv == reference)]
+        empty = not claimed or not np.isfinite(claimed).all()
         for level in levels:
             row = by_level.get(level)
             value = row.value if row is not None else NOT_AVAILABLE
+            status = compare_value(ref_value, value)
+            if empty and status != NOT_AVAILABLE:
+                status = INCONCLUSIVE
             rows.append({
                 "conclusion": name, "level": level, "value": value,
-                "reference_value": ref_value, "status": compare_value(ref_value, value),
+                "reference_value": ref_value, "status": status,
                 "detail": row.detail if row is not None else "not computed at this level",
                 "kind": row.kind if row is not None else "",
                 "p_value": float(row.p_value) if row is not None else float("nan"),

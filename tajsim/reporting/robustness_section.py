@@ -34,8 +34,9 @@ def section_robustness(ctx: ReportContext) -> None:
         f"{len(held)} of {len(table)} key conclusions hold in all {r['variant'].nunique()} "
         "variants (the component sets or rule options the runs are labelled with)"
         + (f": {join_words(list(held['conclusion']))}" if len(held) else "")
-        + f"; {len(familywise)} of them family-wise (Holm over the {len(held)} statements, each "
-        "the largest p-value over its variants)."
+        + (f"; {len(familywise)} of them family-wise (Holm over the {len(held)} "
+           f"statement{'s' if len(held) != 1 else ''}, each the largest p-value over its "
+           "variants)" if len(held) else "") + "."
         + (f" Smallest first-seat effect detectable: {mde}." if mde else ""))
     ctx.table(table, "Key conclusions by variant (`p_holm`: Holm over the conclusions that "
               "hold in all).", "robustness", full=long)

@@ -106,8 +106,8 @@ def section_skill(ctx: ReportContext) -> None:
         f"Across {len(plays)} skill levels ({per_level} games), {len(always)} of {n_judged} key "
         f"conclusions hold at every level where they can be computed"
         + (f" ({join_words(always)})" if always else "")
-        + f"; {len(familywise)} of them family-wise (Holm over the {n_statements} statements "
-        "that hold)"
+        + (f"; {len(familywise)} of them family-wise (Holm over the {n_statements} "
+           f"statement{'s' if n_statements != 1 else ''} that hold)" if always else "")
         + (f"; structural (they hold for `random` too): {join_words(structural)}"
            if structural else "")
         + (f"; {fail_words}" if failing else "")
