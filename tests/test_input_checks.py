@@ -294,8 +294,8 @@ def test_game_apply_of_a_non_action_names_it(action):
                       "10,000,000,000"),
     ({"games": 10.0}, "game count 10.0 is not an integer"),
     ({"games": True}, "game count True is not an integer"),
-    ({"players": "4"}, "player count '4' is not allowed in the 2018 edition of Taj Mahal; "
-                       "expected 2 to 5"),
+    ({"players": "4"}, "player count '4' is not an integer; expected a whole number from 2 "
+                       "to 5 (the 2018 edition of Taj Mahal)"),
     ({"seed": "3"}, "seed '3' is not an integer"),
     ({"chunk_size": "5"}, "chunk size '5' is not an integer"),
     ({"options": "x"}, "rule options 'x' are not a table; expected a dict"),
@@ -320,8 +320,9 @@ def test_numpy_integers_are_counts():
 
 
 def test_replay_record_of_text_names_it():
-    with pytest.raises(UserError, match=r"replay_record\('text'\): not a game record; expected "
-                                        r"a GameRecord"):
+    with pytest.raises(UserError, match=r"replay_record\('text'\): not a game record "
+                                        r"\(Expecting value.*\); expected a GameRecord or the "
+                                        r"JSON text of one \(GameRecord.from_json\(text\)"):
         replay_record("text")
     with pytest.raises(UserError, match="upto -1 is not allowed"):
         replay_record(GameRecord(n_players=3), upto=-1)

@@ -393,3 +393,64 @@ def test_an_experiments_report_rewritten_in_place_keeps_its_sections_and_title(t
     assert res.exit_code == 0, res.stderr
     assert res.stdout.strip() == f"wrote {out / 'report.md'} and {out / 'report.html'}"
     assert headings() == first and first[0] == "# A mini experiment"
+
+
+# ---------------------------------------------------------------- minor
+
+
+def test_list_sections_of_a_missing_path_is_an_error():
+    res = invoke("report", "/nonexistent", "--list-sections")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == ("error: RESULTS '/nonexistent' does not exist; expected a "
+                                  "Parquet file, a directory of Parquet files or a CSV file")
+    assert res.stdout == ""
+
+
+def test_a_player_count_as_text_is_said_to_be_no_integer():
+    import tajsim
+    from tajsim.errors import UserError
+
+    with pytest.raises(UserError) as caught:
+        tajsim.game("maharani", "3")
+    assert str(caught.value) == ("player count '3' is not an integer; expected a whole number "
+                                 "from 2 to 4 (Maharani)")
+
+
+def test_replay_record_takes_the_readmes_json_record():
+    import tajsim
+    from tajsim.errors import UserError
+
+    game = tajsim.Game(n_players=3, edition="2018", seed=7)     # the README's lines
+    game.apply(game.legal_actions()[1])
+    record = game.record().to_json()
+    assert tajsim.replay_record(record).actions == game.actions
+    with pytest.raises(UserError, match=r"GameRecord.from_json\(text\)"):
+        tajsim.replay_record(record[:-2])
+
+
+def test_train_prints_progress_lines_in_a_log():
+    """In a log or a pipe train prints a line now and then, as simulate does: none in the
+    first 10 s, one at each further tenth (5 s apart), and at least every 30 s even between
+    counted games; the last state at the end."""
+    import time
+
+    from tajsim.cli.train import LineProgress
+
+    now, lines = [0.0], []
+    progress = LineProgress(write=lines.append, clock=lambda: now[0], beat_s=0.005)
+    tick = progress.counter(100, "expert games")
+    for _ in range(5):
+        tick()
+    assert lines == []  # quiet at first
+    now[0] = 12.0
+    for _ in range(10):
+        tick()
+    assert lines == ["training: 10 of 100 expert games, 12 s"]
+    now[0] = 45.0  # no game for 33 s: the heartbeat says where it is
+    deadline = time.monotonic() + 5
+    while len(lines) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lines[1:] == ["training: 15 of 100 expert games, 45 s"]
+    tick()
+    progress.close()
+    assert lines[2:] == ["training: 16 of 100 expert games, 45 s"]

@@ -300,6 +300,8 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
 
         spec = get_game(game if game is not None else config.get("game"))
     else:
+        if not results.exists():
+            read_results(results)  # its one-line error: no game's sections of a missing path
         spec = _report_game(results, game, config, config_path)
     if list_sections:
         _list_sections(spec)

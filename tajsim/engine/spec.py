@@ -345,8 +345,11 @@ class GameSpec:
                                               else self.default_edition)]
         low, high = self.players[ed]
         ok = isinstance(n_players, (int, np.integer)) and not isinstance(n_players, bool)
-        if not ok or not low <= int(n_players) <= high:
-            where = f"the {ed} edition of {self.title}" if len(self.editions) > 1 else self.title
+        where = f"the {ed} edition of {self.title}" if len(self.editions) > 1 else self.title
+        if not ok:
+            raise UserError(f"player count {n_players!r} is not an integer; expected a whole "
+                            f"number from {low} to {high} ({where})")
+        if not low <= int(n_players) <= high:
             raise UserError(f"player count {n_players!r} is not allowed in {where}; expected "
                             f"{low} to {high}")
         return int(n_players)

@@ -153,15 +153,26 @@ def play_game(strategies: Sequence[Any], edition: str | None = None, seed: int =
     return played
 
 
-def replay_record(record: GameRecord, upto: int | None = None) -> BaseGame:
+def replay_record(record: GameRecord | str, upto: int | None = None) -> BaseGame:
     """The game of ``record`` (any registered game) with its first ``upto`` actions applied.
 
-    ``record`` must be a :class:`GameRecord` (``GameRecord.load(path)`` reads a saved one,
-    ``GameRecord.from_json(text)`` parses one); anything else is a one-line ``UserError``."""
+    ``record`` is a :class:`GameRecord` (``GameRecord.load(path)`` reads a saved one,
+    ``GameRecord.from_json(text)`` parses one) or the JSON text of one (what
+    ``game.record().to_json()`` gives); anything else is a one-line ``UserError``."""
+    shown = repr(record) if len(repr(record)) <= 60 else repr(record)[:57] + "..."
+    if isinstance(record, (str, bytes)):
+        text = record.decode(errors="replace") if isinstance(record, bytes) else record
+        try:
+            record = GameRecord.from_json(text)
+        except UserError as exc:
+            reason = str(exc).removeprefix("not a tajsim game record: ")
+            raise UserError(f"replay_record({shown}): not a game record ({reason}); expected a "
+                            "GameRecord or the JSON text of one (GameRecord.from_json(text) "
+                            "parses it, GameRecord.load(path) reads a saved one)") from None
     if not isinstance(record, GameRecord):
-        shown = repr(record) if len(repr(record)) <= 60 else repr(record)[:57] + "..."
         raise UserError(f"replay_record({shown}): not a game record; expected a GameRecord "
-                        "(GameRecord.load(path) reads a saved one)")
+                        "(GameRecord.from_json(text) parses the JSON text of one, "
+                        "GameRecord.load(path) reads a saved one)")
     if upto is not None and (not isinstance(upto, (int, np.integer)) or isinstance(upto, bool)
                              or upto < 0):
         raise UserError(f"upto {upto!r} is not allowed; expected None (every action) or a "
