@@ -386,7 +386,8 @@ def experiment_report(folder: Path) -> dict[str, Any]:
         doc = tomllib.loads((folder / "experiment.toml").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    report = doc.get("report") if isinstance(doc.get("report"), dict) else {}
+    found = doc.get("report")
+    report: dict[str, Any] = found if isinstance(found, dict) else {}
     asked: dict[str, Any] = {}
     sections = report.get("sections")
     if isinstance(sections, list) and all(isinstance(x, str) for x in sections):
