@@ -104,6 +104,10 @@ def test_end_to_end_run(tmp_path: Path):
     assert res.exit_code == 0, res.output
     report = (out / "report.md").read_text()
     assert "## Restricted play" in report
+    # the family of restrictions gets one Holm statement, each loss its detectable size, and
+    # "costs most" is a tested argmax
+    assert "Family-wise:" in report and "The smallest win-rate loss these games detect" in report
+    assert "costs most" in report
     assert (out / "fig_restricted_play.png").exists()
     table = pd.read_csv(out / "table_restricted_play.csv")
     assert set(table["restriction"]) == {"governor", "outer_palaces"}

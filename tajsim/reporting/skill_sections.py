@@ -16,7 +16,7 @@ import pandas as pd
 from tajsim.analysis import skill
 from tajsim.analysis.restricted import WIN_RATE, split_restriction
 from tajsim.analysis.stats import normal_quantile
-from tajsim.analysis.stats.verdicts import holm_family, minimum_detectable_effect
+from tajsim.analysis.stats.verdicts import holm_family, minimum_detectable_effect, tested_order
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     ReportContext,
@@ -195,8 +195,16 @@ def section_restricted(ctx: ReportContext) -> None:
         top = at.iloc[0]
         zero = list(at[~at["significant"]]["restriction"])
         better = list(at[at["significant"] & (at["loss"] < 0)]["restriction"])
+        # "costs most" is an argmax: tested pairwise (Holm) on the paired per-game standard
+        # errors, the restrictions' games taken as independent (a run each)
+        order = tested_order(list(at["restriction"]), at["loss"].to_numpy(np.float64),
+                             se=((at["paired_ci_high"] - at["paired_ci_low"]) / (2 * z))
+                             .to_numpy(np.float64))
+        most = (f"forbidding {top['restriction']} costs most" if len(order.tiers[0]) == 1
+                else f"forbidding {join_words(list(order.tiers[0]))} costs most, not told "
+                "apart (Holm), the largest")
         statements.append(
-            f"at {level} forbidding {top['restriction']} costs most, "
+            f"at {level} {most}, "
             f"{100 * top['loss']:+.1f} win-rate points [{100 * top['ci_low']:+.1f}, "
             f"{100 * top['ci_high']:+.1f}] (n = {int(top['n']):,} games)"
             + (f", {join_words(zero)} cannot be told from zero" if zero else "")

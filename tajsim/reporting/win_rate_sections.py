@@ -282,11 +282,12 @@ def _key_tuple(key: object) -> tuple:
 def _first_seat_words(verdict: Equivalence) -> str:
     """The first seat's excess as an equivalence verdict against the margin, in words."""
     m = f"±{100 * verdict.margin:.1f} points"
+    detectable = f"the smallest edge these games detect: {100 * verdict.mde:.1f} points"
     if verdict.verdict == "equivalent":
         return (f"the first seat's edge is within {m} (equivalent: TOST p = "
-                f"{format_cell(verdict.p_equivalent, 'p_value')})")
+                f"{format_cell(verdict.p_equivalent, 'p_value')}; {detectable})")
     if verdict.verdict == "differs":
-        return "the first seat's edge differs from zero"
+        return f"the first seat's edge differs from zero ({detectable})"
     return (f"inconclusive: no edge is shown, yet none within {m} either (the smallest edge "
             f"these games detect: {100 * verdict.mde:.1f} points)")
 
