@@ -108,7 +108,7 @@ def _goods_order_statement(results: pd.DataFrame, value: pd.DataFrame) -> str:
     goods_rows = value[value["good"] != "province_tile"]
     half = (goods_rows["ci_high"] - goods_rows["ci_low"]) / (2 * normal_quantile(0.95))
     mde = float(minimum_detectable_effect(float(half.max())))
-    return (f"Goods by their value for winning: {order.words()} (every pair tested, Holm at "
+    return (f"Goods by their value for winning: {order.words()}; every pair tested (Holm at "
             f"5%, clustered by game; n = {int(goods_rows['n_games'].iloc[0]):,} games). A good "
             f"worth less than {100 * mde:.1f} points of win probability apiece would go "
             "undetected here (80% power).")
