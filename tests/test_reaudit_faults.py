@@ -65,11 +65,9 @@ def test_ctrl_c_in_train_is_one_line_exit_130_and_writes_nothing(tmp_path):
     out = tmp_path / "w.toml"
     hook = """
     import tajsim.play.learning as learning
-    fit = learning.fit_conditional_logit
-    def fit_then_ctrl_c(*a, **k):
+    def ctrl_c_at_once(*a, **k):
         ctrl_c()
-        return fit(*a, **k)
-    learning.fit_conditional_logit = fit_then_ctrl_c
+    learning.collect_decisions = ctrl_c_at_once  # Ctrl-C as the first expert games start
     """
     proc = tajsim_with(hook, "train", "--game", "maharani", "--games", "5", "--rounds", "1",
                        "--eval-games", "2", "--final-games", "2", "--output", str(out))
@@ -93,14 +91,16 @@ def test_ctrl_c_in_report_keeps_whole_files_and_says_so(tmp_path):
         return build(*a, progress=say, **k)
     report.build_report = build_then_ctrl_c
     """
-    proc = tajsim_with(hook, "report", str(run), "--out", str(out))
+    proc = tajsim_with(hook, "report", str(run), "--out", str(out), "--section", "overview",
+                       "--section", "win_rates")
     assert proc.returncode == 130, proc.stderr
     assert last_line(proc.stderr) == (f"interrupted: the report in {out} is not finished "
                                       "(every file written there is whole); run the same "
                                       "command again")
     assert "Traceback" not in proc.stderr
     # the same command then writes the whole report into its own folder
-    res = invoke("report", str(run), "--out", str(out), "-q")
+    res = invoke("report", str(run), "--out", str(out), "-q", "--section", "overview",
+                 "--section", "win_rates")
     assert res.exit_code == 0 and (out / "report.md").is_file()
 
 
