@@ -454,3 +454,24 @@ def test_train_prints_progress_lines_in_a_log():
     tick()
     progress.close()
     assert lines[2:] == ["training: 16 of 100 expert games, 45 s"]
+
+
+# ---------------------------------------------------------------- long search games
+
+
+def test_a_budget_that_makes_a_game_take_hours_is_said_before_it_starts(monkeypatch):
+    import tajsim.running.simulate as simulate
+
+    def ctrl_c_at_once(*a, **k):
+        raise KeyboardInterrupt
+        yield  # a generator, as the real one
+
+    monkeypatch.setattr(simulate, "_play_missing", ctrl_c_at_once)
+    res = invoke("simulate", "-n", "1", "-p", "4", "-s", "ismcts:ms=60000")
+    assert res.exit_code == 130
+    assert res.stderr.splitlines()[0] == (
+        "note: one game of Taj Mahal with ismcts:ms=60000 at 4 players takes about 4.0 hours "
+        "of one core: a smaller time budget (ms=) or fewer iterations for a quicker run")
+    assert res.stderr.splitlines()[-1] == "interrupted: the finished chunks are lost (no --out)"
+    quick = invoke("simulate", "-n", "2", "-p", "2", "-s", "ismcts:iterations=2")
+    assert "note:" not in quick.stderr

@@ -23,7 +23,7 @@ from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates, format_summary
 from tajsim.running.chunk_check import describe_bad_chunks
 from tajsim.running.compiling import announce_unless_told, stderr_line
-from tajsim.running.config import RunConfig, RunTask, bool_value
+from tajsim.running.config import RunConfig, RunTask, bool_value, expected_game_seconds
 from tajsim.running.executors import (
     ExecutorLostError,
     available_cores,
@@ -217,6 +217,10 @@ def run_simulation(
         chunk_size=chunk_size, games_per_setup=games_per_setup, rotate=rotate,
         records=records, components=components, game=game, options=options, setups=setups,
     )
+    if progress_mode(progress) != "off":
+        note = long_game_note(config)
+        if note is not None:
+            stderr_line(f"note: {note}")
     say(f"validated: {config.game} {config.edition}, {config.players} players, "
         f"strategies {','.join(config.strategies)} ({config.seating} seats), seed {config.seed}, "
         f"{config.games:,} games in {config.n_chunks} chunk{'s' if config.n_chunks != 1 else ''}"
@@ -315,6 +319,36 @@ def run_simulation(
         executor.close()
         if store is not None:
             store.close()
+
+
+#: A game expected to cost more than this many seconds of one core is said before a run starts.
+LONG_GAME_S = 600.0
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 2 * 86400:
+        return f"{seconds / 86400:,.0f} days"
+    if seconds >= 7200:
+        return f"{seconds / 3600:,.1f} hours"
+    return f"{seconds / 60:,.0f} minutes"
+
+
+def long_game_note(config: RunConfig) -> str | None:
+    """What a run says before it starts when one of its games is expected to take more than
+    ``LONG_GAME_S`` of one core (a search's time budget times its decisions in a game:
+    ``ismcts:ms=60000`` makes a 4-player Taj Mahal game about 4 hours), else None. The
+    expectation is the chunk sizing's (``expected_game_seconds``): rough, but never off by
+    the factor that matters here."""
+    spec = get_game(config.game)
+    parsed = [spec.strategies.parse(text) for text in config.strategies]
+    seconds = expected_game_seconds(spec, config.players, parsed)
+    if seconds < LONG_GAME_S:
+        return None
+    total = "" if config.games == 1 else \
+        f", {config.games:,} games about {_duration(seconds * config.games)}"
+    return (f"one game of {spec.title} with {', '.join(config.strategies)} at {config.players} "
+            f"players takes about {_duration(seconds)} of one core{total}: a smaller time "
+            "budget (ms=) or fewer iterations for a quicker run")
 
 
 #: Chunk indices handed to the executor at a time. A run may have up to ``MAX_CHUNKS`` chunks;
