@@ -80,7 +80,7 @@ def main() -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--minutes", type=float, default=10.0, help="training time (wall clock)")
     p.add_argument("--envs", type=int, default=4, help="environments stepped together")
-    p.add_argument("--random-episodes", type=int, default=1500,
+    p.add_argument("--random-episodes", type=int, default=300,
                    help="episodes per environment against random, then as many against greedy")
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)

@@ -4,6 +4,8 @@ The adapters live in submodules (``tajsim.interop.openspiel``, ``tajsim.interop.
 ``tajsim.interop.gymnasium``) and need the optional extra ``pip install 'tajsim[interop]'``.
 ``import tajsim`` never imports these frameworks; importing an adapter without its framework
 raises a one-line :class:`~tajsim.errors.UserError` with the install hint.
+``tajsim.interop.vector`` (many games stepped in one compiled call, numpy in and out) needs no
+framework.
 """
 
 from __future__ import annotations
