@@ -368,6 +368,14 @@ def test_seeds_up_to_2_63_minus_1(seed):
     assert pyspiel.load_game("tajsim_maharani", params).seed == seed
 
 
+def test_an_openspiel_seat_plays_a_game_of_a_large_seed():
+    from tajsim.play.mixed import play_game
+
+    game = play_game(["openspiel:mcts:iterations=2", "random"], seed=2**62 + 5, game_id=1,
+                     game="maharani")
+    assert game.is_over and game.seed == 2**62 + 5
+
+
 @pytest.mark.parametrize("kwargs,expected", [
     ({"master_seed": "0x10", "seed": 3}, "both given"),
     ({"master_seed": "twelve"}, "master_seed 'twelve' is not a whole number"),

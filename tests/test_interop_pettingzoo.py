@@ -191,6 +191,10 @@ def test_players_default_to_the_games_table_size():
     e = env(game="nothanks")  # a 3-7 player game: no 2-player default
     e.reset(seed=1)
     assert len(e.agents) == GAMES["nothanks"].default_player_count() >= 3
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        api_test(env(game="nothanks"), num_cycles=200)
 
 
 def test_step_before_reset_and_after_the_end_are_one_line_errors():
