@@ -65,15 +65,17 @@ def mde_clause(long: pd.DataFrame, group: str, prefix: str = "first_seat_advanta
     return join_words(parts)
 
 
-def win_rate_mde_sentence(n_games: int, n_players: int) -> str:
+def win_rate_mde_sentence(n_games: int, n_players: int, panel: str = "") -> str:
     """The smallest difference of a win rate from equal players, and between two seats' win
-    rates, that these games detect (two-sided 5%, 80% power), as a sentence."""
+    rates, that these games detect (two-sided 5%, 80% power), as a sentence; ``panel`` names
+    the panel it is computed for (the one with the fewest games) when there are several."""
     p = 1.0 / n_players
     one = float(mde_proportion(p, n_games))
     two = float(mde_proportion(p, n_games, n_games))
     if not np.isfinite(one):
         return ""
-    return (f"At {n_games:,} games the smallest true difference these data detect "
+    where = f" ({panel}, the panel with the fewest games)" if panel else ""
+    return (f"At {n_games:,} games{where} the smallest true difference these data detect "
             f"({100 * POWER:g}% power, two-sided {100 * ALPHA:g}%) is {100 * one:.1f} points for "
             f"one seat against equal players ({100 * p:.1f}%) and {100 * two:.1f} points between "
             "two independent rates of that size; a smaller effect may exist unseen.")

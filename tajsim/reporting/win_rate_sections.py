@@ -126,10 +126,10 @@ def section_win_rates(ctx: ReportContext) -> None:
                f"Win rate by seat ({ctx.spec.notes.seat_note}), "
                "with 95% Wilson intervals; dashed line: the rate if all seats were equal.", r)
     ctx.table(by_seat, "Win rate by seat.", "win_rates_by_seat")
-    smallest = min(games_in.items(), key=lambda kv: kv[1])
-    players = int(by_seat.loc[by_seat["n"] == smallest[1], "seat"].max()) + 1
-    ctx.para(win_rate_mde_sentence(smallest[1], players)
-             + (" (the smallest panel)" if len(games_in) > 1 else ""))
+    # the panel with the fewest games (the most players among equals: the smallest rate)
+    key, grp = min(groups, key=lambda kg: (games_in[kg[0]], -len(kg[1])))
+    ctx.para(win_rate_mde_sentence(games_in[key], len(grp),
+                                   group_label(grp.iloc[0], facet) if len(groups) > 1 else ""))
     balance = winrates.seat_lineup_balance(r, by=facet)
     confounded = balance[balance["confounded"]]
     if not confounded.empty:
@@ -320,18 +320,18 @@ def strongest_statement(grp: pd.DataFrame, facet: list[str], order: Order | None
         first = ", ".join(f"{k} {v:.2f}" for k, v in sorted(order.p_first.items(),
                                                              key=lambda kv: -kv[1])[:3])
         mde = float(minimum_detectable_effect(order.pairwise["se"].iloc[0]))
-        tail = (f" (probability of ranking first when the games are resampled: {first}; the "
+        tail = (f"probability of ranking first when the games are resampled: {first}; the "
                 f"smallest difference between two strategies these games detect: "
-                f"{100 * mde:.1f} points)")
+                f"{100 * mde:.1f} points")
         if len(order.tiers[0]) > 1:
             shown = ranked[ranked["strategy"].astype(str).isin(order.tiers[0])]
             rates = "; ".join(f"{r.strategy} {pct(r.win_rate)} [{pct(r.ci_low)}, "
                               f"{pct(r.ci_high)}]" for r in shown.itertuples())
             return (f"{label}: {join_words(list(order.tiers[0]))} are not told apart at the "
-                    f"top ({rates}; pairwise tests clustered by game, Holm at 5%){tail}.")
+                    f"top ({rates}; pairwise tests clustered by game, Holm at 5%; {tail}).")
         return (f"{label}: {top['strategy']} wins most often, {rate}, told apart from every "
                 f"other strategy (pairwise tests clustered by game, Holm: largest p = "
-                f"{format_cell(order.best_p_value, 'p_value')}); {beats} equal players{tail}.")
+                f"{format_cell(order.best_p_value, 'p_value')}); {beats} equal players ({tail}).")
     if len(ranked) > 1:
         second = ranked.iloc[1]
         if top["ci_low"] - top["baseline"] <= second["ci_high"] - second["baseline"]:
