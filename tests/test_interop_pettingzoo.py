@@ -152,6 +152,17 @@ def test_the_layout_covers_the_view_and_pads_the_empty_slots(game):
     assert (block[2:] == PAD).all()  # the seats beyond the table are padding
 
 
+@pytest.mark.parametrize("game", list(GAMES))
+def test_encoding_many_views_at_once_equals_one_by_one(game):
+    spec = GAMES[game]
+    comp = spec.components.default().packed()
+    views = [spec.view(state, comp, player)
+             for n in (spec.players[spec.default_edition][0], spec.max_players)
+             for state, _, player, _ in decision_states(spec, n, 12, seed=4, comp=comp)]
+    lay = layout(spec)
+    assert np.array_equal(lay.encode_many(views), np.stack([lay.encode(v) for v in views]))
+
+
 def test_a_field_longer_than_its_declaration_is_refused():
     spec = GAMES["maharani"]
     comp = spec.components.default().packed()

@@ -88,6 +88,38 @@ class ObservationLayout:
                 _fill(value, out[f.offset:f.offset + f.size].reshape(f.shape), f)
         return out
 
+    def encode_many(self, views: list[Any], out: np.ndarray | None = None) -> np.ndarray:
+        """Many views flattened at once: int64[len(views), size], row ``i`` equal to
+        ``encode(views[i])``. A field whose values convert to one rectangular array in one
+        numpy call (the same length in every view, no ``None``) is written for all views at
+        once; any other falls back to the per-view fill."""
+        n = len(views)
+        if out is None:
+            out = np.empty((n, self.size), np.int64)
+        for f in self.fields:
+            values = [getattr(v, f.name) for v in views]
+            if f.vocabulary:
+                out[:, f.offset] = [f.vocabulary.index(v) for v in values]
+                continue
+            if not f.shape:
+                out[:, f.offset] = [PAD if v is None else int(v) for v in values]
+                continue
+            block = np.full((n, *f.shape), PAD, np.int64)
+            values = [tuple(v.values()) if isinstance(v, Mapping) else v for v in values]
+            try:
+                dense = np.array(values, np.int64) if None not in values else None
+            except (ValueError, TypeError):  # ragged, or a None inside
+                dense = None
+            if dense is not None and dense.ndim == 1 + len(f.shape) \
+                    and all(d <= s for d, s in zip(dense.shape[1:], f.shape)):
+                block[(slice(None), *(slice(0, d) for d in dense.shape[1:]))] = dense
+            else:
+                for i, value in enumerate(values):
+                    if value is not None:
+                        _fill(value, block[i], f)
+            out[:, f.offset:f.offset + f.size] = block.reshape(n, f.size)
+        return out
+
     def describe(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """``(field, offset, shape, encoding)`` for every field, in order."""
         return [(f.name, f.offset, f.shape,

@@ -267,12 +267,10 @@ class VectorEnv:
         """The observations of the seat each row waits for (its view, encoded)."""
         if self.observation is None:
             return None
-        lay, spec = self.layout, self.spec
-        raw = np.empty((self.num_envs, lay.size), np.int64)
-        for row in range(self.num_envs):
-            view = spec.view(self.states[row], self.comp, int(self.current_player[row]),
-                             self.components)
-            lay.encode(view, raw[row])
+        spec = self.spec
+        views = [spec.view(self.states[row], self.comp, int(self.current_player[row]),
+                           self.components) for row in range(self.num_envs)]
+        raw = self.layout.encode_many(views)  # field by field over all rows: 2-3 x per row
         return raw if self.scaled is None else self.scaled.encode_raw(raw)
 
     def sample(self, rng: np.random.Generator) -> np.ndarray:
