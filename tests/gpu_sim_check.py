@@ -5,15 +5,19 @@ switched on before ``numba.cuda`` is first imported).
 Usage: ``NUMBA_ENABLE_CUDASIM=1 python tests/gpu_sim_check.py CASES_JSON`` where the JSON is a
 list of cases ``{"game", "players", "edition", "strategies": [...], "games", "seed",
 "params": {label: [weights]} (optional), "cpu_params": the same for the CPU side only
-(optional: to show that a difference is caught)}``; prints one JSON line per case:
+(optional: to show that a difference is caught), "poison": true (optional: every
+``cuda.local.array`` starts filled with garbage, NaN in a float array, as a GPU's local memory
+may, instead of whatever ``np.empty`` gives)}``; prints one JSON line per case:
 ``{"case": i, "games": G, "differences": [...]}`` (a difference names the game, the record or
 state field and both values).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -59,6 +63,35 @@ def differences(spec, cpu, gpu, limit=5):
     return out
 
 
+#: What a poisoned local array holds: NaN in a float array (every comparison with it is false,
+#: every sum with it NaN), a large negative garbage word in an integer one.
+POISON_INT = -0x5A5A5A5A5A5A5A5
+
+
+@contextlib.contextmanager
+def poisoned_local_arrays() -> Iterator[None]:
+    """Within the block, the simulator's ``cuda.local.array`` returns arrays filled with poison
+    instead of ``np.empty``'s (often zeros): a kernel that reads a local array before writing
+    it then plays otherwise, as it may on a GPU, whose local memory is not cleared."""
+    from numba.core import types
+    from numba.cuda.simulator import kernelapi
+    from numba.np import numpy_support
+
+    def array(self, shape, dtype, alignment=None):
+        if isinstance(dtype, types.Type):
+            dtype = numpy_support.as_dtype(dtype)
+        out = np.empty(shape, dtype)
+        out[...] = np.nan if out.dtype.kind == "f" else POISON_INT
+        return out
+
+    plain = kernelapi.FakeCUDALocal.array
+    kernelapi.FakeCUDALocal.array = array
+    try:
+        yield
+    finally:
+        kernelapi.FakeCUDALocal.array = plain
+
+
 def run_case(case):
     spec = get_game(case["game"])
     n = int(case["players"])
@@ -87,8 +120,10 @@ def run_case(case):
     setups = np.zeros(G, spec.setup_dtype)
     states = np.zeros((G, spec.state_size), np.int64)
     heuristics = heuristics_on(spec, ids)
-    play_batch_gpu(spec, comp, n, rules, seed, game_ids, game_ids, lineups, ids, params, results,
-                   setups, heuristics, states)
+    poison = poisoned_local_arrays() if case.get("poison") else contextlib.nullcontext()
+    with poison:
+        play_batch_gpu(spec, comp, n, rules, seed, game_ids, game_ids, lineups, ids, params,
+                       results, setups, heuristics, states)
     return {"games": G, "differences": differences(spec, cpu, (results, setups, states))}
 
 

@@ -278,6 +278,13 @@ def test_ptx_has_no_fused_multiply_add(game, heuristics):
     """libNVVM contracts a * b + c into one FMA unless told not to; the rounding then differs
     from the CPU's and near-ties go the other way. The batch kernels are compiled without it.
 
+    The PTX is the one a launch loads (``compile_ptx`` follows the batch kernel's own options):
+    issue 42's kernels were linked with LTO, where nvJitLink generates the code with FMA on
+    whatever libNVVM was told, while this test looked at libNVVM's PTX alone. Every f64 (and
+    f32) add, sub and mul must carry an explicit rounding modifier, which ptxas never fuses
+    (an unrounded ``mul.f64`` followed by an ``add.f64`` it may fuse when it makes machine
+    code).
+
     Both kernels of each game are compiled: the one without the heuristic family is typed with
     its switches as None, which the simulator never types (a switch that a kernel borrowed
     before its ``is None`` test once broke it)."""
@@ -288,7 +295,40 @@ def test_ptx_has_no_fused_multiply_add(game, heuristics):
     # libdevice's exp and log (inlined, so unnamed in the PTX) evaluate polynomials with
     # explicit FMAs: this also finds them (Taj Mahal's heuristic had 702 before it stopped
     # calling exp and log1p).
-    assert re.findall(r"\bfma\.rn\.f(?:32|64)", ptx) == []
+    assert re.findall(r"\b(?:fma|mad)\.[a-z.]*f(?:32|64)\b", ptx) == []
+    unrounded = re.findall(r"\b(?:add|sub|mul)(?:\.ftz)?(?:\.sat)?\.f(?:32|64)\b", ptx)
+    assert unrounded == [], f"{len(unrounded)} add/sub/mul without .rn: ptxas may fuse them"
+
+
+def test_batch_kernels_are_built_without_lto():
+    """numba-cuda links a kernel with LTO wherever nvJitLink is installed, and nvJitLink then
+    contracts FMAs whatever libNVVM was told (issue 42: Taj Mahal's near-ties of an ulp or two
+    went the other way on an H200 in 21 of 36,864 games). The batch kernels are built with
+    ``lto=False``; ``compile_ptx`` reads the same option, so the PTX test checks the code a
+    launch loads. No compile here: the option alone, for every game and family."""
+    from tajsim.engine.gpu import batch_kernel, jit_options
+
+    assert jit_options() == {"lto": False}
+    for game in GPU_GAMES:
+        for heuristics in (True, False):
+            options = batch_kernel(get_game(game), heuristics).targetoptions
+            assert options["lto"] is False, (game, heuristics)
+
+
+def test_gpu_kernels_read_no_local_memory_before_writing_it():
+    """A GPU's local memory is not cleared, while the simulator's local arrays are ``np.empty``
+    (often zeros): with every ``cuda.local.array`` filled with poison (NaN, garbage words) the
+    simulated kernel still equals the CPU, record for record and state for state. Taj Mahal's
+    game 2938 of greedy x4 is one of issue 42's near-ties of an ulp, where any disturbed value
+    shows; Maharani's heuristics keep their workspace in the same scratch. (A Maharaja
+    heuristic game takes about 90 s in the simulator.) Without ``init_state_nb``'s clearing of
+    the state, the poisoned Taj Mahal case fails."""
+    cases = [{"game": "tajmahal", "players": 4, "edition": "2018", "games": 1, "first": 2938,
+              "seed": 0, "strategies": ["greedy"], "poison": True},
+             {"game": "maharani", "players": 3, "edition": "2012", "games": 1, "seed": 7,
+              "strategies": ["balanced", "greedy", "learned"], "poison": True}]
+    for case, report in zip(cases, simulate_cases(cases), strict=True):
+        assert report["differences"] == [], (case, report["differences"])
 
 
 EXPERIMENT = """

@@ -146,14 +146,32 @@ def _kernel_source(spec: GameSpec, heuristics: bool) -> Any:
                               f"{spec.name}_batch" + ("_heuristics" if heuristics else ""))
 
 
+def jit_options() -> dict[str, Any]:
+    """The options every batch kernel is compiled with: ``lto=False`` on a real GPU.
+
+    numba-cuda links a kernel with link-time optimisation whenever nvJitLink is installed (the
+    CUDA 12 wheels of ``tajsim[gpu]`` install it): libNVVM then makes LTO-IR, not PTX, and
+    nvJitLink generates the code at the first launch with its own options, whose ``fma``
+    defaults to on and which numba-cuda does not set. libNVVM's ``-fma=0``
+    (:func:`~tajsim.engine.targets.no_fma_contraction`) does not reach that step: the linked
+    PTX of Taj Mahal's heuristic kernel held 113 ``fma.rn.f64`` and 706 unrounded
+    ``add.f64``/``mul.f64`` (which ptxas may fuse too), where libNVVM's own PTX held none. Its
+    near-ties of one or two ulps then went the other way on an H200 in about 1 game in 2,000
+    (issue 42). Without LTO the launch loads libNVVM's PTX, every ``add``/``sub``/``mul`` with
+    an explicit ``.rn`` that ptxas never fuses. nvJitLink's ``fma`` option cannot be passed
+    instead: numba-cuda's linker takes none (and cuda-core 1.2 spells it ``-fma=false``, which
+    nvJitLink refuses). The simulator's ``jit`` takes no ``lto``."""
+    return {} if simulated() else {"lto": False}
+
+
 def batch_kernel(spec: GameSpec, heuristics: bool) -> Any:
     """The CUDA batch kernel of ``spec`` with the heuristic family in or out (built once per
-    process; compiled at its first launch)."""
+    process; compiled at its first launch, with :func:`jit_options`)."""
     key = (spec.name, bool(heuristics))
     with _LOCK:
         built = _KERNELS.get(key)
         if built is None:
-            built = cuda_module().jit(_kernel_source(spec, heuristics))
+            built = cuda_module().jit(_kernel_source(spec, heuristics), **jit_options())
             _KERNELS[key] = built
     return built
 
@@ -179,11 +197,20 @@ def kernel_signature(spec: GameSpec) -> tuple[Any, ...]:
 
 
 def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) -> str:
-    """The PTX of ``spec``'s batch kernel for compute capability ``cc``, made without a GPU
-    (numba-cuda and the CUDA toolkit's libNVVM: ``pip install tajsim[gpu]``); the tests look
-    for FMA instructions in it, the benchmark reports how long it takes."""
+    """The PTX that a launch of ``spec``'s batch kernel loads on a GPU of compute capability
+    ``cc``, made without a GPU (numba-cuda, the CUDA toolkit's libNVVM and, where the kernel is
+    linked with LTO, nvJitLink: ``pip install tajsim[gpu]``); the tests look for fused
+    multiply-adds in it, the benchmark reports how long it takes.
+
+    It follows the launch, not a path of its own: the options come from the dispatcher that
+    :func:`batch_kernel` builds, and with LTO on (``lto`` in its ``targetoptions``) the LTO-IR
+    is linked to PTX by numba-cuda's own linker, as at a first launch. A PTX made by libNVVM
+    alone while the launch went through nvJitLink is how issue 42's contraction hid from this
+    check."""
     cuda_mod = cuda_module()
     from numba.cuda import dispatcher
+
+    lto = bool(batch_kernel(spec, heuristics).targetoptions.get("lto"))
 
     class _Device:  # device functions ask the current device for its compute capability
         compute_capability = cc
@@ -192,11 +219,19 @@ def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) 
     with _LOCK:
         dispatcher.get_current_device = _Device
         try:
-            ptx, _ = cuda_mod.compile_ptx(_kernel_source(spec, heuristics),
-                                          kernel_signature(spec), cc=cc)
+            code, _ = cuda_mod.compile(_kernel_source(spec, heuristics), kernel_signature(spec),
+                                       device=False, abi="numba", cc=cc,
+                                       output="ltoir" if lto else "ptx")
         finally:
             dispatcher.get_current_device = asked
-    return ptx
+    if not lto:
+        return str(code)
+    from numba.cuda.cudadrv.driver import _Linker  # what a launch links with
+
+    arch_cc = (cc[0], cc[1], "a" if cc >= (9, 0) else "")  # as numba-cuda's _ensure_cc
+    linker = _Linker(cc=arch_cc, lto=True, additional_flags=["-ptx"])
+    linker.add_ltoir(code, f"{spec.name}_batch.ltoir")
+    return str(linker.get_linked_ptx().decode())
 
 
 def check_device() -> None:
