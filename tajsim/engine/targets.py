@@ -199,9 +199,13 @@ def no_fma_contraction() -> None:
     libNVVM contracts ``a * b + c`` into one FMA (one rounding instead of two) unless it is given
     ``-fma=0``; numba-cuda 0.30 passes no such option (only ``fastmath``, which turns FMA *on*),
     so this wraps its ``compile_ir``, which numba-cuda calls whenever it makes PTX or LTO-IR (at a
-    kernel's first launch). The CPU never contracts (numba emits no ``contract`` flags), so both
-    targets then round every operation alike. ``tests/test_gpu.py`` checks the PTX of the batch
-    kernels for ``fma`` instructions.
+    kernel's first launch). It does not reach link-time optimisation: with nvJitLink installed
+    numba-cuda links LTO-IR there, and nvJitLink contracts FMAs by default (numba-cuda's linker
+    takes no option against it), so the batch kernels are also built with ``lto=False``
+    (:func:`tajsim.engine.gpu.jit_options`). The CPU never contracts (numba emits no
+    ``contract`` flags), so both targets then round every operation alike.
+    ``tests/test_gpu.py`` checks the PTX a launch loads for ``fma`` instructions and for adds
+    and multiplies without ``.rn``.
     """
     cuda_module()
     if simulated():  # the simulator runs Python: nothing is contracted
