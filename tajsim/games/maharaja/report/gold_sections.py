@@ -4,6 +4,10 @@ what villages and roads earn in tolls, with the heat map on the board (``tolls``
 
 from __future__ import annotations
 
+import pandas as pd
+
+from tajsim.analysis.frames import game_index
+from tajsim.analysis.robustness import mean_order
 from tajsim.games.maharaja.engine.components import default_components
 from tajsim.games.maharaja.report.board_plot import toll_heatmap
 from tajsim.games.maharaja.report.section_helpers import (
@@ -34,6 +38,20 @@ SOURCE_LABELS = {"city": "city scoring", "lone": "lone-scorer bonus", "tolls_in"
 # ---------------------------------------------------------------------------------------------
 # Gold
 # ---------------------------------------------------------------------------------------------
+def _richest_villages(frame: pd.DataFrame, villages: list[str], names: dict) -> str:
+    """"The richest village" as a tested argmax: every pair of villages' mean tolls per game
+    compared with the covariance clustered by game (one row per game), Holm; villages not
+    told apart at the top are named together."""
+    games = frame.loc[~pd.Series(game_index(frame)).duplicated().to_numpy()]
+    order, _ = mean_order(games, [f"tolls_{v}" for v in villages], villages, unit="games")
+    top = [names.get(v, v) for v in order.tiers[0]]
+    if len(top) == 1:
+        return (f"The richest village is {top[0]}, told apart from every other (pairwise tests "
+                "clustered by game, Holm at 5%).")
+    return (f"The richest villages are {join_words(top)}, not told apart from each other "
+            "(pairwise tests clustered by game, Holm at 5%).")
+
+
 def section_income(ctx: ReportContext) -> None:
     ctx.heading(2, "Where the gold comes from")
     if _skip(ctx, "income_by_source"):
@@ -118,6 +136,7 @@ def section_tolls(ctx: ReportContext) -> None:
                "travellers, the bank's payments for the Wandering Monk included), on the board; "
                f"each village is labelled with its mean over {n:,} games.{note}", frame)
     names = _village_names(comps)
+    richest = _richest_villages(frame, list(villages["village"]), names)
     villages = villages.assign(village=[names.get(v, v) for v in villages["village"]])
     top, bottom = villages.iloc[0], villages.iloc[-1]
     total = float(villages["mean"].sum())
@@ -126,7 +145,7 @@ def section_tolls(ctx: ReportContext) -> None:
     best = per_house.iloc[0]
     ctx.headline(
         f"Over {n:,} games the villages earn their owners {total:.1f} gold of tolls per game in "
-        f"all. The richest is {top['village']} ({top['road']}): "
+        f"all. {richest} The highest mean is {top['village']}'s ({top['road']}): "
         f"{_ci(top['mean'], top['ci_low'], top['ci_high'])} gold per game; the poorest "
         f"{bottom['village']}: {_ci(bottom['mean'], bottom['ci_low'], bottom['ci_high'])}. Per "
         f"house standing there at the end, {best['village']} pays most: "
