@@ -24,6 +24,11 @@
                        whether the run played every order equally often (exact over the orders)
 ``seat_cards``         the share of each seat's games with each card, and its win rate within
                        each card and standardised to the cards' mix (module ``seat_cards``)
+``seat_card_table``    the win rate of each seat given its drafted card (forced drafts:
+                       ``draft=<card>``), with the margins (module ``seat_and_card``)
+``seat_card_model``    win ~ seat + card (game-clustered): each seat's card-adjusted rate with
+                       its equivalence verdict, each card's seat-adjusted rate and order, the
+                       joint tests (module ``seat_and_card``)
 =====================  ==========================================================================
 
 Conventions. Games are told apart by the generic game key
@@ -41,7 +46,8 @@ This package holds the registry: ``ANALYSES`` maps names to functions ``(results
 DataFrame``; ``REQUIRED_COLUMNS`` names the columns (or ``prefix*`` families) each reads;
 ``CONCLUSIONS`` (module ``conclusions``) adds Maharaja's key conclusions to the robustness
 analysis. The analyses themselves are one module a family: ``income``, ``tolls`` (villages and
-roads), ``cards``, ``palaces``, ``game_ends``, ``penalties``, ``governor``, ``seat_cards``;
+roads), ``cards``, ``palaces``, ``game_ends``, ``penalties``, ``governor``, ``seat_cards``,
+``seat_and_card``;
 ``helpers`` holds what they share.
 """
 
@@ -59,14 +65,15 @@ from tajsim.games.maharaja.analyses.helpers import clustered_mean
 from tajsim.games.maharaja.analyses.income import GOLD_SOURCES, GOLD_SPENDING, income_by_source
 from tajsim.games.maharaja.analyses.palaces import central_vs_outer, palace_tempo
 from tajsim.games.maharaja.analyses.penalties import penalties
+from tajsim.games.maharaja.analyses.seat_and_card import seat_card_model, seat_card_table
 from tajsim.games.maharaja.analyses.seat_cards import seat_cards
 from tajsim.games.maharaja.analyses.tolls import road_value, village_value
 from tajsim.games.maharaja.engine.enums import ACT_SLUGS
 
 __all__ = ["ANALYSES", "CONCLUSIONS", "REQUIRED_COLUMNS", "card_value", "central_vs_outer",
            "clustered_mean", "game_ends", "game_length", "governor_value", "income_by_source",
-           "order_balance", "palace_tempo", "penalties", "road_value", "seat_cards",
-           "village_value"]
+           "order_balance", "palace_tempo", "penalties", "road_value", "seat_card_model",
+           "seat_card_table", "seat_cards", "village_value"]
 
 #: name -> function(results, **kwargs) -> DataFrame
 ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
@@ -82,6 +89,8 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "governor_value": governor_value,
     "order_balance": order_balance,
     "seat_cards": seat_cards,
+    "seat_card_table": seat_card_table,
+    "seat_card_model": seat_card_model,
 }
 
 _GAME = ("game_id", "n_players", "seat")
@@ -104,4 +113,6 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "governor_value": (*_GAME, "chose_governor", "winner", "gold"),
     "order_balance": (*_GAME, "first_city", "order_index", "winner"),
     "seat_cards": (*_GAME, "card_final", "card_first", "winner"),
+    "seat_card_table": (*_GAME, "card_first", "winner", "strategy"),
+    "seat_card_model": (*_GAME, "card_first", "winner", "strategy"),
 }

@@ -3,6 +3,7 @@ spec's ``report_module``). Each family of sections is a module of its own:
 
 * ``gold_sections`` - where the gold comes from, tolls by village (heat map) and road;
 * ``card_sections``, ``seat_card_sections`` - the character cards, and the seats and their cards;
+* ``seat_and_card_sections`` - the seat and the drafted card apart (forced drafts);
 * ``palace_sections`` - palace tempo, central against outer palaces;
 * ``game_end_sections`` - how games end, penalties;
 * ``governor_sections`` - the governor action, the governor order and the seats;
@@ -26,6 +27,7 @@ from tajsim.games.maharaja.report.governor_sections import (
     section_governor_order,
 )
 from tajsim.games.maharaja.report.palace_sections import section_central, section_palace_tempo
+from tajsim.games.maharaja.report.seat_and_card_sections import section_seat_and_card
 from tajsim.games.maharaja.report.seat_card_sections import section_seat_cards
 
 __all__ = ["SECTIONS"]
@@ -39,6 +41,8 @@ SECTIONS = {
     "cards": (section_cards, "win rate and gold by the character card held"),
     "seat_cards": (section_seat_cards, "the card each seat holds (drafted and at the end) "
                                        "and each seat's win rate within a card"),
+    "seat_and_card": (section_seat_and_card, "the win rate of each seat given its drafted "
+                                             "card, and win ~ seat + card (forced drafts)"),
     "palace_tempo": (section_palace_tempo, "palaces built by each round, first and last "
                                            "palace"),
     "game_ends": (section_game_ends, "how games end (7th palace or round 10) and when"),

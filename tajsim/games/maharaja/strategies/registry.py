@@ -12,7 +12,11 @@
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector. Every
 strategy also takes the generic options ``temperature`` (one unit = one gold of the heuristic's
 values) and ``forbid`` (the families of ``restrictions.RESTRICTIONS``): the last two slots of
-the vector (:mod:`tajsim.engine.choice`).
+the vector (:mod:`tajsim.engine.choice`); and Maharaja's own ``draft=<card>`` (``mogul``,
+``trader``, ``sadhu``, ``monk``, ``builder``, ``artisan``; ``none``), which makes the seat take
+that card in the setup draft when it is still there: the draft families of the five other
+cards added to the ``forbid`` mask (``restrictions.draft_mask``), so it is played wherever a
+restriction is (CPU, GPU, the search's own choice).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.errors import UserError
 from tajsim.games.maharaja.strategies.heuristic_work import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
     LEARNED_FEATURE_NAMES,
@@ -37,11 +42,17 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_SEARCH,
     kernel_switches,
 )
-from tajsim.games.maharaja.strategies.restrictions import RESTRICTIONS
+from tajsim.games.maharaja.strategies.restrictions import (
+    CARD_SLUGS,
+    F_DRAFT,
+    RESTRICTIONS,
+    draft_mask,
+)
 from tajsim.games.maharaja.strategies.search import I_MS, I_ROLLOUT, SEARCH_PARAM_NAMES
 from tajsim.strategies.learned_file import load_learned_file
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
+    FORBID,
     INTERNAL_SLOT,
     ParamRange,
     StrategyRegistry,
@@ -50,8 +61,9 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-__all__ = ["LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "PRESETS_FILE", "REGISTRY",
-           "SEARCH_DEFAULTS", "load_learned_weights", "load_presets"]
+__all__ = ["DRAFT", "LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "PRESETS_FILE",
+           "REGISTRY", "SEARCH_DEFAULTS", "MaharajaRegistry", "draft_card", "load_learned_weights",
+           "load_presets"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
 #: The shipped weights of ``learned`` (written by ``tajsim train --game maharaja --install``).
@@ -122,8 +134,60 @@ def _search_deterministic(vec) -> bool:
     return int(vec[I_ROLLOUT]) != 0 and vec[I_MS] <= 0
 
 
+#: Maharaja's own strategy option: the card a seat takes in the setup draft.
+DRAFT = "draft"
+#: What ``draft=`` accepts besides the card slugs (the Wandering Monk's full name too).
+_DRAFT_ALIASES = {"wandering_monk": CARD_SLUGS.index("monk")}
+
+
+def draft_card(value: str, name: str = "", where: str = "") -> int:
+    """The card code ``draft=value`` names (a card slug, any case; ``none``: -1, the strategy's
+    own draft), or a one-line ``UserError`` listing the cards."""
+    text = value.strip().lower().replace(" ", "_").replace("-", "_")
+    if text == "none":
+        return -1
+    if text in CARD_SLUGS:
+        return CARD_SLUGS.index(text)
+    if text in _DRAFT_ALIASES:
+        return _DRAFT_ALIASES[text]
+    raise UserError(f"strategy {name!r} option draft={value.strip()!r}{where}: unknown card; "
+                    f"expected one of: {', '.join(CARD_SLUGS)} (or none)")
+
+
+class MaharajaRegistry(StrategyRegistry):
+    """The generic registry, plus Maharaja's ``draft=<card>`` option (the module docstring):
+    ``parse`` takes it out of the text, parses the rest, and adds the five other cards' draft
+    families to the vector's restriction mask."""
+
+    def parse(self, text: str) -> tuple[StrategySpec, np.ndarray]:
+        if not isinstance(text, str) or text.strip().startswith("py:"):
+            return super().parse(text)
+        name, *items = text.strip().split(":")
+        kept, card, given = [], -1, False
+        for item in items:
+            key, sep, value = item.partition("=")
+            if key.strip() != DRAFT:
+                kept.append(item)
+                continue
+            if given:
+                raise UserError(f"strategy parameter {DRAFT} given twice in {text.strip()!r}; "
+                                "expected each parameter at most once")
+            given = True
+            card = draft_card(value, name.strip(), f" in {text.strip()!r}")
+        spec, vec = super().parse(":".join([name, *kept]))
+        if card >= 0:
+            slot = spec.generic_slot(FORBID)
+            mask = int(vec[slot])
+            if mask >> (F_DRAFT + card) & 1:
+                raise UserError(f"strategy {name.strip()!r} in {text.strip()!r}: draft="
+                                f"{CARD_SLUGS[card]} and forbid=draft_{CARD_SLUGS[card]} "
+                                "contradict each other; expected one of them")
+            vec[slot] = float(mask | draft_mask(card))
+        return spec, vec
+
+
 def _build_registry() -> StrategyRegistry:
-    reg = StrategyRegistry("Maharaja", N_PARAMS, kernel_switches, generic_options=True,
+    reg = MaharajaRegistry("Maharaja", N_PARAMS, kernel_switches, generic_options=True,
                            restrictions=RESTRICTIONS)
     reg.register(StrategySpec("random", STRATEGY_RANDOM,
                               "uniform over the legal actions (each step of a turn is one "

@@ -10,13 +10,21 @@ list before a strategy chooses:
   seat still earns the tolls of its setup houses, and of nothing it builds;
 * ``character``: every secret pair with the character action, and taking a card in a turn
   (the setup draft and a robbed seat's replacement are forced, so they stay);
-* ``outer_palaces``: a palace on an outer site (the central site stays).
+* ``outer_palaces``: a palace on an outer site (the central site stays);
+* ``draft_<card>`` (``draft_mogul`` ... ``draft_artisan``, one a card): that card in the setup
+  draft (R7). Taking it later with the character action, or as a robbed seat's replacement,
+  stays. Five of them together force the sixth card: the strategy option ``draft=<card>``
+  (``hoarder:draft=monk``, :mod:`~tajsim.games.maharaja.strategies.registry`) sets them, so a
+  seat made to take a card is a restricted seat, on every path that restricts (the CPU
+  dispatcher, the search's own choice, the GPU's ``choose_simple`` and the batch loop, which
+  sends a restricted ``random`` seat to the dispatcher).
 
 A restriction never leaves a seat without an action: when every legal action of a decision
 belongs to a forbidden family (in practice only ``village_houses`` when a house being moved can
-land only in villages), the restriction is lifted for that decision. The turn always offers
-``done`` and the pick always offers pairs outside any one family, so the other families are
-never lifted.
+land only in villages, and a forced draft whose card an earlier seat took), the restriction is
+lifted for that decision: a forced draft forces its card when it is still there, and leaves the
+strategy its own choice otherwise. The turn always offers ``done`` and the pick always offers
+pairs outside any one family, so the other families are never lifted.
 """
 
 from __future__ import annotations
@@ -37,20 +45,30 @@ from tajsim.games.maharaja.engine.enums import (
     ACTION_MOVE_TO,
     ACTION_PALACE,
     ACTION_PICK,
+    CARD_NAMES,
+    N_CARDS,
     N_VILLAGES,
     PAIR_A,
     PAIR_B,
+    PHASE_DRAFT,
     PHASE_SETUP_HOUSE,
     PHASE_TURN,
     S_PHASE,
 )
 
-__all__ = ["RESTRICTIONS", "forbidden", "restrict_legal"]
+__all__ = ["CARD_SLUGS", "F_DRAFT", "RESTRICTIONS", "draft_mask", "forbidden", "forced_card",
+           "restrict_legal"]
+
+#: The cards' names in options and analyses, in card-code order (``CARD_NAMES`` slugged).
+CARD_SLUGS = ("mogul", "trader", "sadhu", "monk", "builder", "artisan")
+assert len(CARD_SLUGS) == N_CARDS
 
 F_GOVERNOR = 0
 F_VILLAGE_HOUSES = 1
 F_CHARACTER = 2
 F_OUTER_PALACES = 3
+#: Bit of the first draft family (``draft_mogul``); card k's is F_DRAFT + k.
+F_DRAFT = 4
 RESTRICTIONS = (
     Restriction("governor", F_GOVERNOR,
                 "no governor action: no secret pair holding it, no governor move"),
@@ -62,7 +80,29 @@ RESTRICTIONS = (
                 "taken in a turn (the draft stays)"),
     Restriction("outer_palaces", F_OUTER_PALACES,
                 "no palace on an outer site of a city (the central site stays)"),
+    *(Restriction(f"draft_{slug}", F_DRAFT + card,
+                  f"not the {CARD_NAMES[card]} in the setup draft (the character action may "
+                  "take it later); draft=CARD forbids the other five")
+      for card, slug in enumerate(CARD_SLUGS)),
 )
+#: Every draft family's bits (bit F_DRAFT + card).
+ALL_DRAFTS = ((1 << N_CARDS) - 1) << F_DRAFT
+
+
+def draft_mask(card: int) -> int:
+    """The restriction mask that forces ``card`` (a card code) in the setup draft: the draft
+    families of the five other cards (lifted when an earlier seat took ``card``)."""
+    if not 0 <= card < N_CARDS:
+        raise ValueError(f"card code {card}; expected 0 to {N_CARDS - 1}")
+    return ALL_DRAFTS & ~(1 << (F_DRAFT + card))
+
+
+def forced_card(mask: int) -> int:
+    """The card a restriction mask forces in the draft (its draft families are the five
+    other cards'), or -1 when it forces none."""
+    drafts = (int(mask) & ALL_DRAFTS) >> F_DRAFT
+    free = [card for card in range(N_CARDS) if not drafts >> card & 1]
+    return free[0] if len(free) == 1 else -1
 
 
 @kernel
@@ -89,8 +129,12 @@ def forbidden(state, action, mask):
         return True
     if ACTION_GOVERNOR <= action < ACTION_CARD and (mask >> F_GOVERNOR) & 1:
         return True
-    if action >= ACTION_CARD and state[S_PHASE] == PHASE_TURN and (mask >> F_CHARACTER) & 1:
-        return True
+    if action >= ACTION_CARD:
+        phase = state[S_PHASE]
+        if phase == PHASE_TURN and (mask >> F_CHARACTER) & 1:
+            return True
+        if phase == PHASE_DRAFT and (mask >> (F_DRAFT + action - ACTION_CARD)) & 1:
+            return True
     return False
 
 
