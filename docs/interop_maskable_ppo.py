@@ -17,9 +17,10 @@ The learner plays ``SeatEnv`` with the training options of docs/interop.md:
 
 Evaluation: ``--eval-games`` games against the default opponent in every other seat, the
 learner's seat alternating, the policy deterministic (arg max over the legal actions); the win
-share (ties shared) with its Wilson 95% interval, for the untrained policy (the network as
-initialised: close to a random legal move) and for the trained one. Prints one line each and a
-JSON summary.
+share (ties shared) with its Wilson 95% interval and the mean final score margin, for the
+untrained policy (the network as initialised) and for the trained one; the same against
+``random``, to see what was learned where the default opponent is still out of reach. Prints
+one line each and a JSON summary.
 """
 
 from __future__ import annotations
@@ -52,15 +53,17 @@ def make_env(game: str, players: int, curriculum, seed: int):
     return ObservationOnly(env)
 
 
-def evaluate(model, game: str, players: int, games: int, seed: int) -> dict:
-    """Win share of ``model`` against the default opponent (``SeatEnv``'s default), seats
-    alternating, with the Wilson 95% interval."""
+def evaluate(model, game: str, players: int, games: int, seed: int,
+             opponents: str | None = None) -> dict:
+    """Win share of ``model`` against ``opponents`` (None: ``SeatEnv``'s default opponent),
+    seats alternating, with the Wilson 95% interval, and its mean final score margin."""
     from tajsim.analysis.stats.proportions import wilson_interval
     from tajsim.interop.gymnasium import SeatEnv
 
-    wins = 0.0
+    wins, margins = 0.0, []
     for g in range(games):
-        env = SeatEnv(game=game, players=players, seat=g % players, observation="scaled")
+        env = SeatEnv(game=game, players=players, seat=g % players, observation="scaled",
+                      opponents=opponents)
         obs, _ = env.reset(seed=seed + g)  # game 0 of seed + g: a fixed, fresh set of deals
         done = False
         info: dict = {}
@@ -69,9 +72,17 @@ def evaluate(model, game: str, players: int, games: int, seed: int) -> dict:
                                       deterministic=True)
             obs, _, done, _, info = env.step(int(action))
         wins += info["win_share"]
+        margins.append(info["margin"])
     low, high = wilson_interval(wins, games)
     return {"games": games, "wins": wins, "share": wins / games,
-            "ci95": [float(low), float(high)], "opponent": env.opponents[0]}
+            "ci95": [float(low), float(high)], "opponent": env.opponents[0],
+            "mean_margin": float(sum(margins) / games)}
+
+
+def report(when: str, result: dict) -> str:
+    return (f"{when}: {result['share']:.3f} [{result['ci95'][0]:.3f}, {result['ci95'][1]:.3f}] "
+            f"of {result['games']} games against {result['opponent']}, mean margin "
+            f"{result['mean_margin']:+.3f}")
 
 
 def main() -> None:
@@ -103,8 +114,10 @@ def main() -> None:
                         policy_kwargs={"net_arch": [256, 256]})
     eval_seed = 10**9  # deals the training (seeds args.seed * 1000 + i) never plays
     before = evaluate(model, args.game, args.players, args.eval_games, eval_seed)
-    print(f"before: {before['share']:.3f} [{before['ci95'][0]:.3f}, {before['ci95'][1]:.3f}] "
-          f"of {before['games']} games against {before['opponent']}", flush=True)
+    before_random = evaluate(model, args.game, args.players, args.eval_games, eval_seed,
+                             "random")
+    print(report("before", before), flush=True)
+    print(report("before", before_random), flush=True)
 
     class Clock(BaseCallback):
         def __init__(self, seconds: float) -> None:
@@ -119,12 +132,17 @@ def main() -> None:
     trained_s = time.monotonic() - t0
     episodes = [e.unwrapped.episodes for e in vec.envs]
     after = evaluate(model, args.game, args.players, args.eval_games, eval_seed)
-    print(f"after {trained_s / 60:.1f} min ({model.num_timesteps} steps, {sum(episodes)} "
-          f"episodes): {after['share']:.3f} [{after['ci95'][0]:.3f}, {after['ci95'][1]:.3f}]",
-          flush=True)
+    after_random = evaluate(model, args.game, args.players, args.eval_games, eval_seed,
+                            "random")
+    trained = f"after {trained_s / 60:.1f} min ({model.num_timesteps} steps, {sum(episodes)} " \
+              "episodes)"
+    print(report(trained, after), flush=True)
+    print(report(trained, after_random), flush=True)
     print(json.dumps({"game": args.game, "players": args.players, "minutes": args.minutes,
+                      "random_episodes": args.random_episodes,
                       "train_seconds": round(trained_s, 1), "timesteps": model.num_timesteps,
-                      "episodes": sum(episodes), "before": before, "after": after}))
+                      "episodes": sum(episodes), "before": before, "after": after,
+                      "before_vs_random": before_random, "after_vs_random": after_random}))
 
 
 if __name__ == "__main__":
