@@ -48,6 +48,10 @@ def _richest_villages(frame: pd.DataFrame, villages: list[str], names: dict) -> 
     if len(top) == 1:
         return (f"The richest village is {top[0]}, told apart from every other (pairwise tests "
                 "clustered by game, Holm at 5%).")
+    if len(top) > 4:  # a long tie: name the highest means only
+        ranked = [names.get(v, v) for v in order.names if v in order.tiers[0]]
+        return (f"{len(top)} villages are not told apart at the top (pairwise tests clustered "
+                f"by game, Holm at 5%; the highest means: {', '.join(ranked[:3])}, ...).")
     return (f"The richest villages are {join_words(top)}, not told apart from each other "
             "(pairwise tests clustered by game, Holm at 5%).")
 
