@@ -42,6 +42,7 @@ from tajsim.analysis import (
     robustness,
     setup_balance,
     skill,
+    skill_profile,
     winrates,
 )
 from tajsim.engine.spec import GameSpec
@@ -71,6 +72,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "compare_strategies": compare.compare_strategies,  # a = "...", b = "..." (tajsim compare)
     "skill_levels": skill.skill_levels,  # on a frame with a ``variant`` column (the levels)
     "restricted_play": restricted.restricted_play,  # strategies with forbid=... vs without
+    "skill_profile": skill_profile.skill_profile,  # levels head to head (tajsim profile)
 }
 
 #: Analyses that read one frame per variant (a ``column``, default ``variant``, labels them)
@@ -99,6 +101,7 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "compare_strategies": compare.REQUIRED_COLUMNS,
     "skill_levels": (*_GAME, "variant", "winner", "strategy", "rank", "score", "pts_*"),
     "restricted_play": (*_GAME, "strategy", "winner"),
+    "skill_profile": skill_profile.REQUIRED_COLUMNS,
 }
 
 

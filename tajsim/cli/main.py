@@ -28,6 +28,8 @@ COMMAND_MODULES = (
     "tune",
     "train",
     "ladder",
+    "chain",
+    "profile",
 )
 
 

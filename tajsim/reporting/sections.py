@@ -26,6 +26,7 @@ from tajsim.reporting.render import ReportContext
 from tajsim.reporting.robustness_section import section_robustness
 from tajsim.reporting.score_sections import section_composition
 from tajsim.reporting.setup_sections import section_setup_balance
+from tajsim.reporting.skill_chain_sections import section_skill_profile
 from tajsim.reporting.skill_sections import section_restricted, section_skill
 from tajsim.reporting.win_rate_sections import (
     section_overview,
@@ -52,6 +53,8 @@ GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
                              "variant that play different strategies)"),
     "restricted": (section_restricted, "restricted play: what a forbidden feature costs the "
                                        "restricted seat (strategies with forbid=)"),
+    "skill_profile": (section_skill_profile, "win-rate matrix of skill levels head to head in "
+                                             "every seating (tajsim profile)"),
 }
 #: The game's own sections come after this one.
 _GAME_SECTIONS_AFTER = "score_composition"

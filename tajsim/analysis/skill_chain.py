@@ -1,0 +1,363 @@
+"""Skill chains: how far does more search keep paying? (issue 41, Lantz et al. 2017's depth of a
+game as the length of its skill chain.)
+
+A chain starts at a level of the game's search (the registry's strategy tagged ``search``) and
+climbs: each level is the previous one at ``factor`` (4) times the budget. Each **step** plays
+the two levels head to head in every seating (:mod:`tajsim.analysis.skill_matches`: both seats
+at two players, 2 vs 2 in every arrangement at four) for ``games`` games, and asks whether the
+stronger level wins more than half: a one-sided score test of its win share against 1/2 at
+``alpha`` = 5%. The chain stops at the first step whose gain is not significant; its **length**
+is the number of significant steps, the level where "strong" ends for the game at that table
+size and game count.
+
+Counting steps until the first failure is the fixed-sequence procedure: every counted step is
+significant at ``alpha`` and the statement "each of the first L steps gains" holds family-wise
+at ``alpha`` with no correction (a step is tested only when every step before it rejected).
+
+**Budget.** The search's iteration count (its ``cost_param``, e.g. ``iterations=``), which
+makes a chain reproducible from its seed and the same on any machine; a start level that sets
+the time budget (``budget_param``, e.g. ``ms=5``) climbs in milliseconds instead (results then
+depend on the machine's speed and load). The chain also ends where the next budget leaves the
+parameter's declared range.
+
+Per step (:func:`step_statistics`), the unit is the game (each game on its own setup,
+independent):
+
+* ``share``: the stronger level's win share (ties shared) with its Wilson interval over games
+  (:func:`tajsim.analysis.compare.share_interval`);
+* ``elo``: the Elo-like gap ``400 log10(p / (1 - p))`` of that share, its interval the Wilson
+  bounds mapped through the same increasing function (infinite at a share of 0 or 1);
+* ``upset_rate``: the share of games the weaker level wins (a shared win included), Wilson
+  interval (a 0/1 outcome per game);
+* ``p_value``: the one-sided score test of share = 1/2 against share > 1/2 (statsmodels'
+  ``proportions_ztest(sum, n, value=0.5, alternative="larger", prop_var=0.5)``: the test
+  ``compare``'s two-sided interval inverts, one-sided);
+* ``equivalence``: for the step that ends the chain, what its games exclude: the TOST verdict of
+  ``share - 1/2`` within ``margin`` (:func:`tajsim.analysis.stats.verdicts.equivalence_test`)
+  and the minimum detectable gain at that n; a chain that ends on an inconclusive step (too
+  few games to exclude a gain of ``margin``) says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from tajsim.analysis.compare import share_interval
+from tajsim.analysis.skill_matches import MatchOutcomes, derive_seed, pair_outcomes, play_match
+from tajsim.analysis.stats import wilson_interval
+from tajsim.analysis.stats.verdicts import equivalence_test
+from tajsim.engine.spec import GameSpec
+from tajsim.errors import UserError
+from tajsim.games.registry import get_game
+from tajsim.strategies.spec import StrategySpec
+
+__all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_MARGIN", "ChainLevels",
+           "StepStatistics", "chain_levels", "elo_gap", "one_sided_p", "play_chain",
+           "run_chain", "search_strategy", "step_statistics"]
+
+#: The one-sided level of each step's test.
+ALPHA = 0.05
+#: Each level's budget is the previous one's times this.
+DEFAULT_FACTOR = 4
+#: The equivalence margin of the step that ends a chain (2 points of win share).
+DEFAULT_MARGIN = 0.02
+
+#: The chain table's columns, in order.
+CHAIN_COLUMNS = ("step", "weaker", "stronger", "budget_weaker", "budget_stronger", "n",
+                 "share", "ci_low", "ci_high", "p_value", "significant", "elo", "elo_ci_low",
+                 "elo_ci_high", "upset_rate", "upset_ci_low", "upset_ci_high", "tie_rate",
+                 "first_seat_rate", "first_seat_ci_low", "first_seat_ci_high", "equivalence",
+                 "mde", "ends_chain")
+
+
+def elo_gap(p: float | np.ndarray) -> float | np.ndarray:
+    """The Elo-like gap of a win share ``p`` in [0, 1]: ``400 log10(p / (1 - p))`` (+inf at 1,
+    -inf at 0, NaN for NaN)."""
+    x = np.asarray(p, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        out = 400.0 * (np.log10(x) - np.log10(1.0 - x))
+    return float(out) if out.ndim == 0 else out
+
+
+def one_sided_p(shares: np.ndarray) -> float:
+    """One-sided score test of a mean per-game share of 1/2 against more than 1/2: ``z =
+    (mean - 1/2) / sqrt(1/4 / n)``, ``p = P(Z > z)``. NaN for no games."""
+    x = np.asarray(shares, dtype=np.float64)
+    if x.size == 0:
+        return float("nan")
+    z = (float(x.mean()) - 0.5) / math.sqrt(0.25 / x.size)
+    return float(sps.norm.sf(z))
+
+
+@dataclass(frozen=True)
+class StepStatistics:
+    """One step's figures (see the module docstring); floats are shares in [0, 1] except the
+    Elo gaps (points) and ``p_value``."""
+
+    n: int
+    share: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    significant: bool
+    elo: float
+    elo_ci_low: float
+    elo_ci_high: float
+    upset_rate: float
+    upset_ci_low: float
+    upset_ci_high: float
+    tie_rate: float
+    first_seat_rate: float
+    first_seat_ci_low: float
+    first_seat_ci_high: float
+    equivalence: str
+    mde: float
+
+
+def step_statistics(stronger_share: np.ndarray, weaker_won: np.ndarray,
+                    first_seat: np.ndarray | None = None, *, tied: np.ndarray | None = None,
+                    alpha: float = ALPHA, margin: float = DEFAULT_MARGIN,
+                    confidence: float = 0.95) -> StepStatistics:
+    """The figures of one step from its per-game outcomes.
+
+    Parameters
+    ----------
+    stronger_share : ndarray of float64, shape (games,)
+        The stronger level's win share of each game, in [0, 1] (ties shared).
+    weaker_won : ndarray of bool, shape (games,)
+        Whether the weaker level has a winner in the game (a shared win counts).
+    first_seat : ndarray of float64, shape (games,), optional
+        The first seat's win value of each game.
+    tied : ndarray of bool, shape (games,), optional
+        Games both levels won (a shared first place); default: neither share is 0 or 1.
+    """
+    share = np.asarray(stronger_share, dtype=np.float64)
+    upset = np.asarray(weaker_won, dtype=bool)
+    n = int(share.size)
+    mean, low, high = share_interval(share, confidence)
+    p_value = one_sided_p(share)
+    u_low, u_high = (float(v) for v in wilson_interval(float(upset.sum()), float(n), confidence))
+    ties = (np.asarray(tied, dtype=bool) if tied is not None
+            else (share > 0.0) & (share < 1.0) & upset)
+    if first_seat is not None and n:
+        fs = np.asarray(first_seat, dtype=np.float64)
+        f_mean, f_low, f_high = share_interval(fs, confidence)
+    else:
+        f_mean = f_low = f_high = float("nan")
+    # The gain's verdict within the margin: the share's standard error from the per-game
+    # shares (at most 1/2 / sqrt(n), the binomial bound the score test uses).
+    se = float(np.std(share, ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    verdict = equivalence_test(mean - 0.5, se, margin, n=n, alpha=alpha)
+    return StepStatistics(
+        n=n, share=mean, ci_low=low, ci_high=high, p_value=p_value,
+        significant=bool(np.isfinite(p_value) and p_value < alpha),
+        elo=float(elo_gap(mean)), elo_ci_low=float(elo_gap(low)),
+        elo_ci_high=float(elo_gap(high)),
+        upset_rate=float(upset.mean()) if n else float("nan"), upset_ci_low=u_low,
+        upset_ci_high=u_high, tie_rate=float(ties.mean()) if n else float("nan"),
+        first_seat_rate=f_mean, first_seat_ci_low=f_low, first_seat_ci_high=f_high,
+        equivalence=verdict.verdict, mde=float(verdict.mde))
+
+
+# -- the levels ------------------------------------------------------------------------------
+def search_strategy(spec: GameSpec) -> StrategySpec:
+    """The game's search: its registry's strategy tagged ``search`` (a one-line ``UserError``
+    for a game without one)."""
+    found = spec.strategies.with_tag("search")
+    if not found:
+        raise UserError(f"{spec.title} has no search strategy (none tagged 'search' in "
+                        f"tajsim strategies --game {spec.name}); a skill chain climbs a "
+                        "search's budget")
+    return found[0]
+
+
+@dataclass(frozen=True)
+class ChainLevels:
+    """The levels a chain may climb: the search, its budget parameter, the start's other
+    overrides (kept at every level) and the budgets, start first."""
+
+    strategy: str
+    param: str
+    overrides: tuple[str, ...]
+    budgets: tuple[float, ...]
+    ended_by_range: bool
+
+    def text(self, budget: float) -> str:
+        """The strategy text of the level at ``budget``: ``mcts:iterations=100``."""
+        value = f"{budget:g}" if budget != int(budget) else str(int(budget))
+        return ":".join([self.strategy, *self.overrides, f"{self.param}={value}"])
+
+    @property
+    def labels(self) -> list[str]:
+        return [self.text(b) for b in self.budgets]
+
+
+def chain_levels(game: str | GameSpec, start: str | None = None, *,
+                 factor: float = DEFAULT_FACTOR, max_steps: int = 6) -> ChainLevels:
+    """The levels of a chain: ``start`` (a strategy text of the game's search, e.g.
+    ``mcts:iterations=25``, or a number: the search at that iteration budget; default the
+    search at its default parameters) and each next level at ``factor`` times the budget, up
+    to ``max_steps`` steps or the end of the budget parameter's range.
+
+    The budget is the search's iteration parameter (its ``cost_param``) unless the start sets
+    its time budget (``budget_param`` > 0, e.g. ``ms=5``). Bad input is a one-line
+    ``UserError``."""
+    spec = get_game(game)
+    search = search_strategy(spec)
+    if not (isinstance(factor, (int, float)) and not isinstance(factor, bool)
+            and math.isfinite(factor) and factor > 1):
+        raise UserError(f"factor {factor!r} is not allowed; expected a number above 1 (each "
+                        "level's budget is the previous one's times the factor)")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise UserError(f"max steps {max_steps!r} is not allowed; expected a whole number of "
+                        "1 or more")
+    text = search.name if start is None else str(start).strip()
+    try:
+        number = float(text)
+    except ValueError:
+        number = None
+    if number is not None:
+        if not search.cost_param:
+            raise UserError(f"--start {text}: {search.name} has no iteration budget; expected "
+                            f"a strategy text such as {search.name}:"
+                            f"{search.budget_param or 'KEY'}=VALUE")
+        text = f"{search.name}:{search.cost_param}={text}"
+    name, *assignments = text.split(":")
+    if name.strip() != search.name:
+        raise UserError(f"--start {text!r} is not {spec.title}'s search; expected "
+                        f"{search.name} or {search.name}:KEY=VALUE (the strategy tagged "
+                        "'search')")
+    _, vec = spec.strategies.parse(text)  # checks every value (one-line UserError)
+    names = list(search.param_names)
+    timed = bool(search.budget_param) and float(vec[names.index(search.budget_param)]) > 0
+    param = search.budget_param if timed else search.cost_param
+    if not param:
+        raise UserError(f"{search.name} declares no budget parameter (cost_param or "
+                        "budget_param); a chain needs one to climb")
+    overrides = tuple(a.strip() for a in assignments
+                      if a.partition("=")[0].strip() != param)
+    budget = float(vec[names.index(param)])
+    if budget <= 0:
+        raise UserError(f"--start {text!r}: {param} = {budget:g}; expected a budget above 0")
+    declared = search.param_ranges[names.index(param)]
+    budgets = [budget]
+    ended = False
+    for _ in range(max_steps):
+        nxt = budgets[-1] * factor
+        nxt = float(round(nxt)) if declared.kind == "int" else nxt
+        if declared.problem(nxt) is not None:  # the next budget leaves the declared range
+            ended = True
+            break
+        budgets.append(nxt)
+    return ChainLevels(search.name, param, overrides, tuple(budgets), ended)
+
+
+# -- the chain -------------------------------------------------------------------------------
+#: ``play_step(step, weaker, stronger)`` -> the step's outcomes with A the weaker level.
+PlayStep = Callable[[int, str, str], MatchOutcomes]
+
+
+def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPHA,
+              margin: float = DEFAULT_MARGIN, budgets: Sequence[float] | None = None,
+              on_step: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+    """Climb ``levels`` (weakest first) step by step until a step's gain is not significant.
+
+    ``play_step(k, weaker, stronger)`` plays step ``k`` (1-based) and returns its
+    :class:`~tajsim.analysis.skill_matches.MatchOutcomes` with A the weaker level. After each
+    step ``on_step(table)`` receives the table so far (the CLI writes it: an interrupted chain
+    keeps its finished steps).
+
+    Returns
+    -------
+    DataFrame
+        One row per step played (:data:`CHAIN_COLUMNS`): ``step`` (int64), ``weaker``,
+        ``stronger`` (str), ``budget_weaker``, ``budget_stronger`` (float64), ``n`` (int64:
+        games), the :class:`StepStatistics` fields, ``ends_chain`` (bool: the first step that
+        is not significant). ``attrs``: ``chain_length`` (significant steps before the first
+        that is not), ``ended`` (``"not significant"``, or ``"levels exhausted"`` when every
+        step gained: the length is then a lower bound).
+    """
+    if len(levels) < 2:
+        raise ValueError("a chain needs at least two levels")
+    budget_list = list(budgets) if budgets is not None else [float("nan")] * len(levels)
+    rows: list[dict[str, Any]] = []
+    table = pd.DataFrame(columns=list(CHAIN_COLUMNS))
+    for k in range(1, len(levels)):
+        weaker, stronger = levels[k - 1], levels[k]
+        out = play_step(k, weaker, stronger)
+        share_strong = 1.0 - out.share_a
+        stats = step_statistics(share_strong, out.a_won, out.first_seat,
+                                tied=out.a_won & out.b_won, alpha=alpha, margin=margin)
+        row = {"step": k, "weaker": weaker, "stronger": stronger,
+               "budget_weaker": budget_list[k - 1], "budget_stronger": budget_list[k],
+               **asdict(stats), "ends_chain": not stats.significant}
+        rows.append(row)
+        table = _chain_table(rows)
+        if on_step is not None:
+            on_step(table)
+        if not stats.significant:
+            break
+    return table
+
+
+def _chain_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    table = pd.DataFrame(rows, columns=list(CHAIN_COLUMNS))
+    table = table.astype({"step": np.int64, "n": np.int64, "significant": bool,
+                          "ends_chain": bool})
+    significant = table["significant"].to_numpy(bool)
+    failed = np.flatnonzero(~significant)
+    table.attrs["chain_length"] = int(failed[0]) if failed.size else int(significant.size)
+    table.attrs["ended"] = "not significant" if failed.size else "levels exhausted"
+    return table
+
+
+def play_chain(game: str, players: int | None = None, start: str | None = None, *,
+               games: int = 2000, max_steps: int = 6, factor: float = DEFAULT_FACTOR,
+               seed: int = 0, edition: str | None = None, alpha: float = ALPHA,
+               margin: float = DEFAULT_MARGIN, workers: int | None = None,
+               progress: bool | None = False, log: Callable[[str], None] | None = None,
+               on_step: Callable[[pd.DataFrame], None] | None = None,
+               ) -> tuple[pd.DataFrame, ChainLevels]:
+    """Play a skill chain of ``game`` at ``players`` seats (:func:`chain_levels`,
+    :func:`run_chain`): each step a match of ``games`` games (rounded up to whole seating
+    blocks) on every core, its seed derived from ``seed`` and the step. Returns the chain
+    table (its ``attrs`` also hold ``game``, ``players``, ``seed``, ``games``, ``factor``,
+    ``param`` and ``ended_by_range``) and the levels."""
+    spec = get_game(game)
+    players = spec.players_or_default(players, edition)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise UserError(f"games {games!r} per step is not allowed; expected a whole number of "
+                        "1 or more")
+    levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)
+    if len(levels.budgets) < 2:
+        raise UserError(f"{levels.text(levels.budgets[0])} at {factor:g} times its budget "
+                        f"leaves {levels.param}'s range; expected a lower start")
+
+    def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
+        if log is not None:
+            log(f"step {k}: {weaker} against {stronger}, {games:,} games")
+        results = play_match(spec.name, players, weaker, stronger, games,
+                             derive_seed(seed, "chain step", k), edition=edition,
+                             workers=workers, progress=progress, log=log)
+        return pair_outcomes(results, weaker, stronger)
+
+    def tagged(table: pd.DataFrame) -> pd.DataFrame:
+        table.attrs.update(game=spec.name, title=spec.title, players=players, seed=seed,
+                           games=games, factor=factor, param=levels.param,
+                           ended_by_range=levels.ended_by_range, alpha=alpha, margin=margin)
+        return table
+
+    def step_done(table: pd.DataFrame) -> None:
+        if on_step is not None:
+            on_step(tagged(table))
+
+    table = run_chain(levels.labels, play_step, alpha=alpha, margin=margin,
+                      budgets=levels.budgets, on_step=step_done)
+    return tagged(table), levels

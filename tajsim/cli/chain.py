@@ -1,0 +1,126 @@
+"""``tajsim chain``: a skill chain. The game's search climbs its budget by a factor (4) per level,
+each step the two levels head to head in every seating, until a step's gain is not significant
+(:func:`tajsim.analysis.skill_chain.play_chain`); the table is written after every step
+(:func:`tajsim.reporting.skill_chain_sections.write_chain`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from tajsim.cli.options import (
+    Echo,
+    check_workers,
+    edition_option,
+    game_option,
+    on_interrupt,
+    players_option,
+    seed_option,
+    verbosity_options,
+)
+from tajsim.errors import UserError
+
+if TYPE_CHECKING:  # pandas loads only when a chain runs, not for tajsim --help
+    import pandas as pd
+
+#: The files a chain writes (a folder holding anything else is refused without --force).
+CHAIN_FILES = ("chain.csv", "chain.md", "fig_chain.png")
+#: Games per step at most (each step keeps its games in memory).
+MAX_GAMES = 200_000
+
+
+def check_chain_folder(out: Path, force: bool) -> None:
+    """``out`` is a folder (or nothing yet) holding nothing but an earlier chain's files, unless
+    ``force``; a one-line ``UserError`` otherwise, before any game is played."""
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {str(out)!r} is a file; expected a folder for the chain's files")
+    if out.is_dir() and not force:
+        foreign = sorted(p.name for p in out.iterdir()
+                         if p.name not in CHAIN_FILES and not p.name.startswith("."))
+        if foreign:
+            raise UserError(f"--out {str(out)!r} holds other files ({', '.join(foreign[:3])}"
+                            f"{' ...' if len(foreign) > 3 else ''}); expected an empty folder or "
+                            "an earlier chain's (or --force)")
+
+
+@click.command("chain")
+@game_option
+@players_option()
+@click.option("--start", default=None, metavar="LEVEL",
+              help="The first level: the game's search as a strategy text "
+                   "(mcts:iterations=25) or a number (its iteration budget). Default: the "
+                   "search at its default parameters.")
+@click.option("--games", "-n", type=int, default=2000, show_default=True,
+              help="Games per step, rounded up to whole seatings (2 at two players, 12 at "
+                   "four).")
+@click.option("--max-steps", type=int, default=6, show_default=True,
+              help="Steps at most (the chain also ends where the budget leaves its range).")
+@click.option("--factor", type=float, default=4.0, show_default=True,
+              help="Each level's budget is the previous one's times this.")
+@edition_option
+@seed_option()
+@click.option("--workers", "-w", type=int, default=None, metavar="W",
+              help="Local cores to use (default: all).")
+@click.option("--out", "-o", default=None, metavar="DIR",
+              help="Folder for chain.md, chain.csv and fig_chain.png (default: "
+                   "reports/<game>/chain_<N>p).")
+@click.option("--force", is_flag=True, help="Write into a folder that holds other files.")
+@verbosity_options
+def command(game: str, players: int | None, start: str | None, games: int, max_steps: int,
+            factor: float, edition: str | None, seed: int, workers: int | None,
+            out: str | None, force: bool, quiet: bool, verbose: bool) -> None:
+    """Skill chain: the game's search at 4 times the budget per level, each step played head
+    to head in every seating, until a step's gain is not significant (one-sided score test at
+    5%). Prints and writes each step's win share of the stronger level (Wilson 95%), its
+    Elo-like gap and the upset rate, with n; the chain's length is the number of significant
+    steps.
+
+    \b
+    Examples:
+      tajsim chain --game maharani -p 2 --start 25 --games 2000
+      tajsim chain --game tajmahal -p 4 --start ismcts:iterations=50 --max-steps 4
+    """
+    from tajsim.analysis.skill_chain import chain_levels, play_chain
+    from tajsim.games.registry import get_game
+    from tajsim.reporting.experiments import report_dir
+    from tajsim.reporting.skill_chain_sections import write_chain
+
+    echo = Echo(quiet, verbose)
+    workers = check_workers(workers)
+    if not 1 <= games <= MAX_GAMES:
+        raise UserError(f"--games {games} is not allowed; expected 1 to {MAX_GAMES:,} games per "
+                        "step")
+    spec = get_game(game)
+    players = spec.players_or_default(players, edition)
+    levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
+    folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
+    check_chain_folder(folder, force)
+    made_with = (f"tajsim chain --game {spec.name} -p {players} --start "
+                 f"{levels.labels[0]} --games {games} --max-steps {max_steps} --factor "
+                 f"{factor:g} --seed {seed} --out {folder}")
+    echo.say(f"skill chain of {spec.title}, {players} players: {' -> '.join(levels.labels)}; "
+             f"{games:,} games a step, seed {seed}")
+    on_interrupt("no step finished; nothing was written")
+
+    def step_done(table: pd.DataFrame) -> None:
+        write_chain(table, folder, made_with)
+        r = table.iloc[-1]
+        verdict = "significant" if r.significant else "not significant"
+        echo.say(f"step {r.step}: {r.stronger} wins {100 * r.share:.1f}% "
+                 f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] against {r.weaker} "
+                 f"(n = {r.n:,}, one-sided p = {r.p_value:.2g}; Elo gap {r.elo:+.0f} "
+                 f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]; upsets "
+                 f"{100 * r.upset_rate:.1f}%): {verdict}")
+        on_interrupt(f"the {len(table)} finished step{'s' if len(table) != 1 else ''} are "
+                     f"kept in {folder}/chain.md and chain.csv")
+
+    table, _ = play_chain(spec.name, players, levels.labels[0], games=games,
+                          max_steps=max_steps, factor=factor, seed=seed, edition=edition,
+                          workers=workers, progress=False if quiet else None, log=echo.log,
+                          on_step=step_done)
+    length = table.attrs["chain_length"]
+    bound = "" if table.attrs["ended"] == "not significant" else "at least "
+    echo.say(f"chain length: {bound}{length} significant step{'s' if length != 1 else ''}; "
+             f"written to {folder}/chain.md, chain.csv and fig_chain.png")

@@ -1,0 +1,290 @@
+"""Skill chains and skill profiles on the page.
+
+* :func:`section_skill_profile`: the report section ``skill_profile`` (registered in
+  :data:`tajsim.reporting.sections.GENERIC_SECTIONS`): the win-rate matrix of the skill levels
+  (:func:`tajsim.analysis.skill_profile.skill_profile`), each cell with its Wilson interval and
+  n, the first seat's rate, a heat map and a headline. It adds nothing, not even a heading, to
+  results in which fewer than three levels meet head to head (a single pair is ``tajsim
+  compare``'s case).
+* :func:`write_chain`: a chain's table (:func:`tajsim.analysis.skill_chain.play_chain`) as
+  ``chain.md``, ``chain.csv`` and ``fig_chain.png`` (win share and Elo gap per step, with their
+  intervals), what ``tajsim chain`` writes after every step.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from tajsim.analysis.skill_profile import profile_matrix
+from tajsim.reporting.render import (
+    BASELINE_COLOUR,
+    PAGE_WIDTH_IN,
+    ReportContext,
+    error_bars,
+    join_words,
+    report_style,
+    save_png,
+    write_csv,
+)
+from tajsim.running.run_files import atomic_write
+
+__all__ = ["chain_figure", "chain_markdown", "profile_cells", "section_skill_profile",
+           "write_chain"]
+
+
+def _pct(x: float, signed: bool = False) -> str:
+    return "n/a" if not np.isfinite(x) else f"{100 * x:{'+' if signed else ''}.1f}"
+
+
+def _interval(est: float, low: float, high: float) -> str:
+    return f"{_pct(est)}% [{_pct(low)}, {_pct(high)}]"
+
+
+def _elo(x: float) -> str:
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"
+
+
+def _p(p: float) -> str:
+    return "n/a" if not np.isfinite(p) else ("< 1e-300" if p == 0 else f"{p:.2g}")
+
+
+# -- the profile -----------------------------------------------------------------------------
+def profile_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """The matrix as text cells: ``share% [low, high] (n)`` off the diagonal, the mirror's
+    first-seat rate on it (``first seat 55.0% [..] (n)``); ``-`` for pairs not met."""
+    order = table.attrs.get("levels") or list(dict.fromkeys(
+        table.loc[table["kind"] != "all", "level"]))
+    cells = table[table["kind"] != "all"].set_index(["level", "opponent"])
+    out = pd.DataFrame(index=order, columns=order, dtype=object)
+    for a in order:
+        for b in order:
+            if (a, b) not in cells.index:
+                out.loc[a, b] = "-"
+                continue
+            c = cells.loc[(a, b)]
+            if c["kind"] == "mirror":
+                rate = _interval(c.first_seat_rate, c.first_seat_ci_low, c.first_seat_ci_high)
+                out.loc[a, b] = f"first seat {rate} ({int(c.n):,})"
+            else:
+                out.loc[a, b] = f"{_interval(c.share, c.ci_low, c.ci_high)} ({int(c.n):,})"
+    out.index.name = "level (row) against"
+    return out.reset_index()
+
+
+def _profile_figure(table: pd.DataFrame) -> plt.Figure:
+    share = profile_matrix(table)
+    order = list(share.index)
+    k = len(order)
+    size = min(PAGE_WIDTH_IN, 1.9 + 1.15 * k)
+    fig, ax = plt.subplots(figsize=(size, 0.8 + 0.75 * k), layout="constrained")
+    values = share.to_numpy(np.float64)
+    image = ax.imshow(np.where(np.isfinite(values), values, 0.5), cmap="RdBu", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            v = values[i, j]
+            text = "mirror" if i == j else ("-" if not np.isfinite(v) else f"{100 * v:.0f}%")
+            dark = np.isfinite(v) and abs(v - 0.5) > 0.3
+            ax.text(j, i, text, ha="center", va="center", fontsize=8.5,
+                    color="white" if dark else "black")
+    short = [s if len(s) <= 22 else s[:20] + ".." for s in order]
+    ax.set_xticks(range(k), short, rotation=30, ha="right")
+    ax.set_yticks(range(k), short)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("level")
+    fig.colorbar(image, ax=ax, label="row level's win share", shrink=0.85)
+    return fig
+
+
+def _first_seat_test(row: pd.Series, players: list[int]) -> str:
+    """``; score test p = ...`` of the first seat's rate against 1 / players (one table size
+    only; nothing when several are pooled)."""
+    if len(players) != 1 or not int(row.n):
+        return ""
+    p0 = 1.0 / players[0]
+    z = (float(row.first_seat_rate) - p0) / math.sqrt(p0 * (1.0 - p0) / int(row.n))
+    return f"; score test of equal seats p = {_p(float(2.0 * sps.norm.sf(abs(z))))}"
+
+
+def section_skill_profile(ctx: ReportContext) -> None:
+    r = ctx.results
+    if not {"strategy", "seat", "winner"} <= set(r.columns):
+        return
+    table = ctx.analysis("skill_profile")
+    if table.empty:
+        return
+    levels = table.attrs.get("levels") or list(dict.fromkeys(
+        table.loc[table["kind"] != "all", "level"]))
+    pairs = table[table["kind"] == "pair"]
+    met = set(pairs["level"])
+    if len(met) < 3:
+        return  # a single pair is tajsim compare's (and the ratings section's) case
+    players = sorted(int(p) for p in r["n_players"].unique())
+    ctx.heading(2, "Skill profile")
+    ctx.para(
+        f"The skill levels {join_words([f'**{lv}**' for lv in levels])} play each other head "
+        "to head in every seating (two players: both seats; four: 2 against 2 in every "
+        "arrangement; each level in each seat equally often), and each plays itself (the "
+        "mirror). A cell is the row level's win share against the column level (ties shared), "
+        "with its Wilson 95% interval over games and n (games); cell (B, A) is 100 minus cell "
+        "(A, B), from the same games. The diagonal gives the first seat's win rate in the "
+        f"level's mirror (equal players: {join_words([f'{100 / p:.0f}%' for p in players])}). "
+        "This is the profile by which the TAG framework's balancing competition scores a "
+        "variant: the win-rate matrix of its skill levels and the first player's rate.")
+    ctx.table(profile_cells(table), "The win-rate matrix (row level against column level), "
+              "Wilson 95% intervals, n games per cell.", name="skill_profile", full=table)
+    ctx.figure(_profile_figure(table), "skill_profile",
+               "The row level's win share against the column level (50%: equal).", r)
+    shares = pairs.pivot(index="level", columns="opponent", values="ci_low")
+    beats_all = [lv for lv in levels if lv in shares.index
+                 and (shares.loc[lv].dropna() > 0.5).all()
+                 and shares.loc[lv].notna().sum() == len(met) - 1]
+    every = table[table["kind"] == "all"].iloc[0]
+    baseline = join_words([f"{100 / p:.0f}%" for p in players])
+    rate = _interval(every.first_seat_rate, every.first_seat_ci_low, every.first_seat_ci_high)
+    first = (f"the first seat wins {rate} of the {int(every.n):,} profile games (equal "
+             f"players: {baseline}{_first_seat_test(every, players)})")
+    unbalanced = (not bool(table["seats_balanced"].all()))
+    caveat = (" Some cells' games do not hold each level in each seat equally often: their "
+              "shares mix skill with seat." if unbalanced else "")
+    smallest = pairs.loc[pairs["n"].idxmin()]
+    if beats_all:
+        top = beats_all[0]
+        row = pairs[pairs["level"] == top]
+        weakest = row.loc[row["ci_low"].idxmin()]
+        ctx.headline(
+            f"**{top}** beats every other level (each interval above 50%: an intersection-"
+            "union test, every pair significant at 5%, needs no correction; its closest: "
+            f"{_interval(weakest.share, weakest.ci_low, weakest.ci_high)} against "
+            f"{weakest.opponent}, n = {int(weakest.n):,}); {first}.{caveat}")
+    else:
+        ctx.headline(f"No level's interval lies above 50% against every other (the smallest "
+                     f"cell has n = {int(smallest.n):,} games); {first}.{caveat}")
+
+
+# -- the chain -------------------------------------------------------------------------------
+def chain_figure(table: pd.DataFrame) -> plt.Figure:
+    """Two panels: the stronger level's win share per step and the Elo-like gap, each with its
+    95% interval; a non-significant step drawn hollow."""
+    steps = table["step"].to_numpy(np.int64)
+    def budget(text: str) -> str:  # "mcts:iterations=25" -> "25"
+        return text.split(":")[-1].partition("=")[2] or text
+
+    labels = [f"{budget(w)}\u2192{budget(st)}\nn = {int(n):,}"
+              for w, st, n in zip(table["weaker"], table["stronger"], table["n"])]
+    fig, axes = plt.subplots(1, 2, figsize=(PAGE_WIDTH_IN, 3.4), layout="constrained")
+    sig = table["significant"].to_numpy(bool)
+    for ax, (est, low, high, name, ref) in zip(axes, (
+            ("share", "ci_low", "ci_high", "stronger level's win share (%)", 50.0),
+            ("elo", "elo_ci_low", "elo_ci_high", "Elo-like gap (points)", 0.0))):
+        scale = 100.0 if est == "share" else 1.0
+        e = table[est].to_numpy(np.float64) * scale
+        lo = table[low].to_numpy(np.float64) * scale
+        hi = table[high].to_numpy(np.float64) * scale
+        finite = np.isfinite(e)
+        top = np.nanmax(np.where(np.isfinite(hi), hi, e)[finite]) if finite.any() else 1.0
+        hi = np.where(np.isfinite(hi), hi, max(top, 1.0) * 1.15)  # an infinite bound: clipped
+        for i in range(len(steps)):
+            if not finite[i]:
+                continue
+            ax.errorbar([i], [e[i]], yerr=error_bars([e[i]], [lo[i]], [hi[i]]), fmt="o",
+                        color="#4f7fa8", mfc="#4f7fa8" if sig[i] else "white", ecolor="#333",
+                        capsize=4)
+        ax.axhline(ref, color=BASELINE_COLOUR, ls="--", lw=1)
+        ax.set_xticks(range(len(steps)), labels)
+        ax.set_xlim(-0.6, len(steps) - 0.4)
+        ax.set_xlabel(f"step: {table.attrs.get('param', 'budget')} of the weaker \u2192 "
+                      "stronger level")
+        ax.set_ylabel(name)
+    return fig
+
+
+def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
+    """The chain as a Markdown page: what was played, the table, the chain's length with its
+    test, and (when given) the command that made it."""
+    a = table.attrs
+    title = a.get("title", a.get("game", ""))
+    length = int(a.get("chain_length", 0))
+    ended = a.get("ended", "")
+    lines = [f"# Skill chain: {title}, {a.get('players')} players", ""]
+    factor = a.get("factor", 4)
+    lines.append(
+        f"Each level is the previous one at {factor:g} times the budget "
+        f"(`{a.get('param', '')}`); each step plays the two levels head to head in every "
+        "seating (two players: both seats; four: 2 against 2 in every arrangement) for "
+        f"{a.get('games', 0):,} games (rounded up to whole seating blocks), seed "
+        f"{a.get('seed', 0)}. Win share of the stronger level (ties shared) with its Wilson "
+        "95% interval over games; Elo-like gap 400 log10(p / (1 - p)) with the interval mapped "
+        "the same way; upset rate: the share of games the weaker level wins (a shared win "
+        "counts), Wilson interval; p: one-sided score test of a share of 50% against more, at "
+        f"{100 * a.get('alpha', 0.05):g}%. The chain stops at the first step that is not "
+        "significant (a fixed-sequence procedure: the counted steps hold family-wise at that "
+        "level).")
+    lines.append("")
+    head = ("| step | weaker | stronger | n | stronger's share | Elo gap | upset rate | p "
+            "(one-sided) | significant |")
+    lines += [head, "|---:|---|---|---:|---|---|---|---:|---|"]
+    for r in table.itertuples(index=False):
+        lines.append(
+            f"| {r.step} | `{r.weaker}` | `{r.stronger}` | {r.n:,} | "
+            f"{_interval(r.share, r.ci_low, r.ci_high)} | {_elo(r.elo)} "
+            f"[{_elo(r.elo_ci_low)}, {_elo(r.elo_ci_high)}] | "
+            f"{_interval(r.upset_rate, r.upset_ci_low, r.upset_ci_high)} | {_p(r.p_value)} | "
+            f"{'yes' if r.significant else 'no'} |")
+    lines.append("")
+    if ended == "not significant":
+        last = table.iloc[-1]
+        verdict = {"equivalent": f"the gain is within ±{100 * a.get('margin', 0.02):g} points "
+                                 "of none (TOST, equivalent)",
+                   # not significant one-sided yet different: the share is below 50%
+                   "differs": "the higher budget does worse (two-sided test of no gain)",
+                   "inconclusive": f"inconclusive: its {last.n:,} games detect a gain of "
+                                   f"{100 * last.mde:.1f} points of win share (80% power, "
+                                   "two-sided 5%), not a smaller one"}.get(
+            str(last.equivalence), str(last.equivalence))
+        top = table.iloc[length - 1]["stronger"] if length else table.iloc[0]["weaker"]
+        lines.append(
+            f"**Chain length: {length}** significant step{'s' if length != 1 else ''}: "
+            f"strong play for this game ends at `{top}` at this game count. The step that ends "
+            f"the chain, `{last.weaker}` against `{last.stronger}`, gives the stronger level "
+            f"{_interval(last.share, last.ci_low, last.ci_high)} (n = {last.n:,}, one-sided p "
+            f"= {_p(last.p_value)}); {verdict}.")
+    else:
+        why = ("the next budget leaves the parameter's range" if a.get("ended_by_range")
+               else "the step limit (--max-steps) was reached")
+        lines.append(f"**Chain length: at least {length}**: every step played gained "
+                     f"significantly; the chain stopped because {why}, so its end is not "
+                     "measured.")
+    if command:
+        lines += ["", "Made with:", "", "```", command, "```"]
+    return "\n".join(lines) + "\n"
+
+
+def write_chain(table: pd.DataFrame, out_dir: str | Path, command: str = "",
+                figure: bool = True) -> list[Path]:
+    """Write ``chain.csv`` (the full table), ``chain.md`` (:func:`chain_markdown`) and, with
+    ``figure``, ``fig_chain.png`` (:func:`chain_figure`) into ``out_dir``; returns the paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "chain.csv", out / "chain.md"]
+    write_csv(table, paths[0])
+    text = chain_markdown(table, command)
+    if figure:
+        text = text.replace("\nMade with:", "\n![Win share and Elo gap per step](fig_chain.png)"
+                                             "\n\nMade with:") if command else \
+            text + "\n![Win share and Elo gap per step](fig_chain.png)\n"
+        with report_style():
+            paths.append(out / "fig_chain.png")
+            save_png(chain_figure(table), paths[-1])
+            plt.close("all")
+    atomic_write(paths[1], text.encode("utf-8"))
+    return paths
