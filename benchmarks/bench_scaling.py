@@ -78,14 +78,66 @@ def _independent(game: str, strategies: str, players: int, games: int, seed: int
 
 
 def _tajsim(game: str, strategies: str, players: int, games: int, seed: int, workers: int,
-            records: bool, out_root: Path) -> tuple[float, object]:
+            records: bool, out_root: Path, mode: str | None = None) -> tuple[float, object]:
     from tajsim.running.simulate import run_simulation
 
     out = out_root / f"run-{records}-{workers}-{time.monotonic_ns()}" if records else None
     t0 = time.perf_counter()
     result = run_simulation(games, players, strategies, seed=seed, game=game, workers=workers,
-                            out=out, records=records, load_records=False, progress=False)
+                            out=out, records=records, load_records=False, progress=False,
+                            mode=mode)
     return time.perf_counter() - t0, result
+
+
+def alternate(args, workers: int, modes: list[str], rounds: int) -> list[dict]:
+    """Records on and off, in every mode, alternated in rounds in this process: each round
+    measures the machine (``workers`` independent processes) and then each (mode, records)
+    run once, so a load that changes during the measurement weighs on every variant alike.
+    Returns one row per (line-up, round, mode, records): its rate against the round's machine.
+    """
+    from tajsim.running.benchmarking import estimate_game_seconds, make_batch
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="tajsim-scaling-") as tmp:
+        for name in args.lineups:
+            strategies, players, seconds = LINEUPS[name]
+            if args.quick:
+                seconds /= 4
+            probe = make_batch(8, players, strategies, seed=args.seed, game=args.game)
+            per_process = max(8, int(seconds / estimate_game_seconds(probe, 8)))
+            games = per_process * workers
+            for mode in modes:  # warm-up: kernels loaded
+                _tajsim(args.game, strategies, players, min(games, 4 * workers), args.seed,
+                        workers, True, Path(tmp), mode)
+            for k in range(rounds):
+                machine = sum(r["rate"] for r in _independent(
+                    args.game, strategies, players, per_process, args.seed, workers))
+                for mode in modes:
+                    for records in (False, True):
+                        wall, result = _tajsim(args.game, strategies, players, games, args.seed,
+                                               workers, records, Path(tmp), mode)
+                        row = {"game": args.game, "lineup": name, "strategies": strategies,
+                               "players": players, "workers": workers, "round": k,
+                               "mode": mode, "records": records, "games": games,
+                               "chunk_size": result.config.chunk_size,
+                               "machine_games_per_s": machine,
+                               "tajsim_games_per_s": games / wall,
+                               "efficiency": games / wall / machine,
+                               "load_avg": common.load_avg()}
+                        rows.append(row)
+                        common.log(f"{name} round {k} {mode} records={records}: "
+                                   f"{games / wall:,.0f} games/s, machine {machine:,.0f}, "
+                                   f"efficiency {row['efficiency']:.2f} (load "
+                                   f"{row['load_avg']:.1f})")
+    for name in args.lineups:
+        for mode in modes:
+            for records in (False, True):
+                eff = sorted(r["efficiency"] for r in rows if r["lineup"] == name
+                             and r["mode"] == mode and r["records"] == records)
+                common.log(f"{name} {mode} records={records}: efficiency median "
+                           f"{eff[len(eff) // 2]:.2f} (range {eff[0]:.2f}-{eff[-1]:.2f}, "
+                           f"{len(eff)} rounds)")
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -93,10 +145,19 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--lineups", nargs="+", choices=list(LINEUPS), default=list(LINEUPS))
     p.add_argument("--workers", type=int, default=None, help="cores (default: all)")
     p.add_argument("--records", choices=("both", "on", "off"), default="both")
+    p.add_argument("--alternate", type=int, default=0, metavar="ROUNDS",
+                   help="instead: ROUNDS rounds of the machine, then records off and on in "
+                        "each --modes, alternated (ratios against each round's machine)")
+    p.add_argument("--modes", nargs="+", default=["threads"],
+                   help="local parallel modes for --alternate (default: threads)")
     args = common.parse(p, argv)
     from tajsim.running.benchmarking import estimate_game_seconds, make_batch
 
     workers = args.workers or common.cores()
+    if args.alternate:
+        common.write_csv("scaling_records", alternate(args, workers, args.modes,
+                                                      args.alternate), args)
+        return
     modes = {"both": (False, True), "on": (True,), "off": (False,)}[args.records]
     rows, problems = [], []
     with tempfile.TemporaryDirectory(prefix="tajsim-scaling-") as tmp:

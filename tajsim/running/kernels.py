@@ -49,3 +49,37 @@ def accumulate_nb(cell, seat, values, n_players, feature_rows, game_values, n, s
             v = game_values[g, j]
             game_sum[j] += v
             game_sumsq[j] += v * v
+
+
+@njit(cache=True, nogil=True)
+def gather_fields_nb(results, setups, n_players, source, offset, width, start, out):
+    """Copy record fields into preallocated columns, in one pass that releases the GIL.
+
+    The records are read as bytes, so one compiled function serves every game's
+    ``result_dtype`` and ``setup_dtype``: column ``c`` is the ``width[c]`` bytes at
+    ``offset[c]`` of each record of ``results`` (``source[c] == 0``: one row per record) or of
+    ``setups`` (``source[c] == 1``: game ``g``'s record repeated for its ``n_players`` rows),
+    written to ``out[start[c] : start[c] + rows * width[c]]`` (the column's values, row after
+    row, in the field's own type).
+
+    Parameters
+    ----------
+    results : uint8[rows, result itemsize]; setups : uint8[games, setup itemsize]
+    n_players : int
+    source, offset, width, start : int64[C]
+    out : uint8[...] the columns' buffer
+    """
+    rows = results.shape[0]
+    for c in range(source.shape[0]):
+        off = offset[c]
+        w = width[c]
+        base = start[c]
+        if source[c] == 0:
+            for i in range(rows):
+                for b in range(w):
+                    out[base + i * w + b] = results[i, off + b]
+        else:
+            for i in range(rows):
+                g = i // n_players
+                for b in range(w):
+                    out[base + i * w + b] = setups[g, off + b]

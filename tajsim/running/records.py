@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,6 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tajsim.games.registry import get_game
+from tajsim.running.kernels import gather_fields_nb
 
 if TYPE_CHECKING:
     from tajsim.running.config import RunTask
@@ -85,11 +88,114 @@ def _arrow(values: Any) -> pa.Array:
     return pa.array(np.ascontiguousarray(values))
 
 
+@dataclass(frozen=True)
+class _FieldPlan:
+    """Where each record-field column of a game's results lies in one buffer of columns."""
+
+    names: tuple[str, ...]       # the columns, in the buffer's order (widest first: aligned)
+    dtypes: tuple[np.dtype, ...]  # each one's type: the field's own (int64 ids)
+    source: np.ndarray           # int64[C] 0: a result field, 1: a setup field (per game)
+    offset: np.ndarray           # int64[C] the field's byte offset in its record
+    width: np.ndarray            # int64[C] bytes a value
+    row_bytes: int               # bytes of one row over every column
+
+
+@lru_cache(maxsize=32)
+def _field_plan(result_dtype: np.dtype, setup_dtype: np.dtype, result_fields: tuple[str, ...],
+                setup_fields: tuple[str, ...]) -> _FieldPlan:
+    entries = []
+    for src, dtype, fields in ((0, result_dtype, result_fields), (1, setup_dtype, setup_fields)):
+        for name in fields:
+            ftype, off = dtype.fields[name][:2]
+            if ftype.shape or ftype.kind not in "biuf":
+                raise TypeError(f"record field {name!r} ({ftype}) is not a scalar number")
+            entries.append((name, ftype, src, off))
+    entries.sort(key=lambda e: -e[1].itemsize)  # stable: same-width fields keep their order
+    return _FieldPlan(
+        names=tuple(e[0] for e in entries), dtypes=tuple(e[1] for e in entries),
+        source=np.array([e[2] for e in entries], np.int64),
+        offset=np.array([e[3] for e in entries], np.int64),
+        width=np.array([e[1].itemsize for e in entries], np.int64),
+        row_bytes=sum(e[1].itemsize for e in entries))
+
+
+#: The generic columns' types where the records may hold another one (``results_columns``).
+_CAST = {"game_id": np.dtype(np.int64), "seat": np.dtype(np.int8),
+         "setup_id": np.dtype(np.int64)}
+
+
+@lru_cache(maxsize=64)
+def _dictionary(categories: tuple[str, ...]) -> pa.Array:
+    return pa.array(list(categories), pa.string())
+
+
+def _codes(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """Category codes in the type pandas gives them (``Categorical.from_codes``)."""
+    for kind in (np.int8, np.int16, np.int32):
+        if n_categories < np.iinfo(kind).max:
+            return codes.astype(kind, copy=False)
+    return codes.astype(np.int64, copy=False)
+
+
+def _dict_column(codes: np.ndarray, categories: Sequence[str]) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(_codes(codes, len(categories))),
+                                          _dictionary(tuple(categories)))
+
+
 def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
                   lineups: np.ndarray) -> pa.Table:
-    """The results of one batch of games as an Arrow table (see :func:`results_columns`)."""
-    cols = results_columns(task, results, setups, lineups)
-    return pa.table({name: _arrow(values) for name, values in cols.items()})
+    """The results of one batch of games as an Arrow table: the rows and columns of
+    :func:`results_columns`, built without it.
+
+    Every column read from a record field (the result fields, ``setup_id``, the per-game
+    metrics repeated for each player) is copied by one compiled pass that releases the GIL
+    (:func:`~tajsim.running.kernels.gather_fields_nb`) into one preallocated buffer, a column
+    after the other in the field's own type, and handed to Arrow without a copy (Arrow's
+    arrays over the buffer's NumPy views; booleans alone are packed into bits). The constant
+    columns, the strategies' codes and the game's own ``frame_columns`` are added as
+    :func:`results_columns` makes them. ``tests/test_records_columns.py`` checks that both
+    give the same frame, for every game.
+    """
+    spec = get_game(task.game)
+    n = task.players
+    G = setups.shape[0]
+    rows = G * n
+    if results.shape[0] != rows:
+        raise ValueError(f"{results.shape[0]} result records for {G} games of {n} players")
+    result_fields = ("game_id", "seat", "score", "rank", "winner", *spec.part_columns,
+                     *spec.result_metrics)
+    setup_fields = ("setup_id", *spec.game_metrics)
+    plan = _field_plan(spec.result_dtype, spec.setup_dtype, result_fields, setup_fields)
+    buf = np.empty(plan.row_bytes * rows, np.uint8)
+    start = np.concatenate(([0], np.cumsum(plan.width)[:-1])) * rows
+    if rows:
+        gather_fields_nb(
+            np.ascontiguousarray(results).view(np.uint8).reshape(rows, -1),
+            np.ascontiguousarray(setups).view(np.uint8).reshape(G, -1),
+            n, plan.source, plan.offset, plan.width, start, buf)
+    field: dict[str, np.ndarray] = {}
+    for name, dtype, a, w in zip(plan.names, plan.dtypes, start, plan.width):
+        values = buf[a:a + rows * w].view(dtype)
+        want = _CAST.get(name)
+        field[name] = values if want is None or want == dtype else values.astype(want)
+    editions = list(spec.editions)
+    cols: dict[str, pa.Array] = {
+        "game_id": pa.array(field["game_id"]),
+        "seed": pa.array(np.full(rows, task.seed, np.int64)),
+        "edition": _dict_column(np.full(rows, editions.index(task.edition), np.int8), editions),
+        "n_players": pa.array(np.full(rows, n, np.int8)),
+        "seat": pa.array(field["seat"]),
+        "strategy": _dict_column(np.asarray(lineups, np.int64).reshape(-1), task.labels),
+    }
+    for name in ("score", "rank", "winner", *spec.part_columns, *spec.result_metrics,
+                 "setup_id"):
+        cols[name] = pa.array(field[name])
+    for name, values in spec.frame_columns(task.components.meta, results, setups).items():
+        cols[name] = _arrow(values)
+    for name in spec.game_metrics:
+        if name not in cols:
+            cols[name] = pa.array(field[name])
+    return pa.Table.from_arrays(list(cols.values()), names=list(cols))
 
 
 def results_frame(task: RunTask, results: np.ndarray, setups: np.ndarray,
