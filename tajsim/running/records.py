@@ -103,10 +103,10 @@ class _FieldPlan:
 @lru_cache(maxsize=32)
 def _field_plan(result_dtype: np.dtype, setup_dtype: np.dtype, result_fields: tuple[str, ...],
                 setup_fields: tuple[str, ...]) -> _FieldPlan:
-    entries = []
+    entries: list[tuple[str, np.dtype, int, int]] = []
     for src, dtype, fields in ((0, result_dtype, result_fields), (1, setup_dtype, setup_fields)):
         for name in fields:
-            ftype, off = dtype.fields[name][:2]
+            ftype, off = dtype.fields[name][:2]  # type: ignore[index]
             if ftype.shape or ftype.kind not in "biuf":
                 raise TypeError(f"record field {name!r} ({ftype}) is not a scalar number")
             entries.append((name, ftype, src, off))
@@ -120,7 +120,7 @@ def _field_plan(result_dtype: np.dtype, setup_dtype: np.dtype, result_fields: tu
 
 
 #: The generic columns' types where the records may hold another one (``results_columns``).
-_CAST = {"game_id": np.dtype(np.int64), "seat": np.dtype(np.int8),
+_CAST: dict[str, np.dtype] = {"game_id": np.dtype(np.int64), "seat": np.dtype(np.int8),
          "setup_id": np.dtype(np.int64)}
 
 
