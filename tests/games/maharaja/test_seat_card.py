@@ -129,7 +129,7 @@ def test_forced_records_are_identical_between_threads():
                                   two.sort_values(["game_id", "seat"]).reset_index(drop=True))
 
 
-@pytest.mark.slow  # the simulator runs the device code as Python: about two minutes
+@pytest.mark.slow  # the simulator runs the device code as Python: 0.5-2 min
 def test_forced_drafts_play_alike_on_the_gpu_dispatcher():
     """The GPU batch kernel (numba-cuda's simulator, as tests/test_gpu.py) takes the forced
     cards through the shared ``choose_simple`` and gives the CPU's records and states (a
