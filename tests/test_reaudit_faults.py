@@ -475,3 +475,36 @@ def test_a_budget_that_makes_a_game_take_hours_is_said_before_it_starts(monkeypa
     assert res.stderr.splitlines()[-1] == "interrupted: the finished chunks are lost (no --out)"
     quick = invoke("simulate", "-n", "2", "-p", "2", "-s", "ismcts:iterations=2")
     assert "note:" not in quick.stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_a_long_search_game_within_seconds(workers):
+    """`tajsim simulate -n 1 -p 2 -s ismcts:ms=2000` (minutes a game), Ctrl-C a second into
+    the game: the search ends at once (tajsim.engine.stop), the run stops, nothing is kept.
+    With -w 1 the game runs in the main thread itself, where Python's handler cannot run."""
+    warm = invoke("simulate", "-n", "1", "-p", "2", "-s", "ismcts:iterations=2", "-q")
+    assert warm.exit_code == 0  # the kernels compiled: the Ctrl-C comes during the game
+    hook = """
+    import atexit, os, signal, sys, threading, time
+    import tajsim.running.executors as executors
+    run_chunk = executors.run_chunk
+    sent = []
+    def ctrl_c_soon():
+        time.sleep(1.0)
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+    def run_chunk_then_ctrl_c(*a, **k):
+        if not sent:
+            threading.Thread(target=ctrl_c_soon, daemon=True).start()
+        return run_chunk(*a, **k)
+    executors.run_chunk = run_chunk_then_ctrl_c
+    atexit.register(lambda: print(f"stopped after {time.monotonic() - sent[0]:.1f} s",
+                                  file=sys.stderr) if sent else None)
+    """
+    proc = tajsim_with(hook, "simulate", "-n", "1", "-p", "2", "-s", "ismcts:ms=2000",
+                       "-w", workers)
+    assert proc.returncode == 130, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-2] == "interrupted: the finished chunks are lost (no --out)"
+    seconds = float(lines[-1].split()[2])
+    assert seconds < 15, lines  # a game takes minutes; about 1-4 s on a busy 2-core machine

@@ -37,6 +37,7 @@ from tajsim.reporting.ladder import (
     save_json,
     write_docs,
 )
+from tajsim.running.interrupts import check_interrupt
 
 
 @click.command("ladder")
@@ -156,6 +157,7 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
                  "played)")
     if openspiel_only:
         rows = openspiel_tables(cfg, log=echo.say)
+        check_interrupt()  # tables played after a Ctrl-C (searches cut short) are not kept
         click.echo("\n".join(render_openspiel(rows, spec.name)))
         saved = output.with_suffix(".json")
         if saved.is_file():  # place the tables in the saved ladder and its document
@@ -166,6 +168,7 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
             echo.say(f"added the OpenSpiel tables to {path} and {saved}")
         return
     data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
+    check_interrupt()  # tables played after a Ctrl-C (searches cut short) are not kept
     saved = _write(save_json, data, output.with_suffix(".json"), None)
     path = _write(write_docs, data, output, saved)
     echo.say(f"wrote {path} ({data.seconds:.0f} s)")

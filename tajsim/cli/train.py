@@ -142,6 +142,7 @@ def command(game, output, force, install, seed, rounds, games, eval_games, final
     argv = ["tajsim", "train", *sys.argv[2:]] if len(sys.argv) > 1 and sys.argv[1] == "train" \
         else ["tajsim", "train", "--game", spec.name, "--seed", str(seed)]
     learned = to_file(result, shlex.join(argv))
+    check_interrupt()  # games played after a Ctrl-C (searches cut short) are no weights
     header = [f"The weights of {spec.title}'s `learned` strategy, written by tajsim train.",
               "Reproduce them with the command below (same seed and settings)."]
     for path in targets:

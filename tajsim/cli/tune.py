@@ -21,6 +21,7 @@ from tajsim.cli.options import (
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.play.tuning import default_field, default_start, tune, write_preset
+from tajsim.running.interrupts import check_interrupt
 
 _PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: The standard CMA-ES needs at least this many candidates per generation (it samples 4 when
@@ -124,6 +125,7 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     result = tune(start, names, game=spec, n_players=players, edition=spec.rules_code(ed),
                   generations=generations, popsize=popsize, games=games, heldout_games=heldout,
                   seed=seed, method=method, threads=threads, log=echo.say)
+    check_interrupt()  # games played after a Ctrl-C (searches cut short) tune nothing
     h = result.heldout
     lo, hi = h["head_to_head_ci"]
     echo.say(f"tuned weights: {result.weights_dict()}")

@@ -13,13 +13,23 @@ callbacks, and the command line after the command returned (``tajsim.cli.main``)
 remembered Ctrl-C into the same exit status 130 as a raised one. Guards nest: a run inside a
 command shares the command's guard. The module imports nothing heavy (the command line sets the
 guard before any command is imported).
+
+A search inside a compiled kernel (``ismcts:ms=2000``: seconds a decision, minutes a game) does
+not see a ``KeyboardInterrupt``; a Ctrl-C also requests a stop (:mod:`tajsim.engine.stop`),
+which the searches read after every iteration, so the games in hand end within moments (and are
+discarded: the runner stores no chunk that finished after Ctrl-C). Python runs a signal's
+handler in the main thread only between two lines of Python, never while the main thread itself
+is inside a kernel; so the guard also has the signal written to a pipe at once
+(``signal.set_wakeup_fd``), and a small thread reading it requests the stop.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -67,16 +77,74 @@ def interrupt_guard() -> Iterator[InterruptGuard]:
         return
 
     def remember_and_raise(signum: int, frame: Any) -> None:
-        guard.interrupted.set()
+        _ctrl_c(guard)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, remember_and_raise)
     _active = guard
+    stop_watching = _watch_signals(guard)
     try:
         yield guard
     finally:
         _active = None
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        stop_watching()
+        stop = sys.modules.get("tajsim.engine.stop")
+        if stop is not None:
+            stop.clear_stop()
+
+
+def _ctrl_c(guard: InterruptGuard) -> None:
+    """Remember Ctrl-C and ask the compiled searches to stop (if any was imported, hence may
+    run)."""
+    guard.interrupted.set()
+    stop = sys.modules.get("tajsim.engine.stop")
+    if stop is not None:
+        stop.request_stop()
+
+
+def _watch_signals(guard: InterruptGuard) -> Callable[[], None]:
+    """Have SIGINT written to a pipe the moment it arrives (``signal.set_wakeup_fd``) and a
+    thread reading it call :func:`_ctrl_c`: it runs while the main thread is inside a kernel,
+    where the signal's Python handler cannot. Returns what undoes it. Where another wakeup fd
+    is set (an event loop's), that one stays and nothing is watched."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return lambda: None
+    os.set_blocking(write_end, False)
+    try:
+        old = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        old = None
+    if old != -1:  # not ours to take (or not possible)
+        if old is not None:
+            signal.set_wakeup_fd(old)
+        os.close(read_end)
+        os.close(write_end)
+        return lambda: None
+
+    def watch() -> None:
+        while True:
+            try:
+                data = os.read(read_end, 64)
+            except OSError:
+                return
+            if not data:  # the write end is closed: the guard is over
+                return
+            if signal.SIGINT in data:
+                _ctrl_c(guard)
+
+    thread = threading.Thread(target=watch, daemon=True, name="tajsim-ctrl-c")
+    thread.start()
+
+    def undo() -> None:
+        signal.set_wakeup_fd(-1)
+        os.close(write_end)
+        thread.join(1.0)
+        os.close(read_end)
+
+    return undo
 
 
 def interrupted() -> bool:
@@ -96,8 +164,9 @@ _compile_listener: Any = None
 
 def watch_compiles() -> None:
     """Check for a remembered Ctrl-C at the end of every numba compilation: pressed while LLVM
-    compiles, it is raised inside a ctypes callback and lost, and the command went on. Once per
-    process; imports numba."""
+    compiles, it is raised inside a ctypes callback and lost, and the command went on; and a
+    compilation in a worker thread (a run's first chunk) ends with its next function instead
+    of going on for a minute. Once per process; imports numba."""
     global _compile_listener
     if _compile_listener is not None:
         return
@@ -108,8 +177,7 @@ def watch_compiles() -> None:
             pass
 
         def on_end(self, ev: event.Event) -> None:
-            if threading.current_thread() is threading.main_thread():
-                check_interrupt()
+            check_interrupt()
 
     _compile_listener = _StopAfterCompile()
     event.register("numba:compile", _compile_listener)

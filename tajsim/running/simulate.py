@@ -267,6 +267,9 @@ def run_simulation(
             # KeyboardInterrupt (executors.interrupt_guard).
             with interrupt_guard() as guard:
                 for result in _play_missing(executor, task, config.n_chunks, done):
+                    # a chunk finished after Ctrl-C may hold games whose searches were cut
+                    # short (tajsim.engine.stop): never kept
+                    guard.check()
                     if store is not None:
                         try:
                             store.write(result)

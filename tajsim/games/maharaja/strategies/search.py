@@ -48,6 +48,7 @@ from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.intmath import isqrt
 from tajsim.engine.rng import below, derive_seed, next_u64
+from tajsim.engine.stop import stop_requested
 from tajsim.games.maharaja.engine.enums import (
     ACTION_DONE,
     ACTION_PICK,
@@ -259,6 +260,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
             work[W_SEARCH_N + slot] += 1
             work[W_SEARCH_SUM + slot] += work[W_SEARCH_EVAL + q] - best_other
         it += 1
+        if stop_requested():  # Ctrl-C (tajsim.engine.stop): the run discards this game
+            break
         if budget_ns > 0:
             if thread_time_ns() - start_ns >= budget_ns:
                 break

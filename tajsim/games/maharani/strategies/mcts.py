@@ -57,6 +57,7 @@ from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.intmath import isqrt
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
+from tajsim.engine.stop import stop_requested
 from tajsim.games.maharani.engine.enums import (
     C_N_TILES,
     C_QUARTER_MASK,
@@ -510,6 +511,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
             work[W_VISITS + nd] += 1
             work[W_REWARD + nd] += rewards[work[W_MOVER + nd]]
         done += 1
+        if stop_requested():  # Ctrl-C (tajsim.engine.stop): the run discards this game
+            break
         if budget_ns > 0:
             if thread_time_ns() - start_ns >= budget_ns:
                 break

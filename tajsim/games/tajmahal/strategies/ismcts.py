@@ -53,6 +53,7 @@ from tajsim.engine.arrays import borrowed, copy_into
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
 from tajsim.engine.rng import below, derive_seed, next_u64, shuffle_slice
+from tajsim.engine.stop import stop_requested
 from tajsim.games.tajmahal.engine.enums import (
     ACTION_BID,
     ACTION_CITY,
@@ -318,7 +319,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             canon[c] = c
 
     max_nodes = iterations + 2
-    if budget_ns > 0:
+    if budget_ns > 0 and not stop_requested():  # stopped: no room for a budget's tree
         budget_nodes = int(min(params[I_MS] * NODES_PER_MS, MAX_BUDGET_NODES))
         max_nodes = max(iterations, budget_nodes) + 2
     node_key = np.zeros(max_nodes, np.int64)
@@ -439,6 +440,8 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             node_visits[nd] += 1.0
             node_reward[nd] += rewards[node_mover[nd]]
         done += 1
+        if stop_requested():  # Ctrl-C (tajsim.engine.stop): the run discards this game
+            break
         if budget_ns > 0:
             if thread_time_ns() - start_ns >= budget_ns:
                 break
