@@ -67,7 +67,7 @@ def test_tost_type_one_error_at_the_margin_is_at_most_alpha():
     """True difference exactly at the margin: TOST must call it equivalent in at most 5% of
     samples (a simulation with a known answer: t samples, estimated variances)."""
     rng = np.random.default_rng(5)
-    reps, n, margin = 2000, 40, 0.5
+    reps, n, margin = 4000, 40, 0.5
     a = rng.normal(margin, 1.0, (reps, n))
     b = rng.normal(0.0, 1.0, (reps, n))
     hits = sum(equivalence_of_means(a[i], b[i], margin).verdict == EQUIVALENT
@@ -167,7 +167,7 @@ def test_tested_order_type_one_error_under_equal_items():
     """Five equal items: the order claims some separation in at most about 5% of samples
     (Holm controls the family-wise error)."""
     rng = np.random.default_rng(9)
-    reps, k = 1000, 5
+    reps, k = 800, 5
     claims = 0
     for _ in range(reps):
         est = rng.normal(0.0, 1.0, k)

@@ -14,8 +14,9 @@ from tajsim.reporting.report import build_report
 SECTIONS = ["win_rates", "seat_advantage", "score_composition", "commodities"]
 
 
-def _report(tmp_path: Path, frame: pd.DataFrame, **config) -> str:
-    return build_report(frame, tmp_path, sections=SECTIONS, game="tajmahal",
+def _report(tmp_path: Path, frame: pd.DataFrame, sections: list[str] = SECTIONS,
+            **config) -> str:
+    return build_report(frame, tmp_path, sections=sections, game="tajmahal",
                         config=config or None).read_text()
 
 
@@ -37,11 +38,11 @@ def test_equal_strategies_are_not_told_apart_and_a_null_gets_its_margin(tmp_path
 def test_a_strong_strategy_is_told_apart_and_few_games_are_inconclusive(tmp_path: Path):
     frame = make_synthetic_results(2000, seed=92, strategies=("alpha", "beta"),
                                    strategy_strength={"alpha": 0.8, "beta": 0.0})
-    md = _report(tmp_path / "b", frame)
+    md = _report(tmp_path / "b", frame, ["win_rates"])
     assert "alpha wins most often" in md and "told apart from every other strategy" in md
     few = make_synthetic_results(120, seed=93, strategies=("alpha", "beta"))
-    md = _report(tmp_path / "c", few)
+    md = _report(tmp_path / "c", few, ["seat_advantage"])
     assert "inconclusive: no edge is shown, yet none within ±2.0 points either" in md
     # an experiment's margin reaches the verdict
-    md = _report(tmp_path / "d", few, equivalence_margin=0.3)
+    md = _report(tmp_path / "d", few, ["seat_advantage"], equivalence_margin=0.3)
     assert "within ±30.0 points" in md

@@ -38,8 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import optimize
-from scipy import stats as sps
+from scipy import optimize, special
 
 from tajsim.analysis.stats.multiple_tests import holm
 from tajsim.errors import UserError
@@ -100,16 +99,25 @@ def _check_level(alpha: float, power: float) -> None:
         raise UserError(f"power {power!r} is not between alpha and 1; expected e.g. 0.8")
 
 
-@functools.cache
+def _cdf(x: float, df: float) -> float:
+    """The standard normal (``df`` infinite) or Student t cdf at ``x`` (scipy.special: no
+    frozen distribution per call, which costs a millisecond)."""
+    return float(special.ndtr(x) if not np.isfinite(df) else special.stdtr(df, x))
+
+
+def _quantile(q: float, df: float) -> float:
+    return float(special.ndtri(q) if not np.isfinite(df) else special.stdtrit(df, q))
+
+
+@functools.lru_cache(maxsize=512)  # a t test's df differs from call to call
 def _mde_factor(alpha: float, power: float, df: float) -> float:
     """``k`` with power(k * se) == ``power`` for the two-sided test at ``alpha``: the root of
     ``F(k - c) + F(-k - c) = power`` (``F`` the normal, or t with ``df``, cdf; ``c`` the
     critical value). Both tails are counted, as statsmodels' power functions do."""
-    dist = sps.norm if not np.isfinite(df) else sps.t(df)
-    crit = float(dist.ppf(1.0 - alpha / 2.0))
+    crit = _quantile(1.0 - alpha / 2.0, df)
 
     def gap(k: float) -> float:
-        return float(dist.cdf(k - crit) + dist.cdf(-k - crit)) - power
+        return _cdf(k - crit, df) + _cdf(-k - crit, df) - power
 
     return float(optimize.brentq(gap, 0.0, crit + 20.0, xtol=1e-12))
 
@@ -250,8 +258,8 @@ def equivalence_test(
     margin = check_margin(margin)
     _check_level(alpha, power)
     estimate, se = float(estimate), float(se)
-    dist = sps.norm if df is None else sps.t(float(df))
-    crit = float(dist.ppf(1.0 - alpha / 2.0))
+    dof = float("inf") if df is None else float(df)
+    crit = _quantile(1.0 - alpha / 2.0, dof)
     mde = float(minimum_detectable_effect(se, alpha=alpha, power=power, df=df))
     if not (np.isfinite(estimate) and np.isfinite(se)) or se < 0:
         return Equivalence(estimate, se, margin, int(n), float("nan"), float("nan"),
@@ -260,10 +268,10 @@ def equivalence_test(
         p_eq = 0.0 if abs(estimate) < margin else 1.0
         p_diff = 0.0 if estimate != 0 else 1.0
     else:
-        p_low = float(dist.sf((estimate + margin) / se))   # H0: difference <= -m
-        p_high = float(dist.cdf((estimate - margin) / se))  # H0: difference >= +m
+        p_low = _cdf(-(estimate + margin) / se, dof)  # H0: difference <= -m
+        p_high = _cdf((estimate - margin) / se, dof)  # H0: difference >= +m
         p_eq = max(p_low, p_high)
-        p_diff = float(2.0 * dist.sf(abs(estimate) / se))
+        p_diff = 2.0 * _cdf(-abs(estimate) / se, dof)
     verdict = (EQUIVALENT if p_eq < alpha else DIFFERS if p_diff < alpha else INCONCLUSIVE)
     return Equivalence(estimate, se, margin, int(n), estimate - crit * se,
                        estimate + crit * se, p_eq, p_diff, verdict, mde, alpha)
@@ -494,24 +502,27 @@ def tested_order(
     sign = 1.0 if higher_is_better else -1.0
     order = sorted(range(k), key=lambda i: (-sign * est[i] if not np.isnan(est[i])
                                             else np.inf, labels[i]))
-    dist = sps.norm if df is None else sps.t(float(df))
-    rows = []
-    for pos, i in enumerate(order):
-        for j in order[pos + 1:]:
-            diff = sign * (est[i] - est[j])
-            if np.isinf(est[i]) or np.isinf(est[j]):
-                var, z = float("nan"), (np.inf if diff > 0 else float("nan"))
-                p = 0.0 if diff > 0 else float("nan")
-            else:
-                var = float(variance[i, i] + variance[j, j] - 2.0 * variance[i, j])
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    z = diff / np.sqrt(var) if var > 0 else (np.inf if diff > 0 else np.nan)
-                p = float(2.0 * dist.sf(abs(z))) if np.isfinite(z) else (
-                    0.0 if z == np.inf else float("nan"))
-            rows.append({"a": labels[i], "b": labels[j], "difference": diff,
-                         "se": float(np.sqrt(var)) if var >= 0 else float("nan"), "z": z,
-                         "p_value": p})
-    pairwise = pd.DataFrame(rows, columns=["a", "b", "difference", "se", "z", "p_value"])
+    dof = float("inf") if df is None else float(df)
+    # every pair (i above j in the order), as arrays
+    pos_i, pos_j = np.triu_indices(k, 1)
+    first = np.asarray(order)[pos_i]
+    second = np.asarray(order)[pos_j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = sign * (est[first] - est[second])
+        infinite = np.isinf(est[first]) | np.isinf(est[second])
+        var = variance[first, first] + variance[second, second] - 2.0 * variance[first, second]
+        var = np.where(infinite, np.nan, var)
+        z = np.where(var > 0, diff / np.sqrt(np.where(var > 0, var, 1.0)),
+                     np.where(diff > 0, np.inf, np.nan))
+        z = np.where(infinite, np.where(diff > 0, np.inf, np.nan), z)
+        tail = (special.ndtr(-np.abs(z)) if not np.isfinite(dof)
+                else special.stdtr(dof, -np.abs(z)))
+        p = np.where(np.isinf(z) & (z > 0), 0.0, 2.0 * tail)
+    pairwise = pd.DataFrame({
+        "a": [labels[i] for i in first], "b": [labels[j] for j in second],
+        "difference": diff, "se": np.sqrt(np.where(var >= 0, var, np.nan)), "z": z,
+        "p_value": p,
+    }, columns=["a", "b", "difference", "se", "z", "p_value"])
     pairwise["p_holm"] = holm(pairwise["p_value"].to_numpy()) if len(pairwise) else []
     pairwise["separated"] = (pairwise["p_holm"] < alpha).astype(bool)
     separated = {(a, b) for a, b, s in zip(pairwise["a"], pairwise["b"], pairwise["separated"])
