@@ -50,16 +50,17 @@ def test_chain_stops_at_the_first_step_that_is_not_significant():
     planned = {1: synthetic(320, 400), 2: synthetic(260, 400), 3: synthetic(200, 400),
                4: synthetic(390, 400)}
     played: list[int] = []
-    seen: list[int] = []
+    seen: list[tuple[int, str]] = []
 
     def play(k: int, weaker: str, stronger: str) -> MatchOutcomes:
         played.append(k)
         return planned[k]
 
     table = run_chain(["L0", "L1", "L2", "L3", "L4"], play,
-                      on_step=lambda t: seen.append(len(t)))
+                      on_step=lambda t: seen.append((len(t), t.attrs["ended"])))
     assert played == [1, 2, 3]  # step 4 would gain, but the chain ended at step 3
-    assert seen == [1, 2, 3]
+    # what the CLI writes after each step: an interrupted chain says it was still climbing
+    assert seen == [(1, "running"), (2, "running"), (3, "not significant")]
     assert table["significant"].tolist() == [True, True, False]
     assert table["ends_chain"].tolist() == [False, False, True]
     assert table.attrs["chain_length"] == 2 and table.attrs["ended"] == "not significant"
@@ -83,6 +84,8 @@ def test_a_chain_whose_every_step_gains_says_its_length_is_a_lower_bound():
     assert table.attrs["chain_length"] == 2 and table.attrs["ended"] == "levels exhausted"
     table.attrs.update(title="Test", players=2, games=400, seed=0, param="iterations")
     assert "at least 2" in chain_markdown(table)
+    table.attrs["ended"] = "running"
+    assert "still climbing" in chain_markdown(table)
 
 
 # -- each step's figures against hand computations -----------------------------------------

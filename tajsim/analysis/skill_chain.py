@@ -282,7 +282,8 @@ def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPH
         games), the :class:`StepStatistics` fields, ``ends_chain`` (bool: the first step that
         is not significant). ``attrs``: ``chain_length`` (significant steps before the first
         that is not), ``ended`` (``"not significant"``, or ``"levels exhausted"`` when every
-        step gained: the length is then a lower bound).
+        step gained: the length is then a lower bound); ``on_step`` sees ``"running"`` while
+        the chain goes on.
     """
     if len(levels) < 2:
         raise ValueError("a chain needs at least two levels")
@@ -300,10 +301,14 @@ def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPH
                **asdict(stats), "ends_chain": not stats.significant}
         rows.append(row)
         table = _chain_table(rows)
+        if stats.significant and k < len(levels) - 1:
+            table.attrs["ended"] = "running"  # what on_step sees while levels remain
         if on_step is not None:
             on_step(table)
         if not stats.significant:
             break
+    table.attrs["ended"] = "not significant" if not table["significant"].all() \
+        else "levels exhausted"
     return table
 
 

@@ -172,6 +172,11 @@ def section_skill_profile(ctx: ReportContext) -> None:
 
 
 # -- the chain -------------------------------------------------------------------------------
+#: The chain figure's text on the page.
+FIGURE_ALT = ("The stronger level's win share and the Elo-like gap per step, 95% intervals (a "
+              "hollow marker: a step that is not significant)")
+
+
 def chain_figure(table: pd.DataFrame) -> plt.Figure:
     """Two panels: the stronger level's win share per step and the Elo-like gap, each with its
     95% interval; a non-significant step drawn hollow."""
@@ -254,10 +259,15 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
         top = table.iloc[length - 1]["stronger"] if length else table.iloc[0]["weaker"]
         lines.append(
             f"**Chain length: {length}** significant step{'s' if length != 1 else ''}: "
-            f"strong play for this game ends at `{top}` at this game count. The step that ends "
-            f"the chain, `{last.weaker}` against `{last.stronger}`, gives the stronger level "
+            f"measured with {last.n:,} games a step, strong play for this game at this table "
+            f"size ends at `{top}`. The step that ends "
+            f"the chain, `{last.weaker}` against `{last.stronger}`, gives the higher budget "
             f"{_interval(last.share, last.ci_low, last.ci_high)} (n = {last.n:,}, one-sided p "
             f"= {_p(last.p_value)}); {verdict}.")
+    elif ended == "running":
+        lines.append(f"**Chain length so far: at least {length}**: every step played gained "
+                     "significantly and the chain was still climbing when this was written (a "
+                     "chain interrupted here has not measured its end).")
     else:
         why = ("the next budget leaves the parameter's range" if a.get("ended_by_range")
                else "the step limit (--max-steps) was reached")
@@ -279,9 +289,9 @@ def write_chain(table: pd.DataFrame, out_dir: str | Path, command: str = "",
     write_csv(table, paths[0])
     text = chain_markdown(table, command)
     if figure:
-        text = text.replace("\nMade with:", "\n![Win share and Elo gap per step](fig_chain.png)"
+        text = text.replace("\nMade with:", f"\n![{FIGURE_ALT}](fig_chain.png)"
                                              "\n\nMade with:") if command else \
-            text + "\n![Win share and Elo gap per step](fig_chain.png)\n"
+            text + f"\n![{FIGURE_ALT}](fig_chain.png)\n"
         with report_style():
             paths.append(out / "fig_chain.png")
             save_png(chain_figure(table), paths[-1])
