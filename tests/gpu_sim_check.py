@@ -3,7 +3,8 @@ and report every difference (run by ``tests/test_gpu.py`` in a subprocess: the s
 switched on before ``numba.cuda`` is first imported).
 
 Usage: ``NUMBA_ENABLE_CUDASIM=1 python tests/gpu_sim_check.py CASES_JSON`` where the JSON is a
-list of cases ``{"game", "players", "edition", "strategies": [...], "games", "seed",
+list of cases ``{"game", "players", "edition", "options": {name: true} (optional), "strategies",
+"games", "seed",
 "params": {label: [weights]} (optional), "cpu_params": the same for the CPU side only
 (optional: to show that a difference is caught), "poison": true (optional: every
 ``cuda.local.array`` starts filled with garbage, NaN in a float array, as a GPU's local memory
@@ -95,7 +96,7 @@ def poisoned_local_arrays() -> Iterator[None]:
 def run_case(case):
     spec = get_game(case["game"])
     n = int(case["players"])
-    rules = spec.rules_code(case.get("edition"))
+    rules = spec.rules_code(case.get("edition"), case.get("options"))
     comp = np.asarray(spec.components.default().packed(), np.int64)
     strategies = list(case["strategies"])
     strategies = strategies * n if len(strategies) == 1 else strategies  # one for every seat

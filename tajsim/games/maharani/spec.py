@@ -35,9 +35,15 @@ OPTIONS = (
         description="laying a tile in another quarter turns the marker of the quarter it goes "
                     "INTO (a German review's reading); the default turns the marker of the "
                     "quarter the tile came from, as the French text says (R6)"),
+    RuleOption(
+        name="round_end", bit=10, default=False,
+        description="a VARIANT (tajsim's own, not the rules): once the bag is empty the game "
+                    "ends at the end of the round, after the last seat's turn, so every seat "
+                    "has as many turns; a full or stuck board still ends it at once (V1)"),
 )
 assert {o.name: 1 << o.bit for o in OPTIONS} == {"free_refresh": E.OPT_FREE_REFRESH,
-                                                 "target_marker": E.OPT_TARGET_MARKER}
+                                                 "target_marker": E.OPT_TARGET_MARKER,
+                                                 "round_end": E.OPT_ROUND_END}
 
 SPEC = GameSpec.from_wing(
     __package__,

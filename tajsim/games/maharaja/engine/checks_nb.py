@@ -42,6 +42,8 @@ from tajsim.games.maharaja.engine.enums import (
     N_VILLAGES,
     OPT_FREE_PALACE_SITE,
     OPT_PENALTY_PER_TURN,
+    OPT_RANDOM_DRAFT,
+    OPT_REVERSED_DRAFT,
     OPT_SEVERAL_PALACES,
     OPT_TEN_ROUNDS,
     OPT_UNLIMITED_HOUSES,
@@ -71,6 +73,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_CHOSEN,
     S_COUNTER,
     S_CUR,
+    S_DRAFT_SEAT,
     S_END_CAUSE,
     S_END_ROUND,
     S_GOLD,
@@ -163,18 +166,52 @@ def ranks_above(state, o, q):
 
 
 @njit(cache=True)
+def draft_position(state, n, q):
+    """When seat ``q`` drafts (0 = first), -1 if it never does."""
+    for k in range(n):
+        if state[S_DRAFT_SEAT + k] == q:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def draft_order_ok(state, n):
+    """R3 and the variants V1/V2: the draft order is a permutation of the seats, seat order by
+    default, reversed under OPT_REVERSED_DRAFT alone, and the current seat drafts now."""
+    seen = 0
+    for k in range(P):
+        q = state[S_DRAFT_SEAT + k]
+        if k >= n:
+            if q != -1:
+                return False
+            continue
+        if q < 0 or q >= n or (seen >> q) & 1:
+            return False
+        seen |= 1 << q
+        if not (state[S_RULES] >> OPT_RANDOM_DRAFT) & 1:
+            want = n - 1 - k if (state[S_RULES] >> OPT_REVERSED_DRAFT) & 1 else k
+            if q != want:
+                return False
+    if state[S_PHASE] == PHASE_DRAFT and state[S_CUR] != state[S_DRAFT_SEAT + state[S_COUNTER]]:
+        return False
+    return True
+
+
+@njit(cache=True)
 def _cards(state, n, phase, cur):
     for k in range(N_CARDS):
         q = state[S_CARD_OWNER + k]
         if q < -1 or q >= n or (q >= 0 and state[S_CARD_OF + q] != k):
             return False
+    if not draft_order_ok(state, n):
+        return False
     for q in range(n):
         k = state[S_CARD_OF + q]
         if k >= 0:
             if state[S_CARD_OWNER + k] != q:
                 return False
         elif phase == PHASE_DRAFT:
-            if q < state[S_COUNTER]:
+            if draft_position(state, n, q) < state[S_COUNTER]:
                 return False
         elif not (phase == PHASE_REPLACE and q == cur):
             return False

@@ -30,6 +30,10 @@ OPT_FREE_PALACE_SITE = 11  # R22: the builder picks centre or outer, centre not 
 OPT_UNLIMITED_HOUSES = 12  # R6: the quarry never runs out (houses not limited to 20 a colour)
 OPT_SEVERAL_PALACES = 13  # R21: a player may build more than one palace in a city
 OPT_TEN_ROUNDS = 14  # R39: the game ends after round 10 whatever the governor track shows (R27)
+# Variants (not the rules; docs/games/maharaja/rules.md "Variants (not the rules)"):
+OPT_REVERSED_DRAFT = 15  # V1: the last seat drafts its character first, seat 0 last
+OPT_RANDOM_DRAFT = 16  # V2: the draft order is a permutation drawn from the setup stream
+OPT_HALF_MONK = 17  # V3: the bank pays half the Wandering Monk's tolls (rounded up), he the rest
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,6 +331,7 @@ S_HOUSE_MOVES = _state_slot(P)
 S_VISIT_CITY = _state_slot(MAX_ROUNDS)  # city scored in each round, -1
 S_RANK = _state_slot(P)  # final rank (1 = winner), 0 while playing
 S_WINNER = _state_slot(P)
+S_DRAFT_SEAT = _state_slot(P)  # seat that drafts k-th (R3; V1/V2 change it), -1 unused
 STATE_SIZE = _s
 
 del _c, _s

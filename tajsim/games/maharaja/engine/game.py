@@ -39,6 +39,15 @@ OPTIONS: dict[str, tuple[int, bool, str]] = {
     "ten_rounds": (E.OPT_TEN_ROUNDS, False,
                    "the game ends after round 10 even when a governor moved down from the top "
                    "left the track short of its last box"),
+    "reversed_draft": (E.OPT_REVERSED_DRAFT, False,
+                       "a VARIANT (tajsim's own, not the rules): the character draft runs from "
+                       "the last seat to seat 0 (V1)"),
+    "random_draft": (E.OPT_RANDOM_DRAFT, False,
+                     "a VARIANT (tajsim's own, not the rules): the character draft runs in an "
+                     "order drawn from the setup stream; overrides reversed_draft (V2)"),
+    "half_monk": (E.OPT_HALF_MONK, False,
+                  "a VARIANT (tajsim's own, not the rules): the bank pays only half of the "
+                  "Wandering Monk's tolls on each road (rounded up), he pays the rest (V3)"),
 }
 
 

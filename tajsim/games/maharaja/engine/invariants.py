@@ -108,12 +108,24 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         _require(-1 <= q < n, f"card {k} held by seat {q}", w)
         if q >= 0:
             _require(card_of[q] == k, f"card {k} owner {q} holds {card_of[q]}", w)
+    # the draft order (R3; the variants V1 reversed, V2 random)
+    draft = [int(x) for x in s[E.S_DRAFT_SEAT:E.S_DRAFT_SEAT + n]]
+    _require(sorted(draft) == list(range(n))
+             and all(int(x) == -1 for x in s[E.S_DRAFT_SEAT + n:E.S_DRAFT_SEAT + P]),
+             f"draft order {draft} is not a permutation of the seats", w)
+    if not _opt(s, E.OPT_RANDOM_DRAFT):
+        want = list(range(n))[::-1] if _opt(s, E.OPT_REVERSED_DRAFT) else list(range(n))
+        _require(draft == want, f"draft order {draft}, the rules say {want}", w)
+    if phase == E.PHASE_DRAFT:
+        _require(cur == draft[s[E.S_COUNTER]], f"seat {cur} drafts at position "
+                 f"{s[E.S_COUNTER]} of {draft}", w)
     for q in range(n):
         k = card_of[q]
         if k >= 0:
             _require(holders[k] == q, f"seat {q} holds card {k} owned by {holders[k]}", w)
         elif phase == E.PHASE_DRAFT:
-            _require(q >= s[E.S_COUNTER], f"seat {q} has no card after its draft turn", w)
+            _require(draft.index(q) >= s[E.S_COUNTER],
+                     f"seat {q} has no card after its draft turn", w)
         else:
             _require(phase == E.PHASE_REPLACE and q == cur,
                      f"seat {q} has no card outside its replacement", w)
@@ -352,7 +364,8 @@ def expected_legal(state: np.ndarray, comp: np.ndarray) -> list[int]:
             if any(total[v] == 0 for v in vil):
                 continue  # a village without a house cannot be passed
             toll = sum(int(total[v]) * int(comp[E.C_TOLL]) for v in vil if houses[v, p] == 0)
-            if card == E.CARD.MONK or toll <= gold:
+            own = (toll // 2 if _opt(s, E.OPT_HALF_MONK) else 0) if card == E.CARD.MONK else toll
+            if own <= gold:
                 out.append(E.ACTION_TRAVEL + r)
     pool = int(s[E.S_POOL + p])
     allowed = int(s[E.S_T_HOUSES_ALLOWED])

@@ -88,8 +88,11 @@ from tajsim.games.maharaja.engine.enums import (
     N_SITES,
     N_VILLAGES,
     OPT_FREE_PALACE_SITE,
+    OPT_HALF_MONK,
     OPT_NO_LONE_BONUS,
     OPT_PENALTY_PER_TURN,
+    OPT_RANDOM_DRAFT,
+    OPT_REVERSED_DRAFT,
     OPT_SEVERAL_PALACES,
     OPT_STATIC_ORDER,
     OPT_TEN_ROUNDS,
@@ -124,6 +127,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_CHOSEN,
     S_COUNTER,
     S_CUR,
+    S_DRAFT_SEAT,
     S_END_CAUSE,
     S_END_ROUND,
     S_FIRST_CARD,
@@ -246,6 +250,15 @@ def palace_cost(state, comp, p):
 def road_other_end(comp, road, junction):
     a = comp[C_ROAD_A + road]
     return comp[C_ROAD_B + road] if a == junction else a
+
+
+@kernel(inline="always")
+def monk_share(state, toll):
+    """The part of a road's ``toll`` the Wandering Monk pays himself: nothing (R10), or under
+    OPT_HALF_MONK (V3, a variant) half, rounded down; the bank pays the rest."""
+    if option_on(state, OPT_HALF_MONK):
+        return toll // 2
+    return 0
 
 
 @kernel(inline="always")
@@ -437,9 +450,22 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, st
     state[S_RULES] = rules
     state[S_SETUP_SEED] = setup_seed
     state[S_PLAY_SEED] = play_seed
+    state[S_RNG] = setup_seed
     if order_index < 0:
-        state[S_RNG] = setup_seed
         order_index = below(state, S_RNG, 5040)
+    # R3: the draft runs seat 0, 1, ...; V1 reverses it, V2 draws it from the setup stream
+    # (after the governor order), so it is a function of the setup alone.
+    for k in range(P):
+        state[S_DRAFT_SEAT + k] = k if k < n_players else -1
+    if option_on(state, OPT_RANDOM_DRAFT):
+        for k in range(n_players - 1, 0, -1):
+            j = below(state, S_RNG, k + 1)
+            tmp = state[S_DRAFT_SEAT + k]
+            state[S_DRAFT_SEAT + k] = state[S_DRAFT_SEAT + j]
+            state[S_DRAFT_SEAT + j] = tmp
+    elif option_on(state, OPT_REVERSED_DRAFT):
+        for k in range(n_players):
+            state[S_DRAFT_SEAT + k] = n_players - 1 - k
     state[S_RNG] = play_seed
     state[S_ORDER_INDEX] = order_index
     state[S_MAHARAJA] = START
@@ -476,7 +502,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, st
         for p in range(P):
             state[S_CARD_BY_ROUND + r * P + p] = -1
     state[S_PHASE] = PHASE_DRAFT
-    state[S_CUR] = 0
+    state[S_CUR] = state[S_DRAFT_SEAT]
 
 
 @kernel
@@ -843,6 +869,7 @@ def legal_turn(state, comp, p, legal):
     here = state[S_ARCH + p]
     if state[S_T_TRAVELS] < MAX_TRAVELS_PER_TURN:
         monk = holds(state, p, CARD.MONK)
+        half_monk = option_on(state, OPT_HALF_MONK)
         gold = state[S_GOLD + p]
         for i in range(comp[C_JUNC_NROADS + here]):
             road = comp[C_JUNC_ROADS + here * MAX_DEGREE + i]
@@ -851,9 +878,12 @@ def legal_turn(state, comp, p, legal):
             # The toll is at most C_TOLL for every house its villages can hold (no village
             # holds more than its cap: checks_nb), so it is counted only when that much
             # could exceed the gold.
-            if (not monk and gold < comp[C_ROAD_NV + road] * cap * comp[C_TOLL]
-                    and road_toll(state, comp, p, road) > gold):
-                continue
+            if gold < comp[C_ROAD_NV + road] * cap * comp[C_TOLL]:
+                if not monk:
+                    if road_toll(state, comp, p, road) > gold:
+                        continue
+                elif half_monk and monk_share(state, road_toll(state, comp, p, road)) > gold:
+                    continue
             legal[n_leg] = ACTION_TRAVEL + road
             n_leg += 1
     # paid houses (R18-R19) and the Builder's free house (R37)
@@ -975,6 +1005,7 @@ def travel(state, comp, p, road):
     houses pays its owners ``C_TOLL`` per house; the bank pays for the Wandering Monk."""
     monk = holds(state, p, CARD.MONK)
     toll = comp[C_TOLL]
+    road_total = 0
     for i in range(comp[C_ROAD_NV + road]):
         v = comp[C_ROAD_VIL + road * MAX_ROAD_VILLAGES + i]
         if houses_of(state, v, p) > 0:
@@ -986,10 +1017,15 @@ def travel(state, comp, p, road):
             amount = h * toll
             add_gold(state, q, amount, PART_TOLLS_IN)
             state[S_TOLL_BY_VILLAGE + v] += amount
-            if monk:
-                state[S_MONK_TOLLS] += amount
-            else:
-                pay_gold(state, p, amount, PART_TOLLS_OUT)
+            road_total += amount
+    if monk:
+        # V3 (OPT_HALF_MONK): the Monk pays half of the road's tolls, rounded down
+        own = monk_share(state, road_total)
+        state[S_MONK_TOLLS] += road_total - own
+        if own > 0:
+            pay_gold(state, p, own, PART_TOLLS_OUT)
+    elif road_total > 0:
+        pay_gold(state, p, road_total, PART_TOLLS_OUT)
     state[S_ARCH + p] = road_other_end(comp, road, state[S_ARCH + p])
     state[S_T_TRAVELS] += 1
 
@@ -1115,7 +1151,7 @@ def apply_action_nb(state, comp, action):
         state[S_FIRST_CARD + p] = card
         state[S_COUNTER] += 1
         if state[S_COUNTER] < n:
-            state[S_CUR] = state[S_COUNTER]
+            state[S_CUR] = state[S_DRAFT_SEAT + state[S_COUNTER]]
         else:
             state[S_COUNTER] = 0
             state[S_PHASE] = PHASE_SETUP_HOUSE

@@ -23,6 +23,7 @@ MAX_PLAYERS = 4
 # Rule options: bits of the rules code above the edition index (GameSpec.rules_code).
 OPT_FREE_REFRESH = 1 << 8  # R9b: refreshing is legal even with every marker face up
 OPT_TARGET_MARKER = 1 << 9  # R6c: the marker of the quarter placed INTO is turned, not the source
+OPT_ROUND_END = 1 << 10  # V1 (a variant, not the rules): the game ends at the end of a round
 EDITION_MASK = 0xFF
 # Under OPT_FREE_REFRESH only: the game stops after this many rounds of turns in a row without a
 # tile placed (a simulator safeguard against endless passing; R12c).
@@ -121,7 +122,8 @@ END_NONE = 0
 END_COMPLETE = 1  # the last quarter was scored (R12)
 END_STUCK = 2  # tiles remain that can be laid nowhere (R12b)
 END_STALLED = 3  # OPT_FREE_REFRESH safeguard (R12c)
-END_NAMES = ("playing", "complete", "stuck", "stalled")
+END_ROUND = 4  # OPT_ROUND_END (V1): the round in which the bag ran out was played to its end
+END_NAMES = ("playing", "complete", "stuck", "stalled", "round_end")
 
 # ---------------------------------------------------------------------------
 # Action encoding: one integer space for every decision.

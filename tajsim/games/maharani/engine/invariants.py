@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 P = E.MAX_PLAYERS
-KNOWN_OPTIONS = E.OPT_FREE_REFRESH | E.OPT_TARGET_MARKER
+KNOWN_OPTIONS = E.OPT_FREE_REFRESH | E.OPT_TARGET_MARKER | E.OPT_ROUND_END
 
 
 def _require(cond: object, what: str, where: str = "") -> None:
@@ -128,8 +128,13 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
     tiles_now = st[E.S_TILES_THIS_TURN]
     if over:
         _require(st[E.S_CUR] == -1, "current seat set after the game", w)
-        _require(st[E.S_END_REASON] in (E.END_COMPLETE, E.END_STUCK, E.END_STALLED),
+        _require(st[E.S_END_REASON] in (E.END_COMPLETE, E.END_STUCK, E.END_STALLED,
+                                         E.END_ROUND),
                  f"game over with end reason {st[E.S_END_REASON]}", w)
+        if st[E.S_END_REASON] == E.END_ROUND:  # V1: only with the option, bag empty, round over
+            _require(bool(rules & E.OPT_ROUND_END) and st[E.S_BAG_N] == 0
+                     and (st[E.S_TURN] + 1) % n == 0,
+                     f"round end with the bag at {st[E.S_BAG_N]} after turn {st[E.S_TURN]}", w)
         _require(st[E.S_SCORED] == 15, "game over with a quarter never scored", w)
     else:
         cur = st[E.S_CUR]

@@ -38,7 +38,7 @@ from tajsim.games.maharani.engine.enums import (
     EDITION_MASK,
     END_COMPLETE,
     END_NONE,
-    END_STALLED,
+    END_ROUND,
     KIND,
     LOC_BAG,
     LOC_BOARD,
@@ -55,6 +55,7 @@ from tajsim.games.maharani.engine.enums import (
     N_QUARTERS,
     N_SLOTS,
     OPT_FREE_REFRESH,
+    OPT_ROUND_END,
     OPT_TARGET_MARKER,
     PART_GROUPS,
     PART_QUARTERS,
@@ -104,6 +105,7 @@ from tajsim.games.maharani.engine.enums import (
     S_TILE_SPACE,
     S_TILES_PLACED,
     S_TILES_THIS_TURN,
+    S_TURN,
     S_WINNER,
     S_ZONE_BY_COLOUR,
     SECOND_TILE_COST,
@@ -123,7 +125,7 @@ from tajsim.games.maharani.engine.reference_nb import (
 )
 
 P = MAX_PLAYERS
-KNOWN_OPTIONS = OPT_FREE_REFRESH | OPT_TARGET_MARKER
+KNOWN_OPTIONS = OPT_FREE_REFRESH | OPT_TARGET_MARKER | OPT_ROUND_END
 QUARTER_GOLD_T = np.array(QUARTER_GOLD, np.int64)
 ARTISANS_T = np.array(ARTISANS_PER_COLOUR, np.int64)
 
@@ -174,7 +176,11 @@ def check_state_nb(state, comp, scratch):
     if over:
         if state[S_CUR] != -1 or state[S_SCORED] != 15:
             return 15
-        if state[S_END_REASON] < END_COMPLETE or state[S_END_REASON] > END_STALLED:
+        if state[S_END_REASON] < END_COMPLETE or state[S_END_REASON] > END_ROUND:
+            return 15
+        if state[S_END_REASON] == END_ROUND and (
+                (state[S_RULES] & OPT_ROUND_END) == 0 or state[S_BAG_N] != 0
+                or (state[S_TURN] + 1) % n != 0):
             return 15
     else:
         cur = state[S_CUR]

@@ -46,6 +46,7 @@ from tajsim.games.maharani.engine.enums import (
     C_TILE_KIND,
     C_TILE_MARKS,
     END_COMPLETE,
+    END_ROUND,
     END_STALLED,
     END_STUCK,
     KIND,
@@ -66,6 +67,7 @@ from tajsim.games.maharani.engine.enums import (
     N_QUARTERS,
     N_SLOTS,
     OPT_FREE_REFRESH,
+    OPT_ROUND_END,
     OPT_TARGET_MARKER,
     PART_GROUPS,
     PART_QUARTERS,
@@ -691,6 +693,12 @@ def end_turn(state, comp):
         return
     if is_rules(state, OPT_FREE_REFRESH) and state[S_IDLE_TURNS] >= STALL_ROUNDS * n:
         finish_game(state, comp, np.int64(END_STALLED))
+        return
+    # V1 (OPT_ROUND_END, a variant): once the bag is empty (R12a's moment) the game ends when
+    # the round does, after the last seat's turn, so every seat has had as many turns. The ends
+    # above come first: a full board or a turntable that fits nowhere cannot be played on.
+    if is_rules(state, OPT_ROUND_END) and state[S_BAG_N] == 0 and p == n - 1:
+        finish_game(state, comp, np.int64(END_ROUND))
         return
     nxt = (p + 1) % n
     state[S_CUR] = nxt
