@@ -9,7 +9,8 @@ from tajsim.engine.arrays import borrowed
 from tajsim.engine.targets import kernel
 from tajsim.games.maharaja.engine.enums import (
     N_CARDS,
-    S_CARD_OF,
+    S_CARD_OWNER,
+    S_COUNTER,
     S_N_PLAYERS,
 )
 from tajsim.games.maharaja.strategies.heuristic_work import (
@@ -60,12 +61,15 @@ def draft_share(card, held):
 def likely_draft(state, p, card):
     """The cards (bit mask) held after the draft if p takes ``card`` now: the cards the seats
     before p took, and for each seat after p, in seat order (R7), the card with the best
-    ``draft_share`` among the cards held by then (what the others will likely take)."""
+    ``draft_share`` among the cards held by then (what the others will likely take). The seats
+    before p are those that drafted already (S_COUNTER of them; seat order unless a draft
+    variant changed it: rules.md V1/V2), so their cards are every card held now."""
     n = state[S_N_PLAYERS]
     held = np.int64(1) << card
-    for q in range(p):
-        held |= np.int64(1) << state[S_CARD_OF + q]
-    for _ in range(p + 1, n):
+    for k in range(N_CARDS):
+        if state[S_CARD_OWNER + k] >= 0:
+            held |= np.int64(1) << k
+    for _ in range(state[S_COUNTER] + 1, n):
         best_k = 0
         best = -1
         for k in range(N_CARDS):
