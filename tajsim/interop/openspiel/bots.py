@@ -68,8 +68,8 @@ def parse_bot(text: str) -> tuple[str, dict[str, float]]:
                 raise ValueError
             number = float(value)
         except ValueError:
-            raise UserError(f"bad parameter {item!r} in {spec}; expected {key}=NUMBER, "
-                            f"{what}") from None
+            raise UserError(f"bad parameter {item!r} in {spec}; expected key=number ({key}: "
+                            f"{what})") from None
         if not math.isfinite(number) or (whole and number != int(number)) or \
                 number < least or (number == least and not least_ok):
             raise UserError(f"{key}={value} in {spec} is not allowed; expected {what}")
