@@ -408,7 +408,7 @@ def robustness(
         if reference is not None and reference in values:
             consensus = values[reference]
         else:
-            consensus = consensus_value(present)
+            consensus = consensus_value(present, [p_values.get(v, np.nan) for v in variants])
         statuses = [compare_verdicts(consensus, v) for v in present]
         agree = float(np.mean([s == HOLDS for s in statuses]))
         # a consensus whose statement has no p-value claims nothing (every item not told
@@ -438,10 +438,16 @@ def robustness(
     return out
 
 
-def consensus_value(values: Sequence[str]) -> str:
-    """The most common conclusive value (not ``n/a``, not ``inconclusive``), else the most
-    common value; ties go to the first seen."""
+def consensus_value(values: Sequence[str], p_values: Sequence[float] | None = None) -> str:
+    """The most common value that states something: conclusive (not ``n/a``, not
+    ``inconclusive``) and, where ``p_values`` are given, with a p-value (an order that tells
+    nothing apart has none); failing that the most common conclusive value, then the most
+    common value. Ties go to the first seen."""
+    values = list(values)
+    p = list(p_values) if p_values is not None else [0.0] * len(values)
     conclusive = [v for v in values if v not in (NOT_AVAILABLE, INCONCLUSIVE)]
-    pool = conclusive or list(values)
+    claims = [v for v, q in zip(values, p)
+              if v not in (NOT_AVAILABLE, INCONCLUSIVE) and np.isfinite(q)]
+    pool = claims or conclusive or values
     counts = pd.Series(pool).value_counts(sort=False)
     return str(counts.index[int(np.argmax(counts.to_numpy()))])

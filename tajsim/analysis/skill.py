@@ -136,7 +136,8 @@ def skill_levels(
         if reference is not None:
             ref_value = by_level[reference].value if reference in by_level else NOT_AVAILABLE
         else:
-            ref_value = consensus_value([by_level[lv].value for lv in levels if lv in by_level])
+            present = [by_level[lv] for lv in levels if lv in by_level]
+            ref_value = consensus_value([r.value for r in present], [r.p_value for r in present])
         # a reference statement without a p-value claims nothing (every item not told apart):
         # there is nothing to confirm
         claimed = [by_level[lv].p_value for lv in levels
