@@ -86,8 +86,9 @@ class ThreadExecutor:
 
 
 def _bounded(pool: Any, task: RunTask, indices: Sequence[int],
-             limit: int) -> Iterator[ChunkResult]:
-    """Submit ``run_chunk`` for ``indices`` to ``pool`` with at most ``limit`` in flight."""
+             limit: int, submitted: list[Any] | None = None) -> Iterator[ChunkResult]:
+    """Submit ``run_chunk`` for ``indices`` to ``pool`` with at most ``limit`` in flight
+    (each future also appended to ``submitted`` when given)."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     todo = list(indices)
@@ -96,7 +97,11 @@ def _bounded(pool: Any, task: RunTask, indices: Sequence[int],
     try:
         while todo or pending:
             while todo and len(pending) < limit:
-                pending.add(pool.submit(run_chunk, task, todo.pop(), 1))
+                fut = pool.submit(run_chunk, task, todo.pop(), 1)
+                pending.add(fut)
+                if submitted is not None:
+                    submitted[:] = [f for f in submitted if not f.done()]
+                    submitted.append(fut)
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield fut.result()
@@ -109,26 +114,69 @@ def _ignore_sigint() -> None:  # pool initialiser: Ctrl-C is handled by the driv
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: The process pools kept warm between runs of this process, by worker count and the game's
+#: code fingerprint (a worker keeps the code it imported: edited code gets a new pool): a
+#: spawned worker takes seconds to import tajsim and load a game's kernels (20 s on the loaded
+#: 2-core VM), which a fresh pool a run paid in every run (0.07-0.08 of the machine on 16
+#: cores in issue 42's measurement).
+_WARM_POOLS: dict[tuple[int, str], Executor] = {}
+
+
+def _shutdown_warm_pools() -> None:
+    while _WARM_POOLS:
+        _, pool = _WARM_POOLS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 class ProcessExecutor:
-    """A pool of ``workers`` processes (spawned), each playing whole chunks on one thread."""
+    """A pool of ``workers`` processes (spawned), each playing whole chunks on one thread.
+
+    The pool outlives the executor: the next run in this process with as many workers finds
+    its processes started and their kernels loaded. ``close()`` waits for the chunks in flight
+    (as a pool's shutdown did); a pool whose worker died is shut down and not reused.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, int(workers))
         self._pool: Executor | None = None
+        self._key = (self.workers, "")
+        self._futures: list[Any] = []
 
     def run(self, task: RunTask, indices: Sequence[int]) -> Iterator[ChunkResult]:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
+        if self._pool is not None and self._key != (self.workers, task.code):
+            self.close()
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint)
-        yield from _bounded(self._pool, task, indices, 2 * self.workers)
+            self._key = (self.workers, task.code)
+            pool = _WARM_POOLS.pop(self._key, None)
+            if pool is None or getattr(pool, "_broken", False):
+                if pool is None and not _WARM_POOLS:
+                    import atexit
+
+                    atexit.unregister(_shutdown_warm_pools)
+                    atexit.register(_shutdown_warm_pools)
+                pool = ProcessPoolExecutor(
+                    self.workers, mp_context=mp.get_context("spawn"),
+                    initializer=_ignore_sigint)
+            self._pool = pool
+        yield from _bounded(self._pool, task, indices, 2 * self.workers, self._futures)
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+            from concurrent.futures import wait
+
+            pool, self._pool = self._pool, None
+            for fut in self._futures:
+                fut.cancel()
+            wait(self._futures)
+            self._futures = []
+            if getattr(pool, "_broken", False):
+                pool.shutdown(wait=True, cancel_futures=True)
+                return
+            _shutdown_warm_pools()  # one warm pool at most: the latest
+            _WARM_POOLS[self._key] = pool
 
 
 class DaskExecutor:

@@ -51,7 +51,7 @@ def accumulate_nb(cell, seat, values, n_players, feature_rows, game_values, n, s
             game_sumsq[j] += v * v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, boundscheck=False)
 def gather_fields_nb(results, setups, n_players, source, offset, width, start, out):
     """Copy record fields into preallocated columns, in one pass that releases the GIL.
 
@@ -69,17 +69,20 @@ def gather_fields_nb(results, setups, n_players, source, offset, width, start, o
     source, offset, width, start : int64[C]
     out : uint8[...] the columns' buffer
     """
-    rows = results.shape[0]
     for c in range(source.shape[0]):
         off = offset[c]
         w = width[c]
-        base = start[c]
-        if source[c] == 0:
-            for i in range(rows):
-                for b in range(w):
-                    out[base + i * w + b] = results[i, off + b]
-        else:
-            for i in range(rows):
-                g = i // n_players
-                for b in range(w):
-                    out[base + i * w + b] = setups[g, off + b]
+        src = results if source[c] == 0 else setups
+        rep = 1 if source[c] == 0 else n_players
+        d = start[c]
+        for r in range(src.shape[0]):  # no division a value: 2x faster than i // n_players
+            for _ in range(rep):
+                if w == 1:
+                    out[d] = src[r, off]
+                elif w == 2:
+                    out[d] = src[r, off]
+                    out[d + 1] = src[r, off + 1]
+                else:
+                    for b in range(w):
+                        out[d + b] = src[r, off + b]
+                d += w
