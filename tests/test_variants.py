@@ -144,3 +144,28 @@ def test_options_are_labelled_variants_and_off_by_default():
             if o.name in names:
                 assert o.default is False and "VARIANT" in o.description
         assert spec.rules_code() == spec.rules_code(None, {n: False for n in names})
+
+
+# ---------------------------------------------------------------------------------------------
+# The variant comparison (tajsim.analysis.variants) and its report section
+# ---------------------------------------------------------------------------------------------
+def test_variant_comparison_measures():
+    import pandas as pd
+
+    from tajsim.analysis.variants import variant_comparison
+    frames = []
+    for variant, opts in (("defaults", {}), ("round_end", {"round_end": True})):
+        for strategies in ("random", "greedy,random"):
+            df = tajsim.simulate(games=40, players=2, strategies=strategies, game="maharani",
+                                 seed=2, options=opts, progress=False)
+            frames.append(df.assign(variant=variant, run_id=f"{variant}-{strategies}"))
+    long = variant_comparison(pd.concat(frames, ignore_index=True))
+    mirror = long[(long["level"] == "random") & (long["variant"] == "defaults")]
+    measures = set(mirror["measure"])
+    assert {"seat_0", "seat_1", "max_seat_deviation", "ties", "length"} <= measures
+    seats = mirror[mirror["measure"].str.startswith("seat_")]
+    assert abs(seats["estimate"].sum() - 1) < 1e-9 and (seats["n"] == 40).all()
+    mixed = long[long["measure"] == "stronger_share"]
+    assert set(mixed["level"]) == {"greedy vs random"} and (mixed["estimate"] > 0.5).all()
+    assert ((long["ci_low"] <= long["estimate"] + 1e-12)
+            & (long["estimate"] <= long["ci_high"] + 1e-12)).all()

@@ -43,6 +43,7 @@ from tajsim.analysis import (
     setup_balance,
     skill,
     skill_profile,
+    variants,
     winrates,
 )
 from tajsim.engine.spec import GameSpec
@@ -73,6 +74,7 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "skill_levels": skill.skill_levels,  # on a frame with a ``variant`` column (the levels)
     "restricted_play": restricted.restricted_play,  # strategies with forbid=... vs without
     "skill_profile": skill_profile.skill_profile,  # levels head to head (tajsim profile)
+    "variant_comparison": variants.variant_comparison,  # variants x levels (issue 40 s2)
 }
 
 #: Analyses that read one frame per variant (a ``column``, default ``variant``, labels them)
@@ -102,6 +104,7 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "skill_levels": (*_GAME, "variant", "winner", "strategy", "rank", "score", "pts_*"),
     "restricted_play": (*_GAME, "strategy", "winner"),
     "skill_profile": skill_profile.REQUIRED_COLUMNS,
+    "variant_comparison": variants.REQUIRED_COLUMNS,
 }
 
 

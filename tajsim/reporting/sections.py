@@ -28,6 +28,7 @@ from tajsim.reporting.score_sections import section_composition
 from tajsim.reporting.setup_sections import section_setup_balance
 from tajsim.reporting.skill_chain_sections import section_skill_profile
 from tajsim.reporting.skill_sections import section_restricted, section_skill
+from tajsim.reporting.variant_sections import section_variants
 from tajsim.reporting.win_rate_sections import (
     section_overview,
     section_seat_advantage,
@@ -55,6 +56,8 @@ GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
                                        "restricted seat (strategies with forbid=)"),
     "skill_profile": (section_skill_profile, "win-rate matrix of skill levels head to head in "
                                              "every seating (tajsim profile)"),
+    "variants": (section_variants, "rule variants side by side: seat balance, skill gradient, "
+                                   "length and ties (runs labelled with a variant)"),
 }
 #: The game's own sections come after this one.
 _GAME_SECTIONS_AFTER = "score_composition"

@@ -141,7 +141,8 @@ def test_game_spec_is_complete():
     assert {o.name for o in SPEC.options} == {"no_lone_bonus", "penalty_per_turn",
                                               "static_order", "free_palace_site",
                                               "unlimited_houses", "several_palaces",
-                                              "ten_rounds"}
+                                              "ten_rounds", "reversed_draft", "random_draft",
+                                              "half_monk"}
     assert all(path.is_dir() for path in SPEC.source_folders)
     assert SPEC.golden_dir.is_dir() and list(SPEC.golden_dir.glob("*.txt"))
     assert SPEC.components.default().digest() == COMPONENTS.digest()

@@ -30,7 +30,8 @@ from tajsim.games.maharani.engine.invariants_nb import INVARIANT_NAMES, check_ga
 from tajsim.games.registry import get_game
 from tajsim.play.conformance import check_kernel_game
 
-RULES = {"default": 0, "target_marker": E.OPT_TARGET_MARKER, "free_refresh": E.OPT_FREE_REFRESH}
+RULES = {"default": 0, "target_marker": E.OPT_TARGET_MARKER, "free_refresh": E.OPT_FREE_REFRESH,
+         "round_end": E.OPT_ROUND_END}
 SPEC = get_game("maharani")
 
 

@@ -1,0 +1,126 @@
+"""Rule variants side by side, as a designer compares them (issue 40, section 2).
+
+The frame holds runs labelled with a ``variant`` (a rule option or component set, or the
+defaults), each played at several skill levels: **mirror** games (one strategy in every seat)
+and **mixed** games (two strategies). :func:`variant_comparison` gives, per variant, player
+count and level, one row per measure:
+
+* ``seat_<k>``: seat k's win rate in the mirror games (ties shared), Wilson 95% interval over
+  games;
+* ``max_seat_deviation``: the largest ``|rate - 1/n|`` over the seats, with the interval of
+  that seat's rate shifted by ``1/n`` (the seat is chosen after looking, so the interval is a
+  little optimistic; the per-seat rows are exact);
+* ``ties``: share of games with more than one winner (Wilson);
+* ``length``: the mean of the game's length column (Maharani ``n_turns``, Maharaja
+  ``n_rounds``, Taj Mahal ``n_visits`` or whichever ``length`` names), normal 95% interval;
+* ``stronger_share`` (mixed games, ``level`` = ``"<strong> vs <weak>"``): the stronger
+  strategy's win share of the game (its seats' shared wins), Wilson interval over games
+  (:func:`tajsim.analysis.compare.share_interval`). Which one is stronger comes from ``levels``
+  (weakest first); without it, the one that wins more over all the variants together (so a
+  variant can show the stronger level below 1/2).
+
+Every row has ``n`` (games). Columns: :data:`VARIANT_COLUMNS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from tajsim.analysis.compare import share_interval
+from tajsim.analysis.frames import game_index, win_value
+from tajsim.analysis.stats.proportions import wilson_interval
+
+__all__ = ["LENGTH_COLUMNS", "REQUIRED_COLUMNS", "VARIANT_COLUMNS", "variant_comparison"]
+
+REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "winner")
+#: The game-length columns tried in order when ``length`` is not given.
+LENGTH_COLUMNS = ("n_turns", "n_rounds", "n_visits", "n_actions")
+VARIANT_COLUMNS = ("variant", "n_players", "level", "measure", "n", "estimate", "ci_low",
+                   "ci_high")
+
+
+def _rows_for(frame: pd.DataFrame, length: str | None) -> list[tuple]:
+    """(level, measure, n, estimate, low, high) of one variant and player count."""
+    out: list[tuple] = []
+    games = game_index(frame)
+    frame = frame.assign(_game=games, _win=win_value(frame).to_numpy())
+    per_game = frame.groupby("_game", sort=True)
+    strategies = per_game["strategy"].agg(lambda s: tuple(sorted(set(map(str, s)))))
+    for combo, ids in strategies.groupby(strategies, sort=False):
+        sub = frame[frame["_game"].isin(ids.index)]
+        g = int(ids.size)
+        if len(combo) != 1:
+            continue
+        level = combo[0]
+        n = int(sub["n_players"].iloc[0])
+        worst = (-1.0, 0.0, 0.0, 0.0)
+        for k in range(n):
+            wins = float(sub.loc[sub["seat"] == k, "_win"].sum())
+            low, high = wilson_interval(wins, g)
+            rate = wins / g
+            out.append((level, f"seat_{k}", g, rate, float(low), float(high)))
+            dev = abs(rate - 1 / n)
+            if dev > worst[0]:
+                worst = (dev, rate - 1 / n, float(low) - 1 / n, float(high) - 1 / n)
+        out.append((level, "max_seat_deviation", g, worst[1], worst[2], worst[3]))
+        tied = float((sub.groupby("_game")["winner"].sum() > 1).sum())
+        low, high = wilson_interval(tied, g)
+        out.append((level, "ties", g, tied / g, float(low), float(high)))
+        if length is not None:
+            x = sub.groupby("_game")[length].first().to_numpy(np.float64)
+            mean = float(x.mean())
+            half = 1.96 * float(x.std(ddof=1)) / np.sqrt(g) if g > 1 else np.nan
+            out.append((level, "length", g, mean, mean - half, mean + half))
+    return out
+
+
+def _mixed_rows(frame: pd.DataFrame, levels: Sequence[str] | None,
+                pooled: dict[tuple, tuple[str, str]] | None = None) -> list[tuple]:
+    out: list[tuple] = []
+    frame = frame.assign(_game=game_index(frame), _win=win_value(frame).to_numpy())
+    strategies = frame.groupby("_game", sort=True)["strategy"].agg(
+        lambda s: tuple(sorted(set(map(str, s)))))
+    for combo, ids in strategies.groupby(strategies, sort=False):
+        if len(combo) != 2:
+            continue
+        sub = frame[frame["_game"].isin(ids.index)]
+        shares = {s: sub[sub["strategy"].astype(str) == s].groupby("_game")["_win"].sum()
+                  .reindex(ids.index, fill_value=0.0).to_numpy(np.float64) for s in combo}
+        order = list(levels or [])
+        if all(s in order for s in combo):
+            strong, weak = sorted(combo, key=order.index, reverse=True)
+        elif pooled is not None and combo in pooled:
+            strong, weak = pooled[combo]
+        else:
+            strong, weak = sorted(combo, key=lambda s: -shares[s].mean())
+        est, low, high = share_interval(shares[strong])
+        out.append((f"{strong} vs {weak}", "stronger_share", int(ids.size), est, low, high))
+    return out
+
+
+def variant_comparison(results: pd.DataFrame, column: str = "variant",
+                       levels: Sequence[str] | None = None,
+                       length: str | None = None) -> pd.DataFrame:
+    """Seat balance, ties and length in the mirror games and the stronger level's share in the
+    mixed games, per variant (``column``), player count and level (see the module docstring).
+    ``levels``: the strategies weakest first (which of a mixed pair is the stronger)."""
+    if column not in results.columns:
+        results = results.assign(**{column: "defaults"})
+    if length is None:
+        length = next((c for c in LENGTH_COLUMNS if c in results.columns), None)
+    rows = []
+    for (variant, n), frame in results.groupby([column, "n_players"], sort=False,
+                                               observed=True):
+        # without ``levels``, the stronger of a pair is the one that wins more over every
+        # variant together, so that a variant may show it below 1/2
+        pooled = {}
+        for row in _mixed_rows(results[results["n_players"] == n], None):
+            strong, weak = row[0].split(" vs ")
+            pooled[tuple(sorted((strong, weak)))] = (strong, weak)
+        for row in _rows_for(frame, length) + _mixed_rows(frame, levels, pooled):
+            rows.append((str(variant), int(n), *row))
+    out = pd.DataFrame(rows, columns=list(VARIANT_COLUMNS))
+    return out
