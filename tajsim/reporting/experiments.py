@@ -86,7 +86,8 @@ def run_experiment(
     named = [str(a.get("name") if isinstance(a, dict) else a) for a in exp.analyses]
     owner = Owner("run", exp.name, exp.game, None if scale == 1 else scale)
     # the experiment's own run may replace its quick look (marked with its scale)
-    force = force or check_experiment_folder(out_dir, exp, owner, given_out=out is not None)
+    force = force or check_experiment_folder(out_dir, exp, owner, given_out=out is not None,
+                                             restart=restart)
     check_output_folder(out_dir, owner, force=force)
     detail(f"validated {exp.path}: {len(exp.runs)} run{'s' if len(exp.runs) != 1 else ''}, "
            f"{exp.total_games:,} games before --scale, analyses "
@@ -124,31 +125,35 @@ def run_experiment(
 
 
 def check_experiment_folder(out_dir: Path, exp: Experiment, owner: Owner, *,
-                            given_out: bool = True) -> bool:
+                            given_out: bool = True, restart: bool = False) -> bool:
     """Refuse, in one ``UserError``, to write ``exp`` at ``owner.scale`` into a folder holding
     this experiment's report made otherwise: a quick look (``--scale`` other than 1) over the
-    experiment's own report or another quick look, and any run over the report of another
-    version of the experiment file (its stored ``experiment.toml`` says other settings).
-    Returns True where the folder holds this experiment's quick look and the run is the
-    experiment's own (scale 1, the same file), which may replace it; False otherwise (the
-    folder is then checked as any other, see :func:`check_output_folder`)."""
+    experiment's own report, over a quick look at another scale (unless ``restart``: played
+    again at the new scale), and any run over the report of another version of the experiment
+    file (its stored ``experiment.toml`` says other settings).
+    Returns True where the folder holds this experiment's quick look and the run may replace
+    it (the experiment's own run, or ``restart``); False otherwise (the folder is then checked
+    as any other, see :func:`check_output_folder`)."""
     found = read_owner(out_dir)
     if found is None or (found.command, found.of, found.game) != \
             (owner.command, owner.of, owner.game):
         return False
     where = f"--out {str(out_dir)!r}" if given_out else f"{str(out_dir)!r} (the default --out)"
-    if owner.scale is not None and found.scale != owner.scale:
-        held = f"the full report of experiment {exp.name!r}" if found.scale is None else \
-            f"the report of experiment {exp.name!r} at --scale {found.scale:g}"
-        raise UserError(f"{where} holds {held}; a run at --scale {owner.scale:g} would "
-                        "replace it: expected --out DIR for a quick look (or --force to "
-                        "replace it)")
+    if owner.scale is not None and found.scale is None:
+        raise UserError(f"{where} holds the full report of experiment {exp.name!r}; a run at "
+                        f"--scale {owner.scale:g} would replace it: expected --out DIR for a "
+                        "quick look (or --force to replace it)")
+    if owner.scale is not None and found.scale != owner.scale and not restart:
+        raise UserError(f"{where} holds the report of experiment {exp.name!r} at --scale "
+                        f"{found.scale:g}; a run at --scale {owner.scale:g} would replace it: "
+                        f"expected --restart to play it again at --scale {owner.scale:g}, or "
+                        "another --out")
     stored = out_dir / "experiment.toml"
     if stored.is_file() and _settings(stored) != _settings(exp.path):
         raise UserError(f"{where} holds the report of another version of {exp.path} (its "
                         "experiment.toml there has other settings); expected --out DIR for "
                         "this one (or --force to replace that report)")
-    return owner.scale is None and found.scale is not None
+    return found.scale is not None and found.scale != owner.scale
 
 
 def _settings(path: Path) -> Any:
