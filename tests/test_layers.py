@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tajsim.games import GAME_PACKAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 LINT = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
@@ -161,9 +164,15 @@ def test_an_import_circle_is_found(tmp_path):
                for c in _circles(copy))
 
 
-def test_the_tests_have_one_conftest():
-    """Test modules import ``tests/conftest.py`` by name (``from conftest import ...``); pytest
-    imports every ``conftest.py`` as a module named ``conftest``, so a second one (collected
-    first, under ``tests/games/``) takes the name and those imports fail. Helpers shared inside
-    a game's tests live in ``tests/games/<game>/<game>_helpers.py``."""
-    assert sorted((ROOT / "tests").rglob("conftest.py")) == [ROOT / "tests" / "conftest.py"]
+def test_no_test_imports_a_conftest_by_name():
+    """pytest imports every ``conftest.py`` as a module named ``conftest``, so ``from conftest
+    import ...`` would find whichever was collected first. A folder's ``conftest.py`` holds
+    fixtures only; helpers shared inside a game's tests live in
+    ``tests/games/<game>/<game>_helpers.py``, imported by that name. The root ``conftest.py``
+    is generic: it names no game."""
+    importing = [p for p in (ROOT / "tests").rglob("*.py")
+                 if re.search(r"^\s*(from conftest import|import conftest)", p.read_text(),
+                              re.M)]
+    assert importing == []
+    root = (ROOT / "tests" / "conftest.py").read_text()
+    assert not [name for name in GAME_PACKAGES if name in root]

@@ -27,7 +27,7 @@ def play_python_games(seats, n_games, **kwargs):
 def resolve_seat(seat):
     return mixed.resolve_seat(SPEC, seat)
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "strategies" / "example_cautious.py"
+EXAMPLE = Path(__file__).resolve().parents[3] / "strategies" / "example_cautious.py"
 
 
 class FirstLegal(PythonPolicy):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import (
+from tajmahal_helpers import (
     WITHDRAW,
     Cards,
     StateBuilder,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import (
+from tajmahal_helpers import (
     WITHDRAW,
     Cards,
     StateBuilder,

@@ -166,8 +166,17 @@ def test_crown_palace_spreads_rather_than_stacks(comp, name):
     or more, and wins a tie. At visit 0 the advisor palace takes the city with most roads toward
     provinces still to come (the heuristic once counted them again for the crown); at the last
     visit every city ties (no road to grow, no other palace to link)."""
-    from conftest import WITHDRAW, Cards, act, cities_of, city, legal, neighbours, province_of
-    from test_rules import solo
+    from tajmahal_helpers import (
+        WITHDRAW,
+        Cards,
+        act,
+        cities_of,
+        city,
+        legal,
+        neighbours,
+        province_of,
+    )
+    from test_tajmahal_rules import solo
 
     from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 

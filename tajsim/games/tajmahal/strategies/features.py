@@ -11,7 +11,7 @@ Every function here reads only information that ``player`` is allowed to know:
 A card is *unseen* by ``player`` when it lies in the deck or in another player's hand without
 being public. Unseen cards are only ever used as a multiset (how many unseen cards of each
 colour show each symbol), never by position, so permuting them cannot change any value computed
-here; ``tests/test_hidden_info.py`` checks that for every strategy.
+here; ``tests/games/tajmahal/test_tajmahal_hidden_info.py`` checks that for every strategy.
 
 The small helpers are inlined into their callers (``inline="always"``, numba IR): an
 out-of-line call costs reference counting on each array argument (state, comp, view, weights),
