@@ -14,8 +14,9 @@ B" means ``rank_A < rank_B``; a shared rank counts one half.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -167,34 +168,9 @@ def bradley_terry(
     b = pairs["b"].to_numpy(np.int64)
     y = pairs["score"].to_numpy(np.float64)
     game = pairs["game"].to_numpy(np.int64)
-    above, below = _separated(a, b, y, K)
-    keep = [k for k in range(K) if k not in above and k not in below]
     z = normal_quantile(confidence)
-    theta_c = np.full(K, np.nan)
-    se = np.full(K, np.nan)
-    for k in above:
-        theta_c[k] = np.inf
-    for k in below:
-        theta_c[k] = -np.inf
-    if len(keep) >= 2:
-        index = {k: i for i, k in enumerate(keep)}
-        rows = np.isin(a, keep) & np.isin(b, keep)
-        ra = np.array([index[k] for k in a[rows]], np.int64)
-        rb = np.array([index[k] for k in b[rows]], np.int64)
-        m = len(keep)
-        # Free parameters: theta_1..theta_{m-1}, theta_0 = 0.
-        D = np.zeros((ra.size, m))
-        D[np.arange(ra.size), ra] += 1.0
-        D[np.arange(ra.size), rb] -= 1.0
-        fit = _fit_pairwise_logit(y[rows], D[:, 1:], game[rows], max_iter)
-        theta = np.r_[0.0, fit.params]
-        vcov = np.zeros((m, m))
-        vcov[1:, 1:] = fit.cov_params()
-        centre = np.eye(m) - 1.0 / m
-        theta_c[keep] = centre @ theta
-        se[keep] = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
-    elif len(keep) == 1:
-        theta_c[keep[0]] = 0.0
+    theta_c, se, above, below, keep = _centred_strengths(
+        a, b, y, K, lambda rows, X: _fit_pairwise_logit(y[rows], X, game[rows], max_iter))
     n_comp = np.bincount(a, minlength=K) + np.bincount(b, minlength=K)
     strategy = results["strategy"].astype(str)
     gidx = game_index(results)
@@ -222,6 +198,42 @@ def bradley_terry(
     out = out.iloc[order].reset_index(drop=True)
     out["rank"] = np.arange(1, K + 1, dtype=np.int64)
     return out
+
+
+def _centred_strengths(a: np.ndarray, b: np.ndarray, y: np.ndarray, K: int,
+                       fit: Callable[[np.ndarray, np.ndarray], Any]
+                       ) -> tuple[np.ndarray, np.ndarray, list[int], list[int], list[int]]:
+    """Bradley-Terry strengths centred to mean 0 and their standard errors, float64[K] each,
+    from comparisons ``a[i]`` against ``b[i]`` with outcome ``y[i]`` (the share of ``a``).
+    Strategies separated from the rest (:func:`_separated`) get +-inf and no interval and are
+    left out; ``fit(rows, X)`` fits the others' logit on the comparisons ``rows`` (bool) with
+    design ``X`` (theta_0 = 0: one column fewer than those kept) and returns a result with
+    ``params`` and ``cov_params()``. Returns ``(strength, se, above, below, kept)``."""
+    above, below = _separated(a, b, y, K)
+    keep = [k for k in range(K) if k not in above and k not in below]
+    theta_c = np.full(K, np.nan)
+    se = np.full(K, np.nan)
+    theta_c[above] = np.inf
+    theta_c[below] = -np.inf
+    if len(keep) >= 2:
+        index = {k: i for i, k in enumerate(keep)}
+        rows = np.isin(a, keep) & np.isin(b, keep)
+        ra = np.array([index[k] for k in a[rows]], np.int64)
+        rb = np.array([index[k] for k in b[rows]], np.int64)
+        m = len(keep)
+        D = np.zeros((ra.size, m))
+        D[np.arange(ra.size), ra] += 1.0
+        D[np.arange(ra.size), rb] -= 1.0
+        result = fit(rows, D[:, 1:])
+        theta = np.r_[0.0, result.params]
+        vcov = np.zeros((m, m))
+        vcov[1:, 1:] = result.cov_params()
+        centre = np.eye(m) - 1.0 / m
+        theta_c[keep] = centre @ theta
+        se[keep] = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
+    elif len(keep) == 1:
+        theta_c[keep[0]] = 0.0
+    return theta_c, se, above, below, keep
 
 
 def _separated(a: np.ndarray, b: np.ndarray, y: np.ndarray, K: int) -> tuple[list[int], list[int]]:
@@ -591,32 +603,12 @@ def bradley_terry_pairs(pairs: PairMatrix, confidence: float = 0.95) -> pd.DataF
     met = pairs.n[ii, jj] > 0
     a, b = ii[met].astype(np.int64), jj[met].astype(np.int64)
     y, w = pairs.share[a, b], pairs.n[a, b]
-    above, below = _separated(a, b, y, K)
-    keep = [k for k in range(K) if k not in above and k not in below]
-    theta_c = np.full(K, np.nan)
-    se = np.full(K, np.nan)
-    theta_c[above] = np.inf
-    theta_c[below] = -np.inf
-    if len(keep) >= 2:
-        index = {k: i for i, k in enumerate(keep)}
-        rows = np.isin(a, keep) & np.isin(b, keep)
-        ra = np.array([index[k] for k in a[rows]], np.int64)
-        rb = np.array([index[k] for k in b[rows]], np.int64)
-        m = len(keep)
-        D = np.zeros((ra.size, m))
-        D[np.arange(ra.size), ra] += 1.0
-        D[np.arange(ra.size), rb] -= 1.0
+    def fit_glm(rows: np.ndarray, X: np.ndarray) -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fit = GLM(y[rows], D[:, 1:], family=Binomial(), var_weights=w[rows]).fit()
-        theta = np.r_[0.0, fit.params]
-        vcov = np.zeros((m, m))
-        vcov[1:, 1:] = fit.cov_params()
-        centre = np.eye(m) - 1.0 / m
-        theta_c[keep] = centre @ theta
-        se[keep] = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
-    elif len(keep) == 1:
-        theta_c[keep[0]] = 0.0
+            return GLM(y[rows], X, family=Binomial(), var_weights=w[rows]).fit()
+
+    theta_c, se, above, below, keep = _centred_strengths(a, b, y, K, fit_glm)
     z = normal_quantile(confidence)
     with np.errstate(invalid="ignore"):
         out = pd.DataFrame({
