@@ -30,8 +30,14 @@ def test_every_game_has_a_generated_batch_loop():
 def test_switches_follow_the_wing(tmp_path, monkeypatch):
     wing = tmp_path / "toy" / "play"
     wing.mkdir(parents=True)
+    hooks = "def new_work_nb(*switches):\n    pass\n\n\ndef decide_nb(*args):\n    pass\n"
     (wing / "loop_hooks.py").write_text('SWITCHES = (("search", None),)\n', encoding="utf-8")
     monkeypatch.setattr(generate_batch, "GAMES_DIR", tmp_path)
+    with pytest.raises(ValueError, match="no new_work_nb, decide_nb; expected them in a game "
+                                         "with kernel switches"):
+        generate_batch.render("toy")
+    (wing / "loop_hooks.py").write_text('SWITCHES = (("search", None),)\n' + hooks,
+                                        encoding="utf-8")
     text = generate_batch.render("toy")
     assert "from tajsim.games.toy.engine.nb import (" in text
     assert "setups, search=None):" in text
@@ -41,14 +47,22 @@ def test_switches_follow_the_wing(tmp_path, monkeypatch):
     (wing / "loop_hooks.py").write_text("SWITCHES = ()\n", encoding="utf-8")
     text = generate_batch.render("toy")
     assert "check_switches_nb" not in text and "switches (``" not in text
+    # no switches and no hooks of its own: the template's, deciding by choose_action_nb
+    assert "from tajsim.games.toy.strategies.nb import choose_action_nb" in text
+    assert "def new_work_nb():" in text and "def decide_nb(" in text
+    compile(text, "nb.py", "exec")
+    (wing / "loop_hooks.py").write_text("SWITCHES = ()\n" + hooks, encoding="utf-8")
+    text = generate_batch.render("toy")
+    assert "choose_action_nb" not in text and "    decide_nb,\n    new_work_nb,\n" in text
     compile(text, "nb.py", "exec")
     assert '@njit(cache=True, inline="always")\ndef play_to_end_nb(' in text
-    (wing / "loop_hooks.py").write_text("SWITCHES = ()\nINLINE_LOOP = False\n", encoding="utf-8")
+    (wing / "loop_hooks.py").write_text("SWITCHES = ()\nINLINE_LOOP = False\n" + hooks,
+                                        encoding="utf-8")
     text = generate_batch.render("toy")
     assert "@njit(cache=True)\ndef play_to_end_nb(" in text
     compile(text, "nb.py", "exec")
     assert "STRATEGY_RANDOM" not in text and "below" not in text
-    (wing / "loop_hooks.py").write_text("SWITCHES = ()\nRANDOM_FAST_PATH = True\n",
+    (wing / "loop_hooks.py").write_text("SWITCHES = ()\nRANDOM_FAST_PATH = True\n" + hooks,
                                         encoding="utf-8")
     text = generate_batch.render("toy")
     assert "from tajsim.engine.rng import below\n" in text
@@ -57,7 +71,7 @@ def test_switches_follow_the_wing(tmp_path, monkeypatch):
     assert "count_legal_nb" not in text
     compile(text, "nb.py", "exec")
     (wing / "loop_hooks.py").write_text(
-        "SWITCHES = ()\nRANDOM_FAST_PATH = True\nRANDOM_WITHOUT_LIST = True\n",
+        "SWITCHES = ()\nRANDOM_FAST_PATH = True\nRANDOM_WITHOUT_LIST = True\n" + hooks,
         encoding="utf-8")
     text = generate_batch.render("toy")
     assert "    count_legal_nb,\n    legal_actions_nb,\n    nth_legal_nb,\n" in text
