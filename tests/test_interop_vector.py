@@ -187,3 +187,25 @@ def test_bad_arguments_are_one_line_user_errors(kwargs, expected):
 def test_players_default_to_the_games_table_size():
     for name, spec in GAMES.items():
         assert VectorEnv(game=name, num_envs=1).n_players == spec.default_player_count()
+
+
+def test_the_benchmark_runs_and_checks_itself(tmp_path):
+    """``benchmarks/bench_vector_env.py --check`` at tiny sizes writes every ratio it
+    documents."""
+    import csv
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_vector_env.py"
+    done = subprocess.run([sys.executable, str(script), "--game", "nothanks", "--num-envs", "4",
+                           "--steps", "3", "--repeat", "1", "--warmup", "0", "--check",
+                           "--results", str(tmp_path)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "check passed" in done.stderr
+    with (tmp_path / "vector_env.csv").open() as f:
+        (row,) = list(csv.DictReader(f))
+    assert row["game"] == "nothanks" and int(row["players"]) == 4
+    for name in ("every_seat_obs", "every_seat_noobs", "learner_obs", "learner_noobs"):
+        assert float(row[f"ratio_{name}"]) > 0
