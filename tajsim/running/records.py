@@ -28,15 +28,25 @@ from tajsim.running.kernels import gather_fields_nb
 if TYPE_CHECKING:
     from tajsim.running.config import RunTask
 
-#: How the chunk files are written, chosen by measurement (benchmarks/README.md, issue 42: a
-#: 10,000-game Taj Mahal `random` chunk, 40,000 rows of 84 columns, CPU seconds to write and
-#: megabytes): zstd (level 1, Arrow's default) 0.051 s and 0.76 MB; zstd 3 0.054 s, 0.76 MB;
-#: snappy 0.043 s, 1.11 MB; lz4 0.044 s, 1.12 MB; none 0.041 s, 1.37 MB. Most of the time is
-#: the encoding (dictionaries, int8 widened to Parquet's INT32), not the codec, so zstd keeps
-#: files a third smaller than snappy for 0.008 s a chunk (a 0.27 s chunk of play). Statistics
-#: of ``game_id`` alone (the one column ``chunk_check`` reads them for) would save 0.006 s more;
-#: they are kept for every column (readers may filter on them). Any codec reads back the same.
-PARQUET_COMPRESSION = "zstd"
+#: The chunk files' codec, chosen by measurement (issue 42; CPU seconds to write a chunk's
+#: table, and its size, on the 2-core VM; benchmarks/README.md):
+#:
+#: ========================  ======================  ======================
+#: codec                     10,000 random games      197 heuristic games
+#: ========================  ======================  ======================
+#: zstd (level 1, default)   0.051 s, 0.76 MB         0.0052 s, 45 kB
+#: zstd level 3              0.054 s, 0.76 MB
+#: snappy                    0.043 s, 1.11 MB         0.0026 s, 50 kB
+#: lz4                       0.044 s, 1.12 MB
+#: none                      0.041 s, 1.37 MB         0.0025 s, 52 kB
+#: ========================  ======================  ======================
+#:
+#: Most of a large chunk's time is Parquet's encoding (dictionaries, int8 widened to INT32),
+#: not the codec; a small one's is a fixed cost a column, which zstd doubles (its context a
+#: page): the heuristics' chunks (0.05 s of play, the runner's smallest) spent 15 % of their
+#: play on zstd alone. snappy: half the cost of a small chunk, 0.008 s less a large one, files
+#: 10-46 % larger. Chunks written with zstd (before 2026-11-29) read back the same.
+PARQUET_COMPRESSION = "snappy"
 
 
 def results_columns(task: RunTask, results: np.ndarray, setups: np.ndarray,
@@ -213,7 +223,8 @@ def results_frame(task: RunTask, results: np.ndarray, setups: np.ndarray,
 
 
 def to_parquet(table: pa.Table | pd.DataFrame) -> bytes:
-    """A results table (or frame) as Parquet bytes (pyarrow, zstd, no index)."""
+    """A results table (or frame) as Parquet bytes (pyarrow, ``PARQUET_COMPRESSION``, no
+    index)."""
     if isinstance(table, pd.DataFrame):
         table = pa.Table.from_pandas(table, preserve_index=False)
     buf = io.BytesIO()
