@@ -10,15 +10,30 @@
 #    (--lock): GPU games/s against issue 15's targets and against one core, and records
 #    compared with the CPU's for every strategy the GPU plays (--coverage);
 # 3. ("scaling" in $STEPS) bench_scaling.py on every core (issue 13's table), its kernels
-#    compiled in the background during step 2.
+#    compiled in the background during step 2;
+# 4. ("records" in $STEPS, issue 42 section 3) the records' cost on every core: bench_scaling.py
+#    --alternate in both local modes (threads, processes: records off and on, each against the
+#    machine's own rate measured in the same round) for `random` and the heuristic line-up
+#    (scaling_records.csv); then the GPU run through the CLI with records, `tajsim simulate
+#    --device gpu -n 1000000 -p 4 -s random -w $CORES --out DIR`, timed end to end (compile
+#    included), and bench_gpu_records.py: the same run in one process after a first small run
+#    has compiled the kernels (numba-cuda keeps no cache), with and without records, so that its
+#    games/s is after the compile (gpu_records.csv).
 #
-# Usage, from the repository root: OUT=DIR [STEPS="gpu scaling"] bash benchmarks/device_session.sh
-# On 16 cores and an H200 step 2 took about 5 min (compiles about 2 min), step 3 about 3 min.
-# Each step writes its CSVs under $OUT (<game>/gpu.csv, scaling.csv) and the whole output to
+# Usage, from the repository root:
+#   OUT=DIR [STEPS="gpu scaling records"] bash benchmarks/device_session.sh
+# Budget (16 cores, an H200; at most 8 minutes of a lent machine in all, the probe about 20 s):
+# step 2 about 4 min 30 s (compiles about 2 min; each bench_gpu under `timeout 300`), step 3
+# about 1 min 15 s (`--lineups random heuristic`, under `timeout 100`), step 4 about 2 min
+# (`timeout 90` for the alternated runs, `timeout 60` for the CLI run, `timeout 100` for the
+# runs after the compile). A session short of time runs STEPS="records" alone (about 3 min
+# with the probe and the background compile). Each step writes its CSVs under $OUT
+# (<game>/gpu.csv, scaling.csv, scaling_records.csv, gpu_records.csv) and the whole output to
 # $OUT/log.txt; a step that fails or runs out of time leaves the others' files.
 set -u
 OUT=${OUT:-/tmp/tajsim-device}
-STEPS=${STEPS:-gpu scaling}
+STEPS=${STEPS:-gpu scaling records}
+CORES=$(nproc)
 PY=${PYTHON:-python3}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log.txt") 2>&1
@@ -60,7 +75,7 @@ if ! probe 2>"$OUT/probe.txt"; then
 fi
 rm -f "$OUT/probe.txt"
 
-if [[ " $STEPS " == *" scaling "* ]]; then
+if [[ " $STEPS " == *" scaling "* || " $STEPS " == *" records "* ]]; then
     stamp "scaling kernels (compiled in the background)"
     "$PY" - >/tmp/tajsim-scaling-warm.txt 2>&1 <<'EOF' &
 import sys
@@ -86,7 +101,7 @@ if [[ " $STEPS " == *" gpu "* ]]; then
     stamp "bench_gpu, three games"
     pids=()
     for game in tajmahal maharaja maharani; do
-        timeout 480 "$PY" benchmarks/bench_gpu.py --game "$game" --players 4 --repeat 1 \
+        timeout 300 "$PY" benchmarks/bench_gpu.py --game "$game" --players 4 --repeat 1 \
             --blocks 64,256 --cpu-seconds 1 --cpu-threads 1 --coverage --check \
             --lock /tmp/tajsim-gpu.lock --results "$OUT/$game" >"/tmp/tajsim-$game.txt" 2>&1 &
         pids+=($!)
@@ -99,10 +114,31 @@ if [[ " $STEPS " == *" gpu "* ]]; then
     done
 fi
 
-if [[ " $STEPS " == *" scaling "* ]]; then
+if [[ " $STEPS " == *" scaling "* || " $STEPS " == *" records "* ]]; then
     wait "$warm"; echo "scaling warm-up: exit $?"; cat /tmp/tajsim-scaling-warm.txt
+fi
+if [[ " $STEPS " == *" scaling "* ]]; then
     stamp "bench_scaling"
-    timeout 240 "$PY" benchmarks/bench_scaling.py --quick --repeat 1 --check --results "$OUT"
+    timeout 100 "$PY" benchmarks/bench_scaling.py --quick --repeat 1 --check \
+        --lineups random heuristic --results "$OUT"
     echo "bench_scaling: exit $?"
+fi
+
+if [[ " $STEPS " == *" records "* ]]; then
+    stamp "records on every core: threads and processes, records off and on, alternated"
+    timeout 90 "$PY" benchmarks/bench_scaling.py --quick --alternate 1 \
+        --modes threads processes --lineups random heuristic --results "$OUT"
+    echo "bench_scaling --alternate: exit $?"
+    stamp "GPU run with records through the CLI (compile included)"
+    rm -rf /tmp/tajsim-gpu-cli
+    t0=$(date +%s%N)
+    timeout 60 "$PY" -m tajsim simulate --device gpu -n 1000000 -p 4 -s random \
+        -w "$CORES" --out /tmp/tajsim-gpu-cli -q
+    cli_rc=$?
+    cli_s=$("$PY" -c "print(($(date +%s%N) - $t0) / 1e9)")
+    echo "tajsim simulate --device gpu: exit $cli_rc, $cli_s s"
+    stamp "GPU runs with and without records after the compile"
+    CLI_S=$cli_s CLI_RC=$cli_rc timeout 100 "$PY" benchmarks/bench_gpu_records.py "$OUT" "$CORES"
+    echo "bench_gpu_records: exit $?"
 fi
 stamp "done"
