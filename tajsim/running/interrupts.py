@@ -82,6 +82,7 @@ def interrupt_guard() -> Iterator[InterruptGuard]:
 
     signal.signal(signal.SIGINT, remember_and_raise)
     _active = guard
+    _clear_stop()  # a request left from before (a watcher thread's late one) is not this run's
     stop_watching = _watch_signals(guard)
     try:
         yield guard
@@ -89,14 +90,21 @@ def interrupt_guard() -> Iterator[InterruptGuard]:
         _active = None
         signal.signal(signal.SIGINT, signal.default_int_handler)
         stop_watching()
-        stop = sys.modules.get("tajsim.engine.stop")
-        if stop is not None:
-            stop.clear_stop()
+        _clear_stop()
+
+
+def _clear_stop() -> None:
+    stop = sys.modules.get("tajsim.engine.stop")
+    if stop is not None:
+        stop.clear_stop()
 
 
 def _ctrl_c(guard: InterruptGuard) -> None:
     """Remember Ctrl-C and ask the compiled searches to stop (if any was imported, hence may
-    run)."""
+    run); only while ``guard`` is set: the watcher thread may read the signal late, after its
+    guard ended, and a stop requested then would cut the next run's searches short."""
+    if _active is not guard:
+        return
     guard.interrupted.set()
     stop = sys.modules.get("tajsim.engine.stop")
     if stop is not None:

@@ -11,6 +11,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -265,7 +266,7 @@ def run_simulation(
         try:
             # Ctrl-C stops the run after the chunk in hand, even where Python loses its
             # KeyboardInterrupt (executors.interrupt_guard).
-            with interrupt_guard() as guard:
+            with interrupt_guard() as guard, _closed_on_interrupt(executor):
                 for result in _play_missing(executor, task, config.n_chunks, done):
                     # a chunk finished after Ctrl-C may hold games whose searches were cut
                     # short (tajsim.engine.stop): never kept
@@ -322,6 +323,18 @@ def run_simulation(
         executor.close()
         if store is not None:
             store.close()
+
+
+@contextmanager
+def _closed_on_interrupt(executor: Any) -> Iterator[None]:
+    """On Ctrl-C, wait for the chunks in flight (``executor.close()``) before the guard around
+    this is left: they end early only while the stop flag is set (:mod:`tajsim.engine.stop`),
+    and leaving the guard clears it."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        executor.close()
+        raise
 
 
 #: A game expected to cost more than this many seconds of one core is said before a run starts.
