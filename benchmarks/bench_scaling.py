@@ -16,6 +16,11 @@ what the machine allows the runner gets. The independent processes play without 
 ``efficiency`` with records also charges the runner for building and writing the rows.
 
 ``--check`` verifies that the W-worker run gives the same records (or aggregates) as one worker.
+
+``--alternate ROUNDS [--modes threads processes]`` (issue 42) measures instead, in rounds: the
+machine, then the runner with records off and on in each mode, one after the other, so that a
+changing load weighs on every variant alike; each row's ``efficiency`` is against its own
+round's machine (``scaling_records.csv``), and the log ends with each variant's median.
 Works on any number of cores (2 here; the issue's table came from 16).
 """
 
