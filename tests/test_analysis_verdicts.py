@@ -189,3 +189,25 @@ def test_rank_first_probability_bootstrap():
     assert strong["a"] > 0.99
     assert rank_first_probability(num, den, ["a", "b", "c"], n_boot=100, seed=1) == \
         rank_first_probability(num, den, ["a", "b", "c"], n_boot=100, seed=1)
+
+
+def test_an_equivalence_prints_the_interval_tost_decides_on():
+    """Equivalent within ±2 points with an estimate of 1.6 and a standard error of 0.24: the
+    95% interval reaches past +2, the 90% one (TOST's) stays inside."""
+    verdict = equivalence_test(0.016, 0.0024, 0.02, n=1000)
+    assert verdict.verdict == EQUIVALENT and verdict.ci_high > 0.02
+    low, high = verdict.tost_interval()
+    assert -0.02 < low and high < 0.02
+    assert f"[{100 * low:+.1f}, {100 * high:+.1f}] points (90% interval)" in verdict.text()
+
+
+@pytest.mark.parametrize("reference,value,expected", [
+    ("{a, b}", "{b, c}", "fails"),  # a > c, then c > a
+    ("{a, b}", "b", "holds"),
+    ("{a, b}", "{a, b, c}", "inconclusive"),
+    ("a", "c", "fails"),
+])
+def test_argmax_sets_compared(reference, value, expected):
+    from tajsim.analysis.stats.verdicts import compare_verdicts
+
+    assert compare_verdicts(reference, value) == expected

@@ -153,7 +153,8 @@ def bradley_terry(
         ``_high``; ``separated`` (str: ``"above all"`` / ``"below all"`` for a strategy that
         finished above / below every strategy it met: its strength is +inf / -inf, with no
         interval, and it is left out of the fit of the others, whose strengths would otherwise
-        run away with it; ``""`` otherwise); ``rank`` (int64).
+        run away with it; ``""`` otherwise); ``rank`` (int64). ``attrs["cov"]``: the
+        strengths' covariance in the rows' order, float64[K, K] (NaN for a separated one).
     """
     pairs = _pairs(results)
     names = pairs.attrs["names"]
@@ -169,7 +170,7 @@ def bradley_terry(
     y = pairs["score"].to_numpy(np.float64)
     game = pairs["game"].to_numpy(np.int64)
     z = normal_quantile(confidence)
-    theta_c, se, above, below, keep = _centred_strengths(
+    theta_c, se, above, below, keep, cov = _centred_strengths(
         a, b, y, K, lambda rows, X: _fit_pairwise_logit(y[rows], X, game[rows], max_iter))
     n_comp = np.bincount(a, minlength=K) + np.bincount(b, minlength=K)
     strategy = results["strategy"].astype(str)
@@ -197,22 +198,27 @@ def bradley_terry(
              + [below[i] for i in range(len(below) - 1, -1, -1)])
     out = out.iloc[order].reset_index(drop=True)
     out["rank"] = np.arange(1, K + 1, dtype=np.int64)
+    out.attrs["cov"] = cov[np.ix_(order, order)]  # the rows' strengths' covariance
     return out
 
 
 def _centred_strengths(a: np.ndarray, b: np.ndarray, y: np.ndarray, K: int,
                        fit: Callable[[np.ndarray, np.ndarray], Any]
-                       ) -> tuple[np.ndarray, np.ndarray, list[int], list[int], list[int]]:
+                       ) -> tuple[np.ndarray, np.ndarray, list[int], list[int], list[int],
+                                  np.ndarray]:
     """Bradley-Terry strengths centred to mean 0 and their standard errors, float64[K] each,
     from comparisons ``a[i]`` against ``b[i]`` with outcome ``y[i]`` (the share of ``a``).
     Strategies separated from the rest (:func:`_separated`) get +-inf and no interval and are
     left out; ``fit(rows, X)`` fits the others' logit on the comparisons ``rows`` (bool) with
     design ``X`` (theta_0 = 0: one column fewer than those kept) and returns a result with
-    ``params`` and ``cov_params()``. Returns ``(strength, se, above, below, kept)``."""
+    ``params`` and ``cov_params()``. Returns ``(strength, se, above, below, kept, cov)``,
+    ``cov`` the centred strengths' covariance, float64[K, K] (NaN for a separated one): they
+    sum to 0, so they are negatively correlated, and a difference's variance needs it."""
     above, below = _separated(a, b, y, K)
     keep = [k for k in range(K) if k not in above and k not in below]
     theta_c = np.full(K, np.nan)
     se = np.full(K, np.nan)
+    cov = np.full((K, K), np.nan)
     theta_c[above] = np.inf
     theta_c[below] = -np.inf
     if len(keep) >= 2:
@@ -230,10 +236,12 @@ def _centred_strengths(a: np.ndarray, b: np.ndarray, y: np.ndarray, K: int,
         vcov[1:, 1:] = result.cov_params()
         centre = np.eye(m) - 1.0 / m
         theta_c[keep] = centre @ theta
-        se[keep] = np.sqrt(np.clip(np.diag(centre @ vcov @ centre.T), 0, None))
+        centred = centre @ vcov @ centre.T
+        se[keep] = np.sqrt(np.clip(np.diag(centred), 0, None))
+        cov[np.ix_(keep, keep)] = centred
     elif len(keep) == 1:
         theta_c[keep[0]] = 0.0
-    return theta_c, se, above, below, keep
+    return theta_c, se, above, below, keep, cov
 
 
 def _separated(a: np.ndarray, b: np.ndarray, y: np.ndarray, K: int) -> tuple[list[int], list[int]]:
@@ -608,7 +616,7 @@ def bradley_terry_pairs(pairs: PairMatrix, confidence: float = 0.95) -> pd.DataF
             warnings.simplefilter("ignore")
             return GLM(y[rows], X, family=Binomial(), var_weights=w[rows]).fit()
 
-    theta_c, se, above, below, keep = _centred_strengths(a, b, y, K, fit_glm)
+    theta_c, se, above, below, keep, _ = _centred_strengths(a, b, y, K, fit_glm)
     z = normal_quantile(confidence)
     with np.errstate(invalid="ignore"):
         out = pd.DataFrame({

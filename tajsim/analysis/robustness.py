@@ -174,11 +174,12 @@ def argmax_finding(name: str, order: Order, detail: str) -> Finding:
 
 def _order_mde(order: Order) -> float:
     """The minimum detectable difference between the first two items (their pairwise
-    standard error), or NaN for one item."""
+    standard error) at the level Holm's first step tests them, alpha over the number of pairs
+    (a bound: later steps test at larger levels), or NaN for one item."""
     if order.pairwise.empty:
         return float("nan")
     first = order.pairwise.iloc[0]
-    return float(minimum_detectable_effect(first["se"]))
+    return float(minimum_detectable_effect(first["se"], alpha=ALPHA / len(order.pairwise)))
 
 
 def best_strategy(results: pd.DataFrame,
@@ -203,14 +204,14 @@ def best_strategy(results: pd.DataFrame,
 
 def strategy_ranking(results: pd.DataFrame,
                      options: ConclusionOptions = DEFAULT_OPTIONS) -> list[Finding]:
-    """Order of the Bradley-Terry strengths (all player counts pooled), every pair tested (Holm;
-    the strengths' standard errors taken as independent: ratings.bradley_terry gives no
-    covariance)."""
+    """Order of the Bradley-Terry strengths (all player counts pooled), every pair tested with
+    the strengths' covariance (centred strengths sum to 0: their differences' variances are not
+    the sums of their variances), Holm."""
     if results["strategy"].nunique() < 2:
         return []
     table = bradley_terry(results)
     order = tested_order(list(table["strategy"]), table["strength"].to_numpy(),
-                         se=table["se"].to_numpy(), alpha=options.alpha)
+                         cov=table.attrs["cov"], alpha=options.alpha)
     detail = "; ".join(f"{r.strategy} {fmt_estimate(r.strength, r.ci_low, r.ci_high, 2)}"
                        for r in table.itertuples())
     return [order_finding("strategy_ranking", order, detail)]

@@ -319,9 +319,13 @@ def strongest_statement(grp: pd.DataFrame, facet: list[str], order: Order | None
     if order is not None and len(ranked) > 1:
         first = ", ".join(f"{k} {v:.2f}" for k, v in sorted(order.p_first.items(),
                                                              key=lambda kv: -kv[1])[:3])
-        mde = float(minimum_detectable_effect(order.pairwise["se"].iloc[0]))
+        pairs = len(order.pairwise)
+        # Holm's first step tests at alpha / pairs: the detectable gap there bounds the rest
+        mde = float(minimum_detectable_effect(order.pairwise["se"].iloc[0],
+                                              alpha=0.05 / pairs))
         tail = (f"probability of ranking first when the games are resampled: {first}; the "
-                f"smallest difference between two strategies these games detect: "
+                f"smallest difference between the first two strategies these games detect "
+                f"after Holm over {pairs} pair{'s' if pairs != 1 else ''}: "
                 f"{100 * mde:.1f} points")
         if len(order.tiers[0]) > 1:
             shown = ranked[ranked["strategy"].astype(str).isin(order.tiers[0])]

@@ -189,6 +189,8 @@ class Equivalence:
     mde : float
         Minimum detectable effect at this n (two-sided ``alpha``, power :data:`POWER`).
     alpha : float
+    df : float
+        Degrees of freedom of the t reference (inf: normal).
     """
 
     estimate: float
@@ -202,6 +204,13 @@ class Equivalence:
     verdict: str
     mde: float
     alpha: float = ALPHA
+    df: float = float("inf")
+
+    def tost_interval(self) -> tuple[float, float]:
+        """The two-sided ``1 - 2 alpha`` interval (90%): TOST finds equivalence exactly when
+        it lies within ``±margin``."""
+        crit = _quantile(1.0 - self.alpha, self.df)
+        return self.estimate - crit * self.se, self.estimate + crit * self.se
 
     @property
     def p_value(self) -> float:
@@ -224,7 +233,9 @@ class Equivalence:
 
     def text(self, scale: float = 100.0, unit: str = " points", digits: int = 1) -> str:
         """One sentence-part: the verdict, the estimate with its 95% interval, the margin,
-        the p-value and n; an inconclusive one adds its minimum detectable effect."""
+        the p-value and n; an inconclusive one adds its minimum detectable effect. An
+        equivalence shows the interval TOST decides on, the (1 - 2 alpha) one, which lies
+        within the margin (the 95% one may not)."""
         def fmt(x: float) -> str:
             return f"{scale * x:+.{digits}f}"
 
@@ -232,7 +243,11 @@ class Equivalence:
                f"n = {self.n:,}")
         m = f"±{scale * self.margin:.{digits}f}{unit}"
         if self.verdict == EQUIVALENT:
-            return (f"equivalent within {m} ({est}; TOST p = {_p(self.p_equivalent)})")
+            low, high = self.tost_interval()
+            level = f"{100 * (1 - 2 * self.alpha):g}%"
+            return (f"equivalent within {m} ({fmt(self.estimate)} [{fmt(low)}, {fmt(high)}]"
+                    f"{unit} ({level} interval), n = {self.n:,}; TOST p = "
+                    f"{_p(self.p_equivalent)})")
         if self.verdict == DIFFERS:
             return f"differs ({est}; p = {_p(self.p_differs)}; margin {m})"
         return (f"inconclusive ({est}: neither excludes 0 nor lies within {m}; detectable "
@@ -263,7 +278,7 @@ def equivalence_test(
     mde = float(minimum_detectable_effect(se, alpha=alpha, power=power, df=df))
     if not (np.isfinite(estimate) and np.isfinite(se)) or se < 0:
         return Equivalence(estimate, se, margin, int(n), float("nan"), float("nan"),
-                           float("nan"), float("nan"), INCONCLUSIVE, mde, alpha)
+                           float("nan"), float("nan"), INCONCLUSIVE, mde, alpha, dof)
     if se == 0:
         p_eq = 0.0 if abs(estimate) < margin else 1.0
         p_diff = 0.0 if estimate != 0 else 1.0
@@ -274,7 +289,7 @@ def equivalence_test(
         p_diff = 2.0 * _cdf(-abs(estimate) / se, dof)
     verdict = (EQUIVALENT if p_eq < alpha else DIFFERS if p_diff < alpha else INCONCLUSIVE)
     return Equivalence(estimate, se, margin, int(n), estimate - crit * se,
-                       estimate + crit * se, p_eq, p_diff, verdict, mde, alpha)
+                       estimate + crit * se, p_eq, p_diff, verdict, mde, alpha, dof)
 
 
 def equivalence_of_means(
@@ -679,6 +694,10 @@ def compare_verdicts(reference: str, value: str) -> str:
         # two argmax sets: the reference's first tier against the level's
         ref_top, top = ref_tiers[0], tiers[0]
         if not ref_top & top:
+            return FAILS
+        if top - ref_top and ref_top - top:
+            # the level puts above an item of the reference's top one the reference put below
+            # it (``{a, b}`` against ``{b, c}``: a > c, then c > a): a pair separated both ways
             return FAILS
         if top <= ref_top:
             return HOLDS
