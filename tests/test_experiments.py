@@ -118,6 +118,8 @@ def write(tmp_path: Path, text: str) -> Path:
     ("[simulate]\ngames = 10\n[[runs]]\nname = 'a'\n[[runs]]\nname = 'a'\n", "distinct name"),
     ("[simulate]\ngames = 10\n[matrix]\nplayers = 4\n", "a non-empty list of values"),
     ("[simulate]\ngames = 10\n[report]\nsections = ['nope']\n", "report.sections"),
+    ("[simulate]\ngames = 10\n[report]\nequivalence_margin = 2\n",
+     "report.equivalence_margin: 2, expected a win-rate margin between 0 and 1"),
 ])
 def test_malformed_experiment_is_one_line(tmp_path, text, needle):
     with pytest.raises(UserError, match=None) as info:
@@ -226,3 +228,11 @@ def test_documented_example_is_valid(tmp_path):
         "shipped-players=3", "shipped-players=4", "shipped-players=5",
         "alt1-players=3", "alt1-players=4", "alt1-players=5"]
     check_experiment(exp)
+
+
+def test_an_experiments_margin_is_accepted(tmp_path):
+    from tajsim.running.experiments import MARGIN_KEY
+
+    exp = load_experiment(write(tmp_path, "[simulate]\ngames = 10\n[report]\n"
+                                          "equivalence_margin = 0.03\n"))
+    assert exp.raw["report"][MARGIN_KEY] == 0.03

@@ -45,7 +45,10 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
 }
 TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",
             "report")
-REPORT_KEYS = ("title", "sections", "skill_reference")
+REPORT_KEYS = ("title", "sections", "skill_reference", "equivalence_margin")
+#: The ``[report]`` key of the margin every null of the report is tested against (win rate:
+#: 0.02 is 2 points; the report sections read it as ``verdict_wording.MARGIN_KEY``).
+MARGIN_KEY = "equivalence_margin"
 #: What asks for restricted play: an analysis and a report section (a game that declares no
 #: restrictions refuses an experiment file naming either, before anything is played).
 RESTRICTED_ANALYSIS, RESTRICTED_SECTION = "restricted_play", "restricted"
@@ -226,6 +229,11 @@ def load_experiment(path: str | Path) -> Experiment:
                                   or RESTRICTED_SECTION in (sections or ())):
         raise _bad(path, "analyses", RESTRICTED_ANALYSIS, f"a game that declares restrictions "
                    f"({spec.title} declares none yet: no strategy takes forbid=)")
+    margin = report.get(MARGIN_KEY)
+    if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))
+                               or not 0 < margin < 1):
+        raise _bad(path, f"report.{MARGIN_KEY}", margin, "a win-rate margin between 0 and 1 "
+                   "(0.02: 2 points)")
     reference = report.get("skill_reference")
     variants = [r.variant for r in runs if r.variant is not None]
     if reference is not None and reference not in variants:
@@ -368,6 +376,9 @@ def simulate_experiment(
     reference = exp.raw.get("report", {}).get("skill_reference")
     if reference is not None:  # the skill section's reference level
         config["skill_reference"] = reference
+    margin = exp.raw.get("report", {}).get(MARGIN_KEY)
+    if margin is not None:  # every null's equivalence margin
+        config[MARGIN_KEY] = float(margin)
     seeds = {r.params.get("seed", 0) for r in exp.runs}
     if len(seeds) == 1:
         config["seed"] = seeds.pop()
