@@ -27,6 +27,7 @@ from tajsim.running.config import (
     setup_ids_for,
 )
 from tajsim.running.records import results_table, to_parquet
+from tajsim.running.run_files import data_digest
 
 
 @dataclass
@@ -38,6 +39,13 @@ class ChunkResult:
     games: int
     records: bytes | None
     aggregates: Aggregates
+    #: ``aggregates.to_bytes()`` and the SHA-256 digests of the two files (``run_files.
+    #: data_digest``), made where the chunk was built (a worker thread or process) so that the
+    #: run loop, which stores every chunk one after the other, only writes them (issue 42: 1.6
+    #: ms of zip a chunk, the heuristics' chunks finishing every 3.6 ms on 16 cores). None:
+    #: made when stored.
+    aggregates_bytes: bytes | None = None
+    digests: dict[str, Any] | None = None
 
 
 class CodeMismatchError(RuntimeError):
@@ -143,8 +151,11 @@ def build_chunk(task: RunTask, index: int, results: np.ndarray, setups: np.ndarr
     records = None
     if task.records:
         records = to_parquet(results_table(task, results, setups, lineups))
+    packed = aggregates.to_bytes()
     return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
-                       aggregates=aggregates)
+                       aggregates=aggregates, aggregates_bytes=packed,
+                       digests={"records": None if records is None else data_digest(records),
+                                "aggregates": data_digest(packed)})
 
 
 def run_chunk(task: RunTask, index: int, threads: int = 1,

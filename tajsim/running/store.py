@@ -312,10 +312,15 @@ class RunStore:
         """Store one finished chunk: rows, then their check file, then the aggregates (the
         done mark)."""
         name = chunk_name(result.index)
-        aggregates = result.aggregates.to_bytes()
+        aggregates = result.aggregates_bytes
+        digests = result.digests
+        if aggregates is None or digests is None:  # a ChunkResult made without them
+            aggregates = result.aggregates.to_bytes()
+            digests = {"records": None if result.records is None
+                       else data_digest(result.records),
+                       "aggregates": data_digest(aggregates)}
         check = {"format": CHECK_FORMAT, "run": self.identity, "games": result.games,
-                 "records": None if result.records is None else data_digest(result.records),
-                 "aggregates": data_digest(aggregates)}
+                 "records": digests["records"], "aggregates": digests["aggregates"]}
         if result.records is not None:
             atomic_write(self.chunks / f"{name}.parquet", result.records)
         atomic_write(self.files.check_path(result.index), json.dumps(check).encode())
