@@ -155,3 +155,13 @@ def test_a_mixed_equilibrium_says_why():
     s = head_to_head_structure(_pairs(faint, n=100))
     assert s.cycles == []
     assert s.verdict.endswith("(no cycle among them: some of their pairs are not separated)")
+
+
+def test_a_strategy_that_loses_a_little_to_the_best_is_not_in_the_support():
+    """The tournament's case: collector beats commodity by 0.3 points. The LPs' slack once left
+    commodity a weight of 3.6e-7, and the verdict read 'the equilibrium mixes collector 100%,
+    commodity 0%'."""
+    from tajsim.analysis.ratings import nash_equilibrium
+
+    payoff = np.array([[0.0, 0.0028, 0.023], [-0.0028, 0.0, 0.02], [-0.023, -0.02, 0.0]])
+    assert nash_equilibrium(payoff).tolist() == [1.0, 0.0, 0.0]

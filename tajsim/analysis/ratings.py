@@ -541,7 +541,17 @@ def nash_equilibrium(payoff: np.ndarray, tol: float = 1e-9) -> np.ndarray:
             start = np.zeros(k)
             start[support] = res.x
     p = np.where(start > 1e-9, start, 0.0)
+    p /= p.sum()
+    # A strategy in an equilibrium's support earns the game's value, 0, against it. The LPs'
+    # feasibility slack lets one that loses a little (-0.3 points) keep a weight of about
+    # slack / loss (3.6e-7): that is not membership of the support.
+    p = np.where(A @ p >= -SUPPORT_GAIN_TOL, p, 0.0)
     return p / p.sum()
+
+
+#: How far below the game's value (0) a strategy's gain against the equilibrium may fall and it
+#: still count as in the support: far above the solvers' slack, far below a measurable share.
+SUPPORT_GAIN_TOL = 1e-6
 
 
 def nash_payoff(pairs: PairMatrix, kind: str = "margin") -> np.ndarray:
