@@ -58,7 +58,8 @@ def test_an_episode_is_tajsims_own_game(game):
         "heuristic")[0].name
     strategy, params = spec.strategies.parse(name)
     switches = spec.strategies.kernel_switches([strategy.strategy_id])
-    env = SeatEnv(game=game, players=3, seat=1, opponents=name)
+    n = spec.default_player_count()  # the game's own table, whatever its range
+    env = SeatEnv(game=game, players=n, seat=1, opponents=name)
     obs, info = env.reset(seed=21)
     reward, terminated, steps = 0.0, False, 0
     while not terminated:
@@ -72,7 +73,7 @@ def test_an_episode_is_tajsims_own_game(game):
         obs, reward, terminated, truncated, info = env.step(int(action))
         assert not truncated
         steps += 1
-    reference = play_game([name] * 3, seed=21, game_id=0, game=game)
+    reference = play_game([name] * n, seed=21, game_id=0, game=game)
     assert env.game.actions == reference.actions
     assert info["scores"] == reference.scores() and info["rank"] == reference.ranks()[1]
     winners = reference.winners()
@@ -156,8 +157,9 @@ def test_check_env_passes_with_the_training_options(game):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_margin_reward_sums_to_the_final_margin_and_follows_better_score(game):
     spec = GAMES[game]
-    env = SeatEnv(game=game, players=3, reward="margin")
-    both = SeatEnv(game=game, players=3, reward="win+margin")
+    n = spec.default_player_count()
+    env = SeatEnv(game=game, players=n, reward="margin")
+    both = SeatEnv(game=game, players=n, reward="win+margin")
     rng = np.random.default_rng(1)
     returns = []
     for seed in range(6):

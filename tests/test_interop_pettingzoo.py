@@ -63,17 +63,18 @@ def test_api_test_and_seed_test_pass(game, edition, players):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_episodes_are_the_games_of_the_seed_and_index(game):
     spec = GAMES[game]
-    e = env(game=game, players=3)
+    n = spec.default_player_count()  # the game's own table, whatever its range
+    e = env(game=game, players=n)
     e.reset(seed=11)
     first = _masked_random_play(e, seed=1)
     e.reset()  # the next game of seed 11
-    assert np.array_equal(e.game.state, spec.game_class(3, None, 11, 1).state)
+    assert np.array_equal(e.game.state, spec.game_class(n, None, 11, 1).state)
     e.reset(seed=11)
-    assert np.array_equal(e.game.state, spec.game_class(3, None, 11, 0).state)
+    assert np.array_equal(e.game.state, spec.game_class(n, None, 11, 0).state)
     assert _masked_random_play(e, seed=1) == first  # same seed, same actions: same game
     assert e.game.scores() == spec.game_class.replay(e.game.record()).scores()
     e.reset(seed=12)
-    assert not np.array_equal(e.game.state, spec.game_class(3, None, 11, 0).state)
+    assert not np.array_equal(e.game.state, spec.game_class(n, None, 11, 0).state)
 
 
 def test_a_seedless_environment_draws_its_master_seed_once():
@@ -90,7 +91,7 @@ def test_observations_ignore_hidden_information(game):
     """States that differ only in what a seat cannot see (``spec.redraw_hidden``) give that
     seat equal arrays, through the environment's own ``observe``."""
     spec = GAMES[game]
-    n = min(4, spec.max_players)
+    n = spec.default_player_count()
     e = env(game=game, players=n)
     e.reset(seed=3)
     comp = e.game.comp
@@ -178,7 +179,7 @@ def test_a_field_longer_than_its_declaration_is_refused():
 def test_state_is_every_seats_observation_for_a_centralised_critic(game):
     from pettingzoo.test.state_test import test_state_space
 
-    e = env(game=game, players=3)
+    e = env(game=game)  # the game's default table
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # PettingZoo's check warns on a doubtful space
         test_state_space(e)
@@ -188,7 +189,7 @@ def test_state_is_every_seats_observation_for_a_centralised_critic(game):
         obs, _, terminated, truncated, _ = e.last()
         state = e.state()
         assert e.state_space.contains(state)
-        seats = np.split(state, 3)
+        seats = np.split(state, len(e.possible_agents))
         for p, seat in enumerate(e.possible_agents):
             if seat in e.agents:
                 assert np.array_equal(seats[p], e.observe(seat)["observation"])
