@@ -26,7 +26,8 @@ def test_every_analysis_runs_and_returns_n_and_intervals(frame):
     available = analyses_for("tajmahal")
     # these need frames of their own shape (variants; restricted seats; levels head to head):
     # their own tests run them
-    shaped = {"robustness", "skill_levels", "restricted_play", "skill_profile"}
+    shaped = {"robustness", "skill_levels", "restricted_play", "skill_profile",
+              "variant_comparison"}
     names = [n for n in available if n not in shaped]
     out = run_analyses(frame, names, "tajmahal")
     assert list(out) == names

@@ -216,8 +216,9 @@ def test_scaled_experiment_into_a_full_run_suggests_another_out(tmp_path):
     assert invoke("run", str(exp), "--out", str(out), "-q").exit_code == 0
     before = sorted(p.name for p in (out / "runs" / "main" / "chunks").iterdir())
     res = invoke("run", str(exp), "--out", str(out), "--scale", "0.5")
-    one_line_error(res, "(games: 40 there, 20 now)", "or another --out",
-                   "--restart would delete its 40 finished games")
+    # the quick look is refused before its runs are compared (the folder holds the full report)
+    one_line_error(res, "holds the full report of experiment 'exp'",
+                   "a run at --scale 0.5 would replace it", "expected --out DIR for a quick look")
     assert sorted(p.name for p in (out / "runs" / "main" / "chunks").iterdir()) == before
 
 
