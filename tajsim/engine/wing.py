@@ -30,7 +30,7 @@ tuning                                  ``n_params`` and ``restrictions``), ``TU
 frame_columns, setup_features,          ``W.play.records``
 setup_feature_columns
 check_state, redraw_hidden,             ``W.engine.invariants`` (``check_legal`` or
-check_legal, check_step                 ``check_legal_list``; ``check_step`` if present)
+check_legal, check_step                 ``check_legal_list`` and ``check_step`` if present)
 view                                    ``W.strategies.view.view``
 game_class                              ``W.engine.game.Game`` (if present)
 golden_cases, golden_dir                ``W.golden.GOLDEN_CASES``; ``tests/golden/<name>/``
@@ -129,7 +129,6 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
         setup_feature_columns=records.setup_feature_columns,
         check_state=invariants.check_state,
         redraw_hidden=invariants.redraw_hidden,
-        check_legal=_first(name, (invariants, "check_legal"), (invariants, "check_legal_list")),
         source_folders=tuple(folder / sub for sub in wing.SOURCE_FOLDERS),
         golden_dir=REPO / "tests" / "golden" / name,
     )
@@ -137,7 +136,9 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
                                  ("max_game_length", "MAX_GAME_LENGTH")):
         if hasattr(E, constant):
             fields[field_name] = int(getattr(E, constant))
-    for field_name, value in (("check_step", _optional(invariants, "check_step")),
+    for field_name, value in (("check_legal", _optional(invariants, "check_legal")
+                               or _optional(invariants, "check_legal_list")),
+                              ("check_step", _optional(invariants, "check_step")),
                               ("view", _optional(view, "view")),
                               ("game_class", _optional(game, "Game")),
                               ("golden_cases", _optional(golden, "GOLDEN_CASES")),
