@@ -136,3 +136,18 @@ def test_a_game_without_restrictions_refuses_the_experiment(tmp_path: Path):
     assert res.exit_code == 2, res.output
     assert "declares restrictions" in res.stderr and res.stderr.count("\n") == 1
     assert not out.exists()
+
+
+def test_a_restriction_under_which_the_seat_never_wins_removes_the_game():
+    """A seat that (almost) never wins has lost the game, not a feature: flagged, whatever its
+    loss, and a restriction that merely hurts is not."""
+    frame = pd.concat([_rotated(HURT, -1.5, seed=73), _rotated(NULL, 0.0, seed=74)],
+                      ignore_index=True)
+    never = frame["strategy"] == HURT
+    frame.loc[never, "winner"] = False  # the restricted seat wins no game
+    table = restricted_play(frame).set_index(["restriction", "measure"])
+    gone = table.loc[("goods", WIN_RATE)]
+    assert gone["restricted"] == 0 and gone["restricted_win_high"] < 0.01
+    assert table.loc["goods", "removes_game"].all()
+    assert not table.loc["crown", "removes_game"].any()
+    assert table.loc[("crown", WIN_RATE), "restricted_win_high"] > 0.2

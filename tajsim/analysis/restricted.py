@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.frames import game_index, win_value
-from tajsim.analysis.stats import newcombe_difference, paired_difference
+from tajsim.analysis.stats import newcombe_difference, paired_difference, wilson_interval
 from tajsim.errors import UserError
 
 __all__ = ["FORBID_KEY", "WIN_RATE", "restricted_play", "split_restriction"]
@@ -42,6 +42,10 @@ __all__ = ["FORBID_KEY", "WIN_RATE", "restricted_play", "split_restriction"]
 FORBID_KEY = "forbid"
 #: The ``measure`` of the win-rate rows.
 WIN_RATE = "win_rate"
+#: A restriction removes the game, rather than a feature, when the restricted seat's win rate is
+#: below this even at the upper end of its 95% interval: the seat (almost) never wins, its loss
+#: is the table's ceiling (1/n of the wins), and it ranks nothing among features.
+REMOVES_GAME_RATE = 0.01
 
 
 def split_restriction(text: str) -> tuple[str, str]:
@@ -85,7 +89,10 @@ def restricted_play(
         ``unrestricted`` (float64, the means), ``loss`` (unrestricted minus restricted),
         ``ci_low``, ``ci_high`` (Newcombe for the win rate, paired t for a measure),
         ``paired_ci_low``, ``paired_ci_high`` (paired t over games, every row), ``p_value``
-        (paired t), ``significant`` (bool: the intervals exclude 0).
+        (paired t), ``significant`` (bool: the intervals exclude 0), ``restricted_win_high``
+        (float64: the upper end of the restricted seat's Wilson 95% win-rate interval) and
+        ``removes_game`` (bool: that end is below :data:`REMOVES_GAME_RATE`: the restriction
+        removes the game; the same on every row of the level and restriction).
 
     Raises
     ------
@@ -118,6 +125,8 @@ def restricted_play(
             raise UserError(f"restricted strategy {text!r} never sits at a table with "
                             f"{level!r}; expected the restricted strategy against its "
                             "unrestricted one (strategies = [restricted, unrestricted, ...])")
+        wins_r, seats_r = float(win[is_r].sum()), int(is_r.sum())
+        win_high = float(np.asarray(wilson_interval(wins_r, seats_r, 0.95)[1]))
         for measure in (WIN_RATE, *measures):
             values = win if measure == WIN_RATE else results[measure].to_numpy(np.float64)
             per_game_r = _per_game_mean(values[is_r], game[is_r], n_games)[both]
@@ -133,6 +142,8 @@ def restricted_play(
                 "loss": float(values[is_u].mean() - values[is_r].mean()),
                 "ci_low": p_low, "ci_high": p_high,
                 "paired_ci_low": p_low, "paired_ci_high": p_high, "p_value": p_value,
+                "restricted_win_high": win_high,
+                "removes_game": win_high < REMOVES_GAME_RATE,
             }
             if measure == WIN_RATE:
                 diff, low, high = newcombe_difference(values[is_u].sum(), is_u.sum(),
@@ -147,7 +158,8 @@ def restricted_play(
         out[col] = out[col].astype(np.int64)
     return out[["level", "restriction", "restricted_strategy", "measure", "n", "n_restricted",
                 "n_unrestricted", "restricted", "unrestricted", "loss", "ci_low", "ci_high",
-                "paired_ci_low", "paired_ci_high", "p_value", "significant"]]
+                "paired_ci_low", "paired_ci_high", "p_value", "significant",
+                "restricted_win_high", "removes_game"]]
 
 
 def _per_game_mean(values: np.ndarray, games: np.ndarray, n_games: int) -> np.ndarray:

@@ -24,6 +24,7 @@ from tajsim.reporting.render import (
     join_words,
     n_games,
     panel_grid,
+    pct,
 )
 from tajsim.reporting.verdict_wording import margin_kwargs, margin_of, mde_clause, verdict_legend
 
@@ -166,11 +167,25 @@ def section_restricted(ctx: ReportContext) -> None:
               "restricted; 95% intervals).", "restricted_play", full=table)
     _restricted_figure(ctx, table, measures, levels, restrictions)
     win = table[table["measure"] == WIN_RATE]
-    never = win[win["restricted"] == 0]
-    if len(never):
-        ctx.para("The restricted seat won none of its games under "
-                 + join_words([f"{r.restriction} at {r.level}" for r in never.itertuples()])
-                 + ": its loss is the whole of its fair share.")
+    removed = win[win["removes_game"]] if "removes_game" in win else win.iloc[:0]
+    if len(removed):
+        others = [m for m in measures if m != WIN_RATE]
+        scores = table[table["removes_game"] & table["measure"].isin(others[:1])] \
+            .set_index(["restriction", "level"]) if others else None
+        parts = []
+        for r in removed.itertuples():
+            text = (f"{r.restriction} at {r.level} (the seat wins {pct(r.restricted)}, "
+                    f"at most {pct(r.restricted_win_high)}")
+            if scores is not None and (r.restriction, r.level) in scores.index:
+                sc = scores.loc[(r.restriction, r.level)]
+                text += (f"; {others[0]} loss {sc['loss']:+.1f} [{sc['ci_low']:+.1f}, "
+                         f"{sc['ci_high']:+.1f}]")
+            parts.append(text + ")")
+        ctx.para("**Removes the game, not a feature:** " + join_words(parts) + ". The "
+                 "restricted seat (almost) never wins: its win-rate loss is the table's "
+                 "ceiling, so it is reported with its score loss and never ranked among the "
+                 "features below.")
+    ranked_win = win[~win["removes_game"]] if "removes_game" in win else win
     helps = win[win["significant"] & (win["loss"] < 0)]
     if len(helps):
         ctx.para("A negative loss means the strategy does better without the feature: it uses "
@@ -191,7 +206,9 @@ def section_restricted(ctx: ReportContext) -> None:
         + ("; ..." if len(win) > 6 else "") + ".")
     statements = []
     for level in levels:
-        at = win[win["level"] == level].sort_values("loss", ascending=False)
+        at = ranked_win[ranked_win["level"] == level].sort_values("loss", ascending=False)
+        if at.empty:
+            continue
         top = at.iloc[0]
         zero = list(at[~at["significant"]]["restriction"])
         better = list(at[at["significant"] & (at["loss"] < 0)]["restriction"])
@@ -209,6 +226,9 @@ def section_restricted(ctx: ReportContext) -> None:
             f"{100 * top['ci_high']:+.1f}] (n = {int(top['n']):,} games)"
             + (f", {join_words(zero)} cannot be told from zero" if zero else "")
             + (f", forbidding {join_words(better)} helps" if better else ""))
+    if len(removed):
+        statements.append(join_words(sorted(set(removed["restriction"])))
+                          + " removes the game (the seat almost never wins; not ranked)")
     ctx.headline("Restricted play: " + "; ".join(statements) + ".")
 
 
