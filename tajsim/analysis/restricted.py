@@ -42,9 +42,10 @@ __all__ = ["FORBID_KEY", "WIN_RATE", "restricted_play", "split_restriction"]
 FORBID_KEY = "forbid"
 #: The ``measure`` of the win-rate rows.
 WIN_RATE = "win_rate"
-#: A restriction removes the game, rather than a feature, when the restricted seat's win rate is
-#: below this even at the upper end of its 95% interval: the seat (almost) never wins, its loss
-#: is the table's ceiling (1/n of the wins), and it ranks nothing among features.
+#: A restriction removes the game, rather than a feature, when the restricted seat wins less
+#: than this at every level, and less than this at the upper end of its 95% interval at one
+#: level at least: the seat (almost) never wins, its loss is the table's ceiling (1/n of the
+#: wins), and it ranks nothing among features.
 REMOVES_GAME_RATE = 0.01
 
 
@@ -91,8 +92,10 @@ def restricted_play(
         ``paired_ci_low``, ``paired_ci_high`` (paired t over games, every row), ``p_value``
         (paired t), ``significant`` (bool: the intervals exclude 0), ``restricted_win_high``
         (float64: the upper end of the restricted seat's Wilson 95% win-rate interval) and
-        ``removes_game`` (bool: that end is below :data:`REMOVES_GAME_RATE`: the restriction
-        removes the game; the same on every row of the level and restriction).
+        ``removes_game`` (bool, the same on every row of a restriction: at every level the
+        restricted seat wins less than :data:`REMOVES_GAME_RATE`, and at one level at least
+        its interval's upper end is below it too: the restriction removes the game, whatever
+        the level, so a level with fewer games inherits the verdict).
 
     Raises
     ------
@@ -143,7 +146,6 @@ def restricted_play(
                 "ci_low": p_low, "ci_high": p_high,
                 "paired_ci_low": p_low, "paired_ci_high": p_high, "p_value": p_value,
                 "restricted_win_high": win_high,
-                "removes_game": win_high < REMOVES_GAME_RATE,
             }
             if measure == WIN_RATE:
                 diff, low, high = newcombe_difference(values[is_u].sum(), is_u.sum(),
@@ -154,6 +156,10 @@ def restricted_play(
             row["significant"] = bool(min(lows) > 0 or max(highs) < 0)
             rows.append(row)
     out = pd.DataFrame(rows)
+    win_rows = out[out["measure"] == WIN_RATE].groupby("restriction")
+    removes = (win_rows["restricted"].max() < REMOVES_GAME_RATE) \
+        & (win_rows["restricted_win_high"].min() < REMOVES_GAME_RATE)
+    out["removes_game"] = out["restriction"].map(removes).fillna(False).astype(bool)
     for col in ("n", "n_restricted", "n_unrestricted"):
         out[col] = out[col].astype(np.int64)
     return out[["level", "restriction", "restricted_strategy", "measure", "n", "n_restricted",
