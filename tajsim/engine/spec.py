@@ -72,14 +72,16 @@ class GameSpec:
         Allowed player counts.
     default_players : int
         The table size every entry point uses when none is given (the CLI's ``--players``, the
-        runner, ``tajsim.game``, the adapters): the count the game is usually played at, inside
-        every edition's range (``default_player_count`` says the edition's, clipped to it).
+        runner, ``tajsim.game``, the adapters): the count the game is usually played at, in one
+        edition's range at least (``default_player_count`` gives an edition's, clipped to its
+        range). ``from_wing`` reads it from the wing's ``DEFAULT_PLAYERS``.
     max_game_length : int
         The most actions one game can take under the rules (every decision counted, chance
         excluded, whatever the rule options and component files), a bound derived from the
-        rules and the engine's own caps, not a measurement (each wing's ``spec.py`` gives the
-        derivation). The conformance suite and the profiling harness check every game they play
-        against it (``check_game_length``); OpenSpiel reports it as ``max_game_length``.
+        rules and the engine's own caps, not a measurement (each wing's ``MAX_GAME_LENGTH`` in
+        ``engine/enums.py`` gives the derivation). The conformance suite and the profiling
+        harness check every game they play against it (``check_game_length``); OpenSpiel
+        reports it as ``max_game_length``.
     max_players : int
         Size of the per-seat blocks (``prng`` and the record arrays' seat fields).
     state_size, comp_size, n_actions : int
