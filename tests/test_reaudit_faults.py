@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_no_overwrite import MINI  # the same small experiment
 
 from tajsim.cli.main import cli
 
@@ -298,17 +299,6 @@ def test_ladder_says_how_many_games_an_openspiel_table_plays(tmp_path, monkeypat
 
 # ---------------------------------------------------------------- a quick look, not the report
 
-MINI = """
-name = "mini"
-analyses = ["win_rates_by_strategy"]
-[simulate]
-games = 24
-players = 3
-strategies = ["greedy", "random"]
-seed = 3
-[report]
-sections = ["overview", "win_rates"]
-"""
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
