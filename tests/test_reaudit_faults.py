@@ -385,6 +385,27 @@ def test_an_experiments_report_rewritten_in_place_keeps_its_sections_and_title(t
     assert headings() == first and first[0] == "# A mini experiment"
 
 
+
+def test_a_report_of_several_runs_rewritten_in_place_is_the_one_the_run_wrote(tmp_path):
+    # two runs with the same seed reuse game ids: read back as one frame they must stay
+    # apart (run_id / variant), as `tajsim run` keeps them, not end in a traceback
+    mini = tmp_path / "two.toml"
+    mini.write_text(MINI.replace('name = "mini"', 'name = "two"').replace(
+        "[report]", '[[runs]]\nname = "three"\nvariant = "3p"\n'
+                    '[[runs]]\nname = "four"\nvariant = "4p"\nplayers = 4\n[report]'))
+    out = tmp_path / "two"
+    assert invoke("run", str(mini), "--out", str(out), "-w", "1", "-q").exit_code == 0
+    written = (out / "report.md").read_text()
+    tables = {f.name: f.read_bytes() for f in sorted(out.glob("table_*.csv"))}
+    res = invoke("report", str(out), "--out", str(out), "--force")
+    assert res.exit_code == 0, res.output
+    assert "Traceback" not in res.output
+    again = (out / "report.md").read_text()
+    # the same report but for the experiment file it names (the stored copy)
+    assert again.replace(str(out / "experiment.toml"), str(mini)) == written
+    assert {f.name: f.read_bytes() for f in sorted(out.glob("table_*.csv"))} == tables
+
+
 # ---------------------------------------------------------------- minor
 
 

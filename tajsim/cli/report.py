@@ -337,6 +337,10 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     claim_output_folder(out_dir, owner, force=force)  # before the read: an unwritable --out
     on_interrupt(f"the report in {out_dir} is not finished (every file written there is "
                  "whole); run the same command again")
+    if owner is found and (results / "experiment.toml").is_file() and \
+            (results / "runs").is_dir():
+        _rewrite_experiment_report(results, sections, title, echo)
+        return
     if _without_records(results):
         _report_from_aggregates(results, out_dir, spec, title, config, sections, quiet, verbose,
                                 echo)
@@ -373,6 +377,28 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     echo_warnings(caught, echo)
     echo.detail(f"figures fig_*.png and tables table_*.csv in {out_dir}")
     if not quiet:
+        click.echo(f"wrote {path} and {path.with_suffix('.html')}")
+
+
+def _rewrite_experiment_report(folder: Path, sections: tuple[str, ...], title: str | None,
+                               echo: Echo) -> None:
+    """An experiment's report written again in place from its stored runs, as ``tajsim run``
+    wrote it (its runs labelled, its analyses, its ``[report]``), playing nothing."""
+    from tajsim.cli.simulate import catch_warnings, echo_warnings
+    from tajsim.reporting.experiments import write_experiment_report
+    from tajsim.running.experiments import load_experiment, read_experiment
+
+    exp = load_experiment(folder / "experiment.toml")
+    with catch_warnings() as caught:
+        data = read_experiment(exp, folder)
+    echo_warnings(caught, echo)
+    echo.detail(f"read {len(data.results):,} rows from the {len(exp.runs)} stored "
+                f"run{'s' if len(exp.runs) != 1 else ''} of {exp.name}")
+    path = write_experiment_report(data, folder, echo=Echo(echo.quiet, echo.verbose,
+                                                           err=True).say,
+                                   log=echo.detail, sections=list(sections) or None,
+                                   title=title)
+    if not echo.quiet:
         click.echo(f"wrote {path} and {path.with_suffix('.html')}")
 
 

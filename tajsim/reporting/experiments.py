@@ -24,6 +24,7 @@ from tajsim.reporting.report import build_report
 from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import (
     Experiment,
+    ExperimentData,
     check_scale,
     load_experiment,
     simulate_experiment,
@@ -31,7 +32,7 @@ from tajsim.running.experiments import (
 from tajsim.running.repeats import repeat_note_for_results
 from tajsim.running.run_files import atomic_write
 
-__all__ = ["check_names", "run_experiment"]
+__all__ = ["check_names", "run_experiment", "write_experiment_report"]
 
 
 def check_names(exp: Experiment) -> None:
@@ -101,9 +102,35 @@ def run_experiment(
     note = repeat_note_for_results(get_game(exp.game), data.results)
     if note is not None:
         say(f"note: {note}")
+    report = write_experiment_report(data, out_dir, echo=echo, log=log)
+    detail(f"report: {report} and {report.with_suffix('.html')}, figures and tables beside it")
+    return report
+
+
+def write_experiment_report(data: ExperimentData, out_dir: Path, *,
+                            echo: Callable[[str], None] | None = None,
+                            log: Callable[[str], None] | None = None,
+                            sections: list[str] | None = None,
+                            title: str | None = None) -> Path:
+    """Write what an experiment's runs give into ``out_dir``: ``summary.csv`` (when the runs
+    were played in this process), the copy of the experiment file, the analyses' tables and
+    the report. ``tajsim run`` calls it after playing; ``tajsim report`` after reading the
+    stored runs back (:func:`~tajsim.running.experiments.read_experiment`), so a report
+    rewritten in place is the one the run wrote. ``sections`` and ``title`` replace the
+    file's ``[report]`` ones.
+
+    Raises
+    ------
+    UserError
+        A file cannot be written (the runs are kept).
+    """
+    exp = data.experiment
+    detail = log or (lambda _msg: None)
     try:
-        write_csv(data.summaries, out_dir / "summary.csv")
-        atomic_write(out_dir / "experiment.toml", exp.path.read_bytes())
+        if not data.summaries.empty:
+            write_csv(data.summaries, out_dir / "summary.csv")
+        if exp.path.resolve() != (out_dir / "experiment.toml").resolve():
+            atomic_write(out_dir / "experiment.toml", exp.path.read_bytes())
         cache = AnalysisCache(data.results, exp.game)
         if exp.analyses:
             outputs = run_analyses(data.results, list(exp.analyses), exp.game, cache)
@@ -112,15 +139,16 @@ def run_experiment(
             for name, value in outputs.items():
                 _save_output(folder, str(name), value)
             detail(f"analyses: {len(outputs)} tables in {folder}")
-        sections = list(exp.sections) if exp.sections is not None else None
-        report = build_report(data.results, out_dir, title=exp.title, config=data.config,
+        if sections is None and exp.sections is not None:
+            sections = list(exp.sections)
+        report = build_report(data.results, out_dir, title=title or exp.title,
+                              config=data.config,
                               sections=sections, game=exp.game, cache=cache,
                               board_components=data.components, progress=echo)
     except OSError as exc:
         raise UserError(f"cannot write into {str(out_dir)!r} ({exc.strerror or exc}); every "
                         "run is kept in runs/: fix the folder and run the same command again "
                         "(it plays nothing, only writes the report)") from None
-    detail(f"report: {report} and {report.with_suffix('.html')}, figures and tables beside it")
     return report
 
 

@@ -31,7 +31,7 @@ from tajsim.running.simulate import run_simulation
 from tajsim.running.store import RunStore, discard_run
 
 __all__ = ["Experiment", "ExperimentData", "RunSpec", "check_experiment", "load_experiment",
-           "simulate_experiment"]
+           "read_experiment", "simulate_experiment"]
 
 #: Keys of ``[simulate]``, ``[[runs]]`` and ``[matrix]``.
 RUN_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -362,6 +362,41 @@ def simulate_experiment(
         summary.insert(0, "run_id", run.name)
         summaries.append(summary)
         comps_used.append(kwargs.get("components"))
+    return _experiment_data(exp, frames, pd.concat(summaries, ignore_index=True), comps_used,
+                            games)
+
+
+def read_experiment(exp: Experiment, out_dir: Path) -> ExperimentData:
+    """The stored runs of ``exp`` in ``out_dir/runs/<run>/`` read back as ``simulate_experiment``
+    returns them (``run_id`` / ``variant`` columns, the report's configuration), playing
+    nothing: ``tajsim report`` rewriting an experiment's report in place. ``summaries`` is empty
+    (the run summaries stay in ``summary.csv``).
+
+    Raises
+    ------
+    UserError
+        A run of the file is missing from ``out_dir`` (run the experiment to play it), or a
+        stored chunk fails verification.
+    """
+    from tajsim.running.run_reading import load_results
+
+    frames, comps_used, games = [], [], 0
+    for run in exp.runs:
+        folder = out_dir / "runs" / run.name
+        if not (folder / "manifest.json").is_file():
+            raise UserError(f"{str(out_dir)!r} holds no run {run.name!r} of its experiment; "
+                            f"expected every run stored: `tajsim run {exp.path}` plays it")
+        frames.append(load_results(folder))
+        kwargs = run.simulate_kwargs(1.0)
+        games += int(frames[-1]["game_id"].nunique()) if "game_id" in frames[-1] else 0
+        comps_used.append(kwargs.get("components"))
+    return _experiment_data(exp, frames, pd.DataFrame(), comps_used, games)
+
+
+def _experiment_data(exp: Experiment, frames: list[pd.DataFrame], summaries: pd.DataFrame,
+                     comps_used: list[Any], games: int) -> ExperimentData:
+    """The runs' frames concatenated (``run_id`` / ``variant`` columns where the file has
+    several runs / variants) and the report's configuration."""
     many = len(exp.runs) > 1
     any_variant = any(r.variant is not None for r in exp.runs)
     results = concat_results(
@@ -383,5 +418,4 @@ def simulate_experiment(
     if len(seeds) == 1:
         config["seed"] = seeds.pop()
     components, _ = resolve_components(get_game(exp.game), comps_used[0])
-    return ExperimentData(exp, results.reset_index(drop=True),
-                          pd.concat(summaries, ignore_index=True), config, components)
+    return ExperimentData(exp, results.reset_index(drop=True), summaries, config, components)
