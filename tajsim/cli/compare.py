@@ -13,6 +13,7 @@ import click
 from tajsim.cli.options import (
     Echo,
     check_workers,
+    compensation_option,
     edition_option,
     game_option,
     on_interrupt,
@@ -131,12 +132,14 @@ def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
                    "field); default: A and B alternate at the table.")
 @edition_option
 @option_option
+@compensation_option
 @seed_option()
 @click.option("--workers", "-w", type=int, default=None, metavar="W",
               help="Local cores to use (default: all).")
 @verbosity_options
 def command(a: str, b: str, game: str, games: int, players: int, field: str | None,
-            edition: str | None, rule_options: tuple[str, ...], seed: int,
+            edition: str | None, rule_options: tuple[str, ...], compensation: str | None,
+            seed: int,
             workers: int | None, quiet: bool, verbose: bool) -> None:
     """Does strategy A beat strategy B? Play them in every seat rotation and print the
     difference of their win shares and scores, with 95% intervals, the p-value and n.
@@ -182,7 +185,8 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
         try:
             result = run_simulation(
                 played, players, entries, edition, seed, game=spec.name,
-                options=parse_options(rule_options), workers=workers, records=True,
+                options=parse_options(rule_options, compensation), workers=workers,
+                records=True,
                 rotate=True, progress=False if quiet else None, log=echo.log)
         except (KeyboardInterrupt, UserError):  # tajsim.cli.main prints the line
             echo_warnings(caught, echo)

@@ -2,10 +2,10 @@
 
 ``--game/-g`` (default: Taj Mahal), ``--players/-p``, ``--strategies/-s``, ``--edition/-e``,
 ``--games/-n``, ``--seed`` (no short flag: ``-s`` is always ``--strategies``), ``--workers/-w``,
-``--out/-o``, ``--quiet/-q`` and ``--verbose/-v``. Values are checked by the library (one-line
-``UserError``), not by click, so the messages name the game's own ranges. ``Echo`` prints by
-``-q``/``-v``; ``given``, ``check_workers`` and ``check_writable_file`` are the checks several
-commands make before any work.
+``--out/-o``, ``--compensation``, ``--quiet/-q`` and ``--verbose/-v``. Values are checked by
+the library (one-line ``UserError``), not by click, so the messages name the game's own
+ranges. ``Echo`` prints by ``-q``/``-v``; ``given``, ``check_workers`` and
+``check_writable_file`` are the checks several commands make before any work.
 """
 
 from __future__ import annotations
@@ -54,6 +54,14 @@ def seed_option(default: int = 0) -> Callable[[F], F]:
     return click.option("--seed", default=default, show_default=True,
                         type=click.IntRange(min=0, max=2**63 - 1),
                         help="Master seed (0 .. 2**63 - 1).")
+
+
+def compensation_option(func: F) -> F:
+    """``--compensation 0,1,2,3``: the seat-compensation variant (not the rules), one amount of
+    the game's currency a seat, given at setup (:mod:`tajsim.engine.compensation`)."""
+    return click.option("--compensation", default=None, metavar="A0,A1,...",
+                        help="A VARIANT, not the rules: extra starting gold or points, one "
+                             "amount a seat (Taj Mahal: points; Maharaja, Maharani: gold).")(func)
 
 
 def threads_option(help_text: str, name: str = "--threads", default: int = 1

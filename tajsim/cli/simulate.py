@@ -6,12 +6,14 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
 from tajsim.cli.options import (
     Echo,
     check_workers,
+    compensation_option,
     edition_option,
     game_option,
     on_interrupt,
@@ -21,6 +23,7 @@ from tajsim.cli.options import (
     verbosity_options,
 )
 from tajsim.errors import UserError
+from tajsim.running.config import merge_compensation
 from tajsim.running.simulate import run_simulation
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
@@ -40,12 +43,16 @@ def run_options(func):
     return verbosity_options(func)
 
 
-def parse_options(items: tuple[str, ...]) -> dict[str, bool] | None:
-    """``--option name=on`` values as a dict (on/off, true/false, yes/no, 1/0). The same option
-    given twice must say the same: ``x=on`` then ``x=off`` is refused, not the last taken."""
+def parse_options(items: tuple[str, ...], compensation: str | None = None
+                  ) -> dict[str, Any] | None:
+    """``--option name=on`` values as a dict (on/off, true/false, yes/no, 1/0), with the seat
+    compensation ``--compensation 0,1,2`` under ``"compensation"``. The same option given twice
+    must say the same: ``x=on`` then ``x=off`` is refused, not the last taken."""
+    if compensation is not None:
+        return merge_compensation(parse_options(items) or {}, compensation)
     if not items:
         return None
-    out: dict[str, bool] = {}
+    out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         text = value.strip().lower()
@@ -95,6 +102,7 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
                              "seat, or fewer for a field with seats rotated.")
 @edition_option
 @option_option
+@compensation_option
 @seed_option()
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run directory for the Parquet results (chunk by chunk; rerun to resume).")
@@ -126,7 +134,8 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
 @click.option("--restart", is_flag=True,
               help="Delete the run stored in --out and play it again (instead of resuming).")
 @run_options
-def command(game, games, players, strategies, edition, rule_options, seed, out, no_records,
+def command(game, games, players, strategies, edition, rule_options, compensation, seed, out,
+            no_records,
             chunk_size, games_per_setup, setups, board, components, alternative, rotate,
             round_robin, parallel, restart, device, scheduler, workers, quiet, verbose) -> None:
     """Play GAMES games and print win rates and scores by strategy and seat (95% CIs).
@@ -138,6 +147,7 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
       tajsim simulate -n 1000000 -s balanced,random --no-records --scheduler tcp://host:8786
       tajsim simulate --game maharaja -n 10000 -p 4 -s greedy,random
       tajsim simulate -n 1000000 -s balanced,random --device gpu --out runs/gpu
+      tajsim simulate --game maharani -n 4000 -p 4 -s balanced --compensation 0,1,2,3
     """
 
     echo = Echo(quiet, verbose)
@@ -166,7 +176,7 @@ def command(game, games, players, strategies, edition, rule_options, seed, out, 
         try:
             result = run_simulation(
                 games, players, strategies, edition, seed, game=game,
-                options=parse_options(rule_options), workers=workers, out=out,
+                options=parse_options(rule_options, compensation), workers=workers, out=out,
                 records=records, chunk_size=chunk_size, rotate=seating,
                 games_per_setup=games_per_setup, setups=setups, components=comps,
                 scheduler=scheduler,

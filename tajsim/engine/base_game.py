@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from tajsim.engine.compensation import OPTION_KEY as COMPENSATION_KEY
+from tajsim.engine.compensation import check_amounts, options_amounts
 from tajsim.errors import UserError
 
 if TYPE_CHECKING:
@@ -91,9 +93,10 @@ class GameRecord:
                                 "whole number >= 0")
         options = data.get("options", {})
         if not isinstance(options, Mapping) or not all(
-                isinstance(v, bool) for v in options.values()):
+                isinstance(v, bool) or (k == COMPENSATION_KEY and isinstance(v, list))
+                for k, v in options.items()):
             raise UserError(f"not a tajsim game record: 'options' is {options!r:.60}; expected "
-                            "a table of option = true/false")
+                            "a table of option = true/false (and compensation = [amounts])")
         return cls(**data)
 
     @classmethod
@@ -161,6 +164,9 @@ class BaseGame(metaclass=_ReadsSpec):
         self.options = self.check_options(options)
         self.edition = self.parse_edition(edition)
         self.n_players = spec.players_or_default(n_players, self.edition)
+        amounts = options_amounts(self.options)
+        if amounts is not None:  # one amount a seat of this table
+            check_amounts(spec.title, spec.compensation, amounts, self.n_players)
         for name, value in (("seed", seed), ("game id", game_id), ("setup id", setup_id)):
             if value is not None and (not isinstance(value, (int, np.integer))
                                       or isinstance(value, bool)
@@ -199,7 +205,9 @@ class BaseGame(metaclass=_ReadsSpec):
         """The rule options switched on, checked by ``spec.rules_code`` (one-line ``UserError``
         for a bad one)."""
         cls.spec.rules_code(None, options)
-        return {key: True for key, value in (options or {}).items() if value}
+        # a switch is kept as True; the seat compensation (a list of amounts) as it is
+        return {key: value if not isinstance(value, bool) else True
+                for key, value in (options or {}).items() if value}
 
     @property
     def edition_index(self) -> int:

@@ -43,6 +43,8 @@ from typing import Any
 import numpy as np
 
 from tajsim.engine.base_game import BaseGame, GameRecord
+from tajsim.engine.compensation import OPTION_KEY as COMPENSATION_KEY
+from tajsim.engine.compensation import SeatCompensation, check_amounts, pack
 from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_kernels import GameKernels
 from tajsim.engine.game_notes import GameNotes, ScoreDisplay, SetupFeature
@@ -171,6 +173,9 @@ class GameSpec:
     learned : LearnedPolicy, optional
         The game's ``learned`` strategy and how ``tajsim train`` fits it
         (:mod:`tajsim.engine.learned`); None: the game has none.
+    compensation : SeatCompensation, optional
+        The per-seat amount of the game's currency a variant may give at setup (the rule
+        option ``compensation``, :mod:`tajsim.engine.compensation`); None: the game has none.
     """
 
     name: str
@@ -218,6 +223,7 @@ class GameSpec:
     observation: Mapping[str, Any] = field(default_factory=dict)
     notes: GameNotes = GameNotes()
     learned: LearnedPolicy | None = None
+    compensation: SeatCompensation | None = None
 
     def __post_init__(self) -> None:
         # The step-by-step class reads every fact from its spec: bind it here (once: a spec
@@ -357,14 +363,20 @@ class GameSpec:
         return int(n_players)
 
     def rules_code(self, edition: str | int | None = None,
-                   options: Mapping[str, bool] | None = None) -> int:
-        """The integer the kernels receive: edition index plus the bits of the options on."""
+                   options: Mapping[str, Any] | None = None) -> int:
+        """The integer the kernels receive: edition index plus the bits of the options on, plus
+        the seat compensation's bits (``options["compensation"]``, a list of one amount a seat,
+        :mod:`tajsim.engine.compensation`)."""
         code = self.edition_index(edition if edition is not None else self.default_edition)
         chosen = {o.name: o.default for o in self.options}
         if options is not None and not isinstance(options, Mapping):
             raise UserError(f"rule options {options!r} are not a table; expected a dict of "
                             "option name to True or False")
         for key, value in (options or {}).items():
+            if key == COMPENSATION_KEY:
+                code |= pack(check_amounts(self.title, self.compensation, value,
+                                           max_players=self.max_players))
+                continue
             if key not in chosen:
                 names = ", ".join(chosen) or "(none)"
                 raise UserError(f"unknown rule option {key!r} of {self.title}; expected one of: "

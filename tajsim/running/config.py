@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.engine.compensation import OPTION_KEY as COMPENSATION_KEY
+from tajsim.engine.compensation import check_amounts, options_amounts, parse_amounts
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.fingerprint import game_fingerprint
@@ -287,6 +289,28 @@ def split_strategies(strategies: str | Sequence[str]) -> tuple[str, ...]:
     return texts
 
 
+def merge_compensation(options: dict[str, Any] | None,
+                       compensation: Sequence[int] | str | None) -> dict[str, Any] | None:
+    """``options`` with the seat compensation ``compensation`` added (``"0,1,2"`` or a list);
+    given both ways, they must agree."""
+    if compensation is None:
+        return options
+    if isinstance(compensation, str):
+        compensation = parse_amounts(compensation)
+    if not isinstance(compensation, (list, tuple)):
+        raise UserError(f"compensation {compensation!r}; expected a list of whole numbers, one "
+                        "a seat")
+    if options is not None and not isinstance(options, dict):
+        raise UserError(f"rule options {options!r} are not a table; expected a dict of "
+                        "option name to True or False")
+    out = dict(options or {})
+    if COMPENSATION_KEY in out and list(out[COMPENSATION_KEY]) != list(compensation):
+        raise UserError(f"compensation {list(compensation)} contradicts options.compensation "
+                        f"{out[COMPENSATION_KEY]!r}; expected it given once")
+    out[COMPENSATION_KEY] = list(compensation)
+    return out
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """A validated run configuration. Build it with :meth:`RunConfig.make`.
@@ -303,7 +327,7 @@ class RunConfig:
     players: int
     strategies: tuple[str, ...]
     edition: str
-    options: dict[str, bool]
+    options: dict[str, Any]
     rules: int
     seed: int
     chunk_size: int
@@ -333,14 +357,19 @@ class RunConfig:
         board: str | Path | None = None,
         component_file: str | Path | None = None,
         game: str | GameSpec | None = None,
-        options: dict[str, bool] | None = None,
+        options: dict[str, Any] | None = None,
         setups: str = "random",
+        compensation: Sequence[int] | str | None = None,
     ) -> RunConfig:
         """Validate every argument; bad ones raise a one-line ``UserError``.
 
         ``setups``: ``"random"`` (game g plays setup ``g // games_per_setup``, drawn from its
         id) or ``"enumerated"`` (each of the game's listed setups in turn,
-        ``GameSpec.enumerated_setups``)."""
+        ``GameSpec.enumerated_setups``).
+
+        ``compensation``: the seat-compensation variant's amounts, one a seat (or
+        ``options["compensation"]``; :mod:`tajsim.engine.compensation`); all 0 is no
+        compensation, the run as without it."""
         spec = get_game(game)
         games = _int_value(games, "game count", low=1, high=MAX_GAMES,
                            why=f"a run holds at most {MAX_CHUNKS:,} chunks of at most "
@@ -349,8 +378,13 @@ class RunConfig:
         edition_text = spec.editions[spec.edition_index(
             spec.default_edition if edition is None else edition)]
         players = spec.players_or_default(players, edition_text)  # says the edition's range
+        options = merge_compensation(options, compensation)
         rules = spec.rules_code(edition_text, options)
-        chosen = {o.name: bool(rules >> o.bit & 1) for o in spec.options}
+        chosen: dict[str, Any] = {o.name: bool(rules >> o.bit & 1) for o in spec.options}
+        amounts = options_amounts(options)
+        if amounts is not None:  # one amount a seat; kept in the options only when given
+            chosen[COMPENSATION_KEY] = check_amounts(spec.title, spec.compensation, amounts,
+                                                     players)
         seed = _int_value(seed, "seed", low=0, high=MAX_SEED)
         texts = split_strategies(strategies)
         seating = resolve_seating(rotate, len(texts), players)

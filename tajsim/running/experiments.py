@@ -23,7 +23,7 @@ import pandas as pd
 
 from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME, get_game
-from tajsim.running.config import RunConfig, resolve_components
+from tajsim.running.config import RunConfig, merge_compensation, resolve_components
 from tajsim.running.executors import check_workers
 from tajsim.running.gpu import check_device_name
 from tajsim.running.records import concat_results
@@ -40,6 +40,8 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "seed": int, "chunk_size": int, "games_per_setup": int, "rotate": (bool, str),
     "setups": str,
     "board": str, "components": str, "alternative": int, "variant": str,
+    # The seat-compensation variant: one amount a seat (tajsim.engine.compensation).
+    "compensation": list,
     # Where the games are played ("cpu" or "gpu"); not part of a run's results.
     "device": str,
 }
@@ -66,6 +68,8 @@ class RunSpec:
     def simulate_kwargs(self, scale: float = 1.0) -> dict[str, Any]:
         p = dict(self.params)
         comps = {k: p.pop(k) for k in ("board", "components", "alternative") if k in p}
+        if "compensation" in p:  # a rule option: it travels with the others
+            p["options"] = merge_compensation(p.get("options"), p.pop("compensation"))
         games = p.pop("games")
         if scale != 1.0:
             games = max(1, round(games * scale))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.compensation import SeatCompensation
 from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_notes import GameNotes, ScoreDisplay
 from tajsim.engine.game_options import RuleOption
@@ -35,6 +36,12 @@ EXPERT = "search:iterations=200"
 
 SPEC = GameSpec.from_wing(
     __package__,
+    # The seat-compensation variant (not the rules): amounts given at setup, one a seat.
+    compensation=SeatCompensation(
+        currency="gold", part="start",
+        why=("gold is both the ranking's second key (after palaces) and what palaces are "
+             "bought with (12 each), so extra starting gold helps a seat as the game itself "
+             "rewards; palaces, the first key, come in units too coarse to balance by")),
     title="Maharaja",
     gpu_work_size=WORK_SIZE,  # the heuristic's integer scratch
     gpu_work_dtype=np.int64,

@@ -3,6 +3,7 @@ them by convention, :meth:`GameSpec.from_wing`)."""
 
 from __future__ import annotations
 
+from tajsim.engine.compensation import SeatCompensation
 from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_notes import GameNotes
 from tajsim.engine.game_options import RuleOption
@@ -47,6 +48,10 @@ assert {o.name: 1 << o.bit for o in OPTIONS} == {"free_refresh": E.OPT_FREE_REFR
 
 SPEC = GameSpec.from_wing(
     __package__,
+    # The seat-compensation variant (not the rules): amounts given at setup, one a seat.
+    compensation=SeatCompensation(
+        currency="gold", part="quarters",
+        why="gold is the score (players are ranked by it), so a seat's gold is its points"),
     title="Maharani",
     description=("Wolfgang Panning's Maharani (Queen Games 2012): mosaic tiles from a turntable "
                  "into four palace quarters; gold for zones, artisan groups and quarter "

@@ -3,6 +3,7 @@ convention, :meth:`GameSpec.from_wing`). Registered in :mod:`tajsim.games.regist
 
 from __future__ import annotations
 
+from tajsim.engine.compensation import SeatCompensation
 from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_notes import GameNotes
 from tajsim.engine.learned import LearnedPolicy
@@ -27,6 +28,10 @@ from tajsim.games.tajmahal.strategies.registry import (
 
 SPEC = GameSpec.from_wing(
     __package__,
+    # The seat-compensation variant (not the rules): amounts given at setup, one a seat.
+    compensation=SeatCompensation(
+        currency="points", part="bonus",
+        why="points are the score, and the bonus tiles already give points outright"),
     title="Taj Mahal",
     description="Reiner Knizia's Taj Mahal (Alea 2000, Rio Grande 2018): 12 visits to the "
                 "provinces of India, bidding for the favour of the court with coloured cards",

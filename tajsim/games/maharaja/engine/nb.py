@@ -19,6 +19,7 @@ Rule numbers (R1 ...) cite ``docs/games/maharaja/rules.md``.
 from __future__ import annotations
 
 from tajsim.engine.arrays import borrowed
+from tajsim.engine.compensation import seat_compensation
 from tajsim.engine.rng import below, game_seeds, seed_policy_streams
 from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.maharaja.engine.enums import (
@@ -486,6 +487,8 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, st
             continue
         state[S_ARCH + p] = START
         add_gold(state, p, comp[C_START_GOLD], PART_START)
+        # The seat-compensation variant (not the rules): extra starting gold, 0 by default.
+        add_gold(state, p, seat_compensation(rules, p), PART_START)
         state[S_POOL + p] = comp[C_START_HOUSES]
         if unlimited:
             state[S_QUARRY + p] = UNLIMITED_QUARRY

@@ -18,6 +18,8 @@ from collections import deque
 
 import numpy as np
 
+from tajsim.engine.compensation import CODE_MASK as COMPENSATION_MASK
+from tajsim.engine.compensation import unpack
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine import nb
 from tajsim.games.maharani.engine.components import rotate_pattern
@@ -34,7 +36,8 @@ __all__ = [
 ]
 
 P = E.MAX_PLAYERS
-KNOWN_OPTIONS = E.OPT_FREE_REFRESH | E.OPT_TARGET_MARKER | E.OPT_ROUND_END
+# The seat-compensation variant's amounts ride in the rules code's high bits.
+KNOWN_OPTIONS = E.OPT_FREE_REFRESH | E.OPT_TARGET_MARKER | E.OPT_ROUND_END | COMPENSATION_MASK
 
 
 def _require(cond: object, what: str, where: str = "") -> None:
@@ -285,8 +288,9 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         _require(groups >= st[E.S_ARTISANS_NEW + p] + st[E.S_ARTISANS_MOVED + p],
                  f"seat {p}: group gold {groups} < artisans placed and moved", w)
         recorded = sum(st[E.S_Q_GOLD + q * P + p] for q in range(E.N_QUARTERS))
-        _require(quarters == recorded, f"seat {p}: quarter gold {quarters} != recorded "
-                 f"{recorded}", w)
+        extra = unpack(rules, n)[p]  # the seat's compensation (a variant), 0 by default
+        _require(quarters == recorded + extra, f"seat {p}: quarter gold {quarters} != recorded "
+                 f"{recorded} + compensation {extra}", w)
         if n > 2:
             for q in range(E.N_QUARTERS):
                 k = st[E.S_Q_ARTISANS + q * P + p]

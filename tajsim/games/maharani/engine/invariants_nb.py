@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tajsim.engine.compensation import CODE_MASK as COMPENSATION_MASK
+from tajsim.engine.compensation import seat_compensation
 from tajsim.engine.rng import below
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
@@ -125,7 +127,8 @@ from tajsim.games.maharani.engine.reference_nb import (
 )
 
 P = MAX_PLAYERS
-KNOWN_OPTIONS = OPT_FREE_REFRESH | OPT_TARGET_MARKER | OPT_ROUND_END
+# The seat-compensation variant's amounts ride in the rules code's high bits.
+KNOWN_OPTIONS = OPT_FREE_REFRESH | OPT_TARGET_MARKER | OPT_ROUND_END | COMPENSATION_MASK
 QUARTER_GOLD_T = np.array(QUARTER_GOLD, np.int64)
 ARTISANS_T = np.array(ARTISANS_PER_COLOUR, np.int64)
 
@@ -372,7 +375,9 @@ def check_state_nb(state, comp, scratch):
                 k = state[S_Q_ARTISANS + q * P + p]
                 if state[S_Q_GOLD + q * P + p] != QUARTER_GOLD_T[min(k, 6)]:
                     return 12
-        if quarters != recorded or second != -SECOND_TILE_COST * state[S_SECOND_BOUGHT + p]:
+        # the seat's compensation (a variant, 0 by default) is counted in its quarters part
+        if quarters != recorded + seat_compensation(rules, p) \
+                or second != -SECOND_TILE_COST * state[S_SECOND_BOUGHT + p]:
             return 12
         if zones + groups + quarters + second < 0:
             return 12

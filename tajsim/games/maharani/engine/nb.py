@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from tajsim.engine.arrays import borrowed
+from tajsim.engine.compensation import seat_compensation
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.maharani.engine.enums import (
@@ -293,6 +294,9 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, state):
     for p in range(n_players):
         for q in range(N_QUARTERS):
             state[S_MARKER + p * N_QUARTERS + q] = 1
+        # The seat-compensation variant (not the rules): starting gold, counted in the
+        # quarters part; 0 by default.
+        state[S_SCORE + p * N_PARTS + PART_QUARTERS] += seat_compensation(rules, p)
     for a in range(N_ARTISAN_COLOURS):
         if colour_owner(n_players, a) < n_players:
             state[S_RESERVE + a] = ARTISANS_TABLE[n_players]

@@ -273,7 +273,10 @@ S_DECK_MISSED = S_DISPLAY_MISSED + MAX_PLAYERS  # [P] deck draws a player was ow
 # Derived palace index (kept by add_palace): the cities holding a palace of p as bits, cities
 # 0..31 in word p * 2 (bit city), 32..63 in word p * 2 + 1 (bit city - 32).
 S_PALACE_BITS = S_DECK_MISSED + MAX_PLAYERS  # [P * 2]
-STATE_SIZE = S_PALACE_BITS + MAX_PLAYERS * 2
+# The whole rules code (S_EDITION keeps the edition alone): the seat-compensation variant's
+# amounts ride in its high bits (tajsim.engine.compensation).
+S_RULES = S_PALACE_BITS + MAX_PLAYERS * 2
+STATE_SIZE = S_RULES + 1
 
 # ---------------------------------------------------------------------------
 # Per-game result record written by the batch kernels (one row per player).

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tajsim.engine.compensation import strip, unpack
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
 
@@ -68,6 +69,8 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
              f"int64[{E.STATE_SIZE}] (got {state.dtype}{state.shape})", w)
     n = int(state[E.S_N_PLAYERS])
     ed = int(state[E.S_EDITION])
+    _require(strip(int(state[E.S_RULES])) == ed, f"rules code {int(state[E.S_RULES])} is not "
+             f"edition {ed} with seat compensation", w)
     _require(ed in (E.EDITION_2018, E.EDITION_2000), f"bad edition {ed}", w)
     _require(E.MIN_PLAYERS[ed] <= n <= E.MAX_PLAYERS, f"bad player count {n}", w)
     phase = int(state[E.S_PHASE])
@@ -244,8 +247,10 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         owned = tile_goods[owner == p].sum(axis=0)
         _require(np.array_equal(goods, held_bonus[p, :E.N_GOODS] + owned),
                  f"goods of {p} {goods.tolist()} != bonus + province tiles", w)
+        # the seat's compensation (a variant, 0 by default) is counted in its bonus part
         _require(parts[E.PART_BONUS] == 2 * held_bonus[p, E.BONUS.PLUS2]
-                 + 4 * held_bonus[p, E.BONUS.TAJ4], f"bonus points of {p}", w)
+                 + 4 * held_bonus[p, E.BONUS.TAJ4] + unpack(int(state[E.S_RULES]), n)[p],
+                 f"bonus points of {p}", w)
         _require(parts[E.PART_COMMODITY] == int((goods * (goods + 1) // 2).sum()),
                  f"commodity points of {p} {int(parts[E.PART_COMMODITY])} != sum n(n+1)/2 "
                  f"of {goods.tolist()}", w)

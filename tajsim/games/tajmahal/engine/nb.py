@@ -20,6 +20,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from tajsim.engine.arrays import borrowed
+from tajsim.engine.compensation import RULES_MASK, seat_compensation
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.tajmahal.engine.enums import (
@@ -136,6 +137,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_ROW_COLOUR,
     S_ROW_N,
     S_ROW_SYM,
+    S_RULES,
     S_SCORE,
     S_SEAT,
     S_SETUP_SEED,
@@ -404,7 +406,8 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
     """
     state[:] = 0
     state[S_N_PLAYERS] = n_players
-    state[S_EDITION] = edition
+    state[S_EDITION] = edition & RULES_MASK
+    state[S_RULES] = edition
     state[S_SETUP_SEED] = setup_seed
     state[S_PLAY_SEED] = play_seed
     # Province tiles: tile 12 on Agra's province, the other 11 shuffled over the rest (setup).
@@ -461,6 +464,10 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
         state[S_TOKEN_SUPPLY + a] = TOKENS_PER_ADVISOR
     for s in range(N_SYMBOLS):
         state[S_SEAT + s] = SEAT_EMPTY
+    # The seat-compensation variant (not the rules): points given at setup, counted in the
+    # bonus part; 0 by default.
+    for p in range(n_players):
+        state[S_SCORE + p * N_PARTS + PART_BONUS] += seat_compensation(edition, p)
     state[S_FIRST] = 0
     state[S_VISIT] = 0
     prepare_visit(state, comp)

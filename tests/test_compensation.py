@@ -1,0 +1,192 @@
+"""Seat compensation (issue 40, section 1): a per-seat amount of a game's currency given at setup,
+a rule option carried in the rules code's high bits (tajsim.engine.compensation).
+
+Off (or all 0) it changes nothing; on, the setup state holds the amounts, the final scores move
+by them where nothing else changes, and it reaches every entry point (library, CLI, experiment
+files, the stored run's identity, the GPU kernels)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import tajsim
+from tajsim.cli.main import cli
+from tajsim.engine import compensation as C
+from tajsim.errors import UserError
+from tajsim.games.registry import get_game
+from tajsim.running.config import RunConfig
+from tajsim.running.store import RunStore
+
+GAMES = ("tajmahal", "maharaja", "maharani")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_packing_round_trips_and_zero_is_no_code():
+    amounts = [0, 63, 5, 17, 1]
+    code = C.pack(amounts)
+    assert C.unpack(code | 0x3 | 1 << 9, 5) == tuple(amounts)
+    assert C.strip(code | 0x3 | 1 << 9) == 0x3 | 1 << 9
+    assert C.pack([0, 0, 0]) == 0
+    assert all(int(C.seat_compensation(np.int64(code), s)) == a for s, a in enumerate(amounts))
+    assert code < 2**63 and code & C.RULES_MASK == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_code_unchanged_off_and_all_zero(game):
+    spec = get_game(game)
+    assert spec.compensation is not None and spec.compensation.part in spec.score_parts
+    plain = spec.rules_code()
+    assert spec.rules_code(None, {"compensation": [0, 0, 0]}) == plain
+    assert spec.rules_code(None, {"compensation": [1, 2]}) == plain | C.pack([1, 2])
+    config = RunConfig.make(games=4, players=2, game=game, options={"compensation": [0, 0]})
+    assert config.identity() == RunConfig.make(games=4, players=2, game=game).identity()
+    on = RunConfig.make(games=4, players=2, game=game, compensation="3,0")
+    assert on.options["compensation"] == [3, 0] and on.rules == plain | C.pack([3, 0])
+    assert on.identity()["options"]["compensation"] == [3, 0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_all_zero_compensation_leaves_records_identical(game):
+    kw = dict(games=6, players=3, strategies="random", seed=11, game=game, progress=False)
+    base = tajsim.simulate(**kw)
+    zero = tajsim.simulate(**kw, options={"compensation": [0, 0, 0]})
+    pd.testing.assert_frame_equal(base, zero)
+
+
+def _random_actions(game, n, seed):
+    rng = np.random.default_rng(seed)
+    actions = []
+    while not game.is_over:
+        legal = game.legal_actions()
+        a = int(legal[rng.integers(len(legal))])
+        actions.append(a)
+        game.apply(a)
+    return actions
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("n", [2, 4])
+def test_setup_holds_the_amounts_and_scores_move_by_them(game, n):
+    """The same actions replayed with compensation: every one stays legal (more gold or points
+    never forbids an action), every state keeps the invariants, and each final score is the
+    uncompensated one plus the seat's amount, in the declared part."""
+    spec = get_game(game)
+    amounts = [3 * s + 1 for s in range(n)]
+    part = spec.compensation.part
+    plain = spec.game_class(n, seed=5, game_id=2)
+    start_plain = [plain.score_parts(p)[part] for p in range(n)]
+    actions = _random_actions(plain, n, seed=7)
+    comp = spec.game_class(n, seed=5, game_id=2, options={"compensation": amounts})
+    assert [comp.score_parts(p)[part] - start_plain[p] for p in range(n)] == amounts
+    assert [comp.scores()[p] - s for p, s in enumerate(
+        spec.game_class(n, seed=5, game_id=2).scores())] == amounts
+    for i, a in enumerate(actions):
+        assert a in comp.legal_actions()
+        comp.apply(a)
+        if i % 25 == 0:
+            spec.check_state(comp.state, comp.comp, f"{game} step {i}")
+    assert comp.is_over
+    spec.check_state(comp.state, comp.comp, f"{game} end")
+    assert [c - p for c, p in zip(comp.scores(), plain.scores(), strict=True)] == amounts
+    # the record of the game says what it played, and replays
+    record = comp.record()
+    assert record.options["compensation"] == amounts
+    again = spec.game_class.replay(type(record).from_json(record.to_json()))
+    assert again.scores() == comp.scores()
+
+
+@pytest.mark.parametrize("bad, words", [
+    ([1, 2, 3], "3 amounts for 2 players"), ([0, -1], "seat 1 gets -1"),
+    ([0, 64], "seat 1 gets 64"), ("0,x", "'x' is not a whole number"),
+    ([0.5, 1], "list of whole numbers")])
+def test_bad_amounts_are_one_line_errors(bad, words):
+    with pytest.raises(UserError, match=words.replace("(", r"\(")) as err:
+        RunConfig.make(games=2, players=2, game="maharani", compensation=bad)
+    assert "\n" not in str(err.value)
+    with pytest.raises(UserError, match="declares no seat compensation"):
+        RunConfig.make(games=2, players=3, game="nothanks", compensation=[0, 1, 2])
+    with pytest.raises(UserError, match="contradicts"):
+        RunConfig.make(games=2, players=2, game="maharani", compensation=[0, 1],
+                       options={"compensation": [0, 2]})
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--game", "maharani", "-p", "2", "--compensation", "0,1,2"], "3 amounts for 2 players"),
+    (["--game", "maharaja", "-p", "2", "--compensation", "0,-3"], "seat 1 gets -3"),
+    (["--game", "tajmahal", "-p", "3", "--compensation", "0,1,99"], "seat 2 gets 99"),
+    (["--game", "nothanks", "-p", "3", "--compensation", "0,1,2"], "no seat compensation"),
+])
+def test_cli_refuses_bad_compensation_with_exit_2(args, words):
+    res = CliRunner().invoke(cli, ["simulate", "-n", "2", "-s", "random", *args])
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and words in lines[0], res.output
+
+
+def test_cli_simulate_and_compare_play_it_and_the_run_says_so(tmp_path):
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["simulate", "--game", "maharani", "-n", "40", "-p", "2",
+                                   "-s", "random", "--compensation", "0,9", "--out", str(out),
+                                   "-q", "-w", "1"])
+    assert res.exit_code == 0, res.output
+    manifest = RunStore(out).manifest()
+    assert manifest["config"]["options"]["compensation"] == [0, 9]
+    stored = RunStore(out).read_records()
+    plain = tajsim.simulate(40, 2, "random", seed=0, game="maharani", progress=False)
+    comp = tajsim.simulate(40, 2, "random", seed=0, game="maharani", progress=False,
+                           options={"compensation": [0, 9]})
+    # random play in Maharani never reads the score: the games are the same, the gold moves
+    assert (comp.score - plain.score).tolist() == [0, 9] * 40
+    assert sorted(stored.score.tolist()) == sorted(comp.score.tolist())
+    res = CliRunner().invoke(cli, ["compare", "random", "greedy", "--game", "maharani", "-n",
+                                   "4", "-p", "2", "--compensation", "0,1", "-q", "-w", "1"])
+    assert res.exit_code == 0, res.output
+
+
+def test_experiment_file_takes_compensation(tmp_path):
+    from tajsim.running.experiments import check_experiment, load_experiment
+
+    path = tmp_path / "c.toml"
+    path.write_text('name = "c"\ngame = "maharani"\n[simulate]\ngames = 4\nplayers = 2\n'
+                    'strategies = "random"\n\n[[runs]]\nname = "plain"\n\n[[runs]]\n'
+                    'name = "comp"\ncompensation = [0, 5]\n')
+    exp = load_experiment(path)
+    check_experiment(exp)
+    kwargs = [r.simulate_kwargs() for r in exp.runs]
+    assert "compensation" not in (kwargs[0].get("options") or {})
+    assert kwargs[1]["options"] == {"compensation": [0, 5]}
+    bad = tmp_path / "b.toml"
+    bad.write_text(path.read_text().replace("[0, 5]", "[0, 5, 1]"))
+    with pytest.raises(UserError, match="3 amounts for 2 players"):
+        check_experiment(load_experiment(bad))
+
+
+def test_gpu_simulator_equals_cpu_with_compensation():
+    """The CUDA simulator's batch kernel gives the CPU's records and final states with the
+    option on, for every game (a heuristic that reads the score in each)."""
+    cases = []
+    for i, game in enumerate(GAMES):
+        spec = get_game(game)
+        presets = [s.name for s in spec.strategies.with_tag("preset")]
+        for n in (2, 4):
+            cases.append({"game": game, "players": n, "edition": spec.editions[0],
+                          "options": {"compensation": [7 * s + 2 for s in range(n)]},
+                          "games": 2, "strategies": [presets[0]] + ["random"] * (n - 1),
+                          "seed": 3 + i})
+    env = {**__import__("os").environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "gpu_sim_check.py"),
+                           json.dumps(cases)], env=env, capture_output=True, text=True,
+                          timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    reports = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert len(reports) == len(cases)
+    for case, report in zip(cases, reports, strict=True):
+        assert report["differences"] == [], (case, report["differences"])
