@@ -190,3 +190,75 @@ def test_gpu_simulator_equals_cpu_with_compensation():
     assert len(reports) == len(cases)
     for case, report in zip(cases, reports, strict=True):
         assert report["differences"] == [], (case, report["differences"])
+
+
+def test_search_finds_the_exact_answer_where_play_ignores_the_gold():
+    """Random play in Maharani never reads the gold, so on common random numbers a seat's
+    share under any amounts follows from the uncompensated scores: the search must reach the
+    best deviation an exhaustive look over the lattice finds."""
+    from tajsim.analysis.compensation import search_compensation
+
+    games, seed = 400, 5  # seat 0 wins 56.4% of these games uncompensated
+    plain = tajsim.simulate(games, 2, "random", seed=seed, game="maharani", rotate=False,
+                            progress=False).sort_values(["game_id", "seat"])
+    diff = plain.score.to_numpy().reshape(-1, 2) @ np.array([1, -1])  # seat 0 - seat 1
+
+    def deviation(a0, a1):
+        d = diff + a0 - a1
+        share0 = np.mean(d > 0) + 0.5 * np.mean(d == 0)
+        return abs(share0 - 0.5)
+
+    exact = min(min(deviation(0, k), deviation(k, 0)) for k in range(0, 40))
+    result = search_compensation("maharani", 2, "random", games=games, seed=seed,
+                                 max_candidates=12, margin=0.0)
+    best = result.best
+    assert best.deviation == pytest.approx(exact, abs=1e-12)
+    assert best.deviation == pytest.approx(deviation(*best.amounts), abs=1e-12)
+    assert min(best.amounts) == 0 and deviation(0, 0) > exact
+    # every candidate was played on the same games: a candidate's shares are reproduced
+    again = search_compensation("maharani", 2, "random", games=games, seed=seed,
+                                max_candidates=1)
+    assert again.candidates[0] == result.candidates[0]
+
+
+def test_verification_reports_intervals_and_verdicts():
+    from tajsim.analysis.compensation import verify_compensation
+
+    frame = verify_compensation("maharani", 2, "random", [0, 2], games=300, seed=9)
+    assert list(frame.compensated) == [False, False, True, True]
+    assert (frame.ci_low <= frame.share).all() and (frame.share <= frame.ci_high).all()
+    assert np.allclose(frame.groupby("compensated").share.sum(), 1.0)
+    assert set(frame.verdict) <= {"equivalent", "differs", "inconclusive"}
+    assert (frame.n == 300).all()
+    # 300 games cannot show ±1 point: a 90% interval is about ±4.7 points wide
+    assert frame.attrs["all_equivalent"] == {False: False, True: False}
+
+
+def test_balance_cli_and_its_experiment_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('name = "c"\nkind = "compensation"\ngame = "maharani"\n'
+                    '[compensation]\nplayers = [2]\nstrategy = "random"\n'
+                    'other_strategy = "greedy"\nsearch_games = 200\nmax_candidates = 3\n'
+                    'verify_games = 300\nother_games = 100\n')
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(cli, ["balance", str(path), "-o", str(out), "-q", "-w", "1"])
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(out / "table_compensation.csv")
+    assert list(table.players) == [2] and (out / "report.html").exists()
+    seats = pd.read_csv(out / "table_seats.csv")
+    assert len(seats) == 4 and {"95% CI", "verdict (±margin)"} <= set(seats.columns)
+    assert (out / "table_other_level.csv").exists() and (out / "fig_compensation.png").exists()
+    for args, words in [
+        (["--game", "nothanks", "-s", "random"], "declares no seat compensation"),
+        (["--game", "maharani", "-p", "7", "-s", "random"], "player count 7"),
+        (["--game", "maharani", "-p", "2"], "no strategy"),
+        (["--game", "maharani", "-p", "2", "-s", "random", "--seed", "5", "--verify-seed",
+          "5"], "fresh games"),
+    ]:
+        res = CliRunner().invoke(cli, ["balance", *args, "-o", str(tmp_path / "x")])
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], res.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(path.read_text().replace("search_games = 200", "search_games = \"x\""))
+    res = CliRunner().invoke(cli, ["balance", str(bad), "-o", str(tmp_path / "y")])
+    assert res.exit_code == 2 and "compensation.search_games" in res.output

@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "ladder",
     "chain",
     "profile",
+    "balance",
 )
 
 

@@ -1,0 +1,258 @@
+"""Seat compensation study (issue 40, section 1): the per-seat amount of a game's currency that
+brings every seat's win share to parity at one skill level, found by search and verified on
+fresh games.
+
+**What is measured.** In a mirror match (one strategy in every seat, seats fixed) seat ``k``'s
+*win share* is the mean over games of ``winner_k / (number of winners)``: a shared win counts
+as a fraction, so the shares of a table sum to 1 and parity is ``1 / n``.
+
+**The search** (:func:`search_compensation`) is an exact integer search, not CMA-ES: the
+amounts are whole units of the currency (``GameSpec.compensation``), a table of ``n`` seats has
+at most five of them, and a seat's share rises with its own amount. So a secant (Newton) step on
+the lattice, ``c <- round(c + (1/n - share) / slope)``, with the slope (share per unit)
+estimated from the candidates already played, reaches the neighbourhood of the answer in two or
+three candidates, where CMA-ES would spend a population of candidates a generation on the same
+few lattice points. The step is followed by a coordinate search (one unit up or down for the
+seat furthest from parity) until no neighbour is better. Every candidate is played on the same
+games (the same master seed and game ids: common random numbers), so two candidates differ by
+their amounts, not by their luck; the amounts are shifted so that the smallest is 0 (the best
+seat gets nothing). The objective is the largest deviation of a seat's share from parity.
+
+**The verification** (:func:`verify_compensation`) plays the chosen amounts, and none, on fresh
+games (another master seed), and gives each seat's share with its Wilson 95% interval and a
+TOST equivalence verdict of ``share - 1/n`` against ``±margin`` (one point by default,
+:func:`tajsim.analysis.stats.verdicts.equivalence_test`). "Every seat within the margin" is the
+intersection of the seats' verdicts, which needs no multiplicity correction (an
+intersection-union test: it holds only where each seat's own test does).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tajsim.analysis.stats.proportions import wilson_interval
+from tajsim.analysis.stats.verdicts import EQUIVALENT, equivalence_test
+from tajsim.engine.compensation import OPTION_KEY, check_amounts
+from tajsim.errors import UserError
+from tajsim.games.registry import get_game
+from tajsim.running.simulate import simulate
+
+__all__ = ["Candidate", "SearchResult", "search_compensation", "seat_shares",
+           "verify_compensation", "win_shares"]
+
+#: The equivalence margin of the study: one point of win share.
+DEFAULT_MARGIN = 0.01
+
+
+def win_shares(results: pd.DataFrame, n_players: int) -> np.ndarray:
+    """Each game's win share by seat: float64[games, n_players], rows summing to 1 (a shared
+    win split between the winners)."""
+    frame = results.sort_values(["game_id", "seat"])
+    wins = frame["winner"].to_numpy(dtype=np.float64).reshape(-1, n_players)
+    winners = wins.sum(axis=1, keepdims=True)
+    return np.divide(wins, winners, out=np.full_like(wins, 1.0 / n_players),
+                     where=winners > 0)
+
+
+def seat_shares(results: pd.DataFrame, n_players: int) -> np.ndarray:
+    """Mean win share of each seat: float64[n_players]."""
+    return win_shares(results, n_players).mean(axis=0)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One set of amounts played in the search: its shares (float64[n]) and their largest
+    deviation from parity."""
+
+    amounts: tuple[int, ...]
+    shares: tuple[float, ...]
+    games: int
+
+    @property
+    def deviation(self) -> float:
+        n = len(self.shares)
+        return max(abs(s - 1.0 / n) for s in self.shares)
+
+
+@dataclass
+class SearchResult:
+    """The search's candidates in the order played, and the best (smallest deviation; the
+    smaller total amount on a tie)."""
+
+    game: str
+    players: int
+    strategy: str
+    seed: int
+    games: int
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def best(self) -> Candidate:
+        return min(self.candidates, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))
+
+    def trace(self) -> pd.DataFrame:
+        """One row per candidate: its amounts, each seat's share and the deviation."""
+        rows = []
+        for i, c in enumerate(self.candidates):
+            row: dict[str, Any] = {"players": self.players, "step": i + 1,
+                                   "amounts": ",".join(map(str, c.amounts)), "games": c.games}
+            row["max_deviation"] = c.deviation
+            for s, share in enumerate(c.shares):
+                row[f"share_seat{s}"] = share
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def _play(game: str, players: int, strategy: str, amounts: Sequence[int], games: int,
+          seed: int, workers: int | None) -> pd.DataFrame:
+    options = {OPTION_KEY: list(amounts)} if any(amounts) else None
+    return simulate(games, players, [strategy] * players, seed=seed, game=game, options=options,
+                    workers=workers, rotate=False, progress=False)
+
+
+def _normalised(amounts: Sequence[float], high: int) -> tuple[int, ...]:
+    ints = [int(round(a)) for a in amounts]
+    low = min(ints)
+    return tuple(min(high, max(0, a - low)) for a in ints)
+
+
+def search_compensation(
+    game: str, players: int, strategy: str, *, games: int = 3000, seed: int = 1,
+    max_candidates: int = 10, margin: float = DEFAULT_MARGIN, initial_slope: float = 0.02,
+    workers: int | None = None, say: Callable[[str], None] | None = None,
+) -> SearchResult:
+    """Search the per-seat amounts that bring every seat's win share closest to parity.
+
+    Parameters
+    ----------
+    game, players, strategy : the game, the table size and the strategy of every seat.
+    games : int
+        Games played for each candidate (the same games for all: ``seed`` and ids ``0 ..
+        games - 1``).
+    max_candidates : int
+        The most candidates played (each ``games`` games).
+    margin : float
+        The search stops early at a candidate whose every share is within ``margin / 2`` of
+        parity (the verification on fresh games then needs room for its own noise).
+    initial_slope : float
+        Win share gained per unit of currency assumed before two candidates measure it.
+
+    Returns
+    -------
+    SearchResult
+    """
+    spec = get_game(game)
+    declared = spec.compensation
+    if declared is None:
+        raise UserError(f"{spec.title} declares no seat compensation; expected one of the "
+                        "games that do (tajsim, maharaja, maharani)")
+    players = spec.players_or_default(players)
+    spec.strategies.parse(strategy)  # a bad strategy fails before anything is played
+    if games < 10 or max_candidates < 1:
+        raise UserError(f"games {games} / max_candidates {max_candidates}; expected at least 10 "
+                        "games a candidate and one candidate")
+    say = say or (lambda _m: None)
+    result = SearchResult(spec.name, players, strategy, seed, games)
+    seen: dict[tuple[int, ...], Candidate] = {}
+    parity = 1.0 / players
+
+    def evaluate(amounts: tuple[int, ...]) -> Candidate:
+        if amounts not in seen:
+            shares = seat_shares(_play(spec.name, players, strategy, amounts, games, seed,
+                                       workers), players)
+            cand = Candidate(amounts, tuple(float(s) for s in shares), games)
+            seen[amounts] = cand
+            result.candidates.append(cand)
+            say(f"{players} players: amounts {list(amounts)} -> shares "
+                f"{', '.join(f'{100 * s:.1f}' for s in shares)}% (max deviation "
+                f"{100 * cand.deviation:.2f} points)")
+        return seen[amounts]
+
+    current = evaluate(tuple([0] * players))
+    slope = initial_slope
+    # Secant steps on the lattice.
+    while len(result.candidates) < max_candidates and current.deviation > margin / 2:
+        gap = np.array([parity - s for s in current.shares])
+        step = np.array(current.amounts, dtype=np.float64) + gap / slope
+        nxt = _normalised(step, declared.max_amount)
+        if nxt in seen:
+            break
+        cand = evaluate(nxt)
+        d_amount = np.array(cand.amounts, float) - np.array(current.amounts, float)
+        d_share = np.array(cand.shares) - np.array(current.shares)
+        d_amount -= d_amount.mean()  # shares sum to 1: compare with the mean move removed
+        if float(d_amount @ d_amount) > 0:
+            measured = float(d_share @ d_amount) / float(d_amount @ d_amount)
+            if measured > 0:
+                slope = min(max(measured, 0.001), 0.5)
+        current = result.best
+    # Coordinate search around the best: one unit for the seat furthest from parity.
+    while len(result.candidates) < max_candidates and result.best.deviation > margin / 2:
+        best = result.best
+        order = np.argsort([-abs(s - parity) for s in best.shares])
+        improved = False
+        for seat in order:
+            delta = 1 if best.shares[seat] < parity else -1
+            trial = list(best.amounts)
+            trial[seat] += delta
+            nxt = _normalised(trial, declared.max_amount)
+            if nxt in seen:
+                continue
+            cand = evaluate(nxt)
+            if cand.deviation < best.deviation:
+                improved = True
+                break
+            if len(result.candidates) >= max_candidates:
+                break
+        if not improved:
+            break
+    return result
+
+
+def verify_compensation(
+    game: str, players: int, strategy: str, amounts: Sequence[int], *, games: int,
+    seed: int, margin: float = DEFAULT_MARGIN, workers: int | None = None,
+) -> pd.DataFrame:
+    """Each seat's win share with and without ``amounts`` on ``games`` fresh games (master seed
+    ``seed``), with Wilson 95% intervals and the TOST verdict of ``share - 1/n`` against
+    ``±margin``.
+
+    Returns one row per (compensation, seat): ``players, strategy, compensated`` (bool),
+    ``amounts``, ``seat``, ``amount``, ``n`` (games), ``share``, ``ci_low``, ``ci_high``,
+    ``deviation``, ``tost_low``/``tost_high`` (the 90% interval TOST decides on), ``p_tost``,
+    ``verdict``; the frame's ``attrs["all_equivalent"]`` maps compensated to whether every
+    seat is equivalent (the intersection-union verdict).
+    """
+    spec = get_game(game)
+    amounts = check_amounts(spec.title, spec.compensation, list(amounts), players)
+    rows = []
+    verdicts: dict[bool, bool] = {}
+    parity = 1.0 / players
+    for compensated, played in ((False, [0] * players), (True, amounts)):
+        shares = win_shares(_play(spec.name, players, strategy, played, games, seed, workers),
+                            players)
+        ok = True
+        for seat in range(players):
+            share = float(shares[:, seat].mean())
+            se = float(shares[:, seat].std(ddof=1) / math.sqrt(games))
+            low, high = wilson_interval(share * games, games)
+            eq = equivalence_test(share - parity, se, margin, n=games)
+            tost_low, tost_high = eq.tost_interval()
+            ok &= eq.verdict == EQUIVALENT
+            rows.append({"players": players, "strategy": strategy, "compensated": compensated,
+                         "amounts": ",".join(map(str, played)), "seat": seat,
+                         "amount": played[seat], "n": games, "share": share,
+                         "ci_low": float(low), "ci_high": float(high),
+                         "deviation": share - parity, "tost_low": tost_low,
+                         "tost_high": tost_high, "p_tost": eq.p_equivalent,
+                         "verdict": eq.verdict})
+        verdicts[compensated] = ok
+    frame = pd.DataFrame(rows)
+    frame.attrs["all_equivalent"] = verdicts
+    return frame

@@ -1,0 +1,192 @@
+"""``tajsim balance``: search the seat compensation that brings every seat to parity, verify it
+on fresh games and write the report (issue 40, section 1; :mod:`tajsim.analysis.compensation`).
+
+Settings come from the command line or from an experiment file with ``kind = "compensation"``
+and a ``[compensation]`` table (``experiments/maharani/compensation.toml``); flags given beside
+a file override it.
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tajsim.cli.options import Echo, check_workers, game_option, verbosity_options
+from tajsim.errors import UserError
+
+#: The ``[compensation]`` keys of an experiment file, with their types and defaults.
+SETTINGS: dict[str, tuple[type | tuple[type, ...], Any]] = {
+    "players": (list, None),  # None: every count the game allows
+    "strategy": (str, None),
+    "other_strategy": (str, ""),
+    "search_games": (int, 3000),
+    "max_candidates": (int, 10),
+    "verify_games": (int, 16000),
+    "other_games": (int, 6000),
+    "seed": (int, 1),
+    "verify_seed": (int, 20260),
+    "margin": (float, 0.01),
+}
+TOP_KEYS = ("name", "title", "description", "game", "kind", "compensation")
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    """A ``kind = "compensation"`` experiment file's settings; one-line ``UserError`` if bad."""
+    try:
+        raw = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"{path}: cannot read it ({exc}); expected a TOML experiment file") \
+            from None
+    if raw.get("kind") != "compensation":
+        raise UserError(f"{path}: kind = {raw.get('kind')!r}; expected kind = \"compensation\" "
+                        "(other experiments run with tajsim run)")
+    for key in raw:
+        if key not in TOP_KEYS:
+            raise UserError(f"{path}: key {key!r}; expected one of {', '.join(TOP_KEYS)}")
+    table = raw.get("compensation", {})
+    if not isinstance(table, dict):
+        raise UserError(f"{path}: compensation = {table!r}; expected a [compensation] table")
+    out: dict[str, Any] = {"game": raw.get("game"), "title": raw.get("title")}
+    for key, value in table.items():
+        if key not in SETTINGS:
+            raise UserError(f"{path}: compensation.{key}; expected one of "
+                            f"{', '.join(SETTINGS)}")
+        kind = SETTINGS[key][0]
+        ok = isinstance(value, kind) and not isinstance(value, bool) or (
+            kind is float and isinstance(value, int) and not isinstance(value, bool))
+        if not ok:
+            raise UserError(f"{path}: compensation.{key} = {value!r}; expected "
+                            f"{getattr(kind, '__name__', kind)}")
+        out[key] = value
+    return out
+
+
+@click.command("balance")
+@click.argument("experiment", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@game_option
+@click.option("--players", "-p", default=None, metavar="N[,N...]",
+              help="Player counts (default: every count the game allows).")
+@click.option("--strategies", "-s", "strategy", default=None, metavar="STRATEGY",
+              help="The strategy in every seat, the skill level searched for.")
+@click.option("--other", "other_strategy", default=None, metavar="STRATEGY",
+              help="A second skill level the compensation is also played at.")
+@click.option("--games", "search_games", type=int, default=None,
+              help="Games a candidate (default 3,000; the same games for every candidate).")
+@click.option("--candidates", "max_candidates", type=int, default=None,
+              help="The most candidates a player count (default 10).")
+@click.option("--verify-games", type=int, default=None,
+              help="Fresh games of the verification, with and without (default 16,000).")
+@click.option("--other-games", type=int, default=None,
+              help="Games at the other level, with and without (default 6,000).")
+@click.option("--seed", type=int, default=None, help="Master seed of the search (default 1).")
+@click.option("--verify-seed", type=int, default=None,
+              help="Master seed of the verification (default 20260; not the search's).")
+@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Report folder.")
+@click.option("--workers", "-w", type=int, default=None, metavar="W",
+              help="Local cores to use (default: all).")
+@verbosity_options
+def command(experiment, game, players, strategy, other_strategy, search_games, max_candidates,
+            verify_games, other_games, seed, verify_seed, out, workers, quiet,
+            verbose) -> None:
+    """Search the per-seat compensation (a VARIANT, not the rules) that brings every seat's
+    win share within ±1 point of parity, verify it on fresh games and write the report.
+
+    \b
+    Examples:
+      tajsim balance experiments/maharani/compensation.toml -o reports/maharani/compensation
+      tajsim balance --game maharani -p 4 -s balanced:temperature=0.25 -o /tmp/comp
+    """
+    from tajsim.analysis.compensation import search_compensation, verify_compensation
+    from tajsim.games.registry import get_game
+    from tajsim.reporting.compensation_sections import (
+        compensation_blocks,
+        write_compensation_report,
+    )
+
+    echo = Echo(quiet, verbose)
+    workers = check_workers(workers)
+    settings: dict[str, Any] = {k: default for k, (_, default) in SETTINGS.items()}
+    title = None
+    source = "the command line"
+    if experiment is not None:
+        from_file = read_settings(experiment)
+        title = from_file.pop("title")
+        file_game = from_file.pop("game")
+        if file_game is not None:
+            game = file_game
+        settings.update(from_file)
+        source = str(experiment)
+    given = {"strategy": strategy, "other_strategy": other_strategy,
+             "search_games": search_games, "max_candidates": max_candidates,
+             "verify_games": verify_games, "other_games": other_games, "seed": seed,
+             "verify_seed": verify_seed}
+    settings.update({k: v for k, v in given.items() if v is not None})
+    spec = get_game(game)
+    if spec.compensation is None:
+        raise UserError(f"--game {game}: {spec.title} declares no seat compensation; expected "
+                        "tajmahal, maharaja or maharani")
+    if players is not None:
+        try:
+            settings["players"] = [int(p) for p in str(players).split(",")]
+        except ValueError:
+            raise UserError(f"--players {players!r}; expected comma-separated player counts") \
+                from None
+    low, high = spec.player_range()
+    counts = settings["players"] or list(range(low, high + 1))
+    counts = [spec.check_players(n) for n in counts]
+    if not settings["strategy"]:
+        raise UserError("no strategy; expected --strategies STRATEGY (or compensation.strategy "
+                        "in the experiment file)")
+    for key in ("search_games", "verify_games", "other_games", "max_candidates"):
+        if settings[key] < 1:
+            raise UserError(f"{key} = {settings[key]}; expected a positive number")
+    if settings["seed"] == settings["verify_seed"]:
+        raise UserError(f"the verification's seed {settings['verify_seed']} is the search's; "
+                        "expected fresh games (another seed)")
+    for text in filter(None, (settings["strategy"], settings["other_strategy"])):
+        spec.strategies.parse(text)
+    out.mkdir(parents=True, exist_ok=True)
+    started, cpu0 = time.time(), time.process_time()
+    import pandas as pd
+
+    found, other, traces = [], [], []
+    for n in counts:
+        echo.say(f"{spec.title}, {n} players: searching at {settings['strategy']} ...")
+        result = search_compensation(
+            spec.name, n, settings["strategy"], games=settings["search_games"],
+            seed=settings["seed"], max_candidates=settings["max_candidates"],
+            margin=settings["margin"], workers=workers, say=echo.say)
+        best = result.best
+        traces.append(result.trace())
+        echo.say(f"  found {list(best.amounts)} (search deviation {100 * best.deviation:.2f} "
+                  f"points); verifying on {settings['verify_games']:,} fresh games")
+        found.append(verify_compensation(
+            spec.name, n, settings["strategy"], best.amounts, games=settings["verify_games"],
+            seed=settings["verify_seed"], margin=settings["margin"], workers=workers))
+        if settings["other_strategy"]:
+            other.append(verify_compensation(
+                spec.name, n, settings["other_strategy"], best.amounts,
+                games=settings["other_games"], seed=settings["verify_seed"],
+                margin=settings["margin"], workers=workers))
+    wall, cpu = time.time() - started, time.process_time() - cpu0
+    meta = {"currency": spec.compensation.currency, "why": spec.compensation.why,
+            "strategy": settings["strategy"], "other_strategy": settings["other_strategy"],
+            "margin": settings["margin"], "search_games": settings["search_games"],
+            "search_seed": settings["seed"], "verify_seed": settings["verify_seed"],
+            "command": f"tajsim balance {source}" if experiment is not None else
+            f"tajsim balance --game {spec.name} -p {','.join(map(str, counts))} -s "
+            f"{settings['strategy']}"}
+    blocks = compensation_blocks(pd.concat(found, ignore_index=True),
+                                 pd.concat(other, ignore_index=True) if other else None,
+                                 pd.concat(traces, ignore_index=True), meta, out)
+    from tajsim.reporting.render.blocks import Para
+
+    blocks.append(Para(f"Played in {wall:,.0f} s wall, {cpu:,.0f} s of this process's CPU "
+                       f"(the kernels' threads included)."))
+    write_compensation_report(title or f"{spec.title}: seat compensation", blocks, out)
+    echo.say(f"report: {out / 'report.html'}")
