@@ -35,7 +35,8 @@ from tajsim.analysis.frames import game_index, win_value
 from tajsim.analysis.stats import newcombe_difference, paired_difference, wilson_interval
 from tajsim.errors import UserError
 
-__all__ = ["FORBID_KEY", "WIN_RATE", "restricted_play", "split_restriction"]
+__all__ = ["FORBID", "FORBID_KEY", "IGNORE", "RETUNED", "WIN_RATE", "parse_restricted",
+           "restricted_play", "split_restriction"]
 
 #: The strategy option that names a restriction (``tajsim.strategies.spec.FORBID``; spelt here
 #: so that the analysis layer reads result frames without the strategy registry).
@@ -49,18 +50,54 @@ WIN_RATE = "win_rate"
 REMOVES_GAME_RATE = 0.01
 
 
-def split_restriction(text: str) -> tuple[str, str]:
-    """``"balanced:temperature=1:forbid=governor"`` -> ``("balanced:temperature=1",
-    "governor")``; a strategy without a restriction (or ``forbid=none``) -> ``(text, "")``."""
+#: ``variant`` of a restricted row: the seat forbidden the family with the level's weights, the
+#: seat forbidden it with weights re-tuned under the restriction (its best response), or the seat
+#: that may use the feature but ignores it (its weights set after ``forbid=none``).
+FORBID, RETUNED, IGNORE = "forbid", "forbid, re-tuned", "ignore"
+
+
+def parse_restricted(text: str) -> tuple[str, str, str, str]:
+    """``(level, restriction, family, variant)`` of a strategy text.
+
+    The options written before ``forbid=`` are the level's; those written after it belong to
+    the restricted seat alone:
+
+    * ``"balanced:temperature=1:forbid=governor"`` -> ``("balanced:temperature=1",
+      "governor", "governor", "forbid")``;
+    * ``"tuned:forbid=crown:palace=1.2:crown=0.3"`` (weights re-tuned under the restriction,
+      :func:`tajsim.play.tuning.tune` with ``forbid``) -> ``("tuned", "crown re-tuned",
+      "crown", "forbid, re-tuned")``;
+    * ``"tuned:forbid=none:crown=0"`` (the feature ignored, not forbidden) -> ``("tuned",
+      "ignore crown=0", "crown=0", "ignore")``;
+    * a strategy without ``forbid=`` (or ``forbid=none`` last) -> ``(text, "", "", "")``.
+    """
     name, *assignments = str(text).split(":")
-    kept, forbid = [], ""
+    kept, after, forbid, seen = [], [], "", False
     for item in assignments:
         key, _, value = item.partition("=")
         if key.strip() == FORBID_KEY:
-            forbid = "" if value.strip() == "none" else value.strip()
+            forbid, seen = ("" if value.strip() == "none" else value.strip()), True
+        elif seen:
+            after.append(item.strip())
         else:
             kept.append(item)
-    return ":".join([name, *kept]), forbid
+    level = ":".join([name, *kept])
+    if forbid and after:
+        return level, f"{forbid} re-tuned", forbid, RETUNED
+    if forbid:
+        return level, forbid, forbid, FORBID
+    if after:
+        weights = "+".join(after)
+        return level, f"ignore {weights}", weights, IGNORE
+    return level, "", "", ""
+
+
+def split_restriction(text: str) -> tuple[str, str]:
+    """``"balanced:temperature=1:forbid=governor"`` -> ``("balanced:temperature=1",
+    "governor")``; a strategy without a restriction (or ``forbid=none``) -> ``(text, "")``;
+    options after ``forbid=`` are the restricted seat's own (:func:`parse_restricted`)."""
+    level, restriction, _, _ = parse_restricted(text)
+    return level, restriction
 
 
 def restricted_play(
@@ -85,7 +122,9 @@ def restricted_play(
     Returns
     -------
     DataFrame, one row per (level, restriction, measure)
-        ``level``, ``restriction``, ``measure`` (``win_rate`` or a measure), ``n`` (int64,
+        ``level``, ``restriction`` (the family, ``"NAME re-tuned"`` or ``"ignore W=0"``:
+        :func:`parse_restricted`), ``family``, ``variant`` (``forbid``, ``forbid, re-tuned`` or
+        ``ignore``), ``measure`` (``win_rate`` or a measure), ``n`` (int64,
         games), ``n_restricted`` / ``n_unrestricted`` (int64, seat-games), ``restricted`` /
         ``unrestricted`` (float64, the means), ``loss`` (unrestricted minus restricted),
         ``ci_low``, ``ci_high`` (Newcombe for the win rate, paired t for a measure),
@@ -109,6 +148,7 @@ def restricted_play(
                         "none (expected a result field such as 'score')")
     labels = results["strategy"].astype(str).to_numpy()
     parsed = {text: split_restriction(text) for text in pd.unique(labels)}
+    variants = {text: parse_restricted(text) for text in pd.unique(labels)}
     restricted = sorted(t for t, (_, forbid) in parsed.items() if forbid)
     if not restricted:
         raise UserError("restricted_play found no restricted strategy in the results; expected "
@@ -138,7 +178,8 @@ def restricted_play(
                                                                 confidence)
             row = {
                 "level": level, "restricted_strategy": text, "restriction": forbid,
-                "measure": measure, "n": n, "n_restricted": int(is_r.sum()),
+                "family": variants[text][2], "variant": variants[text][3], "measure": measure,
+                "n": n, "n_restricted": int(is_r.sum()),
                 "n_unrestricted": int(is_u.sum()),
                 "restricted": float(values[is_r].mean()),
                 "unrestricted": float(values[is_u].mean()),
@@ -162,8 +203,9 @@ def restricted_play(
     out["removes_game"] = out["restriction"].map(removes).fillna(False).astype(bool)
     for col in ("n", "n_restricted", "n_unrestricted"):
         out[col] = out[col].astype(np.int64)
-    return out[["level", "restriction", "restricted_strategy", "measure", "n", "n_restricted",
-                "n_unrestricted", "restricted", "unrestricted", "loss", "ci_low", "ci_high",
+    return out[["level", "restriction", "family", "variant", "restricted_strategy", "measure",
+                "n", "n_restricted", "n_unrestricted", "restricted", "unrestricted", "loss",
+                "ci_low", "ci_high",
                 "paired_ci_low", "paired_ci_high", "p_value", "significant",
                 "restricted_win_high", "removes_game"]]
 

@@ -69,9 +69,13 @@ def command(game: str, params: bool, plugins: str) -> None:
         click.echo("\nEvery compiled strategy above also takes (docs/strategies.md):")
         click.echo(f"    temperature: {TEMPERATURE_RANGE.expected(why=False)}; 0 (the default) "
                    "is its own choice, above 0 a softmax of value / temperature")
-        click.echo("    forbid: restriction families joined by + (none by default):")
+        click.echo("    forbid: restriction families joined by + (none by default); kind: what "
+                   "one removes (card, option, decision: surgical; broad: a large share of the "
+                   "game):")
+        width = max((len(r.name) for r in game_spec.restrictions), default=0)
         for restriction in game_spec.restrictions:
-            click.echo(f"      {restriction.name:<15} {restriction.text}")
+            kind = restriction.kind + (" (surgical)" if restriction.surgical else "")
+            click.echo(f"      {restriction.name:<{width}}  {kind:<19} {restriction.text}")
     folder = Path(plugins)
     listed = []
     for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:

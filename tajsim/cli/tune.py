@@ -59,9 +59,13 @@ CMAES_MIN_POPSIZE = 4
                    "kept). Nothing is written without it; name "
                    "the game's presets file (tajsim/games/GAME/strategies/presets.toml in a "
                    "checkout) to register the preset as a strategy.")
+@click.option("--forbid", default=None,
+              help="Tune a restricted seat: restriction families joined by + (tajsim strategies "
+                   "--game G lists them); every candidate and the held-out seats play under it "
+                   "(its best response). Prints the re-tuned seat as a strategy text.")
 @verbosity_options
 def command(game, start, field_, players, edition, method, generations, popsize, games,
-            heldout, seed, threads, name, write_path, quiet, verbose) -> None:
+            heldout, seed, threads, name, write_path, forbid, quiet, verbose) -> None:
     """Tune START's weights against FIELD and report a held-out evaluation.
 
     Every candidate of a generation plays the same games (common random numbers); the held-out
@@ -114,6 +118,9 @@ def command(game, start, field_, players, edition, method, generations, popsize,
         check_writable_file(write_path, "--write")
         if write_path.exists():
             tuning.check_presets(write_path)  # a valid presets file before hours of tuning
+        if forbid is not None:
+            raise UserError(f"--forbid {forbid} with --write: a preset stores weights, not a "
+                            "restriction; expected one of them (use the printed strategy text)")
     elif given("name"):
         raise UserError("--name without --write; expected --write to store the preset "
                         "(or no --name)")
@@ -122,9 +129,11 @@ def command(game, start, field_, players, edition, method, generations, popsize,
                 f"{players} players, {spec.title} {ed}, {method}: {generations} generations x "
                 f"{popsize} candidates x {games} games + held out {heldout} x 3 = {total:,} "
                 f"games, {threads} thread{'s' if threads != 1 else ''}, seed {seed}")
+    if forbid is not None:
+        spec.strategies.parse(f"{start}:forbid={forbid}")  # a one-line error before any game
     result = tune(start, names, game=spec, n_players=players, edition=spec.rules_code(ed),
                   generations=generations, popsize=popsize, games=games, heldout_games=heldout,
-                  seed=seed, method=method, threads=threads, log=echo.say)
+                  seed=seed, method=method, threads=threads, log=echo.say, forbid=forbid)
     check_interrupt()  # games played after a Ctrl-C (searches cut short) tune nothing
     h = result.heldout
     lo, hi = h["head_to_head_ci"]
@@ -133,6 +142,9 @@ def command(game, start, field_, players, edition, method, generations, popsize,
              f"[{lo:.3f}, {hi:.3f}] of the wins against {start} (parity {h['parity']:.2f}); "
              f"one seat against the field: tuned {h['field_win_tuned']:.3f}, {start} "
              f"{h['field_win_start']:.3f}")
+    if forbid is not None:  # the options after forbid= are the restricted seat's own
+        weights = ":".join(f"{k}={v:g}" for k, v in result.weights_dict().items())
+        echo.say(f"re-tuned restricted seat: {start}:forbid={forbid}:{weights}")
     echo.say(f"{result.seconds:.0f} s")
     if write:
         try:

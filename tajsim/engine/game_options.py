@@ -82,8 +82,29 @@ class Restriction:
         Its bit in the mask (0 .. 51: the mask travels in a float64 slot).
     text : str
         What it forbids, in one line (``tajsim strategies --game G`` shows it).
+    kind : str
+        What it removes: ``"card"`` (one card), ``"option"`` (one option of a decision),
+        ``"decision"`` (one decision kind) or ``"broad"`` (a large share of the game, e.g. every
+        card showing a symbol); one of :data:`RESTRICTION_KINDS`.
+    surgical : bool
+        Whether it is surgical (issue 39: one decision kind, one card or one option, not a
+        large share of the game): what the surgical restricted-play tables compare.
     """
 
     name: str
     bit: int
     text: str
+    kind: str = "broad"
+    surgical: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in RESTRICTION_KINDS:
+            raise ValueError(f"restriction {self.name!r}: kind {self.kind!r}; expected one of "
+                             f"{', '.join(RESTRICTION_KINDS)}")
+        if self.surgical and self.kind == "broad":
+            raise ValueError(f"restriction {self.name!r} is surgical but of kind 'broad'; "
+                             "expected card, option or decision")
+
+
+#: What a restriction family removes (``Restriction.kind``).
+RESTRICTION_KINDS = ("card", "option", "decision", "broad")

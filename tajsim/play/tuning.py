@@ -32,6 +32,7 @@ import cma
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
+from tajsim.engine.choice import GENERIC_SLOTS
 from tajsim.engine.game_options import TuningSpace
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
@@ -104,12 +105,16 @@ def evaluate_weights(
     first_game: int = 0,
     margin_weight: float = 0.002,
     threads: int = 1,
+    strategy_id: int | None = None,
+    generic: np.ndarray | None = None,
 ) -> tuple[float, float]:
     """(objective, win share per game) of ``weights`` in one seat against ``field_entries``
-    (``n_players`` None: the game's default table)."""
-    space = _space(spec)
+    (``n_players`` None: the game's default table). ``strategy_id``: the tuned family (None:
+    the game's tuning space's); ``generic``: float64[2], the candidate's temperature and
+    restriction mask (the parameter vector's last slots; None: 0 and 0)."""
+    sid = _space(spec).strategy_id if strategy_id is None else strategy_id
     n_players = spec.default_player_count() if n_players is None else n_players
-    cand = weights_entry(spec, "candidate", space.strategy_id, weights)
+    cand = _candidate(spec, "candidate", sid, weights, generic)
     entries = [cand, *field_entries]
     lineups = field_lineups(n_players, len(field_entries), n_games)
     results, _ = play_lineups(spec, entries, lineups, seed, edition=edition,
@@ -192,6 +197,45 @@ def _derive(seed: int, salt: int) -> int:
     return int(np.random.SeedSequence([int(seed), salt]).generate_state(1, np.uint64)[0] >> 1)
 
 
+def _candidate(spec: GameSpec, label: str, strategy_id: int, weights: np.ndarray,
+               generic: np.ndarray | None) -> Entry:
+    """The entry of tuned ``weights``, with the generic slots ``generic`` (temperature,
+    restriction mask) when given: a restricted seat is tuned and evaluated restricted."""
+    out = weights_entry(spec, label, strategy_id, weights)
+    if generic is not None:
+        out.params[spec.n_params - GENERIC_SLOTS:] = np.asarray(generic, np.float64)
+    return out
+
+
+def tuning_space(spec: GameSpec, strategy: StrategySpec | None = None) -> TuningSpace:
+    """The space ``tune`` searches: the game's declared one, or, for a game that declares none,
+    one derived from the start ``strategy``'s own weights (every user parameter of a strategy
+    with ``generic_options``): each weight ``w`` steps by ``max(0.25 |w|, 0.1)`` within 4
+    steps of its start (clipped to its declared range). The derived space tunes and evaluates
+    but ships nothing (``write_preset`` needs a declared presets file)."""
+    if spec.tuning is not None or strategy is None:
+        return _space(spec)
+    names = strategy.user_param_names()
+    if not names or not getattr(strategy, "generic_options", False):
+        raise UserError(f"{spec.title} declares no tuning space and {strategy.name!r} has no "
+                        "weights to tune; expected a heuristic preset such as balanced")
+    start = strategy.param_vector()[:len(names)]
+    step = np.maximum(0.25 * np.abs(start), 0.1)
+    lows = np.array([strategy.param_ranges[strategy.param_names.index(n)].low for n in names])
+    highs = np.array([strategy.param_ranges[strategy.param_names.index(n)].high for n in names])
+    lower = np.maximum(start - 4 * step, lows)
+    upper = np.minimum(start + 4 * step, highs)
+
+    def no_presets() -> Path:
+        raise UserError(f"{spec.title} declares no presets file to write tuned weights to; "
+                        "expected a game with a tuning space (tajsim tune --game tajmahal)")
+
+    return TuningSpace(strategy_id=strategy.strategy_id, names=tuple(names),
+                       lower=tuple(lower), upper=tuple(upper), step=tuple(step),
+                       presets_path=no_presets, check_presets=lambda _path: None,
+                       reload=lambda: None, start=strategy.name)
+
+
 def _space(spec: GameSpec) -> TuningSpace:
     if spec.tuning is None:
         raise UserError(f"{spec.title} declares no tuning space; expected a game whose spec has "
@@ -242,9 +286,17 @@ def tune(
     margin_weight: float = 0.002,
     threads: int = 1,
     log: Callable[[str], None] | None = None,
+    forbid: str | None = None,
 ) -> TuneResult:
-    """Tune the heuristic's weights starting from preset ``start`` against ``field_names``
-    (None: the game's own, :func:`default_start` / :func:`default_field`).
+    """Tune the heuristic's weights starting from ``start`` against ``field_names`` (None: the
+    game's own, :func:`default_start` / :func:`default_field`).
+
+    ``start`` is a preset or a strategy text (``"balanced:temperature=1"``): its weights are the
+    start, its temperature and restriction are kept by every candidate. ``forbid`` (restriction
+    families joined by ``+``; or ``forbid=`` in ``start``) tunes a restricted seat: every
+    candidate, and the held-out evaluation's tuned and start seats, play under the restriction
+    (the best response of a restricted seat, issue 39 s2). A game without a declared tuning
+    space tunes in the space :func:`tuning_space` derives from the start.
 
     Search games per candidate: ``games`` (a multiple of ``n_players`` is best); total search
     games about ``generations * popsize * games``. See the module docstring.
@@ -252,18 +304,30 @@ def tune(
     t0 = time.time()
     game_spec = get_game(game)
     n_players = game_spec.default_player_count() if n_players is None else n_players
-    space = _space(game_spec)
-    start = default_start(game_spec) if start is None else start
-    field_names = default_field(game_spec, start) if field_names is None else field_names
+    if start is None:
+        start = default_start(game_spec)
+    spec, start_params = game_spec.strategies.parse(start)
+    space = tuning_space(game_spec, spec)
+    start_name = spec.name
+    field_names = default_field(game_spec, start_name) if field_names is None else field_names
     n_weights = len(space.names)
     LOWER, UPPER = np.asarray(space.lower, np.float64), np.asarray(space.upper, np.float64)
-    spec = game_spec.strategies.get(start)
     if spec.strategy_id != space.strategy_id:
         raise UserError(f"tune needs a preset of the tuned family to start from; {start!r} is "
                         "not one")
     if not field_names:
         raise UserError("tune needs a non-empty field of opponents")
-    start_weights = np.array(spec.params[:n_weights], np.float64)
+    generic = None
+    if getattr(spec, "generic_options", False):
+        generic = np.array(start_params[game_spec.n_params - GENERIC_SLOTS:], np.float64)
+        if forbid is not None:
+            generic[-1] = spec.forbid_mask(forbid, " (tune --forbid)")
+        if not generic.any():
+            generic = None  # as before the generic options: records of plain tuning unchanged
+    elif forbid is not None:
+        raise UserError(f"strategy {spec.name!r} takes no restriction; expected a strategy "
+                        "with the generic options (forbid=)")
+    start_weights = np.array(start_params[:n_weights], np.float64)
     field_entries = [entry(game_spec, name) for name in field_names]
     search_seed = _derive(seed, SEARCH_SALT)
     say = log or (lambda _msg: None)
@@ -284,7 +348,7 @@ def tune(
             out[i], _ = evaluate_weights(
                 game_spec, to_weights(x), field_entries, games, search_seed, n_players=n_players,
                 edition=edition, first_game=first, margin_weight=margin_weight,
-                threads=threads,
+                threads=threads, strategy_id=space.strategy_id, generic=generic,
             )
         return out
 
@@ -305,7 +369,8 @@ def tune(
         def neg(x: np.ndarray) -> float:
             val, _ = evaluate_weights(game_spec, to_weights(x), field_entries, games, search_seed,
                                       n_players=n_players, edition=edition,
-                                      margin_weight=margin_weight, threads=threads)
+                                      margin_weight=margin_weight, threads=threads,
+                                      strategy_id=space.strategy_id, generic=generic)
             return -val
 
         def callback(xk, convergence=0.0):  # noqa: ARG001 - scipy's signature
@@ -321,29 +386,36 @@ def tune(
     else:
         raise UserError(f"unknown tuning method {method!r}; expected one of: cmaes, de")
     weights = np.clip(to_weights(x_best), LOWER, UPPER)
-    result = TuneResult(game=game_spec.name, start=start, field=list(field_names),
+    result = TuneResult(game=game_spec.name, start=start_name, field=list(field_names),
                         names=space.names, weights=weights, start_weights=start_weights,
                         history=history)
     result.settings = dict(n_players=n_players, edition=edition, generations=generations,
                            popsize=popsize, games=games, heldout_games=heldout_games, seed=seed,
                            method=method, margin_weight=margin_weight)
+    if generic is not None:
+        result.settings.update(start_text=str(start), temperature=float(generic[0]),
+                               forbid_mask=int(generic[1]))
     say("held-out evaluation ...")
-    result.heldout = heldout_evaluation(game_spec, weights, start_weights, start, field_entries,
-                                        heldout_games, _derive(seed, HELDOUT_SALT),
-                                        n_players=n_players, edition=edition, threads=threads)
+    result.heldout = heldout_evaluation(game_spec, weights, start_weights, start_name,
+                                        field_entries, heldout_games,
+                                        _derive(seed, HELDOUT_SALT), n_players=n_players,
+                                        edition=edition, threads=threads,
+                                        strategy_id=space.strategy_id, generic=generic)
     result.seconds = time.time() - t0
     return result
 
 
 def heldout_evaluation(spec: GameSpec, weights, start_weights, start_name, field_entries,
-                       n_games, seed, *, n_players=None, edition=0, threads=1) -> dict:
+                       n_games, seed, *, n_players=None, edition=0, threads=1,
+                       strategy_id=None, generic=None) -> dict:
     """Fresh games: tuned vs its start head to head (half the seats each, rotated) and both
-    against the field (one seat each, same games)."""
-    space = _space(spec)
+    against the field (one seat each, same games). ``strategy_id`` and ``generic`` as in
+    :func:`evaluate_weights` (a restricted tuning evaluates both seats restricted)."""
+    sid = _space(spec).strategy_id if strategy_id is None else strategy_id
     n_players = spec.default_player_count() if n_players is None else n_players
     n_games = max(n_players, n_games - n_games % n_players)
-    tuned = weights_entry(spec, "tuned", space.strategy_id, weights)
-    base = weights_entry(spec, start_name, space.strategy_id, start_weights)
+    tuned = _candidate(spec, "tuned", sid, weights, generic)
+    base = _candidate(spec, start_name, sid, start_weights, generic)
     pattern = [0, 1] * (n_players // 2) + ([0] if n_players % 2 else [])
     lineups = rotated_lineups(pattern, n_games)
     if n_players % 2:  # odd tables: alternate which side has the extra seat
@@ -363,10 +435,12 @@ def heldout_evaluation(spec: GameSpec, weights, start_weights, start_name, field
     }
     f_tuned, w_tuned = evaluate_weights(spec, weights, field_entries, n_games, seed,
                                         n_players=n_players, edition=edition,
-                                        first_game=HELDOUT_OFFSET + n_games, threads=threads)
+                                        first_game=HELDOUT_OFFSET + n_games, threads=threads,
+                                        strategy_id=sid, generic=generic)
     f_base, w_base = evaluate_weights(spec, start_weights, field_entries, n_games, seed,
                                       n_players=n_players, edition=edition,
-                                      first_game=HELDOUT_OFFSET + n_games, threads=threads)
+                                      first_game=HELDOUT_OFFSET + n_games, threads=threads,
+                                      strategy_id=sid, generic=generic)
     out["field_win_tuned"] = w_tuned
     out["field_win_start"] = w_base
     out["field_games"] = int(n_games)

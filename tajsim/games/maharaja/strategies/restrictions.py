@@ -19,6 +19,16 @@ list before a strategy chooses:
   dispatcher, the search's own choice, the GPU's ``choose_simple`` and the batch loop, which
   sends a restricted ``random`` seat to the dispatcher).
 
+Surgical families (issue 39: one card, one option or one decision kind each;
+``Restriction.surgical``):
+
+* ``mogul``, ``trader``, ``sadhu``, ``monk``, ``builder``, ``artisan`` (one a card): never take
+  that character card, nor so keep it: not in the setup draft, not with the character action, not
+  as a robbed seat's replacement (the draft and the replacement always leave other cards);
+  ``monk`` is the Wandering Monk (R10, R36);
+* ``central_palaces``: no palace on the central site of a city (R22-R23; the outer sites stay);
+* ``governor`` and ``character`` above are surgical too (one decision kind each).
+
 A restriction never leaves a seat without an action: when every legal action of a decision
 belongs to a forbidden family (in practice only ``village_houses`` when a house being moved can
 land only in villages, and a forced draft whose card an earlier seat took), the restriction is
@@ -56,8 +66,8 @@ from tajsim.games.maharaja.engine.enums import (
     S_PHASE,
 )
 
-__all__ = ["CARD_SLUGS", "F_DRAFT", "RESTRICTIONS", "draft_mask", "forbidden", "forced_card",
-           "restrict_legal"]
+__all__ = ["CARD_SLUGS", "F_CARD", "F_DRAFT", "RESTRICTIONS", "count_allowed", "draft_mask",
+           "forbidden", "forced_card", "is_forbidden", "restrict_legal"]
 
 #: The cards' names in options and analyses, in card-code order (``CARD_NAMES`` slugged).
 CARD_SLUGS = ("mogul", "trader", "sadhu", "monk", "builder", "artisan")
@@ -69,21 +79,31 @@ F_CHARACTER = 2
 F_OUTER_PALACES = 3
 #: Bit of the first draft family (``draft_mogul``); card k's is F_DRAFT + k.
 F_DRAFT = 4
+#: Bit of the first card family (``mogul``: never take it); card k's is F_CARD + k.
+F_CARD = F_DRAFT + N_CARDS
+F_CENTRAL_PALACES = F_CARD + N_CARDS
 RESTRICTIONS = (
     Restriction("governor", F_GOVERNOR,
-                "no governor action: no secret pair holding it, no governor move"),
+                "no governor action: no secret pair holding it, no governor move", "decision",
+                True),
     Restriction("village_houses", F_VILLAGE_HOUSES,
                 "no house built in or moved to a village (the setup houses stay): no new "
                 "tolls earned"),
     Restriction("character", F_CHARACTER,
                 "no character change: no secret pair holding the character action, no card "
-                "taken in a turn (the draft stays)"),
+                "taken in a turn (the draft stays)", "decision", True),
     Restriction("outer_palaces", F_OUTER_PALACES,
                 "no palace on an outer site of a city (the central site stays)"),
     *(Restriction(f"draft_{slug}", F_DRAFT + card,
                   f"not the {CARD_NAMES[card]} in the setup draft (the character action may "
                   "take it later); draft=CARD forbids the other five")
       for card, slug in enumerate(CARD_SLUGS)),
+    *(Restriction(slug, F_CARD + card,
+                  f"never take the {CARD_NAMES[card]}: not drafted, not taken with the character "
+                  "action, not chosen as a replacement", "card", True)
+      for card, slug in enumerate(CARD_SLUGS)),
+    Restriction("central_palaces", F_CENTRAL_PALACES,
+                "no palace on the central site of a city (the outer sites stay)", "option", True),
 )
 #: Every draft family's bits (bit F_DRAFT + card).
 ALL_DRAFTS = ((1 << N_CARDS) - 1) << F_DRAFT
@@ -127,9 +147,13 @@ def forbidden(state, action, mask):
             return True
     if action == ACTION_PALACE + 1 and (mask >> F_OUTER_PALACES) & 1:
         return True
+    if action == ACTION_PALACE and (mask >> F_CENTRAL_PALACES) & 1:
+        return True
     if ACTION_GOVERNOR <= action < ACTION_CARD and (mask >> F_GOVERNOR) & 1:
         return True
     if action >= ACTION_CARD:
+        if (mask >> (F_CARD + action - ACTION_CARD)) & 1:  # in every phase that takes a card
+            return True
         phase = state[S_PHASE]
         if phase == PHASE_TURN and (mask >> F_CHARACTER) & 1:
             return True
@@ -172,3 +196,22 @@ def lifted(state, legal, n_legal, mask):
         if not forbidden(state, legal[i], mask):
             return False
     return True
+
+
+@njit(cache=True)
+def count_allowed(state, comp, legal, n_legal, mask):
+    """How many of ``legal[:n_legal]`` no family of ``mask`` forbids (0: every one is, the
+    restriction is lifted): the footprint's count (:mod:`tajsim.play.footprint`). ``comp`` is
+    unused (the families read the state only); every wing takes it."""
+    allowed = 0
+    for i in range(n_legal):
+        if not forbidden(state, legal[i], mask):
+            allowed += 1
+    return allowed
+
+
+@njit(cache=True)
+def is_forbidden(state, comp, action, mask):
+    """``forbidden`` with the signature every wing shares (:mod:`tajsim.play.footprint`);
+    ``comp`` is unused."""
+    return forbidden(state, action, mask)

@@ -21,8 +21,9 @@ hidden from it, so it never reads them) and runs a decoupled bandit search at th
 Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher's temperature
 (the last slots of ``params[N_WEIGHTS:]`` are the searcher's), so above 0 they draw from the
 rollout streams. A restriction (``forbid=``) removes the searcher's own forbidden pairs from its
-candidates and its forbidden actions from its decisions outside the pick; the rollouts play
-every seat unrestricted (a model of the others' play, and of its own later turns).
+candidates and its forbidden actions from its decisions outside the pick, and its rollouts
+restrict its own seat's later decisions too (its later turns are played as it will play them);
+the other seats play unrestricted.
 
 The search runs ``iterations`` iterations, or with ``ms`` > 0 as many as fit in ``ms``
 milliseconds of the thread's CPU time (:mod:`tajsim.engine.clock`, checked after every
@@ -90,6 +91,7 @@ from tajsim.games.maharaja.strategies.ids import (
     W_SEARCH_SUM,
     WEIGHT_ONE,
 )
+from tajsim.games.maharaja.strategies.restrictions import restrict_legal
 from tajsim.games.maharaja.strategies.rollout import simple_choice_nb
 
 P = MAX_PLAYERS
@@ -214,7 +216,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     rparams = params[N_WEIGHTS:]
     load_weights(rparams, work)
     own = ALL_PAIRS
-    if forbid_mask(params) != 0:  # unrestricted: every pair, as before restrictions existed
+    mask = forbid_mask(params)
+    if mask != 0:  # unrestricted: every pair, as before restrictions existed
         own = np.int64(0)
         for i in range(n_legal):
             if legal[i] < ACTION_DONE:
@@ -244,6 +247,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
             if det[S_PHASE] == PHASE_PICK and det[S_ROUND] > last_round:
                 break
             n_leg = legal_actions_nb(det, comp, legal)
+            if mask != 0 and det[S_CUR] == player:  # its own later decisions, restricted too
+                n_leg = restrict_legal(det, legal, n_leg, mask)
             if n_leg == 1:
                 action = legal[0]
             else:

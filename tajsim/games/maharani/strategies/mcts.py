@@ -36,8 +36,8 @@ Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher
 (the last slots of ``params[N_WEIGHTS:]`` are the searcher's), so above 0 they draw a softmax
 of the heuristic's values from the rollout streams. A restriction (``forbid=``) removes the
 searcher's forbidden actions from its root decision (the caller's ``legal_root``, already
-restricted by the dispatcher); the tree's other decisions and the rollouts play every seat
-unrestricted (a model of the others' play, and of its own later turns).
+restricted by the dispatcher), and from its own later decisions in the tree and the rollouts
+(its later turns are played as it will play them); the other seats play unrestricted.
 
 Every quantity compared is an integer (fixed-point UCB: an integer natural logarithm and an
 integer square root), so a GPU takes the same decisions.
@@ -136,6 +136,7 @@ from tajsim.games.maharani.strategies.ids import (
     WORK_SIZE,
     new_workspace,
 )
+from tajsim.games.maharani.strategies.restrictions import restrict_legal
 from tajsim.games.maharani.strategies.rollout import simple_choice_nb
 
 # The workspace's layout lives in ids (constants only); re-exported for the callers of old.
@@ -353,7 +354,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
     rparams = params[N_WEIGHTS:]
     wt = weights_of(rparams, np.bool_(False))
     t_units = temperature_units(params, TEMPERATURE_SCALE)
-    restricted = forbid_mask(params) != 0
+    mask = forbid_mask(params)
+    restricted = mask != 0
     stop_turn = state[S_TURN] + horizon if horizon >= 0 else 1 << 40
     det = work[W_DET:W_DET + STATE_SIZE]
     legal = work[W_LEGAL:W_LEGAL + N_ACTIONS]
@@ -402,6 +404,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                         legal[i] = legal_root[i]
                 else:
                     n_leg = legal_actions_nb(det, comp, legal)
+                    if restricted and det[S_CUR] == player:  # its own later decisions too
+                        n_leg = restrict_legal(det, comp, legal, n_leg, mask)
                 legal_fresh = True
                 if n_leg == 1:
                     apply_action_nb(det, comp, legal[0])
@@ -500,7 +504,9 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
             else:  # tree full: finish with the rollout policy
                 in_tree = False
                 if not legal_fresh:
-                    legal_actions_nb(det, comp, legal)
+                    n_all = legal_actions_nb(det, comp, legal)
+                    if restricted and mover == player:  # the root's list, as the dispatcher's
+                        restrict_legal(det, comp, legal, n_all, mask)
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
                                           n_leg, True, learned)
                 apply_action_nb(det, comp, action)

@@ -37,9 +37,9 @@ preallocated for ``ms`` x ``NODES_PER_MS`` nodes (at least ``iterations``, at mo
 
 Generic options (:mod:`tajsim.engine.choice`). The rollouts play at the searcher's temperature
 (the last slots of ``params[N_WEIGHTS:]`` are the searcher's). A restriction (``forbid=``)
-removes the searcher's forbidden actions from the root, in the tree as in its choice; the
-rollouts and the tree below the root play every seat unrestricted (a model of the others' play,
-and of its own later decisions).
+removes the searcher's forbidden actions from all its own decisions: the root, in the tree as
+in its choice, and its later decisions in the tree and the rollouts (its later turns are played
+as it will play them); the other seats play unrestricted.
 """
 
 from __future__ import annotations
@@ -360,7 +360,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
         in_tree = True
         while det[S_PHASE] != PHASE_GAME_OVER and det[S_VISIT] < stop_visit:
             n_leg = legal_actions_nb(det, comp, legal)
-            if node == 0 and in_tree and mask != 0:  # the root: the searcher's own decision
+            if mask != 0 and det[S_CUR] == player:  # its own decisions: root, tree, rollouts
                 n_leg = restrict_legal(det, comp, legal, n_leg, mask)
             if n_leg == 1:
                 apply_action_nb(det, comp, legal[0])
