@@ -209,3 +209,32 @@ def test_the_benchmark_runs_and_checks_itself(tmp_path):
     assert row["game"] == "nothanks" and int(row["players"]) == 4
     for name in ("every_seat_obs", "every_seat_noobs", "learner_obs", "learner_noobs"):
         assert float(row[f"ratio_{name}"]) > 0
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_set_opponents_seats_new_opponents_from_the_next_call(game):
+    """A curriculum's switch: opponents set before reset play exactly as if given at
+    construction; set mid-run, the rows go on against them; bad counts are one-line errors."""
+    spec = GAMES[game]
+    players = spec.players[spec.default_edition][0]
+    heuristic = _heuristic(spec)
+    direct = VectorEnv(game=game, num_envs=4, players=players, opponents=heuristic)
+    switched = VectorEnv(game=game, num_envs=4, players=players, opponents="random")
+    switched.set_opponents(heuristic)
+    assert switched.opponents == direct.opponents == [heuristic] * (players - 1)
+    rng = np.random.default_rng(2)
+    outs = [env.reset(seed=9) for env in (direct, switched)]
+    for _ in range(30):
+        actions = direct.sample(rng)
+        outs = [env.step(actions) for env in (direct, switched)]
+        for a, b in zip(*outs):
+            assert np.array_equal(a, b)
+    assert np.array_equal(direct.states, switched.states)
+    # mid-run: the same rows against random from now on differ from the heuristic's
+    switched.set_opponents("random")
+    for _ in range(30):
+        direct.step(direct.sample(rng))
+        switched.step(switched.sample(rng))
+    assert not np.array_equal(direct.states, switched.states)
+    with pytest.raises(UserError, match="opponents given"):
+        switched.set_opponents(["random"] * players)

@@ -61,6 +61,7 @@ from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import GAMES, get_game
 from tajsim.interop import require
+from tajsim.interop.compiled import observation_kernel
 from tajsim.interop.encoding import layout, scaled_layout
 from tajsim.interop.rewards import score_margin_of
 
@@ -214,6 +215,7 @@ class SeatEnv(_Env):
         self.episodes = 0  # resets so far: the curriculum's clock
         self.layout = layout(spec)
         self.scaled = scaled_layout(spec) if observation == "scaled" else None
+        self._compiled = observation_kernel(spec)  # None: the Python view, encoded
         self.components = spec.components.default()
         self.observation_space = observation_space(spec, observation)
         self.action_space = spaces.Discrete(spec.n_actions)
@@ -386,8 +388,12 @@ class SeatEnv(_Env):
     def _encode(self, player: int) -> np.ndarray:
         """Seat ``player``'s observation array in this environment's encoding."""
         game = self._game
-        view = self.game_spec.view(game.state, game.comp, player, game.components)
-        return self.layout.encode(view) if self.scaled is None else self.scaled.encode(view)
+        if self._compiled is not None:  # the wing's kernel: the same array, no Python view
+            raw = self._compiled.observe(game.state, game.comp, player)
+        else:
+            raw = self.layout.encode(self.game_spec.view(game.state, game.comp, player,
+                                                         game.components))
+        return raw if self.scaled is None else self.scaled.encode_raw(raw)
 
     def _observation(self) -> dict[str, np.ndarray]:
         return {"observation": self._encode(self.seat), "action_mask": self.action_masks()}

@@ -35,9 +35,11 @@ The stepping (the learner's action, the opponents' moves, forced moves, the end 
 next game's start and the masks) is one compiled call over all rows, built on the game's own
 kernels (``spec.kernels``). The observations (``observation="raw"``: int64 as in the other
 adapters, ``"scaled"``: float32 in [-1, 1], :class:`~tajsim.interop.encoding.ScaledLayout`)
-are the seat's view (``spec.view``) encoded in Python row by row, as in the other adapters:
-they are most of a step's cost (``benchmarks/bench_vector_env.py``); ``observation=None``
-returns masks only (for searches, or to measure the stepping alone).
+are the seat's view encoded for every row in one more compiled call by the wing's observation
+kernel (:mod:`tajsim.interop.compiled`: the same arrays as the Python encoding of
+``spec.view``, which ``compiled_observation=False``, or a game without the kernel, uses row by
+row; ``benchmarks/bench_vector_env.py`` measures both); ``observation=None`` returns masks only
+(for searches, or to measure the stepping alone).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from tajsim.engine.base_game import IllegalActionError
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
+from tajsim.interop.compiled import observation_kernel
 from tajsim.interop.encoding import layout, scaled_layout
 from tajsim.interop.rewards import score_margin_of
 
@@ -122,7 +125,7 @@ class VectorEnv:
                  players: int | None = None, seat: int | None = 0,
                  opponents: str | Sequence[str] | None = None, edition: str | None = None,
                  options: Mapping[str, bool] | None = None, observation: str | None = "raw",
-                 reward: str = "win") -> None:
+                 reward: str = "win", compiled_observation: bool = True) -> None:
         self.spec = spec = get_game(game)
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) \
                 or num_envs < 1:
@@ -148,24 +151,11 @@ class VectorEnv:
         self.rules = spec.rules_code(self.edition, options_on)
         self.comp = spec.components.default().packed()
         self.components = spec.components.default()
-        # the opponents (the learner's own slot holds random: never asked)
-        if opponents is None:
-            opponents = spec.reference_preset
-        names = [opponents] * (self.n_players - 1) if isinstance(opponents, str) \
-            else list(opponents)
-        if len(names) != self.n_players - 1:
-            raise UserError(f"{len(names)} opponents given for a {self.n_players}-player game; "
-                            f"expected {self.n_players - 1} (or one strategy for all)")
-        self.opponents = names if seat is not None else []
-        parsed = [spec.strategies.parse(name) for name in names]
-        filler = spec.strategies.parse("random")
-        parsed.insert(0 if seat is None else seat, filler)
-        self._seat_ids = np.array([s.strategy_id for s, _ in parsed], np.int64)
-        self._seat_params = np.stack([params for _, params in parsed]).astype(np.float64)
-        self._switches = spec.strategies.kernel_switches(list(self._seat_ids),
-                                                         list(self._seat_params))
+        self.set_opponents(opponents)
         self.layout = layout(spec)
         self.scaled = scaled_layout(spec) if observation == "scaled" else None
+        # the wing's compiled observation (the same arrays), or the Python views
+        self._compiled = observation_kernel(spec) if compiled_observation else None
         n = self.num_envs
         self.states = np.zeros((n, spec.state_size), np.int64)
         self._prngs = np.zeros((n, spec.max_players), np.int64)
@@ -181,6 +171,27 @@ class VectorEnv:
         self._results = np.zeros(self.n_players, spec.result_dtype)
         self._setups = np.zeros(1, spec.setup_dtype)
         self.master_seed: int | None = None
+
+    def set_opponents(self, opponents: str | Sequence[str] | None) -> None:
+        """Seat ``opponents`` (one compiled strategy spec for every other seat, or one per
+        other seat in seat order; None: the game's reference preset) from the next call on:
+        games in progress go on with them (a curriculum changes opponents between rollouts)."""
+        spec, seat = self.spec, self.seat
+        if opponents is None:
+            opponents = spec.reference_preset
+        names = [opponents] * (self.n_players - 1) if isinstance(opponents, str) \
+            else list(opponents)
+        if len(names) != self.n_players - 1:
+            raise UserError(f"{len(names)} opponents given for a {self.n_players}-player game; "
+                            f"expected {self.n_players - 1} (or one strategy for all)")
+        parsed = [spec.strategies.parse(name) for name in names]
+        self.opponents = names if seat is not None else []
+        # the learner's own slot holds random: never asked
+        parsed.insert(0 if seat is None else seat, spec.strategies.parse("random"))
+        self._seat_ids = np.array([s.strategy_id for s, _ in parsed], np.int64)
+        self._seat_params = np.stack([params for _, params in parsed]).astype(np.float64)
+        self._switches = spec.strategies.kernel_switches(list(self._seat_ids),
+                                                         list(self._seat_params))
 
     # -- the compiled call ----------------------------------------------------------------------
     def _kernel_args(self) -> tuple:
@@ -267,10 +278,13 @@ class VectorEnv:
         """The observations of the seat each row waits for (its view, encoded)."""
         if self.observation is None:
             return None
-        spec = self.spec
-        views = [spec.view(self.states[row], self.comp, int(self.current_player[row]),
-                           self.components) for row in range(self.num_envs)]
-        raw = self.layout.encode_many(views)  # field by field over all rows: 2-3 x per row
+        if self._compiled is not None:  # the wing's kernel: every row in one call
+            raw = self._compiled.observe_rows(self.states, self.comp, self.current_player)
+        else:
+            spec = self.spec
+            views = [spec.view(self.states[row], self.comp, int(self.current_player[row]),
+                               self.components) for row in range(self.num_envs)]
+            raw = self.layout.encode_many(views)  # field by field over all rows
         return raw if self.scaled is None else self.scaled.encode_raw(raw)
 
     def sample(self, rng: np.random.Generator) -> np.ndarray:
