@@ -215,6 +215,15 @@ def test_search_finds_the_exact_answer_where_play_ignores_the_gold():
     assert best.deviation == pytest.approx(exact, abs=1e-12)
     assert best.deviation == pytest.approx(deviation(*best.amounts), abs=1e-12)
     assert min(best.amounts) == 0 and deviation(0, 0) > exact
+    # refined: the best few played again on more games of another seed, the best there chosen
+    refined = search_compensation("maharani", 2, "random", games=games, seed=seed,
+                                  max_candidates=12, margin=0.0, refine_games=800,
+                                  refine_top=3)
+    assert [c.amounts for c in refined.refined] == [c.amounts for c in sorted(
+        refined.candidates, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))[:3]]
+    assert refined.chosen in refined.refined and refined.refine_seed == seed + 1
+    assert all(c.games == 800 for c in refined.refined)
+    assert set(refined.trace().stage) == {"search", "refine"}
     # every candidate was played on the same games: a candidate's shares are reproduced
     again = search_compensation("maharani", 2, "random", games=games, seed=seed,
                                 max_candidates=1)

@@ -18,6 +18,11 @@ games (the same master seed and game ids: common random numbers), so two candida
 their amounts, not by their luck; the amounts are shifted so that the smallest is 0 (the best
 seat gets nothing). The objective is the largest deviation of a seat's share from parity.
 
+Near the answer, neighbouring candidates differ by about the noise of ``games`` games, so the
+best of them on the search's games is partly the luckiest (a winner's curse). With
+``refine_games`` the best few candidates are played again on more games of another master seed
+(common to them) and the best there is chosen; the verification then uses a third seed.
+
 **The verification** (:func:`verify_compensation`) plays the chosen amounts, and none, on fresh
 games (another master seed), and gives each seat's share with its Wilson 95% interval and a
 TOST equivalence verdict of ``share - 1/n`` against ``±margin`` (one point by default,
@@ -91,16 +96,27 @@ class SearchResult:
     seed: int
     games: int
     candidates: list[Candidate] = field(default_factory=list)
+    #: The best candidates played again on more games (another seed), when refined.
+    refined: list[Candidate] = field(default_factory=list)
+    refine_seed: int | None = None
 
     @property
     def best(self) -> Candidate:
+        """The best candidate on the search's own games."""
         return min(self.candidates, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))
+
+    @property
+    def chosen(self) -> Candidate:
+        """The answer: the best refined candidate where there are some, else :attr:`best`."""
+        pool = self.refined or self.candidates
+        return min(pool, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))
 
     def trace(self) -> pd.DataFrame:
         """One row per candidate: its amounts, each seat's share and the deviation."""
         rows = []
-        for i, c in enumerate(self.candidates):
-            row: dict[str, Any] = {"players": self.players, "step": i + 1,
+        staged = [("search", c) for c in self.candidates] + [("refine", c) for c in self.refined]
+        for i, (stage, c) in enumerate(staged):
+            row: dict[str, Any] = {"players": self.players, "step": i + 1, "stage": stage,
                                    "amounts": ",".join(map(str, c.amounts)), "games": c.games}
             row["max_deviation"] = c.deviation
             for s, share in enumerate(c.shares):
@@ -125,7 +141,8 @@ def _normalised(amounts: Sequence[float], high: int) -> tuple[int, ...]:
 def search_compensation(
     game: str, players: int, strategy: str, *, games: int = 3000, seed: int = 1,
     max_candidates: int = 10, margin: float = DEFAULT_MARGIN, initial_slope: float = 0.02,
-    workers: int | None = None, say: Callable[[str], None] | None = None,
+    refine_games: int = 0, refine_top: int = 4, workers: int | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> SearchResult:
     """Search the per-seat amounts that bring every seat's win share closest to parity.
 
@@ -142,6 +159,9 @@ def search_compensation(
         parity (the verification on fresh games then needs room for its own noise).
     initial_slope : float
         Win share gained per unit of currency assumed before two candidates measure it.
+    refine_games, refine_top : int
+        ``refine_games`` > 0: the ``refine_top`` best candidates are played again on that many
+        games of master seed ``seed + 1`` and the best there is ``SearchResult.chosen``.
 
     Returns
     -------
@@ -212,6 +232,18 @@ def search_compensation(
                 break
         if not improved:
             break
+    if refine_games > 0 and len(result.candidates) > 1:
+        result.refine_seed = seed + 1
+        ranked = sorted(result.candidates, key=lambda c: (round(c.deviation, 12),
+                                                          sum(c.amounts)))[:refine_top]
+        for cand in ranked:
+            shares = seat_shares(_play(spec.name, players, strategy, cand.amounts, refine_games,
+                                       seed + 1, workers), players)
+            again = Candidate(cand.amounts, tuple(float(x) for x in shares), refine_games)
+            result.refined.append(again)
+            say(f"{players} players: refine {list(cand.amounts)} on {refine_games:,} games -> "
+                f"shares {', '.join(f'{100 * x:.1f}' for x in shares)}% (max deviation "
+                f"{100 * again.deviation:.2f} points)")
     return result
 
 

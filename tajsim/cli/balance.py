@@ -25,6 +25,8 @@ SETTINGS: dict[str, tuple[type | tuple[type, ...], Any]] = {
     "other_strategy": (str, ""),
     "search_games": (int, 3000),
     "max_candidates": (int, 10),
+    "refine_games": (int, 0),
+    "refine_top": (int, 4),
     "verify_games": (int, 16000),
     "other_games": (int, 6000),
     "seed": (int, 1),
@@ -142,11 +144,13 @@ def command(experiment, game, players, strategy, other_strategy, search_games, m
     if not settings["strategy"]:
         raise UserError("no strategy; expected --strategies STRATEGY (or compensation.strategy "
                         "in the experiment file)")
-    for key in ("search_games", "verify_games", "other_games", "max_candidates"):
+    for key in ("search_games", "verify_games", "other_games", "max_candidates",
+                "refine_top"):
         if settings[key] < 1:
             raise UserError(f"{key} = {settings[key]}; expected a positive number")
-    if settings["seed"] == settings["verify_seed"]:
-        raise UserError(f"the verification's seed {settings['verify_seed']} is the search's; "
+    if settings["verify_seed"] in (settings["seed"], settings["seed"] + 1):
+        raise UserError(f"the verification's seed {settings['verify_seed']} is the search's "
+                        f"({settings['seed']}, or {settings['seed'] + 1} when it refines); "
                         "expected fresh games (another seed)")
     for text in filter(None, (settings["strategy"], settings["other_strategy"])):
         spec.strategies.parse(text)
@@ -160,11 +164,13 @@ def command(experiment, game, players, strategy, other_strategy, search_games, m
         result = search_compensation(
             spec.name, n, settings["strategy"], games=settings["search_games"],
             seed=settings["seed"], max_candidates=settings["max_candidates"],
-            margin=settings["margin"], workers=workers, say=echo.say)
-        best = result.best
+            margin=settings["margin"], refine_games=settings["refine_games"],
+            refine_top=settings["refine_top"], workers=workers, say=echo.say)
+        best = result.chosen
         traces.append(result.trace())
-        echo.say(f"  found {list(best.amounts)} (search deviation {100 * best.deviation:.2f} "
-                  f"points); verifying on {settings['verify_games']:,} fresh games")
+        echo.say(f"  chosen {list(best.amounts)} (deviation {100 * best.deviation:.2f} points "
+                 f"on {best.games:,} games); verifying on {settings['verify_games']:,} fresh "
+                 "games")
         found.append(verify_compensation(
             spec.name, n, settings["strategy"], best.amounts, games=settings["verify_games"],
             seed=settings["verify_seed"], margin=settings["margin"], workers=workers))
@@ -178,6 +184,7 @@ def command(experiment, game, players, strategy, other_strategy, search_games, m
             "strategy": settings["strategy"], "other_strategy": settings["other_strategy"],
             "margin": settings["margin"], "search_games": settings["search_games"],
             "search_seed": settings["seed"], "verify_seed": settings["verify_seed"],
+            "refine_games": settings["refine_games"], "refine_top": settings["refine_top"],
             "command": f"tajsim balance {source}" if experiment is not None else
             f"tajsim balance --game {spec.name} -p {','.join(map(str, counts))} -s "
             f"{settings['strategy']}"}

@@ -80,9 +80,10 @@ def _figure(frame: pd.DataFrame, out_dir: Path, name: str, title: str) -> Figure
         width, height = save_png(fig, out_dir / name)
         small = smallest_font_pt(fig)
         plt.close(fig)
-    return Figure(name, f"{title}. Each seat's win share with its Wilson 95% interval, "
-                        "without (red) and with (blue) the compensation; the dashed line is "
-                        "parity, the grey band ±1 point.", width, height, small)
+    return Figure(name, f"Win share by seat with and without the compensation. {title}: each "
+                        "seat's win share with its Wilson 95% interval, without (red) and with "
+                        "(blue) the compensation; the dashed line is parity, the grey band ±1 "
+                        "point.", width, height, small)
 
 
 def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: pd.DataFrame,
@@ -105,7 +106,12 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
              f"other {unit}: it is in the game state from the start. The amounts were searched "
              f"in mirror matches of `{meta['strategy']}` in every seat (fixed seats), "
              f"{meta['search_games']:,} games a candidate on common random numbers (master seed "
-             f"{meta['search_seed']}), then verified on fresh games (master seed "
+             f"{meta['search_seed']}: an exact integer search, secant steps on the lattice of "
+             f"amounts then a coordinate search, `tajsim.analysis.compensation`)"
+             + (f"; the {meta['refine_top']} best candidates were played again on "
+                f"{meta['refine_games']:,} games (master seed {meta['search_seed'] + 1}) and "
+                "the best there chosen" if meta.get("refine_games") else "")
+             + f"; the choice was then verified on fresh games (master seed "
              f"{meta['verify_seed']}). A seat's win share counts a shared win as a fraction. "
              f"Made by `{meta['command']}`."),
         Heading(2, "The compensation table"),
@@ -174,9 +180,10 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
     blocks.append(Heading(2, "The search"))
     write_csv(trace, out_dir / "table_search.csv")
     blocks.append(Table(trace, f"Every candidate the search played ({meta['search_games']:,} "
-                               "games each, the same games for all), its seats' win shares "
-                               "and its largest deviation from parity (the search's "
-                               "objective); these shares are the search's own, not the "
+                               "games each, the same games for all; stage 'refine': the best "
+                               "again on more games of another seed), its largest deviation "
+                               "from parity (the search's objective) and its seats' win "
+                               "shares; these are the search's own games, not the "
                                "verification's.", "table_search.csv"))
     return blocks
 
