@@ -267,6 +267,8 @@ def test_balance_cli_and_its_experiment_file(tmp_path):
         res = CliRunner().invoke(cli, ["balance", *args, "-o", str(tmp_path / "x")])
         lines = [ln for ln in res.output.splitlines() if ln.strip()]
         assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], res.output
+    res = CliRunner().invoke(cli, ["run", str(path), "-o", str(tmp_path / "z")])
+    assert res.exit_code == 2 and "expected tajsim balance" in res.output
     bad = tmp_path / "bad.toml"
     bad.write_text(path.read_text().replace("search_games = 200", "search_games = \"x\""))
     res = CliRunner().invoke(cli, ["balance", str(bad), "-o", str(tmp_path / "y")])

@@ -148,6 +148,9 @@ def load_experiment(path: str | Path) -> Experiment:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not valid TOML ({exc})") from None
+    if doc.get("kind") == "compensation":  # a seat-compensation study: its own command
+        raise UserError(f"{path}: kind = \"compensation\" is a seat-compensation study; "
+                        f"expected tajsim balance {path} -o FOLDER")
     for key, value in doc.items():
         if key not in TOP_KEYS:
             raise _bad(path, key, value, f"one of the keys {', '.join(TOP_KEYS)}")
