@@ -13,6 +13,17 @@ count and level, one row per measure:
 * ``ties``: share of games with more than one winner (Wilson);
 * ``length``: the mean of the game's length column (Maharani ``n_turns``, Maharaja
   ``n_rounds``, Taj Mahal ``n_visits`` or whichever ``length`` names), normal 95% interval;
+* ``winner_profile_entropy`` (mirror games; where the frame has score parts ``pts_*``):
+  diversity of how games are won: the Shannon entropy (bits) of the winner's dominant score
+  part (the part that gave the winner most points; a shared win counts each tied winner
+  1/k), with a 95% bootstrap percentile interval (:data:`BOOTSTRAP_DRAWS` multinomial redraws
+  of the games, fixed seed). 0 bits: every game is won the same way; ``log2(parts)``: every
+  part equally often. ``ci_low``/``ci_high`` bound the entropy, not a rate;
+* ``first_seat`` (mixed games, the profile's key number): the first seat's win rate over the
+  mixed tables of the pair (each level sits in each seat equally often there), Wilson
+  interval;
+* ``winning_strategy_entropy`` (mixed games): the entropy (bits) of which level wins (1 bit:
+  the two levels win equally often, 0: one always wins), bootstrap interval as above;
 * ``stronger_share`` (mixed games, ``level`` = ``"<strong> vs <weak>"``): the stronger
   strategy's win share of the game (its seats' shared wins), Wilson interval over games
   (:func:`tajsim.analysis.compare.share_interval`). Which one is stronger comes from ``levels``
@@ -33,13 +44,57 @@ from tajsim.analysis.compare import share_interval
 from tajsim.analysis.frames import game_index, win_value
 from tajsim.analysis.stats.proportions import wilson_interval
 
-__all__ = ["LENGTH_COLUMNS", "REQUIRED_COLUMNS", "VARIANT_COLUMNS", "variant_comparison"]
+__all__ = ["BOOTSTRAP_DRAWS", "LENGTH_COLUMNS", "REQUIRED_COLUMNS", "VARIANT_COLUMNS",
+           "entropy_bits", "entropy_interval", "variant_comparison"]
 
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "winner")
 #: The game-length columns tried in order when ``length`` is not given.
 LENGTH_COLUMNS = ("n_turns", "n_rounds", "n_visits", "n_actions")
 VARIANT_COLUMNS = ("variant", "n_players", "level", "measure", "n", "estimate", "ci_low",
                    "ci_high")
+#: Redraws of the bootstrap interval of an entropy.
+BOOTSTRAP_DRAWS = 2000
+#: The bootstrap's seed: the same frame always gives the same interval.
+BOOTSTRAP_SEED = 40
+
+
+def entropy_bits(weights: np.ndarray) -> np.ndarray:
+    """Shannon entropy in bits of each row of ``weights`` (float64, shape (..., k); each row's
+    non-negative weights, normalised here; an all-zero row has entropy 0)."""
+    w = np.asarray(weights, dtype=np.float64)
+    total = w.sum(axis=-1, keepdims=True)
+    p = np.divide(w, total, out=np.zeros_like(w), where=total > 0)
+    logs = np.log2(p, out=np.zeros_like(p), where=p > 0)
+    return 0.0 - (p * logs).sum(axis=-1)  # 0 - x: no -0.0 for a single category
+
+
+def entropy_interval(weights: np.ndarray, games: int) -> tuple[float, float, float]:
+    """The entropy (bits) of the category weights ``weights`` (float64, shape (k,): each
+    category's share of ``games`` games, shared wins split) and its 95% percentile bootstrap
+    interval: ``games`` games redrawn from the observed shares, :data:`BOOTSTRAP_DRAWS` times,
+    with a fixed seed."""
+    w = np.asarray(weights, dtype=np.float64)
+    estimate = float(entropy_bits(w))
+    if games < 2 or w.sum() <= 0:
+        return estimate, float("nan"), float("nan")
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    draws = rng.multinomial(games, w / w.sum(), size=BOOTSTRAP_DRAWS)
+    low, high = np.quantile(entropy_bits(draws.astype(np.float64)), [0.025, 0.975])
+    return estimate, float(min(low, estimate)), float(max(high, estimate))
+
+
+def _dominant_parts(sub: pd.DataFrame) -> tuple[np.ndarray, int] | None:
+    """Weights of each score part as the winners' dominant part in ``sub`` (one variant, level
+    and table size; ``_game`` and ``_win`` columns), and the games; None without ``pts_*``."""
+    parts = [c for c in sub.columns if str(c).startswith("pts_")]
+    if not parts:
+        return None
+    winners = sub[sub["_win"] > 0]
+    points = winners[parts].to_numpy(np.float64)
+    dominant = np.argmax(points, axis=1)
+    weights = np.bincount(dominant, weights=winners["_win"].to_numpy(np.float64),
+                          minlength=len(parts))
+    return weights, int(sub["_game"].nunique())
 
 
 def _rows_for(frame: pd.DataFrame, length: str | None) -> list[tuple]:
@@ -74,6 +129,9 @@ def _rows_for(frame: pd.DataFrame, length: str | None) -> list[tuple]:
             mean = float(x.mean())
             half = 1.96 * float(x.std(ddof=1)) / np.sqrt(g) if g > 1 else np.nan
             out.append((level, "length", g, mean, mean - half, mean + half))
+        dominant = _dominant_parts(sub)
+        if dominant is not None:
+            out.append((level, "winner_profile_entropy", g, *entropy_interval(*dominant)))
     return out
 
 
@@ -97,15 +155,25 @@ def _mixed_rows(frame: pd.DataFrame, levels: Sequence[str] | None,
         else:
             strong, weak = sorted(combo, key=lambda s: -shares[s].mean())
         est, low, high = share_interval(shares[strong])
-        out.append((f"{strong} vs {weak}", "stronger_share", int(ids.size), est, low, high))
+        label = f"{strong} vs {weak}"
+        out.append((label, "stronger_share", int(ids.size), est, low, high))
+        first = sub[sub["seat"] == 0].set_index("_game")["_win"].reindex(ids.index,
+                                                                         fill_value=0.0)
+        out.append((label, "first_seat", int(ids.size),
+                    *share_interval(first.to_numpy(np.float64))))
+        won = np.array([shares[strong].sum(), shares[weak].sum()])
+        out.append((label, "winning_strategy_entropy", int(ids.size),
+                    *entropy_interval(won, int(ids.size))))
     return out
 
 
 def variant_comparison(results: pd.DataFrame, column: str = "variant",
                        levels: Sequence[str] | None = None,
                        length: str | None = None) -> pd.DataFrame:
-    """Seat balance, ties and length in the mirror games and the stronger level's share in the
-    mixed games, per variant (``column``), player count and level (see the module docstring).
+    """Seat balance, ties, length and the winners' diversity in the mirror games, and the
+    stronger level's share, the first seat's rate and the winning level's entropy in the
+    mixed games (the skill profile's key numbers), per variant (``column``), player count and
+    level (see the module docstring).
     ``levels``: the strategies weakest first (which of a mixed pair is the stronger)."""
     if column not in results.columns:
         results = results.assign(**{column: "defaults"})
@@ -118,6 +186,8 @@ def variant_comparison(results: pd.DataFrame, column: str = "variant",
         # variant together, so that a variant may show it below 1/2
         pooled = {}
         for row in _mixed_rows(results[results["n_players"] == n], None):
+            if row[1] != "stronger_share":
+                continue
             strong, weak = row[0].split(" vs ")
             pooled[tuple(sorted((strong, weak)))] = (strong, weak)
         for row in _rows_for(frame, length) + _mixed_rows(frame, levels, pooled):

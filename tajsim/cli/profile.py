@@ -6,6 +6,9 @@ rate (:func:`tajsim.analysis.skill_profile.play_profile`)."""
 
 from __future__ import annotations
 
+import json
+import resource
+import time
 from pathlib import Path
 
 import click
@@ -105,10 +108,12 @@ def command(game: str, players: int | None, games: int, levels: str | None,
     echo.say(f"skill profile of {spec.title}, {players} players: {', '.join(chosen)}; "
              f"{pairs} matches of {games:,} games, seed {seed}")
     on_interrupt("nothing is kept (the profile is written when every match is played)")
+    started = time.perf_counter()
     results = play_profile(spec.name, players, chosen, games=games, seed=seed, edition=edition,
                            mirrors=not no_mirrors, workers=workers,
                            progress=False if quiet else None, log=echo.log,
                            on_match=lambda a, b: echo.say(f"match: {a} against {b}"))
+    wall_s = time.perf_counter() - started
     claim_output_folder(folder, owner, force=force)
     made_with = (f"tajsim profile --game {spec.name} -p {players} --games {games} --levels "
                  f"{','.join(chosen)} --seed {seed} --out {folder}"
@@ -118,4 +123,29 @@ def command(game: str, players: int | None, games: int, levels: str | None,
     report = build_report(results, folder, title=f"Skill profile: {spec.title}, {players} "
                           "players", config=config, sections=["overview", "skill_profile"],
                           game=spec.name)
-    echo.say(f"report: {report} (made with: {made_with})")
+    # what a game's default report reads (its skill_profile section, [report] profiles): the
+    # command and the cost beside the table
+    write_provenance(folder, {"game": spec.name, "players": players, "levels": chosen,
+                              "games_per_match": games, "seed": seed, "mirrors": not no_mirrors,
+                              "command": made_with, "wall_s": round(wall_s, 1),
+                              "cpu_s": round(cpu_seconds(), 1), "workers": workers})
+    echo.say(f"report: {report} (made with: {made_with}; {wall_s:.0f} s wall)")
+
+
+#: The profile's provenance beside its table (read by the ``skill_profile`` section).
+PROVENANCE_FILE = "profile.json"
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and its finished children (the worker processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def write_provenance(folder: Path, info: dict[str, object]) -> None:
+    """``folder/profile.json``: how the profile was made (command, levels, games, seed, wall and
+    CPU seconds), whole or not at all."""
+    from tajsim.running.run_files import atomic_write
+
+    atomic_write(folder / PROVENANCE_FILE, (json.dumps(info, indent=1) + "\n").encode())

@@ -34,8 +34,8 @@ from tajsim.reporting.render import (
 )
 from tajsim.running.run_files import atomic_write
 
-__all__ = ["chain_figure", "chain_markdown", "profile_cells", "section_skill_profile",
-           "write_chain"]
+__all__ = ["chain_figure", "chain_markdown", "profile_cells", "read_stored_profile",
+           "section_skill_profile", "write_chain"]
 
 
 def _pct(x: float, signed: bool = False) -> str:
@@ -116,21 +116,74 @@ def _first_seat_test(row: pd.Series, players: list[int]) -> str:
 
 
 def section_skill_profile(ctx: ReportContext) -> None:
+    """The profile of the results' own head-to-head games; where they hold none, the stored
+    profiles the report's configuration names (``[report] profiles``: folders written by
+    ``tajsim profile``, read, not played again; see :func:`read_stored_profile`)."""
     r = ctx.results
-    if not {"strategy", "seat", "winner"} <= set(r.columns):
+    table = pd.DataFrame()
+    if {"strategy", "seat", "winner"} <= set(r.columns):
+        table = ctx.analysis("skill_profile")
+    if not table.empty and len(set(table.loc[table["kind"] == "pair", "level"])) >= 3:
+        players = sorted(int(p) for p in r["n_players"].unique())
+        ctx.heading(2, "Skill profile")
+        ctx.para(_profile_design(table, players))
+        _show_profile(ctx, table, players, "skill_profile", "", r)
         return
-    table = ctx.analysis("skill_profile")
-    if table.empty:
+    # a single pair is tajsim compare's (and the ratings section's) case: nothing shown
+    stored = [read_stored_profile(Path(folder)) for folder in ctx.config.get("profiles", ())]
+    if not stored:
         return
-    levels = table.attrs.get("levels") or list(dict.fromkeys(
-        table.loc[table["kind"] != "all", "level"]))
-    pairs = table[table["kind"] == "pair"]
-    met = set(pairs["level"])
-    if len(met) < 3:
-        return  # a single pair is tajsim compare's (and the ratings section's) case
-    players = sorted(int(p) for p in r["n_players"].unique())
     ctx.heading(2, "Skill profile")
-    ctx.para(
+    levels = list(dict.fromkeys(lv for t, _ in stored for lv in t.attrs["levels"]))
+    counts = sorted({int(info["players"]) for _, info in stored})
+    ctx.para(_profile_design(stored[0][0], counts, levels)
+             + " Read from the stored profiles named below (not played again for this "
+             "report); each is made by the command shown, with its cost.")
+    for table, info in stored:
+        players = [int(info["players"])]
+        made = (f"Made with `{info['command']}` ({float(info['wall_s']):.0f} s wall, "
+                f"{float(info['cpu_s']):.0f} s CPU on the machine it ran on).")
+        ctx.heading(3, f"{players[0]} players")
+        ctx.para(made)
+        saved = ctx.description
+        ctx.description = (f"Simulated: tajsim profile, {players[0]}-player games, "
+                           f"{int(info['games_per_match']):,} games a match (rounded up to "
+                           f"whole seatings), seed {info['seed']}; stored in "
+                           f"{info['folder']}.")
+        try:
+            _show_profile(ctx, table, players, f"skill_profile_{players[0]}p",
+                          f" {players[0]} players.", None)
+        finally:
+            ctx.description = saved
+
+
+def read_stored_profile(folder: Path) -> tuple[pd.DataFrame, dict]:
+    """The long table (:func:`tajsim.analysis.skill_profile.skill_profile`) and the provenance
+    (``profile.json``: game, players, levels, command, wall and CPU seconds) that ``tajsim
+    profile`` wrote into ``folder``; ``attrs["levels"]`` set from the provenance. A folder
+    without them is a one-line ``UserError``."""
+    import json
+
+    from tajsim.errors import UserError
+
+    try:
+        info = json.loads((folder / "profile.json").read_text())
+        table = pd.read_csv(folder / "table_skill_profile.csv")
+    except (OSError, ValueError) as exc:
+        raise UserError(f"stored profile {str(folder)!r} cannot be read ({exc}); expected a "
+                        "folder written by tajsim profile") from None
+    table = table.astype({"level": str, "opponent": str, "kind": str, "n": np.int64,
+                          "seats_balanced": bool})
+    table.attrs["levels"] = [lv for lv in info["levels"] if lv in set(table["level"])]
+    info["folder"] = str(folder)
+    return table, info
+
+
+def _profile_design(table: pd.DataFrame, players: list[int],
+                    levels: list[str] | None = None) -> str:
+    levels = levels or table.attrs.get("levels") or list(dict.fromkeys(
+        table.loc[table["kind"] != "all", "level"]))
+    return (
         f"The skill levels {join_words([f'**{lv}**' for lv in levels])} play each other head "
         "to head in every seating (two players: both seats; four: 2 against 2 in every "
         "arrangement; each level in each seat equally often), and each plays itself (the "
@@ -140,10 +193,22 @@ def section_skill_profile(ctx: ReportContext) -> None:
         f"level's mirror (equal players: {join_words([f'{100 / p:.0f}%' for p in players])}). "
         "This is the profile by which the TAG framework's balancing competition scores a "
         "variant: the win-rate matrix of its skill levels and the first player's rate.")
+
+
+def _show_profile(ctx: ReportContext, table: pd.DataFrame, players: list[int], name: str,
+                  where: str, frame: pd.DataFrame | None) -> None:
+    """The matrix table, the heat map and the headline of one profile (``where``: a words
+    suffix naming the table size in the captions; ``frame``: the games, None for a stored
+    profile, whose caption is ``ctx.description``)."""
+    levels = table.attrs.get("levels") or list(dict.fromkeys(
+        table.loc[table["kind"] != "all", "level"]))
+    pairs = table[table["kind"] == "pair"]
+    met = set(pairs["level"])
     ctx.table(profile_cells(table), "The win-rate matrix (row level against column level), "
-              "Wilson 95% intervals, n games per cell.", name="skill_profile", full=table)
-    ctx.figure(_profile_figure(table), "skill_profile",
-               "The row level's win share against the column level (50%: equal).", r)
+              f"Wilson 95% intervals, n games per cell.{where}", name=name, full=table)
+    ctx.figure(_profile_figure(table), name,
+               f"The row level's win share against the column level (50%: equal).{where}",
+               frame)
     shares = pairs.pivot(index="level", columns="opponent", values="ci_low")
     beats_all = [lv for lv in levels if lv in shares.index
                  and (shares.loc[lv].dropna() > 0.5).all()
@@ -157,18 +222,19 @@ def section_skill_profile(ctx: ReportContext) -> None:
     caveat = (" Some cells' games do not hold each level in each seat equally often: their "
               "shares mix skill with seat." if unbalanced else "")
     smallest = pairs.loc[pairs["n"].idxmin()]
+    lead = f"{players[0]} players: " if frame is None else ""
     if beats_all:
         top = beats_all[0]
         row = pairs[pairs["level"] == top]
         weakest = row.loc[row["ci_low"].idxmin()]
         ctx.headline(
-            f"**{top}** beats every other level (each interval above 50%: an intersection-"
-            "union test, every pair significant at 5%, needs no correction; its closest: "
-            f"{_interval(weakest.share, weakest.ci_low, weakest.ci_high)} against "
+            f"{lead}**{top}** beats every other level (each interval above 50%: an "
+            "intersection-union test, every pair significant at 5%, needs no correction; its "
+            f"closest: {_interval(weakest.share, weakest.ci_low, weakest.ci_high)} against "
             f"{weakest.opponent}, n = {int(weakest.n):,}); {first}.{caveat}")
     else:
-        ctx.headline(f"No level's interval lies above 50% against every other (the smallest "
-                     f"cell has n = {int(smallest.n):,} games); {first}.{caveat}")
+        ctx.headline(f"{lead}No level's interval lies above 50% against every other (the "
+                     f"smallest cell has n = {int(smallest.n):,} games); {first}.{caveat}")
 
 
 # -- the chain -------------------------------------------------------------------------------

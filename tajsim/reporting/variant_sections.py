@@ -27,9 +27,17 @@ def _pct(est: float, low: float, high: float) -> str:
     return f"{100 * est:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
+def _bits(est: float, low: float, high: float) -> str:
+    if not np.isfinite(low):
+        return f"{est:.2f}"
+    return f"{est:.2f} [{low:.2f}, {high:.2f}]"
+
+
 def variant_table_wide(long: pd.DataFrame) -> pd.DataFrame:
     """One row per (players, level, variant): each seat's rate, the largest deviation from
-    parity (points), ties, length (mirror levels) or the stronger's share (mixed pairs)."""
+    parity (points), ties, length and the winners' diversity (mirror levels), or the stronger's
+    share, the first seat's rate and the winning level's entropy (mixed pairs: the skill
+    profile's key numbers)."""
     rows = []
     order = {v: i for i, v in enumerate(dict.fromkeys(long["variant"]))}
     levels = {v: i for i, v in enumerate(dict.fromkeys(long["level"]))}
@@ -43,6 +51,12 @@ def variant_table_wide(long: pd.DataFrame) -> pd.DataFrame:
         if "stronger_share" in m:
             r = m["stronger_share"]
             row["stronger's share"] = _pct(r.estimate, r.ci_low, r.ci_high)
+            if "first_seat" in m:
+                r = m["first_seat"]
+                row["first seat (mixed)"] = _pct(r.estimate, r.ci_low, r.ci_high)
+            if "winning_strategy_entropy" in m:
+                r = m["winning_strategy_entropy"]
+                row["winning level entropy (bits)"] = _bits(r.estimate, r.ci_low, r.ci_high)
         else:
             seats = sorted(k for k in m if k.startswith("seat_"))
             row["seat rates"] = " / ".join(f"{100 * m[k].estimate:.1f}" for k in seats)
@@ -53,6 +67,9 @@ def variant_table_wide(long: pd.DataFrame) -> pd.DataFrame:
             if "length" in m:
                 r = m["length"]
                 row["length"] = f"{r.estimate:.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]"
+            if "winner_profile_entropy" in m:
+                r = m["winner_profile_entropy"]
+                row["winners' diversity (bits)"] = _bits(r.estimate, r.ci_low, r.ci_high)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -76,9 +93,13 @@ def section_variants(ctx: ReportContext) -> None:
         "played at each skill level in mirror games (one strategy in every seat: each seat's win "
         "rate, ties shared, with its Wilson 95% interval; the largest deviation of a seat from "
         "parity, 1/n, in points, with that seat's interval; the share of tied games; the mean "
-        "game length, with a normal interval) and in mixed tables of two levels (the stronger "
-        "level's win share, its seats together, Wilson interval over games: 1/2 would mean "
-        "skill does not decide). The seat with the largest deviation is chosen after looking, "
+        "game length, with a normal interval; the winners' diversity: the entropy in bits of "
+        "the score part that gave the winner most points, with a 95% bootstrap interval, 0 "
+        "when every game is won the same way) and in mixed tables of two levels, each in each "
+        "seat equally often (the skill profile's key numbers: the stronger level's win share, "
+        "its seats together, Wilson interval over games, 1/2 would mean skill does not decide; "
+        "the first seat's rate in those tables; the entropy of which level wins, 1 bit when "
+        "both win equally often). The seat with the largest deviation is chosen after looking, "
         "so its interval is a little optimistic; each seat's rate is in the full table.")
     words = []
     for (n, level), g in dev.groupby(["n_players", "level"], sort=False):
@@ -95,9 +116,12 @@ def section_variants(ctx: ReportContext) -> None:
               "each seat's win rate (%), the largest deviation from parity (points, 95% "
               "interval), ties and length (mirror games), or the stronger level's share "
               "(mixed tables).", "variant_comparison", full=long)
+    diversity = long[long["measure"] == "winner_profile_entropy"]
     panels = [("max_seat_deviation", "largest seat deviation from parity (points)", dev, 0.0),
               ("stronger_share", "stronger level's win share in mixed tables (%)", gradient,
-               50.0)]
+               50.0),
+              ("winner_profile_entropy", "winners' diversity: entropy of the dominant score "
+               "part (bits)", diversity, None)]
     panels = [p for p in panels if len(p[2])]
     rows = max(p[2]["level"].nunique() * (len(variants) + 1) for p in panels)
     fig, axes = panel_grid(len(panels), panel_height=0.6 + 0.22 * rows, max_columns=1,
@@ -108,18 +132,20 @@ def section_variants(ctx: ReportContext) -> None:
         for i, level in enumerate(lv):
             sub = frame[frame["level"] == level].set_index("variant").reindex(variants)
             ys = -(i * (len(variants) + 1) + np.arange(len(variants)))
-            est = 100 * sub["estimate"].to_numpy(np.float64)
-            low = 100 * sub["ci_low"].to_numpy(np.float64)
-            high = 100 * sub["ci_high"].to_numpy(np.float64)
+            scale = 1.0 if centre is None else 100.0  # bits as they are, rates in %
+            est = scale * sub["estimate"].to_numpy(np.float64)
+            low = scale * sub["ci_low"].to_numpy(np.float64)
+            high = scale * sub["ci_high"].to_numpy(np.float64)
             ax.errorbar(est, ys, xerr=error_bars(est, low, high), fmt="o", capsize=3,
                         color=LEVEL_COLOURS[i % len(LEVEL_COLOURS)], label=level)
             ticks += list(ys)
             names += variants
         ax.set_yticks(ticks, names)
-        ax.axvline(centre, color="#999", lw=1)
+        if centre is not None:
+            ax.axvline(centre, color="#999", lw=1)
         ax.set_xlabel(label)
         ax.legend(title="level", loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8,
                   title_fontsize=8, frameon=False)
     ctx.figure(fig, "variants", "The variants side by side: the largest deviation of a seat "
-               "from parity in mirror games and the stronger level's share in mixed tables, "
-               "with 95% intervals, by level.", r)
+               "from parity in mirror games, the stronger level's share in mixed tables and the "
+               "winners' diversity in mirror games, with 95% intervals, by level.", r)

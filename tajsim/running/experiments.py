@@ -11,6 +11,7 @@ example.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import tomllib
@@ -47,7 +48,10 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
 }
 TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",
             "report")
-REPORT_KEYS = ("title", "sections", "skill_reference", "equivalence_margin")
+REPORT_KEYS = ("title", "sections", "skill_reference", "equivalence_margin", "profiles")
+#: Where ``tajsim profile`` writes the table and the provenance a ``[report] profiles`` folder
+#: must hold (the ``skill_profile`` section reads them; see tajsim.cli.profile).
+PROFILE_FILES = ("table_skill_profile.csv", "profile.json")
 #: The ``[report]`` key of the margin every null of the report is tested against (win rate:
 #: 0.02 is 2 points; the report sections read it as ``verdict_wording.MARGIN_KEY``).
 MARGIN_KEY = "equivalence_margin"
@@ -241,6 +245,7 @@ def load_experiment(path: str | Path) -> Experiment:
                                or not 0 < margin < 1):
         raise _bad(path, f"report.{MARGIN_KEY}", margin, "a win-rate margin between 0 and 1 "
                    "(0.02: 2 points)")
+    _check_profiles(path, report.get("profiles"), game)
     reference = report.get("skill_reference")
     variants = [r.variant for r in runs if r.variant is not None]
     if reference is not None and reference not in variants:
@@ -373,6 +378,29 @@ def simulate_experiment(
                             games)
 
 
+def _check_profiles(path: Path, profiles: Any, game: str) -> None:
+    """``[report] profiles``: folders written by ``tajsim profile`` for ``game`` (relative to
+    the working directory, as component files are); one-line ``UserError`` otherwise."""
+    if profiles is None:
+        return
+    if not isinstance(profiles, list) or not all(isinstance(p, str) for p in profiles):
+        raise _bad(path, "report.profiles", profiles, "a list of folders written by tajsim "
+                   "profile")
+    for folder in profiles:
+        missing = [f for f in PROFILE_FILES if not (Path(folder) / f).is_file()]
+        if missing:
+            raise _bad(path, "report.profiles", folder, f"a folder written by tajsim profile "
+                       f"(it lacks {', '.join(missing)}: run tajsim profile --game {game} "
+                       f"--out {folder})")
+        try:
+            made_for = json.loads((Path(folder) / PROFILE_FILES[1]).read_text()).get("game")
+        except (OSError, ValueError):
+            made_for = None
+        if made_for != game:
+            raise _bad(path, "report.profiles", folder, f"a profile of {game} (its "
+                       f"{PROFILE_FILES[1]} says {made_for!r})")
+
+
 def read_experiment(exp: Experiment, out_dir: Path) -> ExperimentData:
     """The stored runs of ``exp`` in ``out_dir/runs/<run>/`` read back as ``simulate_experiment``
     returns them (``run_id`` / ``variant`` columns, the report's configuration), playing
@@ -415,6 +443,9 @@ def _experiment_data(exp: Experiment, frames: list[pd.DataFrame], summaries: pd.
         "name": exp.name, "title": exp.title, "description": exp.description, "game": exp.game,
         "experiment": str(exp.path), "runs": [r.name for r in exp.runs], "games": games,
     }
+    profiles = exp.raw.get("report", {}).get("profiles")
+    if profiles:  # stored skill profiles the report shows (the skill_profile section)
+        config["profiles"] = list(profiles)
     reference = exp.raw.get("report", {}).get("skill_reference")
     if reference is not None:  # the skill section's reference level
         config["skill_reference"] = reference
