@@ -186,6 +186,8 @@ def section_restricted(ctx: ReportContext) -> None:
                  "ceiling, so it is reported with its score loss and never ranked among the "
                  "features below.")
     ranked_win = win[~win["removes_game"]] if "removes_game" in win else win
+    if "variant" in ranked_win:  # re-tuned and ignore rows are read beside, not ranked
+        ranked_win = ranked_win[ranked_win["variant"].isin(["forbid", ""])]
     helps = win[win["significant"] & (win["loss"] < 0)]
     if len(helps):
         ctx.para("A negative loss means the strategy does better without the feature: it uses "
