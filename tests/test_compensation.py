@@ -219,8 +219,10 @@ def test_search_finds_the_exact_answer_where_play_ignores_the_gold():
     refined = search_compensation("maharani", 2, "random", games=games, seed=seed,
                                   max_candidates=12, margin=0.0, refine_games=800,
                                   refine_top=3)
+    near = 3 * np.sqrt(0.25 / games)  # the search's noise: three standard errors at parity
     assert [c.amounts for c in refined.refined] == [c.amounts for c in sorted(
-        refined.candidates, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))[:3]]
+        refined.candidates, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))
+        if c.deviation <= refined.best.deviation + near][:3]
     assert refined.chosen in refined.refined and refined.refine_seed == seed + 1
     assert all(c.games == 800 for c in refined.refined)
     assert set(refined.trace().stage) == {"search", "refine"}

@@ -160,8 +160,9 @@ def search_compensation(
     initial_slope : float
         Win share gained per unit of currency assumed before two candidates measure it.
     refine_games, refine_top : int
-        ``refine_games`` > 0: the ``refine_top`` best candidates are played again on that many
-        games of master seed ``seed + 1`` and the best there is ``SearchResult.chosen``.
+        ``refine_games`` > 0: the ``refine_top`` best candidates (those within three standard
+        errors of a share of the best) are played again on that many games of master seed
+        ``seed + 1`` and the best there is ``SearchResult.chosen``.
 
     Returns
     -------
@@ -234,8 +235,12 @@ def search_compensation(
             break
     if refine_games > 0 and len(result.candidates) > 1:
         result.refine_seed = seed + 1
-        ranked = sorted(result.candidates, key=lambda c: (round(c.deviation, 12),
-                                                          sum(c.amounts)))[:refine_top]
+        # only candidates the search's noise cannot tell from the best (three standard errors
+        # of a share at parity on the search's games) are worth more games
+        noise = 3.0 * math.sqrt(parity * (1.0 - parity) / games)
+        ranked = [c for c in sorted(result.candidates, key=lambda c: (round(c.deviation, 12),
+                                                                      sum(c.amounts)))
+                  if c.deviation <= result.best.deviation + noise][:refine_top]
         for cand in ranked:
             shares = seat_shares(_play(spec.name, players, strategy, cand.amounts, refine_games,
                                        seed + 1, workers), players)
