@@ -1,14 +1,19 @@
 """Results-frame helpers shared by the analyses: which columns identify a game and a setup,
-a dense game index, checks that each game has one row per seat, and win values with shared
-ties (see ``tajsim.analysis.stats`` for the conventions)."""
+a dense game index, checks that each game has one row per seat, win values with shared
+ties (see ``tajsim.analysis.stats`` for the conventions), and the per-round score
+trajectories as arrays (:func:`trajectories`)."""
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["GAME_KEY_CANDIDATES", "SETUP_KEY_CANDIDATES", "game_index", "game_key_columns",
-           "setup_key_columns", "validate_games", "win_value"]
+__all__ = ["GAME_KEY_CANDIDATES", "NOT_PLAYED", "SETUP_KEY_CANDIDATES", "Trajectories",
+           "game_index", "game_key_columns", "round_columns", "setup_key_columns",
+           "trajectories", "validate_games", "win_value"]
 
 #: Columns that, together, identify one game (those present are used). ``variant`` / ``run_id``
 #: are optional columns a caller may add when concatenating several runs.
@@ -85,3 +90,116 @@ def win_value(results: pd.DataFrame, *, share_ties: bool = True) -> pd.Series:
     with np.errstate(invalid="ignore", divide="ignore"):
         shared = np.where(k > 0, won.to_numpy() / k, 0.0)
     return pd.Series(shared, index=results.index, name="win")
+
+
+#: A round the game did not reach in the trajectory columns (``tajsim.running.records``).
+NOT_PLAYED = -1
+_ROUND_COLUMN = re.compile(r"^(?P<name>[a-z_]+)_r(?P<k>\d+)$")
+
+
+def round_columns(results: pd.DataFrame, name: str = "score") -> list[str]:
+    """The trajectory columns ``<name>_r1, <name>_r2, ...`` of ``results``, in round order
+    (``docs/results-schema.md``, "Score trajectories"); empty when the records keep none."""
+    found = []
+    for col in results.columns:
+        m = _ROUND_COLUMN.match(str(col))
+        if m and m["name"] == name:
+            found.append((int(m["k"]), str(col)))
+    return [col for _, col in sorted(found)]
+
+
+@dataclass(frozen=True)
+class Trajectories:
+    """The score trajectories of games of one table size, game by game and seat by seat.
+
+    Attributes
+    ----------
+    scores : int64[G, R, n]
+        Seat s's score after round r + 1 of game g; ``NOT_PLAYED`` (-1) after the game's last
+        round. The last round played holds the final score (after the end scoring).
+    rounds : int64[G]
+        Rounds recorded (``arc_rounds``).
+    final : int64[G, n]
+        The final score (``score``).
+    winner : bool[G, n]
+        Whether the seat won (tied winners all True).
+    strategy : object[G, n]
+        The seat's strategy label.
+    turn : int64[G, R, n] or None
+        Maharaja: the seat's place (0 first) in round r + 1's turn order (``turn_r<k>``).
+    draft : int64[G, n] or None
+        Maharaja: the seat's place in the setup draft (``draft_pos``).
+    rows : int64[G, n]
+        The rows of ``results`` (positions) each entry came from.
+    """
+
+    scores: np.ndarray
+    rounds: np.ndarray
+    final: np.ndarray
+    winner: np.ndarray
+    strategy: np.ndarray
+    turn: np.ndarray | None
+    draft: np.ndarray | None
+    rows: np.ndarray
+
+    @property
+    def n_games(self) -> int:
+        return int(self.scores.shape[0])
+
+    @property
+    def n_players(self) -> int:
+        return int(self.scores.shape[2])
+
+    def carried(self) -> np.ndarray:
+        """float64[G, R, n]: ``scores`` with each game's final score carried past its last
+        round (so every game has a score at every round index)."""
+        out = self.scores.astype(np.float64)
+        r = np.arange(out.shape[1])[None, :, None]
+        return np.where(r < self.rounds[:, None, None], out, self.final[:, None, :])
+
+    def at_round(self, k: np.ndarray) -> np.ndarray:
+        """int64[G, n]: every seat's score after round ``k[g] + 1`` (0-based ``k`` per game)."""
+        return np.take_along_axis(self.scores, np.asarray(k, np.int64)[:, None, None],
+                                  axis=1)[:, 0, :]
+
+
+def trajectories(results: pd.DataFrame) -> Trajectories:
+    """The score trajectories of ``results`` (one table size) as arrays, games in order of
+    first appearance, seats in order.
+
+    Raises
+    ------
+    ValueError
+        When the frame has no trajectory columns (records written before they existed, or a
+        game that keeps none), several table sizes, or games without one row per seat.
+    """
+    cols = round_columns(results)
+    if not cols or "arc_rounds" not in results.columns:
+        raise ValueError("results lack the score trajectory (score_r1.., arc_rounds); expected "
+                         "records written with the per-round trajectories (docs/results-"
+                         "schema.md)")
+    sizes = pd.unique(results["n_players"])
+    if len(sizes) != 1:
+        raise ValueError(f"results mix table sizes {sorted(int(s) for s in sizes)}; expected "
+                         "one (select rows by n_players first)")
+    validate_games(results)
+    n = int(sizes[0])
+    gidx = game_index(results)
+    order = np.lexsort((results["seat"].to_numpy(), gidx))
+    rows = order.reshape(-1, n)
+    G = rows.shape[0]
+    block = results[cols].to_numpy(np.int64)[order].reshape(G, n, len(cols)).transpose(0, 2, 1)
+    turn_cols = round_columns(results, "turn")
+    turn = None
+    if turn_cols:
+        turn = results[turn_cols].to_numpy(np.int64)[order].reshape(G, n, -1).transpose(0, 2, 1)
+    draft = (results["draft_pos"].to_numpy(np.int64)[order].reshape(G, n)
+             if "draft_pos" in results.columns else None)
+    return Trajectories(
+        scores=np.ascontiguousarray(block),
+        rounds=results["arc_rounds"].to_numpy(np.int64)[rows[:, 0]],
+        final=results["score"].to_numpy(np.int64)[order].reshape(G, n),
+        winner=results["winner"].to_numpy(bool)[order].reshape(G, n),
+        strategy=results["strategy"].astype(str).to_numpy(object)[order].reshape(G, n),
+        turn=None if turn is None else np.ascontiguousarray(turn),
+        draft=draft, rows=rows)

@@ -35,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from tajsim.analysis import (
+    arc,
     compare,
     composition,
     ratings,
@@ -75,6 +76,12 @@ ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {
     "restricted_play": restricted.restricted_play,  # strategies with forbid=... vs without
     "skill_profile": skill_profile.skill_profile,  # levels head to head (tajsim profile)
     "variant_comparison": variants.variant_comparison,  # variants x levels (issue 40 s2)
+    # the arc of a game (issue 40 s4): per-round score trajectories
+    "arc_summary": arc.arc_summary,  # lead changes, comebacks, the runaway test
+    "comeback_by_deficit": arc.comeback_by_deficit,
+    "arc_by_round": arc.arc_by_round,
+    "kingmaking": arc.kingmaking,  # counterfactual replays of the last round (4+ players)
+    "turn_order": arc.turn_order,  # Maharaja: acting first in a round vs drafting first
 }
 
 #: Analyses that read one frame per variant (a ``column``, default ``variant``, labels them)
@@ -105,6 +112,11 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "restricted_play": (*_GAME, "strategy", "winner"),
     "skill_profile": skill_profile.REQUIRED_COLUMNS,
     "variant_comparison": variants.REQUIRED_COLUMNS,
+    "arc_summary": arc.REQUIRED_COLUMNS,
+    "comeback_by_deficit": arc.REQUIRED_COLUMNS,
+    "arc_by_round": arc.REQUIRED_COLUMNS,
+    "kingmaking": (*arc.REQUIRED_COLUMNS, "seed", "setup_id"),
+    "turn_order": (*arc.REQUIRED_COLUMNS, "turn_r*", "draft_pos"),
 }
 
 
@@ -249,6 +261,8 @@ class AnalysisCache:
             # what a player calls the score (Maharaja: palaces and gold), not a ranking key
             shown = spec.score_display
             kwargs["measures"] = tuple(shown.measures) if shown else ("score",)
+        if name == "kingmaking" and kwargs.get("game") is None:
+            kwargs["game"] = spec.name  # its replays play the game the results come from
         if name in _BY_VARIANT:
             column = kwargs.pop("column", "variant")
             if column not in results.columns:

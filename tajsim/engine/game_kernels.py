@@ -75,6 +75,12 @@ class GameKernels:
         writing the list: a wing whose hooks set ``RANDOM_WITHOUT_LIST`` draws a random seat's
         action with them (``tajsim.play.generate_batch``). The conformance suite checks them
         against ``legal_actions`` at every step.
+    round_of, track_round : ``(state) -> round`` and ``(state, comp, n_players, rnd, setups, g)
+        -> round``, optional
+        The round in progress and the batch loop's round tracker, both dual-target: a wing
+        whose hooks set ``TRACK_ROUNDS`` records the seats' scores after every round into its
+        setup records (``score_by_round``); the GPU batch kernel calls them as the CPU's loop
+        does. None: the game records no rounds.
     """
 
     start_game: Callable[..., Any]
@@ -90,3 +96,5 @@ class GameKernels:
     gpu: GpuKernels | None = None
     count_legal: Callable[..., int] | None = None
     nth_legal: Callable[..., int] | None = None
+    round_of: Callable[..., int] | None = None
+    track_round: Callable[..., int] | None = None

@@ -50,6 +50,8 @@ apply_action: Any = None
 choose_simple: Any = None
 write_records: Any = None
 current_player: Any = None
+round_of: Any = None
+track_round: Any = None
 STATE_SIZE = 1
 COMP_SIZE = 1
 N_ACTIONS = 1
@@ -61,6 +63,9 @@ WORK_DTYPE = np.float64
 #: way to marshal it), and a constant condition is pruned before typing, so the family's code is
 #: not compiled into the kernel that does not play it.
 FAMILY_OFF = False
+#: Whether the game records its rounds (``GameKernels.track_round``): the same scores after
+#: every round as the CPU's loop writes into the setup records.
+TRACK_ROUNDS = False
 
 
 def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, lineup_ids,
@@ -96,6 +101,7 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
             seat_ids[p] = lineup_ids[lineups[g, p]]
         start_game(shared_comp, n_players, rules, master_seed, game_ids[g], setup_ids[g],
                    state, prng)
+        rnd = round_of(state) if TRACK_ROUNDS else 0
         p = current_player(state)
         while p >= 0:
             n = legal_actions(state, shared_comp, legal)
@@ -108,6 +114,8 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
                 action = choose_simple(seat_ids[p], state, shared_comp, p,
                                        lineup_params[lineups[g, p]], prng, legal, n, work)
             apply_action(state, shared_comp, action)
+            if TRACK_ROUNDS:
+                rnd = track_round(state, shared_comp, n_players, rnd, setups, g)
             p = current_player(state)
         write_records(state, shared_comp, game_ids[g], setup_ids[g], seat_ids[:n_players],
                       results, g * n_players, setups, g)
@@ -138,6 +146,10 @@ def _kernel_source(spec: GameSpec, heuristics: bool) -> Any:
         choose_simple=device_function(gpu.choose_simple),
         write_records=device_function(rules.write_records),
         current_player=device_function(rules.current_player),
+        TRACK_ROUNDS=rules.track_round is not None,
+        round_of=None if rules.round_of is None else device_function(rules.round_of),
+        track_round=(None if rules.track_round is None
+                     else device_function(rules.track_round)),
         STATE_SIZE=spec.state_size, COMP_SIZE=spec.comp_size, N_ACTIONS=spec.n_actions,
         MAX_PLAYERS=spec.max_players, WORK_SIZE=max(1, gpu.work_size),
         WORK_DTYPE=gpu.work_dtype, FAMILY_OFF=not heuristics,

@@ -166,6 +166,8 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
                            work_size=gpu_work_size, work_dtype=gpu_work_dtype),
             count_legal=rules.count_legal_nb if without_list else None,
             nth_legal=rules.nth_legal_nb if without_list else None,
+            round_of=getattr(hooks, "round_of_nb", None),
+            track_round=getattr(loop, "track_round_nb", None),
         )
     fields.update(declared)
     missing = [f for f in ("title", "components", "default_players", "max_game_length",

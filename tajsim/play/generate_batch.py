@@ -17,6 +17,14 @@ is the wing's hand-written ``play/loop_hooks.py``:
 * ``check_switches_nb(lineup_ids, *switches)`` (only with switches): refuse a line-up that needs
   a family the kernel was compiled without;
 * ``write_records_nb``: the game's result and setup rows (``@kernel``, shared with the GPU).
+* optionally ``TRACK_ROUNDS = True`` with ``round_of_nb(state)`` (the round in progress, from
+  0; negative before the first) and ``record_round_nb(state, comp, n_players, rnd, last,
+  setups, g)`` (write round ``rnd``'s snapshot, the seats' scores, into ``setups[g]``;
+  ``last``: the game is over, the scores are final and the rounds after ``rnd`` are marked
+  not played), both ``@kernel``: the loop then calls the template's ``track_round_nb`` after
+  every action, which records a round when the counter moves on and the last one when the game
+  ends (the score trajectories of ``docs/results-schema.md``; the GPU batch kernel calls the
+  same functions);
 * optionally ``INLINE_LOOP = False`` (keep ``play_to_end_nb`` a function of its own),
   ``RANDOM_FAST_PATH = True`` (the loop draws an unrestricted random seat's action itself; the
   hooks then export ``STRATEGY_RANDOM``) and, with it, ``RANDOM_WITHOUT_LIST = True`` (that
@@ -95,6 +103,44 @@ def random_without_list(game: str) -> bool:
     against it at every step, and the wing's spec gives them as ``GameKernels.count_legal`` and
     ``nth_legal`` (tests/test_batch_loop.py)."""
     return _flag(game, "RANDOM_WITHOUT_LIST", False)
+
+
+def track_rounds(game: str) -> bool:
+    """The wing's ``TRACK_ROUNDS`` (default False): whether the loop records the seats' scores
+    after every round (the hooks then define ``round_of_nb`` and ``record_round_nb``)."""
+    on = _flag(game, "TRACK_ROUNDS", False)
+    missing = {"round_of_nb", "record_round_nb"} - hook_functions(game)
+    if on and missing:
+        raise ValueError(f"{GAMES_DIR / game / HOOKS}: TRACK_ROUNDS = True without "
+                         f"{', '.join(sorted(missing))}; expected both hooks")
+    return on
+
+
+#: The template's round tracker (``TRACK_ROUNDS``), dual-target so that the GPU batch kernel
+#: (``tajsim.engine.gpu``) records the same rounds.
+TRACK_ROUND_FUNCTION = '''
+
+@kernel(inline="always")
+def track_round_nb(state, comp, n_players, rnd, setups, g):
+    """After an action: record round ``rnd`` (the one that was in progress) into ``setups[g]``
+    when the round counter has moved on, or the final scores into it when the game is over;
+    returns the round now in progress. A round's snapshot is taken when the next one begins,
+    so it holds every point scored in the round; the last round's, after the end scoring.
+
+    Parameters
+    ----------
+    state : int64[STATE_SIZE]; comp : int64[COMP_SIZE]; n_players : int
+    rnd : int, the round in progress before the action (``round_of_nb``)
+    setups : SETUP_DTYPE[k] (out, row g)
+    """
+    if state[S_PHASE] == PHASE_GAME_OVER:
+        record_round_nb(state, comp, n_players, max(rnd, 0), True, setups, g)
+        return rnd
+    now = round_of_nb(state)
+    if now != rnd and rnd >= 0:
+        record_round_nb(state, comp, n_players, rnd, False, setups, g)
+    return now
+'''
 
 
 def choose_action(fast: bool, without_list: bool, switches: tuple) -> str:
@@ -199,9 +245,22 @@ def render(game: str) -> str:
     if "decide_nb" in defaults:
         supplied = (f"from tajsim.games.{game}.strategies.nb import choose_action_nb\n\n"
                     + supplied)
+    track = track_rounds(game)
     fields = {
         "game": game,
+        "track_doc": ("\nThe loop records the seats' scores after every round (the wing's "
+                      "``TRACK_ROUNDS``:\n``track_round_nb`` below) into the setup records."
+                      if track else _DROP),
+        "track_import": "    record_round_nb,\n    round_of_nb,\n" if track else "",
+        "track_all": '"track_round_nb", ' if track else "",
+        "track_function": TRACK_ROUND_FUNCTION if track else "",
+        "setups_doc": ("the round snapshots go to ``setups[g]`` (``track_round_nb``)" if track
+                       else "unused (the wing records no rounds)"),
+        "track_start": "    rnd = round_of_nb(state)\n" if track else "",
+        "track_step": ("        rnd = track_round_nb(state, comp, seat_ids.shape[0], rnd, "
+                       "setups, g)\n") if track else "",
         "rng_import": "from tajsim.engine.rng import below\n" if fast else "",
+        "targets_import": "from tajsim.engine.targets import kernel\n" if track else "",
         "random_import": "    STRATEGY_RANDOM,\n" if fast else "",
         "choose_action": choose_action(fast, without_list, switches),
         "count_import": "    count_legal_nb,\n" if without_list else "",

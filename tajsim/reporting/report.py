@@ -43,7 +43,7 @@ from tajsim.reporting.render import (
     render_markdown,
     report_style,
 )
-from tajsim.reporting.sections import caveats_for, sections_for
+from tajsim.reporting.sections import ON_REQUEST_SECTIONS, caveats_for, sections_for
 from tajsim.running.run_files import atomic_write
 
 __all__ = ["REQUIRED_COLUMNS", "build_report", "markdown_table", "write_report_files"]
@@ -124,7 +124,8 @@ def build_report(
     if results.empty:
         raise ValueError("results are empty; expected at least one game")
     available = sections_for(spec)
-    chosen = list(available) if sections is None else list(sections)
+    chosen = ([s for s in available if s not in ON_REQUEST_SECTIONS] if sections is None
+              else list(sections))
     unknown = [s for s in chosen if s not in available]
     if unknown:
         raise ValueError(f"unknown report sections {unknown}; expected some of "

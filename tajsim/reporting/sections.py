@@ -21,6 +21,7 @@ import pandas as pd
 
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
+from tajsim.reporting.arc_sections import section_arc
 from tajsim.reporting.rating_sections import section_ratings
 from tajsim.reporting.render import ReportContext
 from tajsim.reporting.robustness_section import section_robustness
@@ -35,7 +36,8 @@ from tajsim.reporting.win_rate_sections import (
     section_win_rates,
 )
 
-__all__ = ["GENERIC_SECTIONS", "Section", "caveats_for", "section_names", "sections_for"]
+__all__ = ["GENERIC_SECTIONS", "ON_REQUEST_SECTIONS", "Section", "caveats_for", "section_names",
+           "sections_for"]
 
 Section = Callable[[ReportContext], None]
 
@@ -58,7 +60,12 @@ GENERIC_SECTIONS: dict[str, tuple[Section, str]] = {
                                              "every seating (tajsim profile)"),
     "variants": (section_variants, "rule variants side by side: seat balance, skill gradient, "
                                    "length and ties (runs labelled with a variant)"),
+    "arc": (section_arc, "the arc of a game: lead changes, comebacks, the runaway-leader test "
+                         "against a null without feedback, kingmaking (score trajectories)"),
 }
+#: Sections a report runs only when named (an experiment's ``[report] sections``, ``--section``):
+#: the arc's kingmaking replays games, and the default reports keep their sections.
+ON_REQUEST_SECTIONS = ("arc",)
 #: The game's own sections come after this one.
 _GAME_SECTIONS_AFTER = "score_composition"
 

@@ -49,6 +49,53 @@ if TYPE_CHECKING:
 PARQUET_COMPRESSION = "snappy"
 
 
+#: The trajectory's setup-record fields (shape (rounds, max_players)) and the prefix of their
+#: columns ``<prefix>_r1 .. <prefix>_r<rounds>``; then the per-seat fields (shape
+#: (max_players,)) and their column: each row its own seat's values (``round_columns``).
+BY_ROUND = {"score_by_round": "score", "turn_by_round": "turn"}
+BY_SEAT = {"draft_pos_by_seat": "draft_pos"}
+#: The value of a round the game did not reach (and of a seat not at the table) in the
+#: trajectory fields (the wings' ``NOT_PLAYED``).
+NOT_PLAYED = -1
+
+
+def round_columns(setup_dtype: np.dtype, setups: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """The per-round trajectory columns of one batch of games (``docs/results-schema.md``,
+    "Score trajectories"), one value per player row (game-major), in the records' own types:
+
+    * ``score_r<k>`` (the seat's score after round k) and, where the records keep it,
+      ``turn_r<k>`` (its place in round k's turn order): ``NOT_PLAYED`` (-1) after the game's
+      last round (:data:`BY_ROUND`);
+    * ``draft_pos`` where the records keep it (Maharaja; :data:`BY_SEAT`);
+    * ``arc_rounds`` (int8): the rounds recorded (the game's last round: its final scores).
+
+    Empty for a game whose records keep no trajectory (no ``score_by_round`` field).
+
+    Parameters
+    ----------
+    setup_dtype : the game's setup record type
+    setups : setup_dtype[G]
+    n : players a game
+    """
+    names = setup_dtype.names or ()
+    if "score_by_round" not in names:
+        return {}
+    G = setups.shape[0]
+    cols: dict[str, np.ndarray] = {}
+    for name, prefix in BY_ROUND.items():
+        if name in names:
+            block = np.asarray(setups[name])[:, :, :n]  # [G, rounds, n]
+            per_row = block.transpose(0, 2, 1).reshape(G * n, block.shape[1])
+            for k in range(block.shape[1]):
+                cols[f"{prefix}_r{k + 1}"] = np.ascontiguousarray(per_row[:, k])
+    for name, column in BY_SEAT.items():
+        if name in names:
+            cols[column] = np.ascontiguousarray(np.asarray(setups[name])[:, :n].reshape(G * n))
+    played = (np.asarray(setups["score_by_round"])[:, :, 0] != NOT_PLAYED).sum(axis=1)
+    cols["arc_rounds"] = played.astype(np.int8).repeat(n)
+    return cols
+
+
 def results_columns(task: RunTask, results: np.ndarray, setups: np.ndarray,
                     lineups: np.ndarray) -> dict[str, Any]:
     """The columns of the results of one batch of games (one row per player per game,
@@ -56,8 +103,8 @@ def results_columns(task: RunTask, results: np.ndarray, setups: np.ndarray,
 
     Columns: ``game_id, seed, edition, n_players, seat, strategy, score, rank, winner``, then
     every other field of the game's result records (the ``pts_<part>`` score parts first),
-    ``setup_id``, the game's own columns (``GameSpec.frame_columns``), and the per-game metrics
-    of its setup records.
+    ``setup_id``, the game's own columns (``GameSpec.frame_columns``), the per-game metrics
+    of its setup records and the score trajectory (:func:`round_columns`).
 
     Parameters
     ----------
@@ -94,6 +141,7 @@ def results_columns(task: RunTask, results: np.ndarray, setups: np.ndarray,
         # a column the game derives itself (a category instead of a code, say) is kept
         if name not in cols:
             cols[name] = setups[name][per_game]
+    cols.update(round_columns(spec.setup_dtype, setups, n))
     return cols
 
 
@@ -213,6 +261,8 @@ def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
     for name in spec.game_metrics:
         if name not in cols:
             cols[name] = pa.array(field[name])
+    for name, values in round_columns(spec.setup_dtype, setups, n).items():
+        cols[name] = pa.array(values)
     return pa.Table.from_arrays(list(cols.values()), names=list(cols))
 
 

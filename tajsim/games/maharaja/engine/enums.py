@@ -387,6 +387,11 @@ SETUP_DTYPE = np.dtype(
         ("tolls_by_village", np.int16, (N_VILLAGES,)),
         # village_houses[v] = houses standing in village v at the end
         ("village_houses", np.int8, (N_VILLAGES,)),
+        # score_by_round[r, s] = seat s's score after round r + 1 (the last: final), -1 none;
+        # turn_by_round[r, s] = its place (0 first) in round r + 1's reveal order, -1 none
+        ("score_by_round", np.int32, (MAX_ROUNDS, MAX_PLAYERS)),
+        ("turn_by_round", np.int8, (MAX_ROUNDS, MAX_PLAYERS)),
+        ("draft_pos_by_seat", np.int8, (MAX_PLAYERS,)),  # place (0 first) in the draft, -1
     ]
 )
 

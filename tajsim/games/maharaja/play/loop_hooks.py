@@ -26,6 +26,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_CARD_OF,
     S_CENTRAL,
     S_CHOSEN,
+    S_DRAFT_SEAT,
     S_END_CAUSE,
     S_END_ROUND,
     S_FIRST_CARD,
@@ -37,6 +38,8 @@ from tajsim.games.maharaja.engine.enums import (
     S_HOUSES_BUILT,
     S_LOC_TOTAL,
     S_MONK_TOLLS,
+    S_N_PLAYERS,
+    S_ORDER,
     S_ORDER_INDEX,
     S_PALACE_ROUND,
     S_PALACES,
@@ -44,6 +47,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_PEN_BY_ACT,
     S_PEN_COUNT,
     S_RANK,
+    S_ROUND,
     S_STEP,
     S_TOLL_BY_VILLAGE,
     S_VISIT_CITY,
@@ -66,6 +70,12 @@ SWITCHES = (("search", True), ("heuristics", True), ("learned", True))
 #: The generated loop draws an unrestricted random seat's action itself (half a random game's
 #: time went to the dispatch); ``STRATEGY_RANDOM`` below is the id it checks.
 RANDOM_FAST_PATH = True
+#: The loop records each seat's score and turn place after every round (``round_of_nb``,
+#: ``record_round_nb``; the setup records' ``score_by_round``, ``turn_by_round`` and
+#: ``draft_pos_by_seat``).
+TRACK_ROUNDS = True
+#: ``score_by_round`` / ``turn_by_round`` of a round not played or a seat not at the table.
+NOT_PLAYED = -1
 assert PART_NAMES[PART_TOLLS_IN] == "tolls_in" and PART_NAMES[PART_TOLLS_OUT] == "tolls_out"
 assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "palace",
                     "palace_house", "governor", "character")
@@ -173,6 +183,44 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
         s["tolls_by_village"][v] = state[S_TOLL_BY_VILLAGE + v]
     for v in range(N_VILLAGES):
         s["village_houses"][v] = state[S_LOC_TOTAL + v]
+
+
+@kernel(inline="always")
+def round_of_nb(state):
+    """The round in progress, from 0 (-1 during the setup draft)."""
+    return state[S_ROUND] - 1
+
+
+@kernel
+def record_round_nb(state, comp, n_players, rnd, last, setups, g):
+    """Write round ``rnd``'s line of ``setups[g]``: each seat's score (``PALACE_POINTS *
+    palaces + gold``, the rank key of R40) after the round into ``score_by_round[rnd]``, and
+    its place in the round's reveal order (``S_ORDER``: the seats by the character cards they
+    held at the reveal, R15; a card changing hands during the round may reorder the later
+    turns, which the record does not follow) into ``turn_by_round[rnd]``. Each seat's place in
+    the setup draft goes to ``draft_pos_by_seat``. ``last`` (the game is over) also marks the
+    rounds after ``rnd`` and the seats not at the table ``NOT_PLAYED``."""
+    s = setups[g]
+    k = min(rnd, MAX_ROUNDS - 1)
+    for p in range(n_players):
+        total = 0
+        for part in range(N_PARTS):
+            total += state[S_PARTS + p * N_PARTS + part]
+        s["score_by_round"][k, p] = total
+    for i in range(n_players):
+        s["turn_by_round"][k, state[S_ORDER + i]] = i
+    for i in range(P):
+        s["draft_pos_by_seat"][i] = NOT_PLAYED
+    for i in range(state[S_N_PLAYERS]):
+        q = state[S_DRAFT_SEAT + i]
+        if q >= 0:
+            s["draft_pos_by_seat"][q] = i
+    if last:
+        for r in range(MAX_ROUNDS):
+            for p in range(P):
+                if r > k or p >= n_players:
+                    s["score_by_round"][r, p] = NOT_PLAYED
+                    s["turn_by_round"][r, p] = NOT_PLAYED
 
 
 @njit(cache=True)

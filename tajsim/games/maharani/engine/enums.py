@@ -328,6 +328,9 @@ SETUP_DTYPE = np.dtype(
         # final board: tile on each space (-1 empty) and the gold made by laying it
         ("space_tile", np.int16, (MAX_SPACES,)),
         ("space_gold", np.int16, (MAX_SPACES,)),
+        # score_by_round[r, s] = seat s's gold after round of turns r + 1 (rounds past the 32nd
+        # fold into the last, which holds the final score), -1 none
+        ("score_by_round", np.int32, (MAX_TILES // 2, MAX_PLAYERS)),
     ]
 )
 

@@ -11,6 +11,7 @@ from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine.enums import (
     MAX_PLAYERS,
     MAX_SPACES,
+    MAX_TILES,
     N_COLOURS,
     N_PARTS,
     N_QUARTERS,
@@ -25,6 +26,7 @@ from tajsim.games.maharani.engine.enums import (
     S_COMPLETED,
     S_END_REASON,
     S_MARKER_TURNS,
+    S_N_PLAYERS,
     S_N_REFRESHES,
     S_N_REMOVED,
     S_OPENING,
@@ -62,6 +64,13 @@ SWITCHES = (("search", None), ("heuristics", True), ("learned", True))
 #: The generated loop draws an unrestricted random seat's action itself: a random decision costs
 #: about 120 ns, and the dispatcher's restriction step alone made random games 30% slower.
 RANDOM_FAST_PATH = True
+#: The loop records each seat's gold after every round of turns (``round_of_nb``,
+#: ``record_round_nb``; the setup records' ``score_by_round``).
+TRACK_ROUNDS = True
+#: Rounds the record holds (``SETUP_DTYPE``'s ``score_by_round``): later ones fold into the last.
+ROUNDS_RECORDED = MAX_TILES // 2
+#: ``score_by_round`` of a round not played, or of a seat not at the table.
+NOT_PLAYED = -1
 
 
 @njit(cache=True, inline="always")
@@ -138,6 +147,29 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
     for sp in range(MAX_SPACES):
         s["space_tile"][sp] = state[S_SPACE_TILE + sp]
         s["space_gold"][sp] = state[S_SPACE_GOLD + sp]
+
+
+@kernel(inline="always")
+def round_of_nb(state):
+    """The round of turns in progress (seat 0 plays first, S3): turns begun // players."""
+    return state[S_TURN] // state[S_N_PLAYERS]
+
+
+@kernel
+def record_round_nb(state, comp, n_players, rnd, last, setups, g):
+    """Write each seat's gold (``score_of``) after round ``rnd`` into
+    ``setups[g]["score_by_round"][min(rnd, ROUNDS_RECORDED - 1)]`` (a longer game's later
+    rounds fold into the last, so it holds the final score); ``last`` (the game is over) also
+    marks the rounds after it and the seats not at the table ``NOT_PLAYED``."""
+    s = setups[g]
+    k = min(rnd, ROUNDS_RECORDED - 1)
+    for p in range(n_players):
+        s["score_by_round"][k, p] = score_of(state, p)
+    if last:
+        for r in range(ROUNDS_RECORDED):
+            for p in range(P):
+                if r > k or p >= n_players:
+                    s["score_by_round"][r, p] = NOT_PLAYED
 
 
 @njit(cache=True)

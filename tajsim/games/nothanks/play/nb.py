@@ -22,6 +22,7 @@ from tajsim.games.nothanks.engine.enums import (
     PHASE_GAME_OVER,
     S_CUR,
     S_PHASE,
+    SETUP_DTYPE,
     STATE_SIZE,
 )
 from tajsim.games.nothanks.engine.nb import (
@@ -56,7 +57,7 @@ __all__ = ["play_batch_nb", "play_batch_parallel_nb", "play_out_nb", "play_to_en
 # the rules and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                   work):
+                   work, setups, g):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -68,6 +69,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     legal : int64[N_ACTIONS] scratch
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
     work : the policies' scratch (``new_work_nb``), reused by every decision
+    setups : SETUP_DTYPE[k], g : int; unused (the wing records no rounds)
 
     Returns
     -------
@@ -103,8 +105,9 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal,
     the tests and the benchmarks' harness call it with ``*switches``, which an inlined function
     cannot take)."""
     work = new_work_nb()
+    setups = np.zeros(1, SETUP_DTYPE)  # the rounds it plays are recorded here, unread
     return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                          work)
+                          work, setups, 0)
 
 
 @njit(cache=True, nogil=True)
@@ -142,7 +145,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
         play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions,
-                       work)
+                       work, setups, g)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)
 

@@ -331,6 +331,8 @@ SETUP_DTYPE = np.dtype(
         ("tile_owner", np.int8, (N_PROVINCES,)),
         # conn_by_visit[k, s] = palace + connection points seat s scored at visit k
         ("conn_by_visit", np.int8, (N_VISITS, MAX_PLAYERS)),
+        # score_by_round[k, s] = seat s's score after visit k + 1 (the last: final), -1 none
+        ("score_by_round", np.int32, (N_VISITS, MAX_PLAYERS)),
     ]
 )
 

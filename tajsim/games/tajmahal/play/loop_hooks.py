@@ -33,6 +33,7 @@ from tajsim.games.tajmahal.engine.enums import (
     S_SHORT_DEALS,
     S_TILE_OWNER,
     S_TURNS,
+    S_VISIT,
     S_WINNER,
 )
 from tajsim.games.tajmahal.engine.nb import n_palaces_of, province_of_visit
@@ -56,6 +57,11 @@ RANDOM_FAST_PATH = True
 #: ... and counts the legal actions and decodes the one drawn (count_legal_nb, nth_legal_nb)
 #: without writing the list: a random game spent a third of its time listing actions.
 RANDOM_WITHOUT_LIST = True
+#: The loop records each seat's score after every visit (``round_of_nb``, ``record_round_nb``;
+#: the setup records' ``score_by_round``).
+TRACK_ROUNDS = True
+#: ``score_by_round`` of a visit not played, or of a seat not at the table.
+NOT_PLAYED = -1
 
 
 @njit(cache=True, inline="always")
@@ -128,6 +134,31 @@ def write_records_nb(state, comp, game_id, setup_id, seat_ids, results, row, set
             s["conn_by_visit"][v, p] = state[S_CONN_BY_VISIT + v * P + p] if p < n else 0
     for c in range(MAX_CITIES):
         s["bonus_at"][c] = state[S_BONUS_START + c]
+
+
+@kernel(inline="always")
+def round_of_nb(state):
+    """The round in progress: the visit (0..11; 12 once the game is over)."""
+    return state[S_VISIT]
+
+
+@kernel
+def record_round_nb(state, comp, n_players, rnd, last, setups, g):
+    """Write each seat's score (the sum of its parts) after visit ``rnd`` into
+    ``setups[g]["score_by_round"][rnd]``; ``last`` (the game is over: the scores are final)
+    also marks the visits after ``rnd`` and the seats not at the table ``NOT_PLAYED``."""
+    s = setups[g]
+    k = min(rnd, N_VISITS - 1)
+    for p in range(n_players):
+        total = 0
+        for part in range(N_PARTS):
+            total += state[S_SCORE + p * N_PARTS + part]
+        s["score_by_round"][k, p] = total
+    if last:
+        for r in range(N_VISITS):
+            for p in range(P):
+                if r > k or p >= n_players:
+                    s["score_by_round"][r, p] = NOT_PLAYED
 
 
 @njit(cache=True)

@@ -8,6 +8,9 @@ A game is a pure function of (master seed, game id, setup id, line-up, configura
 ``start_game_nb`` derives its setup, chance and policy streams from them, so results never
 depend on threads, chunking or machines. What differs between games (the decision, its scratch,
 the kernel switches, the records) is the wing's ``play/loop_hooks.py``.
+
+The loop records the seats' scores after every round (the wing's ``TRACK_ROUNDS``:
+``track_round_nb`` below) into the setup records.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from numba import njit, prange
 
 from tajsim.engine.arrays import borrowed, copy_into
 from tajsim.engine.rng import below
+from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine.enums import (
     MAX_PLAYERS,
     N_ACTIONS,
     PHASE_GAME_OVER,
     S_CUR,
     S_PHASE,
+    SETUP_DTYPE,
     STATE_SIZE,
 )
 from tajsim.games.tajmahal.engine.nb import (
@@ -37,18 +42,42 @@ from tajsim.games.tajmahal.play.loop_hooks import (
     check_switches_nb,
     decide_nb,
     new_work_nb,
+    record_round_nb,
+    round_of_nb,
     write_records_nb,
 )
 
 __all__ = ["play_batch_nb", "play_batch_parallel_nb", "play_out_nb", "play_to_end_nb",
-           "start_game_nb", "write_records_nb"]
+           "start_game_nb", "track_round_nb", "write_records_nb"]
+
+
+@kernel(inline="always")
+def track_round_nb(state, comp, n_players, rnd, setups, g):
+    """After an action: record round ``rnd`` (the one that was in progress) into ``setups[g]``
+    when the round counter has moved on, or the final scores into it when the game is over;
+    returns the round now in progress. A round's snapshot is taken when the next one begins,
+    so it holds every point scored in the round; the last round's, after the end scoring.
+
+    Parameters
+    ----------
+    state : int64[STATE_SIZE]; comp : int64[COMP_SIZE]; n_players : int
+    rnd : int, the round in progress before the action (``round_of_nb``)
+    setups : SETUP_DTYPE[k] (out, row g)
+    """
+    if state[S_PHASE] == PHASE_GAME_OVER:
+        record_round_nb(state, comp, n_players, max(rnd, 0), True, setups, g)
+        return rnd
+    now = round_of_nb(state)
+    if now != rnd and rnd >= 0:
+        record_round_nb(state, comp, n_players, rnd, False, setups, g)
+    return now
 
 
 # Inlined into the batch kernel (numba IR): one module fewer in which LLVM optimises
 # the rules and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                   work, search, heuristics, learned):
+                   work, setups, g, search, heuristics, learned):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -60,6 +89,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     legal : int64[N_ACTIONS] scratch
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
     work : the policies' scratch (``new_work_nb``), reused by every decision
+    setups : SETUP_DTYPE[k], g : int; the round snapshots go to ``setups[g]`` (``track_round_nb``)
     search, heuristics, learned : the kernel switches (``kernel_switches(ids, params)``)
 
     Returns
@@ -74,6 +104,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     legal = borrowed(legal)
     prng = borrowed(prng)
     n_done = 0
+    rnd = round_of_nb(state)
     while state[S_PHASE] != PHASE_GAME_OVER:
         p = state[S_CUR]
         if seat_ids[p] == STRATEGY_RANDOM and seat_params[p, seat_params.shape[1] - 1] == 0:
@@ -93,6 +124,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
             actions_out[n_done] = action
         apply_action_nb(state, comp, action)
         n_done += 1
+        rnd = track_round_nb(state, comp, seat_ids.shape[0], rnd, setups, g)
     return n_done
 
 
@@ -103,8 +135,9 @@ def play_out_nb(comp, state, seat_ids, seat_params, prng, legal,
     the tests and the benchmarks' harness call it with ``*switches``, which an inlined function
     cannot take)."""
     work = new_work_nb(search, heuristics, learned)
+    setups = np.zeros(1, SETUP_DTYPE)  # the rounds it plays are recorded here, unread
     return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                          work, search, heuristics, learned)
+                          work, setups, 0, search, heuristics, learned)
 
 
 @njit(cache=True, nogil=True)
@@ -144,7 +177,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
         play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions,
-                       work, search, heuristics, learned)
+                       work, setups, g, search, heuristics, learned)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)
 
