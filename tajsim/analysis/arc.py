@@ -49,7 +49,7 @@ RUNAWAY_MARGIN = 0.05
 #: Lead-change counts shown one by one; more are pooled ("4+").
 MAX_CHANGES_SHOWN = 4
 _COLS = ["n_players", "measure", "label", "estimate", "ci_low", "ci_high", "n", "p_value",
-         "verdict"]
+         "verdict", "p_differs"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -160,10 +160,11 @@ def _groups(results: pd.DataFrame, by: str | Sequence[str] | None
 
 
 def _row(labels: dict[str, Any], measure: str, label: str, estimate: float, low: float,
-         high: float, n: int, p: float = float("nan"), verdict: str = "") -> dict[str, Any]:
+         high: float, n: int, p: float = float("nan"), verdict: str = "",
+         p_differs: float = float("nan")) -> dict[str, Any]:
     return {**labels, "measure": measure, "label": label, "estimate": float(estimate),
             "ci_low": float(low), "ci_high": float(high), "n": int(n), "p_value": float(p),
-            "verdict": verdict}
+            "verdict": verdict, "p_differs": float(p_differs)}
 
 
 def _share(labels: dict[str, Any], measure: str, label: str, hits: float, n: int
@@ -197,7 +198,8 @@ def arc_summary(results: pd.DataFrame, by: str | Sequence[str] | None = "variant
       than the seats' own round-by-round rates give it: the leader pulls away), negative
       "catch-up" (the trailing seats gain on it), ``equivalent`` "no feedback" (a lead is worth
       what the seats' own rates give: the better player, or seat, and the luck of the rounds
-      so far; the null keeps both);
+      so far; the null keeps both); ``p_differs`` is the two-sided p-value (for a family-wise
+      statement over several groups, :func:`~tajsim.analysis.stats.verdicts.holm_family`);
     * ``comeback`` / ``behind at mid-game``: a seat behind the mid-game leader's share of the
       win (seat-games, Wilson).
     """
@@ -229,7 +231,7 @@ def arc_summary(results: pd.DataFrame, by: str | Sequence[str] | None = "variant
                     "no feedback" if eq.verdict == EQUIVALENT else "inconclusive")
             rows.append(_row(labels, "runaway", "observed - null", eq.estimate, eq.ci_low,
                              eq.ci_high, obs.size, eq.p_value if eq.verdict in (
-                                 DIFFERS, EQUIVALENT) else eq.p_differs, word))
+                                 DIFFERS, EQUIVALENT) else eq.p_differs, word, eq.p_differs))
         behind = (at_mid < at_mid.max(axis=1, keepdims=True)) & (lead >= 0)[:, None]
         won = share[behind]
         rows.append(_share(labels, "comeback", "behind at mid-game", float(won.sum()),

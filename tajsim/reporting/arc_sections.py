@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.frames import round_columns
+from tajsim.analysis.stats.multiple_tests import holm
+from tajsim.analysis.stats.verdicts import holm_family
 from tajsim.reporting.render import ReportContext, error_bars, panel_grid
 
 __all__ = ["arc_table_wide", "section_arc"]
@@ -45,6 +47,8 @@ def arc_table_wide(summary: pd.DataFrame) -> pd.DataFrame:
     the mid-game leader's chance observed and under the null, the runaway verdict and a
     trailing seat's chance, each with its 95% interval."""
     rows = []
+    tests = summary[summary["measure"] == "runaway"]
+    adjusted = dict(zip(tests.index, holm(tests["p_differs"].to_numpy(np.float64))))
     for _, g in summary.groupby(_keys(summary), sort=False):
         m = {(r.measure, r.label): r for r in g.itertuples()}
         first = g.iloc[0]
@@ -65,6 +69,7 @@ def arc_table_wide(summary: pd.DataFrame) -> pd.DataFrame:
             row["observed - null (pts)"] = _pts(test.estimate, test.ci_low, test.ci_high)
             row["p"] = f"{test.p_value:.2g}" if np.isfinite(test.p_value) else "n/a"
             row["verdict"] = test.verdict
+            row["p (differs, Holm)"] = f"{adjusted[test.Index]:.2g}"
         back = m[("comeback", "behind at mid-game")]
         row["behind at mid-game wins"] = _pct(back.estimate, back.ci_low, back.ci_high)
         rows.append(row)
@@ -123,7 +128,8 @@ def section_arc(ctx: ReportContext) -> None:
         "keeps every seat's and strategy's own scoring rate round by round (a seat's edge, the "
         "better player); it removes every dependence between a seat's rounds within a game: "
         "feedback from the standing and a lasting edge within one game alike. A difference "
-        "(two-sided test at 5%, normal interval with the null's own sampling error) above zero "
+        "(two-sided test at 5%, normal interval with the null's own sampling error; "
+        "Holm-adjusted over the table's groups in its last column) above zero "
         "reads **runaway** (a lead is worth more than the seats' own rates give it: the leader "
         "pulls away), below zero **catch-up**; a difference within ±5 points (TOST at 5%) reads "
         "**no feedback** (a lead is worth what the players' own rates and the luck so far give "
@@ -140,7 +146,12 @@ def section_arc(ctx: ReportContext) -> None:
             f"[{mean.ci_low:.2f}, {mean.ci_high:.2f}], the mid-game leader wins "
             f"{_pct(obs.estimate, obs.ci_low, obs.ci_high)} (n = {obs.n:,}) against "
             f"{_pct(null.estimate, null.ci_low, null.ci_high)} without feedback: {verdict}")
-    ctx.headline("; ".join(words) + ".")
+    tests = summary[summary["measure"] == "runaway"]
+    family = holm_family(tests["p_differs"].to_numpy(np.float64))
+    up = tests[(tests["verdict"] == "runaway")]
+    ctx.headline("; ".join(words) + ". Over the groups, "
+                 + family.statement("differences from the null (two-sided)")
+                 + f"; {len(up)} of {len(tests)} read runaway one by one.")
     ctx.table(arc_table_wide(summary), "Lead changes a game (mean, t interval; the share of "
               "games without one, Wilson), the sole mid-game leader's chance of winning "
               "observed and in the null model without feedback (Wilson), their difference in "
