@@ -327,3 +327,56 @@ def test_ignore_and_forbid_are_told_apart():
     assert set(win["variant"]) == {"forbid", "forbid, re-tuned", "ignore"}
     assert win.loc["ignore crown=0", "family"] == "crown=0"
     assert (win["level"] == "tuned").all() and (win["n"] == 8).all()
+
+
+def test_the_new_families_decide_alike_on_the_gpu_simulator():
+    """The surgical families filter the GPU's legal list in the shared dispatcher as on the
+    CPU (numba-cuda's simulator, ``tests/gpu_sim_check.py``): one game of each game."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    cases = [
+        {"game": "tajmahal", "players": 4, "edition": "2018", "games": 1, "seed": 61,
+         "strategies": ["balanced:temperature=1:forbid=might+nobility+crown_claim",
+                        "greedy:forbid=knowledge+enlightenment", "tuned",
+                        "random:forbid=crown_claim"]},
+        {"game": "maharaja", "players": 3, "edition": "basic", "games": 1, "seed": 67,
+         "strategies": ["hoarder:temperature=1:forbid=monk+central_palaces",
+                        "greedy:forbid=builder", "random:forbid=trader+mogul"]},
+        {"game": "maharani", "players": 2, "edition": "2012", "games": 1, "seed": 71,
+         "strategies": ["balanced:temperature=1:forbid=complete_quarter+artisan_moves",
+                        "greedy:temperature=0.25:forbid=central_tiles"]},
+    ]
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(root)}
+    proc = subprocess.run([sys.executable, str(root / "tests" / "gpu_sim_check.py"),
+                           json.dumps(cases)], env=env, capture_output=True, text=True,
+                          timeout=900, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    reports = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert len(reports) == len(cases)
+    assert all(report["differences"] == [] for report in reports), reports
+
+
+def test_tune_cli_takes_forbid_and_prints_the_restricted_seat():
+    from tajsim.cli.tune import command as tune_command
+
+    result = CliRunner().invoke(tune_command, [
+        "--game", "maharani", "--start", "balanced:temperature=0.25", "--forbid", "refresh",
+        "--generations", "1", "--popsize", "4", "--games", "8", "--heldout", "8"])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("re-tuned restricted"))
+    text = line.split(": ", 1)[1]
+    assert text.startswith("balanced:temperature=0.25:forbid=refresh:zone=")
+    assert parse_restricted(text)[1:] == ("refresh re-tuned", "refresh", "forbid, re-tuned")
+    get_game("maharani").strategies.parse(text)  # a strategy text the runs accept
+    from tajsim.cli.main import cli
+
+    bad = CliRunner().invoke(cli, ["tune", "--game", "tajmahal", "--forbid", "gold"])
+    assert bad.exit_code == 2 and "unknown restriction 'gold'" in bad.output
+    write = CliRunner().invoke(cli, ["tune", "--game", "tajmahal", "--forbid", "crown",
+                                     "--write", "/tmp/never.toml"])
+    assert write.exit_code == 2 and "a preset stores weights" in write.output

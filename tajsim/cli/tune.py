@@ -20,7 +20,7 @@ from tajsim.cli.options import (
 )
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
-from tajsim.play.tuning import default_field, default_start, tune, write_preset
+from tajsim.play.tuning import default_field, default_start, tune, tuning_space, write_preset
 from tajsim.running.interrupts import check_interrupt
 
 _PRESET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -78,12 +78,19 @@ def command(game, start, field_, players, edition, method, generations, popsize,
     ed = spec.editions[spec.edition_index(edition if edition is not None
                                           else spec.default_edition)]
     players = spec.players_or_default(players, ed)
-    if spec.tuning is None:
-        raise UserError(f"{spec.title} has nothing to tune; expected a game with a tuning space")
-    tuning = spec.tuning
+    if spec.tuning is None and (start is None or not spec.restrictions):
+        raise UserError(f"{spec.title} has nothing to tune" + (
+            "; expected a game with a tuning space" if not spec.restrictions else
+            " by default (no declared tuning space); expected --start PRESET, whose weights "
+            "are tuned in a space derived from them (nothing written)"))
     start = start if start is not None else default_start(spec)
+    tuning = tuning_space(spec, spec.strategies.parse(start)[0])
+    if spec.tuning is None and write:
+        raise UserError(f"--write with {spec.title}, which declares no presets file to tune "
+                        "into; expected no --write (the tuned weights are printed)")
     if field_ is None:
-        field_ = ",".join(default_field(spec, start))
+        field_ = ",".join(default_field(spec, spec.strategies.parse(start)[0].name)) \
+            if spec.tuning is not None else start
     names = [s.strip() for s in field_.split(",") if s.strip()]
     if not names:
         raise UserError(f"--field {field_!r} names no strategy; expected comma-separated "
