@@ -185,3 +185,24 @@ def test_turn_order_needs_maharaja_columns():
     from tajsim.errors import UserError
     with pytest.raises(UserError, match="turn_r"):
         arc.turn_order(frame_of(np.zeros((2, 2, 2), np.int64)))
+
+
+def test_the_null_keeps_each_seats_rounds_and_each_games_length():
+    # seat 0 scores 2 a round, seat 1 scores r (the round number): the null can only rebuild
+    # the same trajectories, whatever it draws; game 1 is one round shorter
+    G, R = 5, 4
+    scores = np.zeros((G, R, 2), np.int64)
+    scores[:, :, 0] = 2 * np.arange(1, R + 1)
+    scores[:, :, 1] = np.cumsum(np.arange(1, R + 1))
+    rounds = np.array([4, 3, 4, 4, 4])
+    scores[1, 2] = [6, 6]  # game 1's last round (its end scoring) scores like the others' last
+    scores[1, 2] = scores[1, 1] + (scores[0, 3] - scores[0, 2])
+    t = trajectories(frame_of(scores, rounds=rounds))
+    for cum in arc.null_trajectories(t, 3, np.random.default_rng(1)):
+        for g in range(G):
+            k = rounds[g]
+            np.testing.assert_array_equal(cum[g, :k], t.scores[g, :k])
+    by_round = arc.arc_by_round(frame_of(scores, rounds=rounds), null_samples=3)
+    obs = by_round[by_round["measure"] == "leader_wins_by_round"]["estimate"].to_numpy()
+    null = by_round[by_round["measure"] == "null_leader_wins_by_round"]["estimate"].to_numpy()
+    np.testing.assert_allclose(obs, null)

@@ -38,8 +38,8 @@ from tajsim.analysis.stats.verdicts import DIFFERS, EQUIVALENT, equivalence_test
 from tajsim.errors import UserError
 
 __all__ = ["REQUIRED_COLUMNS", "arc_by_round", "arc_summary", "comeback_by_deficit",
-           "kingmaking", "lead_changes", "mid_round", "runaway_null", "score_win_share",
-           "sole_leader", "turn_order"]
+           "increments", "kingmaking", "lead_changes", "mid_round", "null_trajectories",
+           "runaway_null", "score_win_share", "sole_leader", "turn_order"]
 
 #: Columns every arc analysis reads (``score_r*``: the trajectory).
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "score", "winner",
@@ -93,22 +93,18 @@ def increments(t: Trajectories) -> np.ndarray:
     return np.where(played, s - prev, 0)
 
 
-def runaway_null(t: Trajectories, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """The null model without feedback: ``samples`` synthetic copies of every game, each seat's
-    points in each round drawn independently from the same seat's points in that round of the
-    other games (same seat, same strategy, same round; a game's last round, with its end
-    scoring, from the other games' last rounds), then summed into trajectories.
+def null_trajectories(t: Trajectories, samples: int, rng: np.random.Generator
+                      ) -> Iterator[np.ndarray]:
+    """The null model without feedback: ``samples`` synthetic copies of every game (int64[G, R,
+    n] cumulative scores each), each seat's points in each round drawn independently from the
+    same seat's points in that round of the other games (same seat, same strategy, same round;
+    a game's last round, with its end scoring, from the other games' last rounds).
 
     It keeps each seat's (and strategy's) distribution of points round by round: the seat's
     edge, the better player's rate, the rounds that score more. It removes every dependence
     between a seat's rounds within a game: feedback from the standing (a leader's richer or
     poorer options, catch-up rules, being targeted) and a lasting edge within one game (a good
-    start position) alike.
-
-    Returns
-    -------
-    float64[samples * G]: the sole mid-game leader's share of the win in each synthetic game
-    (NaN where the mid-game standing is tied).
+    start position) alike. Each game keeps its length.
     """
     inc = increments(t)
     G, R, n = inc.shape
@@ -128,14 +124,22 @@ def runaway_null(t: Trajectories, samples: int, rng: np.random.Generator) -> np.
             ends = last[gs] == r
             if ends.any():
                 plan.append((gs[ends], ss[ends], r, last_pool))
-    out = np.full((samples, G), np.nan)
-    mid = mid_round(t.rounds)
-    rows = np.arange(G)
-    for b in range(samples):
+    for _ in range(samples):
         synth = np.zeros((G, R, n), np.int64)
         for gs, ss, r, pool in plan:
             synth[gs, r, ss] = pool[rng.integers(0, pool.size, size=gs.size)]
-        cum = synth.cumsum(axis=1)
+        yield synth.cumsum(axis=1)
+
+
+def runaway_null(t: Trajectories, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """The sole mid-game leader's share of the win in each synthetic game of
+    :func:`null_trajectories`: float64[samples * G], NaN where the mid-game standing is tied."""
+    G = t.n_games
+    out = np.full((samples, G), np.nan)
+    mid = mid_round(t.rounds)
+    last = t.rounds - 1
+    rows = np.arange(G)
+    for b, cum in enumerate(null_trajectories(t, samples, rng)):
         lead = sole_leader(cum[rows, mid])
         share = score_win_share(cum[rows, last])
         ok = lead >= 0
@@ -269,14 +273,28 @@ def comeback_by_deficit(results: pd.DataFrame, by: str | Sequence[str] | None = 
     return _frame(rows, results, by)
 
 
-def arc_by_round(results: pd.DataFrame, by: str | Sequence[str] | None = "variant"
-                 ) -> pd.DataFrame:
+def arc_by_round(results: pd.DataFrame, by: str | Sequence[str] | None = "variant",
+                 null_samples: int = 5, seed: int = 0) -> pd.DataFrame:
     """Round by round (``label``: the round, 1..): the sole leader's share of the win
-    (``leader_wins_by_round``, Wilson over the games with a sole leader then) and the mean lead
-    over the second seat (``lead_by_round``, t interval), over the games that reached the
-    round (a game's last round is its final scores)."""
+    (``leader_wins_by_round``, Wilson over the games with a sole leader then), the same in the
+    null model without feedback (``null_leader_wins_by_round``: ``null_samples`` copies of
+    every game, :func:`null_trajectories`) and the mean lead over the second seat
+    (``lead_by_round``, t interval), over the games that reached the round (a game's last round
+    is its final scores)."""
+    rng = np.random.default_rng(seed)
     rows: list[dict[str, Any]] = []
     for labels, t, _ in _groups(results, by):
+        null_hits = np.zeros(int(t.rounds.max()))
+        null_n = np.zeros(int(t.rounds.max()), np.int64)
+        last = t.rounds - 1
+        for cum in null_trajectories(t, null_samples, rng):
+            null_share = score_win_share(cum[np.arange(t.n_games), last])
+            for r in range(null_hits.size):
+                live = np.flatnonzero(t.rounds > r)
+                lead = sole_leader(cum[live, r])
+                ok = lead >= 0
+                null_hits[r] += null_share[live[ok], lead[ok]].sum()
+                null_n[r] += int(ok.sum())
         share = score_win_share(t.final)
         for r in range(int(t.rounds.max())):
             live = t.rounds > r
@@ -288,6 +306,8 @@ def arc_by_round(results: pd.DataFrame, by: str | Sequence[str] | None = "varian
             won = share[np.flatnonzero(live)[ok], lead[ok]]
             rows.append(_share(labels, "leader_wins_by_round", str(r + 1), float(won.sum()),
                                won.size))
+            rows.append(_share(labels, "null_leader_wins_by_round", str(r + 1),
+                               float(null_hits[r]), int(null_n[r])))
             top2 = np.sort(s, axis=1)[:, -2:]
             mean, low, high, n, _ = mean_ci((top2[:, 1] - top2[:, 0]).astype(float))
             rows.append(_row(labels, "lead_by_round", str(r + 1), mean, low, high, n))

@@ -78,6 +78,7 @@ def arc_table_wide(summary: pd.DataFrame) -> pd.DataFrame:
 
 def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.DataFrame) -> None:
     wins = by_round[by_round["measure"] == "leader_wins_by_round"]
+    nulls = by_round[by_round["measure"] == "null_leader_wins_by_round"]
     sizes = sorted(int(n) for n in wins["n_players"].unique())
     fig, axes = panel_grid(len(sizes), panel_height=3.0, max_columns=2)
     for ax, n in zip(axes, sizes, strict=True):
@@ -93,6 +94,10 @@ def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.Dat
             ax.errorbar(x + 0.08 * (i - (len(groups) - 1) / 2), est,
                         yerr=error_bars(est, low, high), fmt="o-", ms=3, lw=1, capsize=2,
                         color=colour, label=str(group) if group is not None else None)
+            nul = nulls[nulls["n_players"] == n]
+            nul = nul if group is None else nul[nul["variant"] == group]
+            ax.plot(nul["label"].astype(int).to_numpy(), 100 * nul["estimate"].to_numpy(),
+                    ls=":", lw=1.2, color=colour)
         ax.axhline(100 / n, color="#999", lw=1, ls="--")
         ax.set_title(f"{n} players", fontsize=9)
         ax.set_xlabel("round")
@@ -101,8 +106,11 @@ def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.Dat
         if groups != [None]:
             ax.legend(fontsize=7, frameon=False, loc="lower right")
     ctx.figure(fig, "arc_leader_by_round", "The sole leader's chance of winning (%, 95% Wilson "
-               "interval) after each round, by level; the dashed line is 1/n, the chance of a "
-               "seat chosen at random. The last round is the final score.", results)
+               "interval) after each round, by level (points and solid lines), and the same in "
+               "the null model without feedback (dotted lines of the level's colour: 5 copies "
+               "of every game, each seat's round points drawn independently); the dashed grey "
+               "line is 1/n, the chance of a seat chosen at random. The last round is the "
+               "final score.", results)
 
 
 def section_arc(ctx: ReportContext) -> None:
