@@ -8,11 +8,13 @@ whole batch):
 
 * **every seat** (one step = one decision of whichever seat is to move, forced ones included):
   ``tajsim.interop.pettingzoo.env`` (``last`` + ``step``) against ``VectorEnv(seat=None)`` with
-  ``--num-envs`` rows, with raw observations (``obs``) and without any (``noobs``: the compiled
+  ``--num-envs`` rows, with raw observations from the wings' compiled observation kernels
+  (``obs``, :mod:`tajsim.interop.compiled`), from the Python views (``pyobs``:
+  ``compiled_observation=False``, the same arrays) and without any (``noobs``: the compiled
   stepping and the masks alone);
 * **one learner** (one step = one decision of seat 0 with a choice; the ``random`` opponents'
-  moves and the forced moves inside): ``SeatEnv`` against ``VectorEnv(seat=0)``, with and
-  without observations.
+  moves and the forced moves inside): ``SeatEnv`` (its observation from the compiled kernel
+  too) against ``VectorEnv(seat=0)``, with compiled, Python and no observations.
 
 Steps per second of CPU time of this thread (the best of ``--repeat`` runs of ``--steps``
 batched steps, and of the adapters' episodes adding up to about the same number of steps; the
@@ -78,9 +80,10 @@ def measure(game: str, players: int, args, problems: list[str]) -> dict:
                 steps += 1
         return steps
 
-    def batched(seat, observation, check: bool = False):
+    def batched(seat, observation, check: bool = False, compiled: bool = True):
         env = VectorEnv(game=game, num_envs=args.num_envs, players=players, seat=seat,
-                        opponents="random", observation=observation)
+                        opponents="random", observation=observation,
+                        compiled_observation=compiled)
         legal = np.empty(spec.n_actions, np.int64)
 
         def run() -> int:
@@ -106,26 +109,32 @@ def measure(game: str, players: int, args, problems: list[str]) -> dict:
             fn(warm)
     for name, fn in (("pettingzoo", pettingzoo), ("gymnasium", gymnasium),
                      ("vector_every_seat_obs", batched(None, "raw", check=args.check)),
+                     ("vector_every_seat_pyobs", batched(None, "raw", compiled=False)),
                      ("vector_every_seat_noobs", batched(None, None)),
                      ("vector_learner_obs", batched(0, "raw", check=args.check)),
+                     ("vector_learner_pyobs", batched(0, "raw", compiled=False)),
                      ("vector_learner_noobs", batched(0, None))):
         seconds, steps = _best(fn, args.repeat)
         row[f"{name}_steps"] = steps
         row[f"{name}_steps_per_s"] = steps / seconds
     pz, gym = row["pettingzoo_steps_per_s"], row["gymnasium_steps_per_s"]
-    for name in ("every_seat_obs", "every_seat_noobs"):
+    for name in ("every_seat_obs", "every_seat_pyobs", "every_seat_noobs"):
         row[f"ratio_{name}"] = row[f"vector_{name}_steps_per_s"] / pz
-    for name in ("learner_obs", "learner_noobs"):
+    for name in ("learner_obs", "learner_pyobs", "learner_noobs"):
         row[f"ratio_{name}"] = row[f"vector_{name}_steps_per_s"] / gym
     row["load_avg"] = common.load_avg()
     common.log(
         f"{game} ({players} players, {args.num_envs} rows): every seat: pettingzoo {pz:,.0f} "
-        f"steps/s, batched {row['vector_every_seat_obs_steps_per_s']:,.0f} with observations "
-        f"(x{row['ratio_every_seat_obs']:.1f}), {row['vector_every_seat_noobs_steps_per_s']:,.0f} "
-        f"without (x{row['ratio_every_seat_noobs']:.0f}); one learner: gymnasium {gym:,.0f}, "
+        f"steps/s, batched {row['vector_every_seat_obs_steps_per_s']:,.0f} with compiled "
+        f"observations (x{row['ratio_every_seat_obs']:.1f}), "
+        f"{row['vector_every_seat_pyobs_steps_per_s']:,.0f} with Python ones "
+        f"(x{row['ratio_every_seat_pyobs']:.1f}), "
+        f"{row['vector_every_seat_noobs_steps_per_s']:,.0f} without "
+        f"(x{row['ratio_every_seat_noobs']:.0f}); one learner: gymnasium {gym:,.0f}, "
         f"batched {row['vector_learner_obs_steps_per_s']:,.0f} (x{row['ratio_learner_obs']:.1f}), "
-        f"{row['vector_learner_noobs_steps_per_s']:,.0f} without observations "
-        f"(x{row['ratio_learner_noobs']:.0f})")
+        f"{row['vector_learner_pyobs_steps_per_s']:,.0f} with Python observations "
+        f"(x{row['ratio_learner_pyobs']:.1f}), {row['vector_learner_noobs_steps_per_s']:,.0f} "
+        f"without (x{row['ratio_learner_noobs']:.0f})")
     return row
 
 

@@ -207,7 +207,8 @@ def test_the_benchmark_runs_and_checks_itself(tmp_path):
     with (tmp_path / "vector_env.csv").open() as f:
         (row,) = list(csv.DictReader(f))
     assert row["game"] == "nothanks" and int(row["players"]) == 4
-    for name in ("every_seat_obs", "every_seat_noobs", "learner_obs", "learner_noobs"):
+    for name in ("every_seat_obs", "every_seat_pyobs", "every_seat_noobs", "learner_obs",
+                 "learner_pyobs", "learner_noobs"):
         assert float(row[f"ratio_{name}"]) > 0
 
 
