@@ -109,7 +109,9 @@ def make_vec_env(game: str, players: int, rows: int, opponent: str | None, seed:
                     for row in np.flatnonzero(d):
                         scores = part.final_scores[row]
                         margin = score_margin_of(scores, s, higher)
-                        self.finished.append((float(r[row]) - margin, margin))
+                        # the win share: the reward less the margin (float32's last bits off)
+                        win = round(float(r[row]) - margin, 4)
+                        self.finished.append((win, margin))
             self.masks = np.concatenate(masks)
             done = np.concatenate(dones)
             return (np.concatenate(obs), np.concatenate(rewards).astype(np.float32), done,
@@ -208,6 +210,7 @@ def main() -> None:
     p.add_argument("--eval-games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", default=None, help="write the summary here too")
+    p.add_argument("--save", default=None, help="save the trained model here (.zip)")
     args = p.parse_args()
 
     import torch
@@ -305,7 +308,7 @@ def main() -> None:
     cpu1 = cpu_seconds()
     after = evaluate(model, args.game, args.players, args.eval_games, eval_seed)
     after_random = evaluate(model, args.game, args.players, args.eval_games, eval_seed,
-                            "random")
+                            other)
     eval_cpu += cpu_seconds() - cpu1
     trained = f"after {train_cpu / 60:.1f} CPU min ({train_wall / 60:.1f} min wall, " \
               f"{model.num_timesteps} steps)"
@@ -325,6 +328,8 @@ def main() -> None:
                "before_vs_other": before_random, "after_vs_other": after_random,
                "target_met": bool(above), "curve": curve}
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}))
+    if args.save:
+        model.save(args.save)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=1)

@@ -164,3 +164,27 @@ def test_seat_env_observes_the_same_either_way(game):
             oa, _, done, _, _ = a.step(action)
             ob, _, _, _, _ = b.step(action)
         assert np.array_equal(oa["observation"], ob["observation"])  # the final one too
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_pettingzoo_observes_the_same_either_way(game):
+    pytest.importorskip("pettingzoo")
+    from tajsim.interop.pettingzoo import env as pz_env
+
+    envs = [pz_env(game=game) for _ in range(2)]
+    envs[1].unwrapped._compiled = None  # the Python view, encoded
+    assert envs[0].unwrapped._compiled is not None
+    for e in envs:
+        e.reset(seed=6)
+    rng = np.random.default_rng(1)
+    for agent in envs[0].agent_iter():
+        assert agent == envs[1].agent_selection
+        for seat in envs[0].possible_agents:
+            a, b = envs[0].observe(seat), envs[1].observe(seat)
+            assert np.array_equal(a["observation"], b["observation"])
+        assert np.array_equal(envs[0].unwrapped.state(), envs[1].unwrapped.state())
+        obs, _, terminated, truncated, _ = envs[0].last()
+        action = None if terminated or truncated else int(
+            rng.choice(np.flatnonzero(obs["action_mask"])))
+        for e in envs:
+            e.step(action)

@@ -42,6 +42,7 @@ from tajsim.engine.base_game import BaseGame, IllegalActionError
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.interop import require
+from tajsim.interop.compiled import observation_kernel
 from tajsim.interop.encoding import layout
 
 # PettingZoo's spaces are Gymnasium's: the spaces, rewards and seeds are shared with it.
@@ -88,6 +89,7 @@ class TajsimAECEnv(_AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(self.n_players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         self.layout = layout(self.spec)
+        self._compiled = observation_kernel(self.spec)  # None: the Python view, encoded
         self.components = self.spec.components.default()
         space = observation_space(self.spec)
         self.observation_spaces = {a: space if p == 0 else observation_space(self.spec)
@@ -157,18 +159,24 @@ class TajsimAECEnv(_AECEnv):
         mask = np.zeros(self.spec.n_actions, np.int8)
         if not game.is_over and self.spec.current_player(game.state) == player:
             mask[self._legal[:self._n_legal]] = 1
+        return {"observation": self._encode(player), "action_mask": mask}
+
+    def _encode(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Seat ``player``'s observation array: the wing's compiled kernel where it has one
+        (the same array), else its Python view encoded."""
+        game = self._game
+        if self._compiled is not None:
+            return self._compiled.observe(game.state, game.comp, player, out)
         view = self.spec.view(game.state, game.comp, player, game.components)
-        return {"observation": self.layout.encode(view), "action_mask": mask}
+        return self.layout.encode(view, out)
 
     def state(self) -> np.ndarray:
         """The global observation (centralised critics): every seat's observation array, seat
         0 first, int64[n_players * size]; what the seats know together, not the hidden
         chance."""
-        game = self._game
         out = np.empty(self.n_players * self.layout.size, np.int64)
         for p in range(self.n_players):
-            view = self.spec.view(game.state, game.comp, p, game.components)
-            self.layout.encode(view, out[p * self.layout.size:(p + 1) * self.layout.size])
+            self._encode(p, out[p * self.layout.size:(p + 1) * self.layout.size])
         return out
 
     def step(self, action: Any) -> None:
