@@ -206,3 +206,11 @@ def test_the_null_keeps_each_seats_rounds_and_each_games_length():
     obs = by_round[by_round["measure"] == "leader_wins_by_round"]["estimate"].to_numpy()
     null = by_round[by_round["measure"] == "null_leader_wins_by_round"]["estimate"].to_numpy()
     np.testing.assert_allclose(obs, null)
+
+
+def test_last_round_catch_up_is_the_most_gained_on_the_leader():
+    # game 0: leader seat 0 (5 vs 2) before the last round; last round 1 vs 4: seat 1 gains 3;
+    # game 1: leader seat 1 (1 vs 6); last round 7 vs 0: seat 0 gains 7; game 2: one round
+    scores = np.array([[[5, 2], [6, 6]], [[1, 6], [8, 6]], [[3, 0], [0, 0]]])
+    t = trajectories(frame_of(scores, rounds=np.array([2, 2, 1])))
+    assert arc.last_round_catch_up(t) == 7

@@ -38,8 +38,8 @@ from tajsim.analysis.stats.verdicts import DIFFERS, EQUIVALENT, equivalence_test
 from tajsim.errors import UserError
 
 __all__ = ["REQUIRED_COLUMNS", "arc_by_round", "arc_summary", "comeback_by_deficit",
-           "increments", "kingmaking", "lead_changes", "mid_round", "null_trajectories",
-           "runaway_null", "score_win_share", "sole_leader", "turn_order"]
+           "increments", "kingmaking", "last_round_catch_up", "lead_changes", "mid_round",
+           "null_trajectories", "runaway_null", "score_win_share", "sole_leader", "turn_order"]
 
 #: Columns every arc analysis reads (``score_r*``: the trajectory).
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "score", "winner",
@@ -365,6 +365,21 @@ def turn_order(results: pd.DataFrame, by: str | Sequence[str] | None = "variant"
     return _frame(rows, results, by)
 
 
+def last_round_catch_up(t: Trajectories) -> int:
+    """The most points any seat gained on the leader at the start of a game's last round, in
+    that round (its last-round points minus the leader's; the leader is the first seat with
+    the most points), over the games of two rounds or more; 0 without such games."""
+    inc = increments(t)
+    two = np.flatnonzero(t.rounds >= 2)
+    if two.size == 0:
+        return 0
+    before = t.scores[two, t.rounds[two] - 2]  # [G2, n] at the start of the last round
+    leader = before.argmax(axis=1)
+    last = inc[two, t.rounds[two] - 1]  # [G2, n] the last round's points
+    gain = last - last[np.arange(two.size), leader][:, None]
+    return int(gain.max())
+
+
 def kingmaking(results: pd.DataFrame, by: str | Sequence[str] | None = "variant",
                game: str | None = None, min_players: int = 4,
                replacement: str = "reseed", max_games: int = 2000) -> pd.DataFrame:
@@ -372,8 +387,9 @@ def kingmaking(results: pd.DataFrame, by: str | Sequence[str] | None = "variant"
 
     Operational definition (``tajsim.play.counterfactual.last_round_counterfactuals``): at
     the start of a game's last round, a seat is **out of contention** when its deficit to the
-    leader is larger than the most points any seat of the group scored in a last round (so no
-    last round seen in these games lets it catch up). Its **counterfactual**: the game replayed
+    leader is larger than the most any seat of the group gained on the leader of a last round
+    in that round (:func:`last_round_catch_up`: no last round seen in these games lets it
+    catch up). Its **counterfactual**: the game replayed
     from that moment with that seat alone choosing otherwise (``replacement``: ``"reseed"``,
     the default, its own strategy drawing from another policy stream: another play of the
     round in its own style; or a strategy label); every other seat, and chance, as before. It
@@ -397,8 +413,7 @@ def kingmaking(results: pd.DataFrame, by: str | Sequence[str] | None = "variant"
         if t.n_players < min_players:
             continue
         sel = np.arange(min(t.n_games, max_games))
-        inc = increments(t)
-        best_last = int(inc[np.arange(t.n_games), t.rounds - 1].max())
+        best_last = last_round_catch_up(t)
         first = frame.iloc[t.rows[sel, 0]]
         edition = str(first["edition"].iloc[0]) if "edition" in first else None
         out = last_round_counterfactuals(

@@ -64,8 +64,8 @@ def last_round_counterfactuals(
     strategies : object[G, n] each seat's strategy label (``"name:key=value"``)
     rounds : int64[G] the rounds each game recorded (``arc_rounds``)
     finals : int64[G, n] the recorded final scores (the replay must give them)
-    best_last : int, the most points a seat scored in a last round: a seat further behind the
-        leader at the start of the last round is out of contention
+    best_last : int, the most points a seat gained on the leader in a last round: a seat
+        further behind the leader at the start of the last round is out of contention
     replacement : str, what the out-of-contention seat plays in its counterfactual:
         ``"reseed"`` (its own strategy on another policy stream) or a strategy label
 

@@ -193,9 +193,9 @@ def section_arc(ctx: ReportContext) -> None:
             ctx.para(
                 "Kingmaking, defined operationally: at the start of a game's last round a seat "
                 "is **out of contention** when its deficit to the leader is larger than the "
-                "most points any seat of the group scored in a last round (no last round seen "
-                "in these games lets it catch up). The game is replayed from that moment with "
-                "that seat alone drawing its choices from another policy stream (another play "
+                "most any seat of the group gained on the leader in a last round (no last round "
+                "seen in these games lets it catch up). The game is replayed from that moment "
+                "with that seat alone drawing its choices from another policy stream (another play "
                 "of the round in its own style; every other seat, and chance, as before); the "
                 "seat **decides who wins** when the winners change. Limits: another play in the "
                 "seat's style, not its best or worst one, so the share says whether its "
