@@ -51,7 +51,8 @@ class Footprint:
         Legal actions summed over those decisions, and the forbidden ones among them (not
         counted where the restriction was lifted).
     scores : numpy.ndarray
-        int64[games, n_players]: the final scores (the check that the replay is the batch's).
+        int64[games, n_players]: the records' final scores (``write_records``: the check that
+        the replay is the batch's).
     """
 
     games: int
@@ -134,6 +135,9 @@ def footprint(
     n_games, n_players = lineups.shape
     legal = np.empty(spec.n_actions, np.int64)
     scores = np.zeros((n_games, n_players), np.int64)
+    records = np.zeros(n_players, spec.result_dtype)
+    setups = np.zeros(1, spec.setup_dtype)
+    seat_ids = np.ascontiguousarray(np.array(ids, np.int64)[lineups])
     decisions = changed = lifted = total_legal = removed = 0
     for g in range(n_games):
         game_id = first_game + g
@@ -163,13 +167,8 @@ def footprint(
             k.apply_action(state, comp, action)
             step += 1
             spec.check_game_length(step, f"{spec.name} game {game_id}")
-        for p in range(n_players):
-            scores[g, p] = _score(spec, state, p)
+        k.write_records(state, comp, game_id, game_id, seat_ids[g], records, 0, setups, 0)
+        scores[g] = records["score"][:n_players]
     return Footprint(games=n_games, decisions=decisions, changed=changed, lifted=lifted,
                      legal=total_legal, removed=removed, scores=scores)
 
-
-def _score(spec: GameSpec, state: np.ndarray, p: int) -> int:
-    """Seat ``p``'s final score (the record's ``score``) through the wing's ``score_of``."""
-    nb = importlib.import_module(f"tajsim.games.{spec.name}.engine.nb")
-    return int(nb.score_of(state, p))
