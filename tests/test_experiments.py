@@ -18,7 +18,9 @@ from tajsim.running.records import concat_results
 from tajsim.running.simulate import simulate
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
-SHIPPED = sorted(EXPERIMENTS.glob("*.toml"))
+# kind = "compensation" files are seat-compensation studies, run by tajsim balance
+SHIPPED = sorted(p for p in EXPERIMENTS.glob("*.toml")
+                 if 'kind = "compensation"' not in p.read_text())
 NEEDED = {"default", "seat_advantage", "score_composition", "commodity_value", "connections",
           "setup_balance", "tournament", "robustness"}
 

@@ -52,7 +52,8 @@ def read_settings(path: Path) -> dict[str, Any]:
     table = raw.get("compensation", {})
     if not isinstance(table, dict):
         raise UserError(f"{path}: compensation = {table!r}; expected a [compensation] table")
-    out: dict[str, Any] = {"game": raw.get("game"), "title": raw.get("title")}
+    out: dict[str, Any] = {"game": raw.get("game"), "title": raw.get("title"),
+                           "name": raw.get("name")}
     for key, value in table.items():
         if key not in SETTINGS:
             raise UserError(f"{path}: compensation.{key}; expected one of "
@@ -67,66 +68,23 @@ def read_settings(path: Path) -> dict[str, Any]:
     return out
 
 
-@click.command("balance")
-@click.argument("experiment", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@game_option
-@click.option("--players", "-p", default=None, metavar="N[,N...]",
-              help="Player counts (default: every count the game allows).")
-@click.option("--strategies", "-s", "strategy", default=None, metavar="STRATEGY",
-              help="The strategy in every seat, the skill level searched for.")
-@click.option("--other", "other_strategy", default=None, metavar="STRATEGY",
-              help="A second skill level the compensation is also played at.")
-@click.option("--games", "search_games", type=int, default=None,
-              help="Games a candidate (default 3,000; the same games for every candidate).")
-@click.option("--candidates", "max_candidates", type=int, default=None,
-              help="The most candidates a player count (default 10).")
-@click.option("--verify-games", type=int, default=None,
-              help="Fresh games of the verification, with and without (default 16,000).")
-@click.option("--other-games", type=int, default=None,
-              help="Games at the other level, with and without (default 6,000).")
-@click.option("--seed", type=int, default=None, help="Master seed of the search (default 1).")
-@click.option("--verify-seed", type=int, default=None,
-              help="Master seed of the verification (default 20260; not the search's).")
-@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Report folder.")
-@click.option("--workers", "-w", type=int, default=None, metavar="W",
-              help="Local cores to use (default: all).")
-@verbosity_options
-def command(experiment, game, players, strategy, other_strategy, search_games, max_candidates,
-            verify_games, other_games, seed, verify_seed, out, workers, quiet,
-            verbose) -> None:
-    """Search the per-seat compensation (a VARIANT, not the rules) that brings every seat's
-    win share within ±1 point of parity, verify it on fresh games and write the report.
-
-    \b
-    Examples:
-      tajsim balance experiments/maharani/compensation.toml -o reports/maharani/compensation
-      tajsim balance --game maharani -p 4 -s balanced:temperature=0.25 -o /tmp/comp
-    """
-    from tajsim.analysis.compensation import search_compensation, verify_compensation
+def resolve(experiment: Path | None, game: str, players: str | None,
+            given: dict[str, Any]) -> tuple[Any, list[int], dict[str, Any], str | None, str]:
+    """The study's settings (a file's, then the flags given) checked before anything is
+    played: ``(spec, player counts, settings, title, name)``; one-line ``UserError`` if bad."""
     from tajsim.games.registry import get_game
-    from tajsim.reporting.compensation_sections import (
-        compensation_blocks,
-        write_compensation_report,
-    )
 
-    echo = Echo(quiet, verbose)
-    workers = check_workers(workers)
     settings: dict[str, Any] = {k: default for k, (_, default) in SETTINGS.items()}
     title = None
-    source = "the command line"
+    name = "command line"
     if experiment is not None:
         from_file = read_settings(experiment)
         title = from_file.pop("title")
+        name = from_file.pop("name") or experiment.stem
         file_game = from_file.pop("game")
         if file_game is not None:
             game = file_game
         settings.update(from_file)
-        source = str(experiment)
-    given = {"strategy": strategy, "other_strategy": other_strategy,
-             "search_games": search_games, "max_candidates": max_candidates,
-             "verify_games": verify_games, "other_games": other_games, "seed": seed,
-             "verify_seed": verify_seed}
     settings.update({k: v for k, v in given.items() if v is not None})
     spec = get_game(game)
     if spec.compensation is None:
@@ -154,7 +112,68 @@ def command(experiment, game, players, strategy, other_strategy, search_games, m
                         "expected fresh games (another seed)")
     for text in filter(None, (settings["strategy"], settings["other_strategy"])):
         spec.strategies.parse(text)
-    out.mkdir(parents=True, exist_ok=True)
+    return spec, counts, settings, title, name
+
+
+def check_file(path: Path) -> None:
+    """Validate a ``kind = "compensation"`` experiment file without playing a game."""
+    resolve(Path(path), "tajmahal", None, {})
+
+
+@click.command("balance")
+@click.argument("experiment", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@game_option
+@click.option("--players", "-p", default=None, metavar="N[,N...]",
+              help="Player counts (default: every count the game allows).")
+@click.option("--strategies", "-s", "strategy", default=None, metavar="STRATEGY",
+              help="The strategy in every seat, the skill level searched for.")
+@click.option("--other", "other_strategy", default=None, metavar="STRATEGY",
+              help="A second skill level the compensation is also played at.")
+@click.option("--games", "search_games", type=int, default=None,
+              help="Games a candidate (default 3,000; the same games for every candidate).")
+@click.option("--candidates", "max_candidates", type=int, default=None,
+              help="The most candidates a player count (default 10).")
+@click.option("--verify-games", type=int, default=None,
+              help="Fresh games of the verification, with and without (default 16,000).")
+@click.option("--other-games", type=int, default=None,
+              help="Games at the other level, with and without (default 6,000).")
+@click.option("--seed", type=int, default=None, help="Master seed of the search (default 1).")
+@click.option("--verify-seed", type=int, default=None,
+              help="Master seed of the verification (default 20260; not the search's).")
+@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Report folder.")
+@click.option("--force", is_flag=True,
+              help="Write into --out even if it holds another command's output.")
+@click.option("--workers", "-w", type=int, default=None, metavar="W",
+              help="Local cores to use (default: all).")
+@verbosity_options
+def command(experiment, game, players, strategy, other_strategy, search_games, max_candidates,
+            verify_games, other_games, seed, verify_seed, out, force, workers, quiet,
+            verbose) -> None:
+    """Search the per-seat compensation (a VARIANT, not the rules) that brings every seat's
+    win share within ±1 point of parity, verify it on fresh games and write the report.
+
+    \b
+    Examples:
+      tajsim balance experiments/maharani/compensation.toml -o reports/maharani/compensation
+      tajsim balance --game maharani -p 4 -s balanced:temperature=0.25 -o /tmp/comp
+    """
+    from tajsim.analysis.compensation import search_compensation, verify_compensation
+    from tajsim.reporting.compensation_sections import (
+        compensation_blocks,
+        write_compensation_report,
+    )
+    from tajsim.reporting.outputs import Owner, claim_output_folder
+
+    echo = Echo(quiet, verbose)
+    workers = check_workers(workers)
+    given = {"strategy": strategy, "other_strategy": other_strategy,
+             "search_games": search_games, "max_candidates": max_candidates,
+             "verify_games": verify_games, "other_games": other_games, "seed": seed,
+             "verify_seed": verify_seed}
+    spec, counts, settings, title, name = resolve(experiment, game, players, given)
+    source = str(experiment) if experiment is not None else "the command line"
+    claim_output_folder(out, Owner("balance", name, spec.name), force=force)
     started, cpu0 = time.time(), time.process_time()
     import pandas as pd
 

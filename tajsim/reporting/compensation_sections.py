@@ -108,7 +108,8 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
              f"{meta['search_games']:,} games a candidate on common random numbers (master seed "
              f"{meta['search_seed']}: an exact integer search, secant steps on the lattice of "
              f"amounts then a coordinate search, `tajsim.analysis.compensation`)"
-             + (f"; the {meta['refine_top']} best candidates were played again on "
+             + (f"; the best candidates (at most {meta['refine_top']}, those within three "
+                "standard errors of the best) were played again on "
                 f"{meta['refine_games']:,} games (master seed {meta['search_seed'] + 1}) and "
                 "the best there chosen" if meta.get("refine_games") else "")
              + f"; the choice was then verified on fresh games (master seed "
