@@ -269,6 +269,14 @@ def test_balance_cli_and_its_experiment_file(tmp_path):
         res = CliRunner().invoke(cli, ["balance", *args, "-o", str(tmp_path / "x")])
         lines = [ln for ln in res.output.splitlines() if ln.strip()]
         assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], res.output
+    # its folder is marked as its own; a folder holding someone else's files is refused
+    assert json.loads((out / ".tajsim-output.json").read_text())["command"] == "balance"
+    users = tmp_path / "users"
+    users.mkdir()
+    (users / "notes.txt").write_text("mine")
+    res = CliRunner().invoke(cli, ["balance", str(path), "-o", str(users), "-q"])
+    assert res.exit_code == 2 and (users / "notes.txt").read_text() == "mine"
+    assert not (users / "report.md").exists()
     res = CliRunner().invoke(cli, ["run", str(path), "-o", str(tmp_path / "z")])
     assert res.exit_code == 2 and "expected tajsim balance" in res.output
     bad = tmp_path / "bad.toml"
