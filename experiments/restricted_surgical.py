@@ -64,6 +64,11 @@ GAMES = {
         # the issue's examples, broad: forbid=crown also forbids the 17 Grand-Mogul cards,
         # forbid=goods every card showing an elephant (it removes the game)
         broad=("crown", "goods"),
+        note=("`crown_claim` cannot refuse the crown at a withdrawal (R6 awards every majority "
+              "the seat holds), so it makes the seat play on while it holds the Grand-Mogul "
+              "majority: its cost includes the cards spent playing on (its footprint counts "
+              "those decisions). `forbid=crown` instead forbids the 17 Grand-Mogul cards "
+              "(about 30% of the seat's legal actions)."),
     ),
     "maharaja": dict(
         report="reports/maharaja/restricted_surgical", edition="basic",
@@ -287,8 +292,13 @@ def write_report(spec, cfg, families, table, tuned, out, n_h, n_s, f_h, f_s, wal
              "**control** is the same tuning (budget, seed, opponents) without a restriction, "
              "measured the same way; **minus the control** is the re-tuned loss minus the "
              "control's loss (the re-tuned value of the feature at equal tuning; interval from "
-             "the two runs' paired standard errors, independent games). **Ignore**: the seat "
+             "the two runs' paired standard errors, independent games). The re-tuned rows "
+             "rest on one small tuning run each (and the control on one): their intervals "
+             "hold the games' noise, not the tuning's (measured on fresh games, a re-tuned seat "
+             "is no stronger than a best response: its loss bounds the best response's from "
+             "above), so read them with that caution. **Ignore**: the seat "
              "may use the feature but weighs it 0 (`forbid=none:W=0`).", ""]
+    lines += [cfg["note"], ""] if cfg.get("note") else []
     removed = sorted(set(win[win["removes_game"]]["family"]))
     if removed:
         lines += [f"**Removes the game** (the seat almost never wins, not ranked): "
