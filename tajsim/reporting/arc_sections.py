@@ -19,6 +19,8 @@ from tajsim.reporting.render import ReportContext, error_bars, panel_grid
 
 __all__ = ["arc_table_wide", "section_arc"]
 
+#: The figure shows a round that at least this many games of a group reached with a sole leader.
+MIN_GAMES_A_ROUND = 100
 #: Line colours of the groups (cycled).
 GROUP_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b", "#5b5b5b")
 
@@ -77,8 +79,10 @@ def arc_table_wide(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.DataFrame) -> None:
-    wins = by_round[by_round["measure"] == "leader_wins_by_round"]
-    nulls = by_round[by_round["measure"] == "null_leader_wins_by_round"]
+    # a round that few games reach (the long tail of a game of variable length) is left out
+    shown = by_round[by_round["n"] >= MIN_GAMES_A_ROUND]
+    wins = shown[shown["measure"] == "leader_wins_by_round"]
+    nulls = shown[shown["measure"] == "null_leader_wins_by_round"]
     sizes = sorted(int(n) for n in wins["n_players"].unique())
     fig, axes = panel_grid(len(sizes), panel_height=3.0, max_columns=2)
     for ax, n in zip(axes, sizes, strict=True):
@@ -110,7 +114,9 @@ def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.Dat
                "the null model without feedback (dotted lines of the level's colour: 5 copies "
                "of every game, each seat's round points drawn independently); the dashed grey "
                "line is 1/n, the chance of a seat chosen at random. The last round is the "
-               "final score.", results)
+               f"final score; rounds that fewer than {MIN_GAMES_A_ROUND} games of a level "
+               "reached with a sole leader are left out (every round is in "
+               "`analyses/arc_by_round.csv`).", results)
 
 
 def section_arc(ctx: ReportContext) -> None:
