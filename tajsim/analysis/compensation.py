@@ -9,8 +9,9 @@ as a fraction, so the shares of a table sum to 1 and parity is ``1 / n``.
 **The search** (:func:`search_compensation`) is an exact integer search, not CMA-ES: the
 amounts are whole units of the currency (``GameSpec.compensation``), a table of ``n`` seats has
 at most five of them, and a seat's share rises with its own amount. So a secant (Newton) step on
-the lattice, ``c <- round(c + (1/n - share) / slope)``, with the slope (share per unit)
-estimated from the candidates already played, reaches the neighbourhood of the answer in two or
+the lattice, ``c <- round(c + (1/n - share) / slope)``, with each seat's slope (share per
+unit) estimated from the candidates already played (its own secant shrunk towards the pooled
+one), reaches the neighbourhood of the answer in two or
 three candidates, where CMA-ES would spend a population of candidates a generation on the same
 few lattice points. The step is followed by a coordinate search (one unit up or down for the
 seat furthest from parity) until no neighbour is better. Every candidate is played on the same
@@ -196,11 +197,11 @@ def search_compensation(
         return seen[amounts]
 
     current = evaluate(tuple([0] * players))
-    slope = initial_slope
+    slopes = np.full(players, initial_slope)
     # Secant steps on the lattice.
     while len(result.candidates) < max_candidates and current.deviation > margin / 2:
         gap = np.array([parity - s for s in current.shares])
-        step = np.array(current.amounts, dtype=np.float64) + gap / slope
+        step = np.array(current.amounts, dtype=np.float64) + gap / slopes
         nxt = _normalised(step, declared.max_amount)
         if nxt in seen:
             break
@@ -210,8 +211,12 @@ def search_compensation(
         d_amount -= d_amount.mean()  # shares sum to 1: compare with the mean move removed
         if float(d_amount @ d_amount) > 0:
             measured = float(d_share @ d_amount) / float(d_amount @ d_amount)
-            if measured > 0:
-                slope = min(max(measured, 0.001), 0.5)
+            pooled = min(max(measured, 0.001), 0.5) if measured > 0 else float(slopes.mean())
+            # each seat's own secant, shrunk towards the pooled slope (a seat moved by one
+            # unit weighs its own measure and the pooled one equally); seats differ (the seat
+            # that drafts Maharaja's Monk gains less from gold than the others)
+            own = (d_share * d_amount + pooled) / (d_amount * d_amount + 1.0)
+            slopes = np.clip(own, 0.001, 0.5)
         current = result.best
     # Coordinate search around the best: one unit for the seat furthest from parity.
     while len(result.candidates) < max_candidates and result.best.deviation > margin / 2:
