@@ -255,6 +255,44 @@ def _share(row: pd.Series, what: str) -> str:
             f"{100 * row[f'{what}_high']:.1f}]")
 
 
+def write_figure(spec, cfg, families, table, out: Path) -> str:
+    """fig_surgical.png: each surgical family's win-rate loss (95% interval) against its
+    footprint (the share of decisions changed), one panel per level; returns its file name."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = {r.name for r in families}
+    win = table[(table["measure"] == WIN_RATE) & (table["variant"] == "forbid")
+                & table["family"].isin(names)]
+    levels = [cfg["heuristic"], cfg["search"]]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), sharey=False)
+    for ax, level in zip(axes, levels):
+        at = win[win["level"] == level]
+        x = 100 * at["changed_share"].to_numpy(np.float64)
+        y = 100 * at["loss"].to_numpy(np.float64)
+        low = y - 100 * at["ci_low"].to_numpy(np.float64)
+        high = 100 * at["ci_high"].to_numpy(np.float64) - y
+        xlow = x - 100 * at["changed_low"].to_numpy(np.float64)
+        xhigh = 100 * at["changed_high"].to_numpy(np.float64) - x
+        ax.errorbar(x, y, yerr=[low, high], xerr=[xlow, xhigh], fmt="o", color="#1f77b4",
+                    ecolor="#555", capsize=3, ms=5)
+        for xi, yi, name in zip(x, y, at["family"]):
+            ax.annotate(name, (xi, yi), textcoords="offset points", xytext=(5, 4), fontsize=8)
+        ax.axhline(0, color="#999", lw=0.8)
+        ax.set_xlabel("decisions changed by the restriction (%)")
+        ax.set_ylabel("win-rate loss (points)")
+        ax.set_title(f"{level} (n = {int(at['n'].max()):,} games a point)", fontsize=10)
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"{spec.title}: surgical restrictions, value against footprint "
+                 "(95% intervals)", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(out / "fig_surgical.png", dpi=110)
+    plt.close(fig)
+    return "fig_surgical.png"
+
+
 def write_report(spec, cfg, families, table, tuned, out, n_h, n_s, f_h, f_s, wall, cpu):
     measures = [m for m in dict.fromkeys(table["measure"]) if m != WIN_RATE]
     score = measures[0]
@@ -306,6 +344,8 @@ def write_report(spec, cfg, families, table, tuned, out, n_h, n_s, f_h, f_s, wal
     lines += [f"Family-wise (Holm over the {family.size} win-rate losses of this report at 5%, "
               "every family, level and variant; the control left out): "
               f"{int(win['holm'].sum())} of {family.size} told from zero.", ""]
+    figure = write_figure(spec, cfg, families, table, out)
+    lines += [f"![win-rate loss against footprint]({figure})", ""]
     # the main table: one row per family and level
     ctrl_win = win[win["variant"] == CONTROL].iloc[0]
     ctrl_score = sc.loc[ctrl_win["restricted_strategy"]]
