@@ -41,6 +41,7 @@ def expected_columns() -> list[str]:
     cols += [f"chain_v{k}" for k in range(1, 13)]
     cols += ["n_turns", "n_reshuffles", "n_protests", "n_short_deals", "display_cards_short",
              "exhausted_visit"]
+    cols += [f"score_r{k}" for k in range(1, 13)] + ["arc_rounds"]  # the score trajectory
     return cols
 
 
@@ -56,7 +57,7 @@ def test_schema_columns_and_dtypes(reference):
         "visit_agra": "int8", "tile_won_v1": "bool", "chain_v12": "int8", "n_turns": "int16",
         "n_reshuffles": "int8", "n_protests": "int8", "display_cards_missed": "int8",
         "deck_cards_missed": "int8", "n_short_deals": "int8", "display_cards_short": "int8",
-        "exhausted_visit": "int8",
+        "exhausted_visit": "int8", "score_r1": "int32", "score_r12": "int32", "arc_rounds": "int8",
     }
     for col, dtype in dtypes.items():
         assert str(df[col].dtype) == dtype, col
