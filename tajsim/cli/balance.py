@@ -106,6 +106,8 @@ def resolve(experiment: Path | None, game: str, players: str | None,
                 "refine_top"):
         if settings[key] < 1:
             raise UserError(f"{key} = {settings[key]}; expected a positive number")
+    if settings["refine_games"] < 0:
+        raise UserError(f"refine_games = {settings['refine_games']}; expected 0 (none) or more")
     if settings["verify_seed"] in (settings["seed"], settings["seed"] + 1):
         raise UserError(f"the verification's seed {settings['verify_seed']} is the search's "
                         f"({settings['seed']}, or {settings['seed'] + 1} when it refines); "
@@ -133,6 +135,11 @@ def check_file(path: Path) -> None:
               help="Games a candidate (default 3,000; the same games for every candidate).")
 @click.option("--candidates", "max_candidates", type=int, default=None,
               help="The most candidates a player count (default 10).")
+@click.option("--refine-games", type=int, default=None,
+              help="Play the best candidates again on this many games of another seed and "
+                   "choose among them (default 0: no refinement).")
+@click.option("--refine-top", type=int, default=None,
+              help="The most candidates refined (default 4).")
 @click.option("--verify-games", type=int, default=None,
               help="Fresh games of the verification, with and without (default 16,000).")
 @click.option("--other-games", type=int, default=None,
@@ -148,8 +155,8 @@ def check_file(path: Path) -> None:
               help="Local cores to use (default: all).")
 @verbosity_options
 def command(experiment, game, players, strategy, other_strategy, search_games, max_candidates,
-            verify_games, other_games, seed, verify_seed, out, force, workers, quiet,
-            verbose) -> None:
+            refine_games, refine_top, verify_games, other_games, seed, verify_seed, out, force,
+            workers, quiet, verbose) -> None:
     """Search the per-seat compensation (a VARIANT, not the rules) that brings every seat's
     win share within ±1 point of parity, verify it on fresh games and write the report.
 
@@ -169,6 +176,7 @@ def command(experiment, game, players, strategy, other_strategy, search_games, m
     workers = check_workers(workers)
     given = {"strategy": strategy, "other_strategy": other_strategy,
              "search_games": search_games, "max_candidates": max_candidates,
+             "refine_games": refine_games, "refine_top": refine_top,
              "verify_games": verify_games, "other_games": other_games, "seed": seed,
              "verify_seed": verify_seed}
     spec, counts, settings, title, name = resolve(experiment, game, players, given)
