@@ -100,6 +100,7 @@ def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.Dat
                         color=colour, label=str(group) if group is not None else None)
             nul = nulls[nulls["n_players"] == n]
             nul = nul if group is None else nul[nul["variant"] == group]
+            nul = nul[nul["label"].astype(int).isin(x)]  # the rounds the level's points show
             ax.plot(nul["label"].astype(int).to_numpy(), 100 * nul["estimate"].to_numpy(),
                     ls=":", lw=1.2, color=colour)
         ax.axhline(100 / n, color="#999", lw=1, ls="--")
