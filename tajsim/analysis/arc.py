@@ -174,7 +174,7 @@ def _row(labels: dict[str, Any], measure: str, label: str, estimate: float, low:
 def _share(labels: dict[str, Any], measure: str, label: str, hits: float, n: int
            ) -> dict[str, Any]:
     low, high = wilson_interval(hits, n) if n else (np.nan, np.nan)
-    return _row(labels, measure, label, hits / n if n else np.nan, low, high, n)
+    return _row(labels, measure, label, hits / n if n else np.nan, float(low), float(high), n)
 
 
 def _frame(rows: list[dict[str, Any]], results: pd.DataFrame,
@@ -297,13 +297,13 @@ def arc_by_round(results: pd.DataFrame, by: str | Sequence[str] | None = "varian
                 null_n[r] += int(ok.sum())
         share = score_win_share(t.final)
         for r in range(int(t.rounds.max())):
-            live = t.rounds > r
-            s = t.scores[live, r]
+            reached = t.rounds > r
+            s = t.scores[reached, r]
             if s.shape[0] == 0:
                 continue
             lead = sole_leader(s)
             ok = lead >= 0
-            won = share[np.flatnonzero(live)[ok], lead[ok]]
+            won = share[np.flatnonzero(reached)[ok], lead[ok]]
             rows.append(_share(labels, "leader_wins_by_round", str(r + 1), float(won.sum()),
                                won.size))
             rows.append(_share(labels, "null_leader_wins_by_round", str(r + 1),
