@@ -114,8 +114,10 @@ def section_variants(ctx: ReportContext) -> None:
                        for r in gradient.itertuples()) + "." if len(gradient) else ""))
     ctx.table(variant_table_wide(long), "The variants side by side: per player count and level, "
               "each seat's win rate (%), the largest deviation from parity (points, 95% "
-              "interval), ties and length (mirror games), or the stronger level's share "
-              "(mixed tables).", "variant_comparison", full=long)
+              "interval), ties, length and the winners' diversity (mirror games), or the "
+              "stronger level's share, the first seat's rate and the winning level's entropy "
+              "(mixed tables: the skill profile's key numbers).", "variant_comparison",
+              full=long)
     diversity = long[long["measure"] == "winner_profile_entropy"]
     panels = [("max_seat_deviation", "largest seat deviation from parity (points)", dev, 0.0),
               ("stronger_share", "stronger level's win share in mixed tables (%)", gradient,
