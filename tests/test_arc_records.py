@@ -143,3 +143,17 @@ def test_kingmaking_replays_reproduce_the_games_and_a_deterministic_seat_never_d
     # another strategy in the out-of-contention seat's place can change the winner
     other = kingmaking(frame, by=None, game="tajmahal", replacement="random")
     assert other.loc[other["measure"] == "not_reproduced", "estimate"].iloc[0] == 0
+
+
+def test_the_arc_section_renders_when_named_and_only_then(tmp_path):
+    from tajsim.reporting.report import build_report
+    frame = tajsim.simulate(40, 4, ["random"], seed=9, game="maharaja", workers=1,
+                            progress=False)
+    text = build_report(frame, tmp_path / "arc", game="maharaja",
+                        sections=["overview", "arc"]).read_text(encoding="utf-8")
+    for words in ("The arc of a game", "null model without feedback", "Kingmaking",
+                  "turn order", "fig_arc_leader_by_round.png"):
+        assert words in text, words
+    default = build_report(frame, tmp_path / "default", game="maharaja").read_text(
+        encoding="utf-8")
+    assert "The arc of a game" not in default

@@ -79,11 +79,15 @@ def arc_table_wide(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.DataFrame) -> None:
-    # a round that few games reach (the long tail of a game of variable length) is left out
-    shown = by_round[by_round["n"] >= MIN_GAMES_A_ROUND]
-    wins = shown[shown["measure"] == "leader_wins_by_round"]
-    nulls = shown[shown["measure"] == "null_leader_wins_by_round"]
+    # a round that few games reach (the long tail of a game of variable length) is left out;
+    # a small run keeps the rounds that half its games reach
+    observed = by_round[by_round["measure"] == "leader_wins_by_round"]
+    least = min(MIN_GAMES_A_ROUND, int(observed["n"].max()) // 2) if len(observed) else 0
+    wins = observed[observed["n"] >= max(least, 1)]
+    nulls = by_round[by_round["measure"] == "null_leader_wins_by_round"]
     sizes = sorted(int(n) for n in wins["n_players"].unique())
+    if not sizes:
+        return
     fig, axes = panel_grid(len(sizes), panel_height=3.0, max_columns=2)
     for ax, n in zip(axes, sizes, strict=True):
         sub = wins[wins["n_players"] == n]
@@ -115,9 +119,9 @@ def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.Dat
                "the null model without feedback (dotted lines of the level's colour: 5 copies "
                "of every game, each seat's round points drawn independently); the dashed grey "
                "line is 1/n, the chance of a seat chosen at random. The last round is the "
-               f"final score; rounds that fewer than {MIN_GAMES_A_ROUND} games of a level "
-               "reached with a sole leader are left out (every round is in "
-               "`analyses/arc_by_round.csv`).", results)
+               f"final score; rounds that fewer than {least:,} games of a level reached with a "
+               "sole leader are left out (every round is in the analysis `arc_by_round`).",
+               results)
 
 
 def section_arc(ctx: ReportContext) -> None:
