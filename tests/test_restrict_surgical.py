@@ -380,3 +380,36 @@ def test_tune_cli_takes_forbid_and_prints_the_restricted_seat():
     write = CliRunner().invoke(cli, ["tune", "--game", "tajmahal", "--forbid", "crown",
                                      "--write", "/tmp/never.toml"])
     assert write.exit_code == 2 and "a preset stores weights" in write.output
+
+
+def test_the_restricted_section_shows_each_rows_footprint(tmp_path):
+    """``tajsim run`` of a restricted experiment: the section's table carries the footprint of
+    each restricted strategy, counted on its recorded games (a replay checked by their
+    scores)."""
+    from tajsim.cli.main import cli
+
+    toml = tmp_path / "r.toml"
+    toml.write_text('''name = "r"
+game = "maharani"
+analyses = ["restricted_play"]
+[simulate]
+players = 4
+rotate = true
+seed = 5
+[[runs]]
+name = "a"
+strategies = ["balanced:temperature=0.25:forbid=complete_quarter", "balanced:temperature=0.25",
+              "balanced:temperature=0.25", "balanced:temperature=0.25"]
+games = 8
+[report]
+sections = ["restricted"]
+''')
+    result = CliRunner().invoke(cli, ["run", str(toml), "--out", str(tmp_path / "out"), "-w", "1",
+                                      "-q"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "out" / "report.md").read_text()
+    header = next(x for x in text.splitlines() if x.startswith("| restriction"))
+    assert "decisions changed" in header and "actions removed" in header
+    row = next(x for x in text.splitlines() if x.startswith("| complete_quarter"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[-2].endswith("]") and "%" in cells[-2] and "%" in cells[-1]

@@ -98,6 +98,8 @@ def footprint(
     edition: int = 0,
     first_game: int = 0,
     comp: np.ndarray | None = None,
+    game_ids: np.ndarray | None = None,
+    setup_ids: np.ndarray | None = None,
 ) -> Footprint:
     """Replay ``len(lineups)`` games and count the footprint of entry ``restricted_entry``.
 
@@ -115,6 +117,9 @@ def footprint(
         The master seed.
     edition : int
         The rules code (``spec.rules_code``).
+    game_ids, setup_ids : int64[n_games], optional
+        The games' ids and setup ids (a run's recorded games); by default ``first_game + k``
+        for both.
     """
     module = restrictions_module(spec)
     comp = packed_components(spec) if comp is None else comp
@@ -139,11 +144,13 @@ def footprint(
     setups = np.zeros(1, spec.setup_dtype)
     seat_ids = np.ascontiguousarray(np.array(ids, np.int64)[lineups])
     decisions = changed = lifted = total_legal = removed = 0
+    ids_of = np.arange(first_game, first_game + n_games) if game_ids is None else game_ids
+    setups_of = ids_of if setup_ids is None else setup_ids
     for g in range(n_games):
-        game_id = first_game + g
+        game_id, setup_id = int(ids_of[g]), int(setups_of[g])
         state = np.zeros(spec.state_size, np.int64)
         prng = np.zeros(spec.max_players, np.int64)
-        k.start_game(comp, n_players, edition, seed, game_id, game_id, state, prng)
+        k.start_game(comp, n_players, edition, seed, game_id, setup_id, state, prng)
         step = 0
         while (p := int(k.current_player(state))) >= 0:
             n = int(k.legal_actions(state, comp, legal))
@@ -167,7 +174,7 @@ def footprint(
             k.apply_action(state, comp, action)
             step += 1
             spec.check_game_length(step, f"{spec.name} game {game_id}")
-        k.write_records(state, comp, game_id, game_id, seat_ids[g], records, 0, setups, 0)
+        k.write_records(state, comp, game_id, setup_id, seat_ids[g], records, 0, setups, 0)
         scores[g] = records["score"][:n_players]
     return Footprint(games=n_games, decisions=decisions, changed=changed, lifted=lifted,
                      legal=total_legal, removed=removed, scores=scores)

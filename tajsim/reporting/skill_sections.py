@@ -159,12 +159,25 @@ def section_restricted(ctx: ReportContext) -> None:
                                              ["significant"].iloc[0])
         row["n"] = int(grp["n"].iloc[0])
         wide.append(row)
+    prints = _footprints(ctx, table)
+    for row in wide:
+        got = prints.get(str(table[(table["restriction"] == row["restriction"])
+                                   & (table["level"] == row["level"])]
+                             ["restricted_strategy"].iloc[0]))
+        row["decisions changed"] = got[0] if got else "-"
+        row["actions removed"] = got[1] if got else "-"
     wide_frame = pd.DataFrame(wide)
     wide_frame["_r"] = wide_frame["restriction"].map(restrictions.index)
     wide_frame["_l"] = wide_frame["level"].map(levels.index)
     wide_frame = wide_frame.sort_values(["_r", "_l"]).drop(columns=["_r", "_l"])
     ctx.table(wide_frame, "Loss of each restriction at each level (unrestricted minus "
-              "restricted; 95% intervals).", "restricted_play", full=table)
+              "restricted; 95% intervals). Footprint: the share of the restricted seat's "
+              "decisions whose unrestricted choice the restriction forbade, and of its legal "
+              "actions it removed (Wilson 95% intervals over decisions), counted by replaying "
+              f"the first {FOOTPRINT_GAMES} games of each restricted strategy ("
+              f"{FOOTPRINT_SEARCH_GAMES} of a search) move by move, checked to be the recorded "
+              "games (their scores); '-' where they could not be replayed.",
+              "restricted_play", full=table)
     _restricted_figure(ctx, table, measures, levels, restrictions)
     win = table[table["measure"] == WIN_RATE]
     removed = win[win["removes_game"]] if "removes_game" in win else win.iloc[:0]
@@ -232,6 +245,58 @@ def section_restricted(ctx: ReportContext) -> None:
         statements.append(join_words(sorted(set(removed["restriction"])))
                           + " removes the game (the seat almost never wins; not ranked)")
     ctx.headline("Restricted play: " + "; ".join(statements) + ".")
+
+
+#: Games replayed per restricted strategy for its footprint (a search's cost more).
+FOOTPRINT_GAMES = 200
+FOOTPRINT_SEARCH_GAMES = 20
+
+
+def _footprints(ctx: ReportContext, table: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """The footprint (decisions changed, actions removed: cells with Wilson intervals) of each
+    restricted strategy of ``table``, counted on its first recorded games replayed move by
+    move (:func:`tajsim.play.footprint.footprint`). A strategy whose games cannot be replayed
+    as recorded (another seat than its level, a custom strategy, other components) has none."""
+    from tajsim.analysis.stats import wilson_interval
+    from tajsim.play.footprint import footprint
+
+    r = ctx.results
+    if not {"seed", "game_id", "seat", "score"} <= set(r.columns):
+        return {}
+    keys = [c for c in ("variant", "run_id", "seed", "n_players", "game_id") if c in r.columns]
+    out: dict[str, tuple[str, str]] = {}
+    for text, level in table[["restricted_strategy", "level"]].drop_duplicates().itertuples(
+            index=False):
+        try:
+            strategy, _ = ctx.spec.strategies.parse(str(text))
+            n_max = FOOTPRINT_SEARCH_GAMES if "search" in strategy.tags else FOOTPRINT_GAMES
+            games = r[r["strategy"] == text][keys].drop_duplicates().head(n_max)
+            rows = r.merge(games, on=keys).sort_values([*keys, "seat"])
+            n_players = int(rows["n_players"].iloc[0]) if "n_players" in rows else \
+                len(rows) // len(games)
+            labels = rows["strategy"].astype(str).to_numpy().reshape(len(games), n_players)
+            if not ((labels == text) | (labels == level)).all() \
+                    or rows["seed"].nunique() != 1:
+                continue
+            first = rows.iloc[0]
+            edition = ctx.spec.rules_code(str(first["edition"]) if "edition" in rows else None,
+                                          ctx.config.get("options") or None)
+            fp = footprint(ctx.spec, [str(text), str(level)], (labels != text).astype(np.int64),
+                           0, int(first["seed"]), edition=edition,
+                           game_ids=rows["game_id"].to_numpy(np.int64)[::n_players],
+                           setup_ids=rows["setup_id"].to_numpy(np.int64)[::n_players]
+                           if "setup_id" in rows else None)
+            if not (fp.scores == rows["score"].to_numpy().reshape(fp.scores.shape)).all():
+                continue
+        except Exception:  # noqa: BLE001 - a strategy or setup the replay cannot play: no cell
+            continue
+        cells = []
+        for hits, total in ((fp.changed, fp.decisions), (fp.removed, fp.legal)):
+            low, high = wilson_interval(hits, total, 0.95)
+            cells.append(f"{100 * hits / total:.1f}% [{100 * float(low):.1f}, "
+                         f"{100 * float(high):.1f}]" if total else "-")
+        out[str(text)] = (cells[0], cells[1])
+    return out
 
 
 def _restricted_figure(ctx: ReportContext, table: pd.DataFrame, measures: list[str],
