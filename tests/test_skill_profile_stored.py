@@ -21,7 +21,7 @@ from tajsim.cli.main import cli
 from tajsim.errors import UserError
 from tajsim.reporting.report import build_report
 from tajsim.reporting.skill_chain_sections import read_stored_profile
-from tajsim.running.experiments import load_experiment
+from tajsim.running.experiments import check_experiment, check_profiles, load_experiment
 
 
 def seatings(a: str, b: str, players: int, games: int) -> Counter:
@@ -121,14 +121,22 @@ def experiment(tmp_path: Path, profiles: str) -> Path:
 def test_the_report_key_names_profiles_of_the_game(stored, tmp_path):
     exp = load_experiment(experiment(tmp_path, json.dumps([str(stored)])))
     assert exp.raw["report"]["profiles"] == [str(stored)]
+    check_profiles(exp)
     with pytest.raises(UserError, match="list of folders") as err:
         load_experiment(experiment(tmp_path, '"reports/profile_2p"'))
     assert "\n" not in str(err.value)
+    # the folders are checked with the runs, before anything is played (so that the report
+    # folder's own checks come first: a fresh checkout's refusals are unchanged)
+    nowhere = load_experiment(experiment(tmp_path, json.dumps([str(tmp_path / "nowhere")])))
     with pytest.raises(UserError, match="lacks table_skill_profile.csv, profile.json"):
-        load_experiment(experiment(tmp_path, json.dumps([str(tmp_path / "nowhere")])))
+        check_experiment(nowhere)
+    res = CliRunner().invoke(cli, ["run", str(tmp_path / "e.toml"), "--out",
+                                   str(tmp_path / "out"), "-q"])
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "nowhere" in res.stderr
+    assert not (tmp_path / "out" / "runs").exists()
     other = tmp_path / "other"
     shutil.copytree(stored, other)
     info = json.loads((other / "profile.json").read_text())
     (other / "profile.json").write_text(json.dumps({**info, "game": "maharaja"}))
     with pytest.raises(UserError, match="a profile of maharani"):
-        load_experiment(experiment(tmp_path, json.dumps([str(other)])))
+        check_profiles(load_experiment(experiment(tmp_path, json.dumps([str(other)]))))

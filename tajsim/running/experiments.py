@@ -31,8 +31,8 @@ from tajsim.running.records import concat_results
 from tajsim.running.simulate import run_simulation
 from tajsim.running.store import RunStore, discard_run
 
-__all__ = ["Experiment", "ExperimentData", "RunSpec", "check_experiment", "load_experiment",
-           "read_experiment", "simulate_experiment"]
+__all__ = ["Experiment", "ExperimentData", "RunSpec", "check_experiment", "check_profiles",
+           "load_experiment", "read_experiment", "simulate_experiment"]
 
 #: Keys of ``[simulate]``, ``[[runs]]`` and ``[matrix]``.
 RUN_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -245,7 +245,11 @@ def load_experiment(path: str | Path) -> Experiment:
                                or not 0 < margin < 1):
         raise _bad(path, f"report.{MARGIN_KEY}", margin, "a win-rate margin between 0 and 1 "
                    "(0.02: 2 points)")
-    _check_profiles(path, report.get("profiles"), game)
+    profiles = report.get("profiles")
+    if profiles is not None and (not isinstance(profiles, list)
+                                 or not all(isinstance(p, str) for p in profiles)):
+        raise _bad(path, "report.profiles", profiles, "a list of folders written by tajsim "
+                   "profile")
     reference = report.get("skill_reference")
     variants = [r.variant for r in runs if r.variant is not None]
     if reference is not None and reference not in variants:
@@ -292,6 +296,7 @@ def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
     """Validate every run's settings (strategies, players, edition, component files...) and,
     with ``out_dir``, that its run directories hold these runs or nothing, before anything is
     simulated: a bad file fails at once and writes nothing."""
+    check_profiles(exp)
     for run in exp.runs:
         kwargs = run.simulate_kwargs(scale)
         try:
@@ -378,15 +383,12 @@ def simulate_experiment(
                             games)
 
 
-def _check_profiles(path: Path, profiles: Any, game: str) -> None:
-    """``[report] profiles``: folders written by ``tajsim profile`` for ``game`` (relative to
-    the working directory, as component files are); one-line ``UserError`` otherwise."""
-    if profiles is None:
-        return
-    if not isinstance(profiles, list) or not all(isinstance(p, str) for p in profiles):
-        raise _bad(path, "report.profiles", profiles, "a list of folders written by tajsim "
-                   "profile")
-    for folder in profiles:
+def check_profiles(exp: Experiment) -> None:
+    """``[report] profiles`` (a list of strings, checked on load): folders written by ``tajsim
+    profile`` for the experiment's game, relative to the working directory as component files
+    are; checked with the runs, before anything is simulated (one-line ``UserError``)."""
+    path, game = exp.path, exp.game
+    for folder in exp.raw.get("report", {}).get("profiles") or ():
         missing = [f for f in PROFILE_FILES if not (Path(folder) / f).is_file()]
         if missing:
             raise _bad(path, "report.profiles", folder, f"a folder written by tajsim profile "
@@ -394,7 +396,7 @@ def _check_profiles(path: Path, profiles: Any, game: str) -> None:
                        f"--out {folder})")
         try:
             made_for = json.loads((Path(folder) / PROFILE_FILES[1]).read_text()).get("game")
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):
             made_for = None
         if made_for != game:
             raise _bad(path, "report.profiles", folder, f"a profile of {game} (its "
