@@ -31,6 +31,12 @@ from tajsim.strategies.spec import is_internal
 EXPERIMENT_FILES = sorted((ROOT / "experiments").glob("**/*.toml"))
 
 
+def is_component_file(path: Path) -> bool:
+    """A component file (docs/components.md: every fact under ``[provenance]``), such as a Taj
+    Mahal variant's under experiments/variants/: a run's ``components``, not an experiment."""
+    return "\n[provenance]" in path.read_text()
+
+
 def is_compensation_study(path: Path) -> bool:
     """A seat-compensation study (``kind = "compensation"``): ``tajsim balance`` runs it."""
     return 'kind = "compensation"' in path.read_text()
@@ -171,6 +177,11 @@ def test_the_strategy_docs_show_the_declared_ranges(game, doc):
 def test_every_shipped_experiment_file_is_valid(path, no_play):
     if is_compensation_study(path):  # run by tajsim balance, checked by it
         check_compensation_file(path)
+        return
+    if is_component_file(path):  # Taj Mahal's variant components: loaded as the game does
+        from tajsim.games.tajmahal.engine.component_files import load_components
+
+        load_components(None, path)
         return
     experiment = load_experiment(path)
     check_names(experiment)
