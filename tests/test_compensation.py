@@ -7,6 +7,7 @@ files, the stored run's identity, the GPU kernels)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -283,3 +284,38 @@ def test_balance_cli_and_its_experiment_file(tmp_path):
     bad.write_text(path.read_text().replace("search_games = 200", "search_games = \"x\""))
     res = CliRunner().invoke(cli, ["balance", str(bad), "-o", str(tmp_path / "y")])
     assert res.exit_code == 2 and "compensation.search_games" in res.output
+
+
+@pytest.mark.parametrize("game", ["maharaja", "maharani"])
+def test_compiled_invariant_checks_count_the_compensation(game):
+    """The compiled twins of the invariants (Maharaja's checks_nb, Maharani's invariants_nb)
+    accept every state of a compensated game, and catch an amount the rules code does not
+    carry."""
+    spec = get_game(game)
+    if game == "maharaja":
+        from tajsim.games.maharaja.engine.checks_nb import check_state_nb
+
+        def check(state, comp):
+            return check_state_nb(state, comp)
+    else:
+        from tajsim.games.maharani.engine.invariants_nb import SCRATCH_SIZE, check_state_nb
+
+        scratch = np.zeros(SCRATCH_SIZE, np.int64)
+
+        def check(state, comp):
+            return check_state_nb(state, comp, scratch)
+
+    g = spec.game_class(3, seed=2, options={"compensation": [0, 4, 9]})
+    rng = np.random.default_rng(1)
+    step = 0
+    while not g.is_over:
+        if step % 10 == 0:
+            assert check(g.state, g.comp) == 0, step
+        legal = g.legal_actions()
+        g.apply(int(legal[rng.integers(len(legal))]))
+        step += 1
+    assert check(g.state, g.comp) == 0
+    enums = importlib.import_module(f"tajsim.games.{game}.engine.enums")
+    tampered = g.state.copy()
+    tampered[enums.S_RULES] = C.strip(int(tampered[enums.S_RULES]))
+    assert check(tampered, g.comp) != 0  # the amounts gone from the code, the gold still there
