@@ -140,3 +140,18 @@ def test_the_report_key_names_profiles_of_the_game(stored, tmp_path):
     (other / "profile.json").write_text(json.dumps({**info, "game": "maharaja"}))
     with pytest.raises(UserError, match="a profile of maharani"):
         check_profiles(load_experiment(experiment(tmp_path, json.dumps([str(other)]))))
+
+
+@pytest.mark.parametrize(("rate", "n", "words"), [
+    (0.504, 15_000, "is equivalent to none within ±2 points"),
+    (0.54, 15_000, "differs from none"),
+    (0.51, 200, "is inconclusive against ±2 points"),
+])
+def test_the_first_seats_rate_is_a_verdict_not_a_p_value(rate, n, words):
+    """A profile's first-seat headline is an equivalence test: a large p alone is never read
+    as "no edge" (issue 39: nulls are equivalences with a margin)."""
+    from tajsim.reporting.skill_chain_sections import _first_seat_test
+
+    text = _first_seat_test(pd.Series({"first_seat_rate": rate, "n": n}), [2], 0.02)
+    assert words in text
+    assert _first_seat_test(pd.Series({"first_seat_rate": rate, "n": n}), [2, 4], 0.02) == ""

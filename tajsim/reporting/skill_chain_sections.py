@@ -19,9 +19,9 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from tajsim.analysis.skill_profile import profile_matrix
+from tajsim.analysis.stats.verdicts import DIFFERS, EQUIVALENT, equivalence_test
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     PAGE_WIDTH_IN,
@@ -32,6 +32,7 @@ from tajsim.reporting.render import (
     save_png,
     write_csv,
 )
+from tajsim.reporting.verdict_wording import margin_of
 from tajsim.running.run_files import atomic_write
 
 __all__ = ["chain_figure", "chain_markdown", "profile_cells", "read_stored_profile",
@@ -105,14 +106,25 @@ def _profile_figure(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def _first_seat_test(row: pd.Series, players: list[int]) -> str:
-    """``; score test p = ...`` of the first seat's rate against 1 / players (one table size
-    only; nothing when several are pooled)."""
+def _first_seat_test(row: pd.Series, players: list[int], margin: float) -> str:
+    """The verdict on "equal seats" for the first seat's rate against 1 / players (one table
+    size only; nothing when several are pooled): an equivalence test within ``±margin`` (TOST,
+    the rate's binomial standard error), so that a large p is never read as "no edge"."""
     if len(players) != 1 or not int(row.n):
         return ""
     p0 = 1.0 / players[0]
-    z = (float(row.first_seat_rate) - p0) / math.sqrt(p0 * (1.0 - p0) / int(row.n))
-    return f"; score test of equal seats p = {_p(float(2.0 * sps.norm.sf(abs(z))))}"
+    rate, n = float(row.first_seat_rate), int(row.n)
+    spread = rate * (1.0 - rate) if 0 < rate < 1 else p0 * (1.0 - p0)  # never a zero se
+    se = math.sqrt(spread / n)
+    test = equivalence_test(rate - p0, se, margin, n=n)
+    edge = f"{100 * (rate - p0):+.1f} points"
+    if test.verdict == EQUIVALENT:
+        return (f"; its edge {edge} is equivalent to none within ±{100 * margin:g} points "
+                f"(TOST p = {_p(test.p_equivalent)})")
+    if test.verdict == DIFFERS:
+        return f"; its edge {edge} differs from none (p = {_p(test.p_differs)})"
+    return (f"; its edge {edge} is inconclusive against ±{100 * margin:g} points (an edge of "
+            f"{100 * test.mde:.1f} points would be detected)")
 
 
 def section_skill_profile(ctx: ReportContext) -> None:
@@ -217,7 +229,7 @@ def _show_profile(ctx: ReportContext, table: pd.DataFrame, players: list[int], n
     baseline = join_words([f"{100 / p:.0f}%" for p in players])
     rate = _interval(every.first_seat_rate, every.first_seat_ci_low, every.first_seat_ci_high)
     first = (f"the first seat wins {rate} of the {int(every.n):,} profile games (equal "
-             f"players: {baseline}{_first_seat_test(every, players)})")
+             f"players: {baseline}{_first_seat_test(every, players, margin_of(ctx))})")
     unbalanced = (not bool(table["seats_balanced"].all()))
     caveat = (" Some cells' games do not hold each level in each seat equally often: their "
               "shares mix skill with seat." if unbalanced else "")
