@@ -392,6 +392,7 @@ def _rewrite_experiment_report(folder: Path, sections: tuple[str, ...], title: s
     with catch_warnings() as caught:
         data = read_experiment(exp, folder)
     echo_warnings(caught, echo)
+    data.config["experiment"] = _experiment_file_of(folder / "experiment.toml")
     echo.detail(f"read {len(data.results):,} rows from the {len(exp.runs)} stored "
                 f"run{'s' if len(exp.runs) != 1 else ''} of {exp.name}")
     path = write_experiment_report(data, folder, echo=Echo(echo.quiet, echo.verbose,
@@ -400,6 +401,18 @@ def _rewrite_experiment_report(folder: Path, sections: tuple[str, ...], title: s
                                    title=title)
     if not echo.quiet:
         click.echo(f"wrote {path} and {path.with_suffix('.html')}")
+
+
+def _experiment_file_of(copy: Path) -> str:
+    """The experiment file a report's stored copy was taken from: a file of the same bytes
+    under ``./experiments`` (the report then names it as ``tajsim run`` did), else the copy."""
+    content = copy.read_bytes()
+    shipped = Path("experiments")
+    if shipped.is_dir():
+        for candidate in sorted(shipped.rglob("*.toml")):
+            if candidate.stat().st_size == len(content) and candidate.read_bytes() == content:
+                return str(candidate)
+    return str(copy)
 
 
 def experiment_report(folder: Path) -> dict[str, Any]:
