@@ -258,7 +258,7 @@ def test_balance_cli_and_its_experiment_file(tmp_path):
     table = pd.read_csv(out / "table_compensation.csv")
     assert list(table.players) == [2] and (out / "report.html").exists()
     seats = pd.read_csv(out / "table_seats.csv")
-    assert len(seats) == 4 and {"95% CI", "verdict (±margin)"} <= set(seats.columns)
+    assert len(seats) == 4 and {"95% CI", "verdict"} <= set(seats.columns)
     assert (out / "table_other_level.csv").exists() and (out / "fig_compensation.png").exists()
     for args, words in [
         (["--game", "nothanks", "-s", "random"], "declares no seat compensation"),

@@ -19,6 +19,12 @@ from tajsim.reporting.render.tables import write_csv
 __all__ = ["compensation_blocks", "write_compensation_report"]
 
 
+#: What each verdict of a seat's deviation from parity says, in the tables.
+VERDICT_WORDS = {"equivalent": "within ±margin (TOST)",
+                 "differs": "off parity (not shown within ±margin)",
+                 "inconclusive": "not shown either way"}
+
+
 def _pts(x: float) -> str:
     return f"{100 * x:.1f}"
 
@@ -49,7 +55,8 @@ def _seat_table(frame: pd.DataFrame) -> pd.DataFrame:
         "share - parity (points)": 100 * frame.deviation,
         "90% TOST interval": [f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
                               for lo, hi in zip(frame.tost_low, frame.tost_high, strict=True)],
-        "TOST p": frame.p_tost, "verdict (±margin)": frame.verdict,
+        "TOST p": frame.p_tost,
+        "verdict": [VERDICT_WORDS.get(v, v) for v in frame.verdict],
     })
     return out.reset_index(drop=True)
 
@@ -142,8 +149,11 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
     blocks.append(Table(seats, f"Each seat's win share with no compensation and with the "
                                f"amounts found, at `{meta['strategy']}` (n games each), its "
                                f"Wilson 95% interval, its deviation from parity with the 90% "
-                               f"interval TOST decides on, and the verdict against "
-                               f"±{margin:g} point.", "table_seats.csv"))
+                               f"interval TOST decides on, and the verdict: 'within "
+                               f"±margin' where TOST against ±{margin:g} point is "
+                               "significant (5%), 'off parity' where the deviation differs "
+                               "from 0 (two-sided, 5%) and is not shown within the margin, "
+                               "'not shown either way' otherwise.", "table_seats.csv"))
     blocks.append(_figure(found, out_dir, "fig_compensation.png",
                           f"Win share by seat at {meta['strategy']}"))
     if other is not None and len(other):
