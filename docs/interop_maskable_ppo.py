@@ -4,7 +4,7 @@ sb3-contrib, which brings torch, is not a tajsim dependency)::
 
     pip install sb3-contrib
     nice -n 19 python docs/interop_maskable_ppo.py --game maharani --cpu-minutes 25 \\
-        --json docs/ppo/maharani.json
+        --json run.json
 
 What it trains on:
 
@@ -17,22 +17,25 @@ What it trains on:
   ``SeatEnv``'s shaped reward (the plain win share is almost always 0 against ``balanced``:
   no signal);
 * a curriculum of opponents by share of the CPU budget (``--curriculum``): for the games with
-  a ``balanced`` preset random -> greedy -> ``balanced`` at temperature 3, then 1 (its softmax
-  choice, hotter to colder) -> the default opponent (the reference preset, ``balanced`` at
-  temperature 0) for the rest; opponents change between rollouts (``VectorEnv.set_opponents``);
+  a ``balanced`` preset random -> greedy -> ``balanced`` at temperature 10, 3, then 1 (its
+  softmax choice, hotter to colder) -> the default opponent (the reference preset,
+  ``balanced`` at temperature 0) for the rest (:data:`CURRICULUM`); opponents change between
+  rollouts (``VectorEnv.set_opponents``);
 * ``observation="scaled"`` (float32 in [-1, 1]) and ``MaskablePPO`` with the masks of every
   row: only legal actions are ever chosen.
 
-The budget is the process's CPU time (``time.process_time``, every thread; torch runs on one):
-training stops when ``--cpu-minutes`` are spent, checked after every rollout.
+The budget is the process's CPU time (``getrusage``: user + system, every thread; torch runs on
+one): training stops when ``--cpu-minutes`` are spent, or ``--wall-minutes`` of wall clock
+(a busy machine), checked after every rollout.
 
 Evaluation: ``--eval-games`` games against the default opponent in every other seat (half with
 the learner in each seat of a 2-player game), the policy deterministic (arg max over the legal
 actions), games of a master seed the training never plays: the win share (ties shared) with its
 Wilson 95% interval and the mean final score margin, for the untrained policy (the network as
-initialised) and for the trained one; the same against ``random``. During training, each
-rollout's finished games (the stochastic policy against that stage's opponent) give the
-learning curve, logged and kept in the JSON summary.
+initialised) and for the trained one; the same against ``random`` (``greedy`` where ``random``
+is the default opponent: No Thanks!). During training, each CPU minute's finished games (the
+stochastic policy against that stage's opponent) give the learning curve, logged and kept in
+the JSON summary.
 """
 
 from __future__ import annotations
