@@ -127,7 +127,7 @@ def check_file(path: Path) -> None:
 @game_option
 @click.option("--players", "-p", default=None, metavar="N[,N...]",
               help="Player counts (default: every count the game allows).")
-@click.option("--strategies", "-s", "strategy", default=None, metavar="STRATEGY",
+@click.option("--strategies", "-s", "strategies", default=None, metavar="STRATEGY",
               help="The strategy in every seat, the skill level searched for.")
 @click.option("--other", "other_strategy", default=None, metavar="STRATEGY",
               help="A second skill level the compensation is also played at.")
@@ -154,7 +154,7 @@ def check_file(path: Path) -> None:
 @click.option("--workers", "-w", type=int, default=None, metavar="W",
               help="Local cores to use (default: all).")
 @verbosity_options
-def command(experiment, game, players, strategy, other_strategy, search_games, max_candidates,
+def command(experiment, game, players, strategies, other_strategy, search_games, max_candidates,
             refine_games, refine_top, verify_games, other_games, seed, verify_seed, out, force,
             workers, quiet, verbose) -> None:
     """Search the per-seat compensation (a VARIANT, not the rules) that brings every seat's
@@ -174,7 +174,7 @@ def command(experiment, game, players, strategy, other_strategy, search_games, m
 
     echo = Echo(quiet, verbose)
     workers = check_workers(workers)
-    given = {"strategy": strategy, "other_strategy": other_strategy,
+    given = {"strategy": strategies, "other_strategy": other_strategy,
              "search_games": search_games, "max_candidates": max_candidates,
              "refine_games": refine_games, "refine_top": refine_top,
              "verify_games": verify_games, "other_games": other_games, "seed": seed,
