@@ -5,6 +5,7 @@ switched on before ``numba.cuda`` is first imported).
 Usage: ``NUMBA_ENABLE_CUDASIM=1 python tests/gpu_sim_check.py CASES_JSON`` where the JSON is a
 list of cases ``{"game", "players", "edition", "options": {name: true} (optional), "strategies",
 "games", "seed",
+"component_file": a components file (optional: a component alternative, e.g. a variant),
 "params": {label: [weights]} (optional), "cpu_params": the same for the CPU side only
 (optional: to show that a difference is caught), "poison": true (optional: every
 ``cuda.local.array`` starts filled with garbage, NaN in a float array, as a GPU's local memory
@@ -97,7 +98,13 @@ def run_case(case):
     spec = get_game(case["game"])
     n = int(case["players"])
     rules = spec.rules_code(case.get("edition"), case.get("options"))
-    comp = np.asarray(spec.components.default().packed(), np.int64)
+    if case.get("component_file"):
+        from tajsim.running.config import resolve_components
+
+        components, _ = resolve_components(spec, component_file=case["component_file"])
+    else:
+        components = spec.components.default()
+    comp = np.asarray(components.packed(), np.int64)
     strategies = list(case["strategies"])
     strategies = strategies * n if len(strategies) == 1 else strategies  # one for every seat
     labels = list(dict.fromkeys(strategies))

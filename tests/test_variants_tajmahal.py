@@ -140,3 +140,16 @@ def test_diversity_first_seat_and_winning_level_on_a_hand_made_frame():
     assert first["estimate"] == pytest.approx(0.25) and first["n"] == 4
     assert long.loc[("b vs a", "winning_strategy_entropy"), "estimate"] == pytest.approx(
         entropy_bits(np.array([3.0, 1.0])))
+
+
+def test_the_variant_files_play_the_same_records_on_the_gpu_simulator():
+    """A variant is a component alternative: the GPU (numba-cuda's simulator) plays the CPU's
+    records and final states with each of them (issue 40: identical records with variants on)."""
+    from test_gpu import simulate_cases
+
+    cases = [{"game": "tajmahal", "players": 3, "edition": "2018", "games": 1, "seed": 41 + i,
+              "strategies": ["balanced", "random", "greedy"],
+              "component_file": str(VARIANTS / f"{name}.toml")}
+             for i, name in enumerate(("bonus_goods", "bonus_points", "cards_fewer_elephants"))]
+    for report in simulate_cases(cases):
+        assert report["differences"] == []
