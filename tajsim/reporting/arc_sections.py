@@ -14,7 +14,7 @@ import pandas as pd
 
 from tajsim.analysis.frames import round_columns
 from tajsim.analysis.stats.multiple_tests import holm
-from tajsim.analysis.stats.verdicts import holm_family
+from tajsim.analysis.stats.verdicts import holm_family, minimum_detectable_effect
 from tajsim.reporting.render import ReportContext, error_bars, panel_grid
 
 __all__ = ["arc_table_wide", "section_arc"]
@@ -171,6 +171,15 @@ def section_arc(ctx: ReportContext) -> None:
     ctx.headline("; ".join(words) + ". Over the groups, "
                  + family.statement("differences from the null (two-sided)")
                  + f"; {len(up)} of {len(tests)} read runaway one by one.")
+    # the interval is normal (the observed and the null's sampling errors), so its width gives
+    # the standard error the detectable difference rests on
+    se = (tests["ci_high"].to_numpy(np.float64) - tests["ci_low"].to_numpy(np.float64)) / (
+        2.0 * 1.959963984540054)
+    mde = minimum_detectable_effect(se)
+    if len(tests) and np.isfinite(mde).any():
+        ctx.para("The smallest difference from the null these games detect (80% power, "
+                 f"two-sided 5%): {100 * np.nanmin(mde):.1f} to {100 * np.nanmax(mde):.1f} "
+                 "points across the groups; a smaller feedback may exist unseen.")
     ctx.table(arc_table_wide(summary), "Lead changes a game (mean, t interval; the share of "
               "games without one, Wilson), the sole mid-game leader's chance of winning "
               "observed and in the null model without feedback (Wilson), their difference in "

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis.stats.verdicts import mde_proportion
 from tajsim.reporting.render.blocks import Block, Bullets, Figure, Heading, Para, Table
 from tajsim.reporting.render.figures import panel_grid, report_style, save_png, smallest_font_pt
 from tajsim.reporting.render.pages import render_html, render_markdown
@@ -142,6 +143,13 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
                      f"players: the best amounts found are reported with their verdicts (one "
                      f"unit of {unit} can move a seat by more than the margin, or the interval "
                      "is too wide to tell).")
+    detect = []
+    for n in counts:
+        games = int(found[(found.players == n) & found.compensated]["n"].min())
+        detect.append(f"{100 * float(mde_proportion(1.0 / n, games)):.1f} points at {n} players "
+                      f"({games:,} games)")
+    items.append("The smallest deviation of one seat from parity these fresh games detect (80% "
+                 f"power, two-sided 5%): {', '.join(detect)}.")
     blocks.append(Bullets(items))
     blocks.append(Heading(2, "Each seat before and after"))
     seats = _seat_table(found)

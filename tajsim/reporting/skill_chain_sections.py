@@ -21,7 +21,12 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.skill_profile import profile_matrix
-from tajsim.analysis.stats.verdicts import DIFFERS, EQUIVALENT, equivalence_test
+from tajsim.analysis.stats.verdicts import (
+    DIFFERS,
+    EQUIVALENT,
+    equivalence_test,
+    mde_proportion,
+)
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     PAGE_WIDTH_IN,
@@ -218,6 +223,11 @@ def _show_profile(ctx: ReportContext, table: pd.DataFrame, players: list[int], n
     met = set(pairs["level"])
     ctx.table(profile_cells(table), "The win-rate matrix (row level against column level), "
               f"Wilson 95% intervals, n games per cell.{where}", name=name, full=table)
+    cells = pairs["n"].to_numpy(np.float64)
+    if len(cells) and cells.min() > 0:
+        ctx.para(f"With {int(cells.min()):,} games in the smallest cell, the smallest "
+                 "difference of a cell's share from 50% these games detect (80% power, "
+                 f"two-sided 5%) is {100 * float(mde_proportion(0.5, cells.min())):.1f} points.")
     ctx.figure(_profile_figure(table), name,
                f"The row level's win share against the column level (50%: equal).{where}",
                frame)
