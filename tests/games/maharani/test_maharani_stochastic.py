@@ -128,7 +128,7 @@ def test_refresh_and_markers_show_in_the_records():
 
 def test_mcts_honours_its_restriction_at_the_root():
     spec, params = SPEC.strategies.parse("mcts:iterations=30:forbid=markers")
-    search, heuristics, _ = kernel_switches([spec.strategy_id])
+    search, heuristics, *_ = kernel_switches([spec.strategy_id])
     state = np.zeros(E.STATE_SIZE, np.int64)
     prng = np.zeros(E.MAX_PLAYERS, np.int64)
     legal = np.empty(E.N_ACTIONS, np.int64)

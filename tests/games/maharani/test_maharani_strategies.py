@@ -171,13 +171,13 @@ def test_mcts_beats_random():
 
 
 def test_kernel_switches_and_missing_family():
-    search, heur, learned = REGISTRY.kernel_switches([0])
-    assert search is None and heur is None and learned is None
-    search, heur, learned = REGISTRY.kernel_switches([3])  # without params: any rollout
-    assert search.shape == (WORK_SIZE,) and heur is True and learned is True
+    search, heur, learned, net = REGISTRY.kernel_switches([0])
+    assert search is None and heur is None and learned is None and net is None
+    search, heur, learned, net = REGISTRY.kernel_switches([3])  # without params: any rollout
+    assert search.shape == (WORK_SIZE,) and heur is True and learned is True and net is None
     mcts = REGISTRY.parse("mcts")[1]
     assert REGISTRY.kernel_switches([3], [mcts])[2] is None
-    assert REGISTRY.kernel_switches([4], [mcts])[1:] == (True, True)
+    assert REGISTRY.kernel_switches([4], [mcts])[1:] == (True, True, None)
     ids = np.zeros(1, np.int64)
     with pytest.raises(ValueError, match="compiled with search=None"):
         play_batch_nb(MCOMP, 2, 0, 1, ids, ids, np.zeros((1, 2), np.int64),

@@ -52,6 +52,7 @@ from tajsim.games.maharani.strategies.ids import (
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
     STRATEGY_MCTS,
+    STRATEGY_NET,
     STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
 )
 from tajsim.games.maharani.strategies.nb import choose_action_inplace_nb
@@ -59,8 +60,9 @@ from tajsim.games.maharani.strategies.nb import choose_action_inplace_nb
 P = MAX_PLAYERS
 #: The kernel switches with their defaults (``kernel_switches``): ``search`` is None (no MCTS in
 #: the compiled kernel) or an MCTS workspace; ``heuristics`` / ``learned`` None leave the
-#: heuristic family / the learned policy out.
-SWITCHES = (("search", None), ("heuristics", True), ("learned", True))
+#: heuristic family / the learned policy out; ``net`` is None (no network) or the ``net``
+#: weights array.
+SWITCHES = (("search", None), ("heuristics", True), ("learned", True), ("net", None))
 #: The generated loop draws an unrestricted random seat's action itself: a random decision costs
 #: about 120 ns, and the dispatcher's restriction step alone made random games 30% slower.
 RANDOM_FAST_PATH = True
@@ -74,7 +76,7 @@ NOT_PLAYED = -1
 
 
 @njit(cache=True, inline="always")
-def new_work_nb(search, heuristics, learned):
+def new_work_nb(search, heuristics, learned, net):
     """The MCTS workspace of a batch: a zeroed int64 array the size of ``search`` (so parallel
     batches never share one), or None without MCTS (numba types the result from ``search``)."""
     if search is None:
@@ -84,12 +86,12 @@ def new_work_nb(search, heuristics, learned):
 
 @njit(cache=True, inline="always")
 def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
-              heuristics, learned):
+              heuristics, learned, net):
     """The action of strategy ``seat_id`` at this decision (``choose_action_inplace_nb``: a
     restricted seat filters ``legal`` in place, the loop refills it before every decision; MCTS
     works in ``work``, the batch's own copy of the ``search`` workspace)."""
     return choose_action_inplace_nb(seat_id, state, comp, player, seat_params[player], prng,
-                                    legal, n_legal, work, heuristics, learned)
+                                    legal, n_legal, work, heuristics, learned, net)
 
 
 @kernel
@@ -173,16 +175,19 @@ def record_round_nb(state, comp, n_players, rnd, last, setups, g):
 
 
 @njit(cache=True)
-def check_switches_nb(lineup_ids, search, heuristics, learned):
+def check_switches_nb(lineup_ids, search, heuristics, learned, net):
     """Refuse a line-up that needs a strategy family the kernel was compiled without (MCTS
     refuses a learned rollout itself: the line-up's ids do not show it)."""
     for i in range(lineup_ids.shape[0]):
         if learned is None and lineup_ids[i] == STRATEGY_LEARNED:
             raise ValueError("line-up has learned but the kernel was compiled with "
                              "learned=None")
+        if net is None and lineup_ids[i] == STRATEGY_NET:
+            raise ValueError("line-up has net but the kernel was compiled with net=None")
         if search is None and lineup_ids[i] == STRATEGY_MCTS:
             raise ValueError("line-up has mcts but the kernel was compiled with search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
                                    or lineup_ids[i] == STRATEGY_HEURISTIC
-                                   or lineup_ids[i] == STRATEGY_LEARNED):
+                                   or lineup_ids[i] == STRATEGY_LEARNED
+                                   or lineup_ids[i] == STRATEGY_NET):
             raise ValueError("line-up has a heuristic but the kernel has heuristics=None")

@@ -16,6 +16,7 @@ import numpy as np
 
 from tajsim.engine.learned import learned_switch
 from tajsim.games.maharani.engine.enums import MAX_PLAYERS, MAX_TILES, N_ACTIONS, STATE_SIZE
+from tajsim.games.maharani.strategies.net_switch import net_switch
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family reads the first
 # ``N_WEIGHTS`` slots (turned into fixed-point integers once per decision); ``learned`` reads
@@ -39,7 +40,8 @@ STRATEGY_GREEDY = 1
 STRATEGY_HEURISTIC = 2
 STRATEGY_MCTS = 3
 STRATEGY_LEARNED = 4
-N_STRATEGY_IDS = 5
+STRATEGY_NET = 5
+N_STRATEGY_IDS = 6
 #: Where ``learned`` reads its feature weights: ``params[LEARNED_OFFSET:LEARNED_OFFSET +
 #: n_features]`` (its base heuristic's weights in ``params[:N_WEIGHTS]``).
 LEARNED_OFFSET = N_WEIGHTS
@@ -47,6 +49,9 @@ LEARNED_OFFSET = N_WEIGHTS
 #: (here, not in the search module, so that ``kernel_switches`` reads them).
 MCTS_ROLLOUT_SLOT = 2
 MCTS_ROLLOUT_LEARNED = 3
+#: Where ``net`` reads the fingerprint of its weights set (``net.py``; ``balanced``'s weights,
+#: its candidates' values, in ``params[:N_WEIGHTS]``).
+NET_FP_SLOT = N_WEIGHTS
 
 # The MCTS workspace (int64 slots; ``new_workspace``): the tree and the search's scratch.
 MAX_NODES = 1 << 15
@@ -93,9 +98,9 @@ def new_workspace() -> np.ndarray:
 
 
 def kernel_switches(strategy_ids: Iterable[int], params: Any = None
-                    ) -> tuple[np.ndarray | None, bool | None, bool | None]:
-    """The ``search``, ``heuristics`` and ``learned`` arguments of the game kernels for these
-    strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
+                    ) -> tuple[np.ndarray | None, bool | None, bool | None, np.ndarray | None]:
+    """The ``search``, ``heuristics``, ``learned`` and ``net`` arguments of the game kernels for
+    these strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
 
     ``search`` is None for a line-up without MCTS (numba then drops the search code: a smaller,
     faster-compiling kernel), else a fresh MCTS workspace (int64[WORK_SIZE], about 4.4 MB): the
@@ -104,12 +109,19 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
     ``greedy``, the presets, ``learned`` (whose first feature is the heuristic's value) or MCTS
     (whose rollouts use them), else True. ``learned`` is True for a ``learned`` seat and for an
     MCTS seat that rolls out with it (without ``params``, for any MCTS seat), else None.
+    ``net`` is None without a ``net`` seat, else the int64 array of the weights sets its seats
+    name (``net_switch.net_switch``; without ``params``, every set loaded in this process).
     """
     ids = [int(i) for i in strategy_ids]
     id_set = set(ids)
     search = new_workspace() if STRATEGY_MCTS in id_set else None
-    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
-        or search is not None else None
+    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED,
+                                   STRATEGY_NET} or search is not None else None
     learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_MCTS, MCTS_ROLLOUT_SLOT,
                              MCTS_ROLLOUT_LEARNED)
-    return search, heuristics, learned
+    net = None
+    if STRATEGY_NET in id_set:
+        rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
+                                            if sid == STRATEGY_NET]
+        net = net_switch(rows)
+    return search, heuristics, learned, net

@@ -59,14 +59,15 @@ __all__ = [
 # again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def choose_action_inplace_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                             search=None, heuristics=True, learned=True):
+                             search=None, heuristics=True, learned=True, net=None):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``; a restricted
     strategy filters ``legal`` in place (the play loop refills it before every decision).
 
     ``search`` is None (a dispatcher compiled without MCTS) or the MCTS workspace,
     int64[WORK_SIZE] (``kernel_switches`` makes one); ``heuristics=None`` / ``learned=None``
-    compile without the heuristic family / the learned policy (here and in MCTS's rollouts).
-    The caller must not pass the ids of a family switched off (they play ``legal[0]``).
+    compile without the heuristic family / the learned policy (here and in MCTS's rollouts);
+    ``net`` is None (no network) or the ``net`` weights array. The caller must not pass the ids
+    of a family switched off (they play ``legal[0]``).
     """
     if search is not None:
         if strategy_id == STRATEGY_MCTS:
@@ -75,15 +76,15 @@ def choose_action_inplace_nb(strategy_id, state, comp, player, params, prng, leg
                 return legal[0]
             return mcts_policy_nb(state, comp, player, params, prng, legal, n, search, learned)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                            heuristics, learned)
+                            heuristics, learned, net)
 
 
 @njit(cache=True)
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=None, heuristics=True, learned=True):
+                     search=None, heuristics=True, learned=True, net=None):
     """``choose_action_inplace_nb`` that leaves the caller's ``legal`` as it was (the
     ``GameKernels.choose_action`` contract): a restricted strategy works on a copy of it, an
     unrestricted one allocates nothing."""
     own = legal if forbid_mask(params) == 0 else legal[:n_legal].copy()
     return choose_action_inplace_nb(strategy_id, state, comp, player, params, prng, own,
-                                    n_legal, search, heuristics, learned)
+                                    n_legal, search, heuristics, learned, net)

@@ -7,7 +7,10 @@
   ``thrifty``, and ``tuned`` when present): one compiled kernel, different weights;
 * ``mcts``: determinised Monte Carlo tree search over the hidden bag, heuristic rollouts;
 * ``learned``: a linear policy over per-action features (``learned.py``), its weights in
-  ``data/learned.toml`` (written by ``tajsim train --game maharani``).
+  ``data/learned.toml`` (written by ``tajsim train --game maharani``);
+* ``net``: a small policy-and-value network over the seat's observation (``net.py``), its
+  weights in ``data/net_weights.npz`` (written by ``tajsim train --game maharani --agent net``;
+  the environment variable ``TAJSIM_MAHARANI_NET`` names another file).
 
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the ``float64[N_PARAMS]``
 vector the kernels receive. Every strategy also takes the generic options ``temperature`` (one
@@ -17,6 +20,7 @@ unit = one gold of the heuristic's values) and ``forbid`` (the families of
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -30,11 +34,14 @@ from tajsim.games.maharani.strategies.ids import (
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
     STRATEGY_MCTS,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
     kernel_switches,
 )
 from tajsim.games.maharani.strategies.learned import FEATURE_NAMES
 from tajsim.games.maharani.strategies.mcts import I_ROLLOUT, MCTS_PARAM_NAMES, ROLLOUT_LEARNED
+from tajsim.games.maharani.strategies.net_switch import FP_SLOT
+from tajsim.games.maharani.strategies.net_weights import NetWeights, load_net_file
 from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.learned_file import LearnedFile, load_learned_file
 from tajsim.strategies.presets import load_weight_presets
@@ -47,14 +54,19 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-__all__ = ["LEARNED_BASE", "LEARNED_FILE", "MCTS_DEFAULTS", "PRESETS_FILE", "REGISTRY",
-           "expert_with_learned_rollout", "load_learned", "load_presets"]
+__all__ = ["LEARNED_BASE", "LEARNED_FILE", "MCTS_DEFAULTS", "NET_ENV", "NET_FILE",
+           "PRESETS_FILE", "REGISTRY", "expert_with_learned_rollout", "load_learned",
+           "load_presets", "net_file", "net_params"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
 #: The shipped weights of ``learned`` (``tajsim train --game maharani --install`` rewrites it).
 LEARNED_FILE = Path(__file__).resolve().parent / "data" / "learned.toml"
 #: The preset whose value is ``learned``'s first feature (the best hand-written preset).
 LEARNED_BASE = "balanced"
+#: The shipped weights of ``net`` (``tajsim train --game maharani --agent net --install``
+#: rewrites it), and the environment variable that names another file instead.
+NET_FILE = Path(__file__).resolve().parent / "data" / "net_weights.npz"
+NET_ENV = "TAJSIM_MAHARANI_NET"
 #: The names of ``learned``'s feature weights (theta) in its vector, and of mcts's learned
 #: rollout's (``rollout=3``).
 THETA_NAMES = tuple(f"w_{name}" for name in FEATURE_NAMES)
@@ -186,10 +198,46 @@ def expert_with_learned_rollout(expert_params: np.ndarray,
     return out
 
 
+def net_file() -> Path:
+    """The weights file ``net`` plays: ``$TAJSIM_MAHARANI_NET`` when set, else ``NET_FILE``."""
+    named = os.environ.get(NET_ENV, "")
+    return Path(named) if named else NET_FILE
+
+
+def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
+    """``net``'s vector (float64[N_PARAMS]): the base preset's weights (its candidates' values)
+    first, the weights set's fingerprint at ``FP_SLOT``, the generic options 0."""
+    vec = np.zeros(N_PARAMS)
+    vec[:len(WEIGHT_NAMES)] = base_weights
+    vec[FP_SLOT] = float(fingerprint)
+    return vec
+
+
+def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) -> StrategySpec:
+    """``net`` playing these weights (their set's ``fingerprint``, its vector: ``net_params``)."""
+    params = net_params(base_weights, fingerprint)
+    names = tuple(f"_base_{name}" for name in WEIGHT_NAMES)
+    names += tuple(f"_unused{i}" for i in range(len(names), FP_SLOT)) + ("_fingerprint",)
+    names += tuple(f"_unused{i}" for i in range(FP_SLOT + 1, N_PARAMS - 2))
+    trained = weights.meta.get("train_cpu_s")
+    return StrategySpec(
+        name="net", strategy_id=STRATEGY_NET,
+        description=(f"policy-and-value network ({weights.hidden} hidden units over the seat's "
+                     f"observation) weighing {LEARNED_BASE}'s best candidates; trained by expert "
+                     "iteration from mcts (tajsim train --agent net"
+                     + (f", {float(trained) / 60:.0f} CPU min" if trained else "") + ")"),
+        params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net"),
+        n_params=N_PARAMS,
+        cost=12.0)  # one heuristic pass, the observation and a 32-unit layer a decision
+
+
 def build_registry(presets_path: str | Path | None = None,
-                   learned_path: str | Path | None = None) -> StrategyRegistry:
+                   learned_path: str | Path | None = None,
+                   net_path: str | Path | None = None) -> StrategyRegistry:
     """A registry with every strategy (presets read from ``presets_path``, ``learned``'s
-    weights from ``learned_path``)."""
+    weights from ``learned_path``, ``net``'s from ``net_path``, default :func:`net_file`:
+    ``net`` is registered when that file exists)."""
     reg = StrategyRegistry("Maharani", N_PARAMS, kernel_switches, generic_options=True,
                            restrictions=RESTRICTIONS)
     reg.register(StrategySpec("random", STRATEGY_RANDOM,
@@ -206,6 +254,10 @@ def build_registry(presets_path: str | Path | None = None,
     weights = load_learned(learned_path)
     reg.register(mcts_spec(presets[rollout]["weights"], rollout, weights.theta))
     reg.register(learned_spec(weights))
+    net_path = Path(net_path) if net_path is not None else net_file()
+    if net_path.is_file() or net_path != NET_FILE:
+        net_weights, fingerprint = load_net_file(net_path)
+        reg.register(net_spec(presets[LEARNED_BASE]["weights"], net_weights, fingerprint))
     return reg
 
 

@@ -26,9 +26,11 @@ from tajsim.games.maharani.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
 )
 from tajsim.games.maharani.strategies.learned import learned_policy_nb
+from tajsim.games.maharani.strategies.net import net_policy_nb
 from tajsim.games.maharani.strategies.restrictions import restrict_legal
 
 
@@ -42,13 +44,14 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 # in which LLVM optimises the whole heuristic again (issue 13: cold compile).
 @kernel(inline="always")
 def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     heuristics=True, learned=True):
+                     heuristics=True, learned=True, net=None):
     """Ask non-search strategy ``strategy_id`` for one of ``legal[:n_legal]`` at its
     temperature, without restrictions (MCTS rollouts).
 
     ``heuristics=None`` compiles a dispatcher without the heuristic family (``greedy``, the
-    presets and ``learned``, which calls the heuristic), ``learned=None`` one without the
-    learned policy; the caller must not pass their ids then (an unknown id plays
+    presets, ``learned`` and ``net``, which call the heuristic), ``learned=None`` one without
+    the learned policy; ``net`` is None (no network) or the ``net`` weights array
+    (``kernel_switches``); the caller must not pass the ids left out (an unknown id plays
     ``legal[0]``).
     """
     if heuristics is not None:
@@ -59,6 +62,9 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         if learned is not None:
             if strategy_id == STRATEGY_LEARNED:  # its first feature is the heuristic's value
                 return learned_policy_nb(state, comp, player, params, prng, legal, n_legal)
+        if net is not None:
+            if strategy_id == STRATEGY_NET:  # its candidates are the heuristic's best
+                return net_policy_nb(state, comp, player, params, prng, legal, n_legal, net)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
@@ -66,7 +72,7 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
 
 @kernel(inline="always")
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     heuristics=True, learned=True):
+                     heuristics=True, learned=True, net=None):
     """``simple_choice_nb`` after removing the families the seat is forbidden from
     ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
 
@@ -75,4 +81,4 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n,
-                            heuristics, learned)
+                            heuristics, learned, net)

@@ -1,0 +1,196 @@
+"""Maharani's ``net`` strategy (issue 41, section 3): the compiled forward pass equals the NumPy
+reference score for score; its decisions are legal and ignore what the seat cannot see (the
+conformance redraw); its observation offsets are ``tajsim.interop.encoding``'s; the CUDA
+simulator makes the same decisions as the CPU; a bad weights file is one line."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from maharani_helpers import MCOMP
+
+from tajsim.errors import UserError
+from tajsim.games.maharani.spec import SPEC
+from tajsim.games.maharani.strategies.learned import N_CANDIDATES, N_FEATURES
+from tajsim.games.maharani.strategies.net import (
+    D_IN,
+    OBS_OFFSETS,
+    OBS_SIZE,
+    S_CAND,
+    S_SCORES,
+    SCRATCH_SIZE,
+    net_features_nb,
+    net_scores,
+    net_value_nb,
+)
+from tajsim.games.maharani.strategies.net_switch import net_switch
+from tajsim.games.maharani.strategies.net_weights import (
+    NetWeights,
+    load_net_file,
+    quantise,
+    reference_scores,
+    save_net_file,
+)
+from tajsim.games.maharani.strategies.registry import build_registry
+from tajsim.interop.encoding import layout
+from tajsim.play import conformance as C
+
+
+def random_net(path: Path, seed: int = 3, hidden: int = 16) -> Path:
+    """A weights file whose policy departs from ``balanced``'s order (theta0 and U not 0)."""
+    rng = np.random.default_rng(seed)
+    w = NetWeights.initial(hidden, rng)
+    w.W1 = rng.normal(0.0, 0.3, w.W1.shape)
+    w.b1 = rng.normal(0.0, 0.5, hidden)
+    w.theta0 = rng.normal(0.0, 1.0, N_FEATURES)
+    w.U = rng.normal(0.0, 0.2, w.U.shape)
+    w.wv = rng.normal(0.0, 0.1, hidden)
+    w.meta = {"test": True}
+    save_net_file(path, w)
+    return path
+
+
+@pytest.fixture(scope="module")
+def net_spec(tmp_path_factory):
+    """SPEC with a registry whose ``net`` plays a random test network."""
+    path = random_net(tmp_path_factory.mktemp("net") / "net.npz")
+    return dataclasses.replace(SPEC, strategies=build_registry(net_path=path)), path
+
+
+def test_observation_offsets_are_the_interop_layout():
+    lay = layout("maharani")
+    assert OBS_SIZE == lay.size
+    assert OBS_OFFSETS == tuple(f.offset for f in lay.fields)
+
+
+def test_compiled_scores_equal_the_numpy_reference(net_spec):
+    spec, path = net_spec
+    _, params = spec.strategies.parse("net")
+    weights, _ = load_net_file(path)
+    quantised = quantise(weights)
+    net = net_switch([params])
+    x = np.empty(D_IN, np.int64)
+    phi = np.empty((N_CANDIDATES, N_FEATURES), np.int64)
+    cand = np.empty(N_CANDIDATES, np.int64)
+    scratch = np.empty(SCRATCH_SIZE, np.int64)
+    states = C.decision_states(spec, 2, 24, seed=4) + C.decision_states(spec, 4, 12, seed=5)
+    assert len(states) >= 24
+    differs = 0
+    for state, _prng, player, legal in states:
+        n = net_features_nb(state, MCOMP, player, params, legal, len(legal), x, phi, cand)
+        got = net_scores(state, MCOMP, player, params, legal, len(legal), net, scratch)
+        assert got == n >= 1
+        expected, value = reference_scores(quantised, x, phi[:n])
+        assert np.array_equal(scratch[S_SCORES:S_SCORES + n], expected)
+        assert np.array_equal(scratch[S_CAND:S_CAND + n], cand[:n])
+        assert net_value_nb(state, MCOMP, player, params, net) == value / 2.0 ** 24
+        differs += int(np.argmax(expected)) != 0  # not always the best by value
+        # the float network and its fixed-point set agree to the quantisation's error
+        assert x.min() >= -200 and x.max() <= 200
+    assert differs > 0
+
+
+def test_net_plays_legal_moves_and_ignores_hidden_information(net_spec):
+    spec, _ = net_spec
+    C.check_strategy_legality(spec, "net", n_games=2, n_players=2)
+    assert C.check_hidden_information(spec, "net", n_players=2, n_states=10) > 0
+    assert C.check_hidden_information(spec, "net:temperature=2", n_players=3, n_states=6) > 0
+
+
+def test_a_line_up_with_two_weights_sets_plays_each_its_own(net_spec, tmp_path):
+    spec, path = net_spec
+    other = random_net(tmp_path / "other.npz", seed=9)
+    reg2 = build_registry(net_path=other)
+    _, p1 = spec.strategies.parse("net")
+    _, p2 = reg2.parse("net")
+    net = net_switch([p1, p2, p1])
+    assert net[0] == 2  # each set once
+    scratch = np.empty(SCRATCH_SIZE, np.int64)
+    state, _prng, player, legal = C.decision_states(spec, 2, 4, seed=1)[0]
+    net_scores(state, MCOMP, player, p1, legal, len(legal), net, scratch)
+    s1 = scratch[S_SCORES:S_SCORES + 3].copy()
+    net_scores(state, MCOMP, player, p2, legal, len(legal), net, scratch)
+    assert not np.array_equal(s1, scratch[S_SCORES:S_SCORES + 3])
+    unknown = p1.copy()
+    unknown[16] = 12345.0
+    assert net_scores(state, MCOMP, player, unknown, legal, len(legal), net, scratch) == -1
+    with pytest.raises(ValueError, match="not loaded"):
+        net_switch([unknown])
+
+
+def test_bad_weights_files_are_one_line(tmp_path):
+    with pytest.raises(UserError, match="cannot read net weights file"):
+        load_net_file(tmp_path / "missing.npz")
+    w = NetWeights.initial(8, np.random.default_rng(0))
+    w.W1 = w.W1[:-1]
+    save_net_file(tmp_path / "short.npz", w)
+    with pytest.raises(UserError, match=r"W1 has shape \(521, 8\); expected \(522, 8\)"):
+        load_net_file(tmp_path / "short.npz")
+    w = NetWeights.initial(8, np.random.default_rng(0))
+    w.theta0[0] = np.inf
+    save_net_file(tmp_path / "inf.npz", w)
+    with pytest.raises(UserError, match="theta0 holds a weight that is not finite"):
+        load_net_file(tmp_path / "inf.npz")
+
+
+SIM_SCRIPT = textwrap.dedent("""
+    import dataclasses, sys
+    import numpy as np
+    from numba import cuda
+    from tajsim.engine.targets import device_function
+    from tajsim.games.maharani.spec import SPEC
+    from tajsim.games.maharani.strategies.net import SCRATCH_SIZE, net_choose
+    from tajsim.games.maharani.strategies.net_switch import net_switch
+    from tajsim.games.maharani.strategies.registry import build_registry
+    from tajsim.play import conformance as C
+
+    spec = dataclasses.replace(SPEC, strategies=build_registry(net_path=sys.argv[1]))
+    comp = spec.components.default().packed()
+    choose = device_function(net_choose)
+
+    @cuda.jit
+    def decide(states, comp, players, params, prngs, legals, ns, net, scratch, out):
+        i = cuda.grid(1)
+        if i < states.shape[0]:
+            out[i] = choose(states[i], comp, players[i], params, prngs[i], legals[i], ns[i],
+                            net, scratch[i])
+
+    for text, n_players in (("net", 2), ("net:temperature=3", 2), ("net", 4)):
+        _, params = spec.strategies.parse(text)
+        net = net_switch([params])
+        points = C.decision_states(spec, n_players, 8, seed=2)
+        g = len(points)
+        states = np.stack([s for s, _, _, _ in points])
+        prngs = np.stack([p for _, p, _, _ in points])
+        players = np.array([q for _, _, q, _ in points], np.int64)
+        legals = np.zeros((g, spec.n_actions), np.int64)
+        ns = np.array([len(lg) for _, _, _, lg in points], np.int64)
+        for i, (_, _, _, lg) in enumerate(points):
+            legals[i, :len(lg)] = lg
+        cpu = np.array([net_choose(states[i].copy(), comp, players[i], params, prngs[i].copy(),
+                                   legals[i].copy(), ns[i], net, np.empty(SCRATCH_SIZE, np.int64))
+                        for i in range(g)])
+        out = np.zeros(g, np.int64)
+        scratch = np.full((g, SCRATCH_SIZE), -7, np.int64)  # garbage: written before read
+        decide[1, g](states, comp, players, params, prngs.copy(), legals, ns, net, scratch, out)
+        assert np.array_equal(cpu, out), (text, cpu, out)
+        print(text, n_players, g, "decisions equal")
+""")
+
+
+def test_cuda_simulator_decides_as_the_cpu(net_spec, tmp_path):
+    _, path = net_spec
+    script = tmp_path / "sim.py"
+    script.write_text(SIM_SCRIPT)
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    done = subprocess.run([sys.executable, str(script), str(path)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("decisions equal") == 3
