@@ -13,7 +13,26 @@ import pytest
 from tajsim.games.registry import GAMES, get_game
 from tajsim.running.chunk import play_chunk_arrays
 from tajsim.running.config import RunConfig
-from tajsim.running.records import _arrow, results_columns, results_table, to_parquet
+from tajsim.running.records import (
+    PARQUET_COMPRESSION,
+    _arrow,
+    results_columns,
+    results_table,
+    round_columns,
+    to_parquet,
+)
+
+
+def old_parquet(table: pa.Table) -> bytes:
+    """A chunk file as the runner wrote it before issue 42's encoding (every column nullable,
+    dictionaries, statistics)."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression=PARQUET_COMPRESSION)
+    return buf.getvalue()
 
 
 def old_table(task, results, setups, lineups) -> pa.Table:
@@ -101,3 +120,76 @@ def test_a_run_with_old_zstd_chunks_reads_the_same(tmp_path):
     old = load_results(out)
     assert old.attrs["run_status"]["complete"]
     pd.testing.assert_frame_equal(old, new, check_exact=True)
+
+
+def _lineups():
+    """Several line-ups of every registered game: ``random``, its hand-written strategies
+    (heuristics), and a mixed field seated in rotation."""
+    for game in sorted(GAMES):
+        spec = get_game(game)
+        names = [s.name for s in spec.strategies.all()
+                 if "search" not in s.tags and s.name not in ("random", "learned")]
+        yield pytest.param(game, "random", id=f"{game}-random")
+        if names:
+            yield pytest.param(game, ",".join(names[:2]), id=f"{game}-heuristics")
+            yield pytest.param(game, ",".join(["random", *names[2:4]]), id=f"{game}-mixed")
+
+
+@pytest.mark.parametrize("game,strategies", list(_lineups()))
+def test_compiled_trajectory_and_stored_frame_equal_the_old_path(game, strategies):
+    """The trajectory columns (``score_r<k>``, Maharaja's ``turn_r<k>`` and ``draft_pos``,
+    ``arc_rounds``) gathered by the compiled pass equal ``round_columns``' NumPy path, and the
+    frame read back from the chunk file (the new encoding) equals the old path's, frame for
+    frame, as does one read from a file written the old way."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    spec = get_game(game)
+    config = RunConfig.make(game=game, games=24, strategies=strategies, seed=5, chunk_size=12,
+                            rotate=True)
+    task = config.task()
+    for index in range(config.n_chunks):
+        results, setups, lineups = play_chunk_arrays(task, index)
+        new = results_table(task, results, setups, lineups)
+        old = old_table(task, results, setups, lineups)
+        trajectory = round_columns(spec.setup_dtype, setups, task.players)
+        if "score_by_round" in (spec.setup_dtype.names or ()):
+            assert "score_r1" in trajectory and "arc_rounds" in trajectory
+        if game == "maharaja":
+            assert "turn_r1" in trajectory and "draft_pos" in trajectory
+        for name, values in trajectory.items():
+            column = new.column(name).to_numpy()
+            assert column.dtype == values.dtype, name
+            assert np.array_equal(column, values), name
+        assert new.equals(old)
+        expected = old.to_pandas()
+        stored = pq.read_table(io.BytesIO(to_parquet(new))).to_pandas()
+        pd.testing.assert_frame_equal(stored, expected, check_exact=True)
+        before = pq.read_table(io.BytesIO(old_parquet(old))).to_pandas()
+        pd.testing.assert_frame_equal(before, expected, check_exact=True)
+
+
+def test_chunk_files_are_written_as_chosen():
+    """Integer columns delta-encoded, categories dictionary-encoded, required columns but the
+    categories, statistics for ``game_id`` (the integrity check's range) and no other."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    config = RunConfig.make(game="maharaja", games=20, strategies="random", seed=1)
+    task = config.task()
+    table = results_table(task, *play_chunk_arrays(task, 0))
+    meta = pq.ParquetFile(io.BytesIO(to_parquet(table))).metadata
+    schema = meta.schema.to_arrow_schema()
+    group = meta.row_group(0)
+    for j, field in enumerate(schema):
+        column = group.column(j)
+        assert column.compression.lower() == PARQUET_COMPRESSION
+        if pa.types.is_dictionary(field.type):
+            assert field.nullable and "RLE_DICTIONARY" in column.encodings
+        else:
+            assert not field.nullable, field.name
+        if pa.types.is_integer(field.type):
+            assert "DELTA_BINARY_PACKED" in column.encodings, field.name
+        assert column.is_stats_set == (field.name == "game_id"), field.name
