@@ -29,8 +29,27 @@ count and level, one row per measure:
   (:func:`tajsim.analysis.compare.share_interval`). Which one is stronger comes from ``levels``
   (weakest first); without it, the one that wins more over all the variants together (so a
   variant can show the stronger level below 1/2).
+* ``winning_style_entropy`` (style mixes, ``level`` = ``"styles: a/b/c"``): the entropy
+  (bits) of which strategy wins, over the games of a run (``run_id``) that seats three
+  strategies or more of one skill level (a table of several presets, or a round-robin of
+  them), bootstrap interval as above; ``log2(k)`` bits: the k styles win equally often, 0:
+  one style always wins. ``style_share:<strategy>``: that strategy's share of the wins (its
+  seats' shared wins per game, Wilson interval over the games). A run's games form one mix,
+  whatever the strategies at each table; without ``run_id``, the games seating three
+  strategies or more form one mix. The games of a mix are left out of the mixed pairs.
+* the arc (every level, mixed pairs and style mixes included; where the records keep the
+  score trajectories, :mod:`tajsim.analysis.arc`): ``lead_changes`` (mean lead changes a
+  game, t interval, n games); ``comeback`` (a seat behind the sole mid-game leader: its share
+  of the win, Wilson, n seat-games); ``leader_wins`` and ``leader_wins_null`` (the sole
+  mid-game leader's share of the win, observed and in the null model without feedback); and
+  ``runaway`` (observed minus null, its normal interval, n the games with a sole mid-game
+  leader, ``p_value`` and ``verdict``: ``runaway``, ``catch-up``, ``no feedback`` (TOST within
+  :data:`tajsim.analysis.arc.RUNAWAY_MARGIN`) or ``inconclusive``; ``p_holm``: Holm over every
+  ``runaway`` row of the comparison of ``p_differs``, the two-sided p of a difference).
+  Records without the trajectory columns give none of these rows.
 
-Every row has ``n`` (games). Columns: :data:`VARIANT_COLUMNS`.
+Every row has ``n`` (games, or the unit its measure names). Columns: :data:`VARIANT_COLUMNS`
+(``p_value``, ``p_differs`` and ``p_holm`` are set on the ``runaway`` rows only).
 """
 
 from __future__ import annotations
@@ -40,18 +59,31 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis import arc
 from tajsim.analysis.compare import share_interval
-from tajsim.analysis.frames import game_index, win_value
+from tajsim.analysis.frames import game_index, round_columns, win_value
 from tajsim.analysis.stats.proportions import wilson_interval
+from tajsim.analysis.stats.verdicts import holm_family
 
-__all__ = ["BOOTSTRAP_DRAWS", "LENGTH_COLUMNS", "REQUIRED_COLUMNS", "VARIANT_COLUMNS",
-           "entropy_bits", "entropy_interval", "variant_comparison"]
+__all__ = ["ARC_MEASURES", "ARC_NULL_SAMPLES", "BOOTSTRAP_DRAWS", "LENGTH_COLUMNS",
+           "REQUIRED_COLUMNS", "VARIANT_COLUMNS", "entropy_bits", "entropy_interval",
+           "has_trajectories", "variant_comparison"]
 
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "winner")
 #: The game-length columns tried in order when ``length`` is not given.
 LENGTH_COLUMNS = ("n_turns", "n_rounds", "n_visits", "n_actions")
 VARIANT_COLUMNS = ("variant", "n_players", "level", "measure", "n", "estimate", "ci_low",
-                   "ci_high")
+                   "ci_high", "p_value", "verdict", "p_differs", "p_holm")
+#: The arc measures each level's row gains: (measure here, the arc_summary measure and label).
+ARC_MEASURES = (("lead_changes", "lead_changes", "mean"),
+                ("comeback", "comeback", "behind at mid-game"),
+                ("leader_wins", "leader_wins", "observed"),
+                ("leader_wins_null", "leader_wins", "null"),
+                ("runaway", "runaway", "observed - null"))
+#: Synthetic copies of every game in the arc's null model (as :func:`arc.arc_summary`).
+ARC_NULL_SAMPLES = 20
+#: The null model's seed: the same games always give the same rows.
+ARC_SEED = 40
 #: Redraws of the bootstrap interval of an entropy.
 BOOTSTRAP_DRAWS = 2000
 #: The bootstrap's seed: the same frame always gives the same interval.
@@ -97,8 +129,59 @@ def _dominant_parts(sub: pd.DataFrame) -> tuple[np.ndarray, int] | None:
     return weights, int(sub["_game"].nunique())
 
 
+def has_trajectories(results: pd.DataFrame) -> bool:
+    """Whether ``results`` keeps the per-round score trajectories the arc measures read."""
+    return bool(round_columns(results)) and "arc_rounds" in results.columns
+
+
+def _arc_rows(level: str, sub: pd.DataFrame) -> list[tuple]:
+    """The arc measures (:data:`ARC_MEASURES`) of one level's games ``sub`` (one table size):
+    (level, measure, n, estimate, low, high, p, verdict, p_differs); none without
+    trajectories."""
+    if not has_trajectories(sub):
+        return []
+    summary = arc.arc_summary(sub.drop(columns=["_game", "_win"], errors="ignore"), by=None,
+                              null_samples=ARC_NULL_SAMPLES, seed=ARC_SEED)
+    found = {(r.measure, r.label): r for r in summary.itertuples()}
+    out: list[tuple] = []
+    for name, measure, label in ARC_MEASURES:
+        r = found.get((measure, label))
+        if r is None:
+            continue
+        tested = name == "runaway"
+        out.append((level, name, int(r.n), float(r.estimate), float(r.ci_low),
+                    float(r.ci_high), float(r.p_value) if tested else float("nan"),
+                    str(r.verdict), float(r.p_differs) if tested else float("nan")))
+    return out
+
+
+def _style_games(frame: pd.DataFrame, games: pd.Series) -> dict[str, np.ndarray]:
+    """The style mixes of ``frame`` (``games``: its game index per row): label -> the game
+    indices of the mix. A run (``run_id``) whose games seat three strategies or more is one
+    mix; without ``run_id``, the games that seat three or more are."""
+    per_game = frame.groupby(games, sort=True)["strategy"].agg(
+        lambda s: frozenset(map(str, s)))
+    owner = (frame.groupby(games, sort=True)["run_id"].first().astype(str)
+             if "run_id" in frame.columns else pd.Series("", index=per_game.index))
+    out: dict[str, np.ndarray] = {}
+    for _, ids in per_game.groupby(owner, sort=False):
+        names = sorted(set().union(*per_game.loc[ids.index]))
+        if len(names) < 3:
+            if "run_id" in frame.columns:
+                continue
+            ids = ids[ids.map(len) >= 3]
+            names = sorted(set().union(*ids)) if len(ids) else []
+            if not names:
+                continue
+        label = "styles: " + "/".join(names)
+        out[label] = np.concatenate([out.get(label, np.zeros(0, np.int64)),
+                                     ids.index.to_numpy(np.int64)])
+    return out
+
+
 def _rows_for(frame: pd.DataFrame, length: str | None) -> list[tuple]:
-    """(level, measure, n, estimate, low, high) of one variant and player count."""
+    """(level, measure, n, estimate, low, high[, p, verdict, p_differs]) of one variant and
+    player count in its mirror games."""
     out: list[tuple] = []
     games = game_index(frame)
     frame = frame.assign(_game=games, _win=win_value(frame).to_numpy())
@@ -132,13 +215,36 @@ def _rows_for(frame: pd.DataFrame, length: str | None) -> list[tuple]:
         dominant = _dominant_parts(sub)
         if dominant is not None:
             out.append((level, "winner_profile_entropy", g, *entropy_interval(*dominant)))
+        out += _arc_rows(level, sub)
+    return out
+
+
+def _style_rows(frame: pd.DataFrame) -> list[tuple]:
+    """The style mixes' rows: which strategy wins (entropy, each one's share) and the arc."""
+    out: list[tuple] = []
+    frame = frame.assign(_game=game_index(frame), _win=win_value(frame).to_numpy())
+    for label, ids in _style_games(frame, frame["_game"]).items():
+        sub = frame[frame["_game"].isin(ids)]
+        g = int(ids.size)
+        names = label.removeprefix("styles: ").split("/")
+        shares = {s: sub[sub["strategy"].astype(str) == s].groupby("_game")["_win"].sum()
+                  .reindex(ids, fill_value=0.0).to_numpy(np.float64) for s in names}
+        won = np.array([shares[s].sum() for s in names])
+        out.append((label, "winning_style_entropy", g, *entropy_interval(won, g)))
+        for s in names:
+            out.append((label, f"style_share:{s}", g, *share_interval(shares[s])))
+        out += _arc_rows(label, sub)
     return out
 
 
 def _mixed_rows(frame: pd.DataFrame, levels: Sequence[str] | None,
-                pooled: dict[tuple, tuple[str, str]] | None = None) -> list[tuple]:
+                pooled: dict[tuple, tuple[str, str]] | None = None,
+                with_arc: bool = True) -> list[tuple]:
     out: list[tuple] = []
     frame = frame.assign(_game=game_index(frame), _win=win_value(frame).to_numpy())
+    styles = _style_games(frame, frame["_game"])
+    if styles:  # a style mix's games are not a pair of levels
+        frame = frame[~frame["_game"].isin(np.concatenate(list(styles.values())))]
     strategies = frame.groupby("_game", sort=True)["strategy"].agg(
         lambda s: tuple(sorted(set(map(str, s)))))
     for combo, ids in strategies.groupby(strategies, sort=False):
@@ -164,16 +270,19 @@ def _mixed_rows(frame: pd.DataFrame, levels: Sequence[str] | None,
         won = np.array([shares[strong].sum(), shares[weak].sum()])
         out.append((label, "winning_strategy_entropy", int(ids.size),
                     *entropy_interval(won, int(ids.size))))
+        if with_arc:
+            out += _arc_rows(label, sub)
     return out
 
 
 def variant_comparison(results: pd.DataFrame, column: str = "variant",
                        levels: Sequence[str] | None = None,
                        length: str | None = None) -> pd.DataFrame:
-    """Seat balance, ties, length and the winners' diversity in the mirror games, and the
+    """Seat balance, ties, length and the winners' diversity in the mirror games, the
     stronger level's share, the first seat's rate and the winning level's entropy in the
-    mixed games (the skill profile's key numbers), per variant (``column``), player count and
-    level (see the module docstring).
+    mixed games (the skill profile's key numbers), which style wins in the style mixes, and
+    the arc of every level's games, per variant (``column``), player count and level (see the
+    module docstring).
     ``levels``: the strategies weakest first (which of a mixed pair is the stronger)."""
     if column not in results.columns:
         results = results.assign(**{column: "defaults"})
@@ -185,12 +294,18 @@ def variant_comparison(results: pd.DataFrame, column: str = "variant",
         # without ``levels``, the stronger of a pair is the one that wins more over every
         # variant together, so that a variant may show it below 1/2
         pooled = {}
-        for row in _mixed_rows(results[results["n_players"] == n], None):
+        for row in _mixed_rows(results[results["n_players"] == n], None, with_arc=False):
             if row[1] != "stronger_share":
                 continue
             strong, weak = row[0].split(" vs ")
             pooled[tuple(sorted((strong, weak)))] = (strong, weak)
-        for row in _rows_for(frame, length) + _mixed_rows(frame, levels, pooled):
-            rows.append((str(variant), int(n), *row))
+        for row in (_rows_for(frame, length) + _mixed_rows(frame, levels, pooled)
+                    + _style_rows(frame)):
+            tested = row if len(row) == 9 else (*row, float("nan"), "", float("nan"))
+            rows.append((str(variant), int(n), *tested, float("nan")))
     out = pd.DataFrame(rows, columns=list(VARIANT_COLUMNS))
+    runaway = (out["measure"] == "runaway").to_numpy()
+    if runaway.any():  # one family: every runaway test of the comparison
+        out.loc[runaway, "p_holm"] = holm_family(
+            out.loc[runaway, "p_differs"].to_numpy()).p_holm
     return out
