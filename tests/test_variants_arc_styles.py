@@ -165,3 +165,16 @@ def test_the_wide_tables_carry_the_arc_with_n():
     assert styles["winning style entropy (bits)"].str.endswith("of 1.58").all()
     with pytest.raises(ValueError, match="part 'arcs'"):
         variant_table_wide(long, "arcs")
+
+
+def test_a_style_mix_label_says_shared_parameters_once():
+    from tajsim.analysis.variants import style_label
+
+    assert style_label(["zones:temperature=0.25", "balanced:temperature=0.25",
+                        "thrifty:temperature=0.25"]) == \
+        "styles: balanced/thrifty/zones (temperature=0.25)"
+    assert style_label(["b", "a:temperature=1", "c"]) == "styles: a:temperature=1/b/c"
+    frame = arc_frame(lambda g: ["a:t=1", "b:t=1", "c:t=1"], 3, 20, seed=2, run_id="s")
+    styles = variant_table_wide(variant_comparison(frame), "styles")
+    assert list(styles["level"]) == ["styles: a/b/c (t=1)"]
+    assert styles["styles' win shares"].iloc[0].startswith("a ")

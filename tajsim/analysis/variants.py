@@ -67,7 +67,7 @@ from tajsim.analysis.stats.verdicts import holm_family
 
 __all__ = ["ARC_MEASURES", "ARC_NULL_SAMPLES", "BOOTSTRAP_DRAWS", "LENGTH_COLUMNS",
            "REQUIRED_COLUMNS", "VARIANT_COLUMNS", "entropy_bits", "entropy_interval",
-           "has_trajectories", "variant_comparison"]
+           "has_trajectories", "style_label", "variant_comparison"]
 
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "winner")
 #: The game-length columns tried in order when ``length`` is not given.
@@ -155,15 +155,27 @@ def _arc_rows(level: str, sub: pd.DataFrame) -> list[tuple]:
     return out
 
 
-def _style_games(frame: pd.DataFrame, games: pd.Series) -> dict[str, np.ndarray]:
-    """The style mixes of ``frame`` (``games``: its game index per row): label -> the game
-    indices of the mix. A run (``run_id``) whose games seat three strategies or more is one
-    mix; without ``run_id``, the games that seat three or more are."""
+def style_label(names: Sequence[str]) -> str:
+    """The level label of a style mix of the strategies ``names``: ``"styles: a/b/c"``, their
+    parameters said once when every one has the same (``"styles: a/b (temperature=1)"``)."""
+    parts = [str(name).partition(":") for name in sorted(names)]
+    params = {p[2] for p in parts}
+    if len(params) == 1 and "" not in params:
+        return "styles: " + "/".join(p[0] for p in parts) + f" ({params.pop()})"
+    return "styles: " + "/".join(str(n) for n in sorted(names))
+
+
+def _style_games(frame: pd.DataFrame, games: pd.Series
+                 ) -> dict[str, tuple[list[str], np.ndarray]]:
+    """The style mixes of ``frame`` (``games``: its game index per row): label -> (the
+    strategies, the game indices of the mix). A run (``run_id``) whose games seat three
+    strategies or more is one mix; without ``run_id``, the games that seat three or more
+    are."""
     per_game = frame.groupby(games, sort=True)["strategy"].agg(
         lambda s: frozenset(map(str, s)))
     owner = (frame.groupby(games, sort=True)["run_id"].first().astype(str)
              if "run_id" in frame.columns else pd.Series("", index=per_game.index))
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, tuple[list[str], np.ndarray]] = {}
     for _, ids in per_game.groupby(owner, sort=False):
         names = sorted(set().union(*per_game.loc[ids.index]))
         if len(names) < 3:
@@ -173,9 +185,9 @@ def _style_games(frame: pd.DataFrame, games: pd.Series) -> dict[str, np.ndarray]
             names = sorted(set().union(*ids)) if len(ids) else []
             if not names:
                 continue
-        label = "styles: " + "/".join(names)
-        out[label] = np.concatenate([out.get(label, np.zeros(0, np.int64)),
-                                     ids.index.to_numpy(np.int64)])
+        label = style_label(names)
+        before = out.get(label, (names, np.zeros(0, np.int64)))[1]
+        out[label] = (names, np.concatenate([before, ids.index.to_numpy(np.int64)]))
     return out
 
 
@@ -223,10 +235,9 @@ def _style_rows(frame: pd.DataFrame) -> list[tuple]:
     """The style mixes' rows: which strategy wins (entropy, each one's share) and the arc."""
     out: list[tuple] = []
     frame = frame.assign(_game=game_index(frame), _win=win_value(frame).to_numpy())
-    for label, ids in _style_games(frame, frame["_game"]).items():
+    for label, (names, ids) in _style_games(frame, frame["_game"]).items():
         sub = frame[frame["_game"].isin(ids)]
         g = int(ids.size)
-        names = label.removeprefix("styles: ").split("/")
         shares = {s: sub[sub["strategy"].astype(str) == s].groupby("_game")["_win"].sum()
                   .reindex(ids, fill_value=0.0).to_numpy(np.float64) for s in names}
         won = np.array([shares[s].sum() for s in names])
@@ -244,7 +255,7 @@ def _mixed_rows(frame: pd.DataFrame, levels: Sequence[str] | None,
     frame = frame.assign(_game=game_index(frame), _win=win_value(frame).to_numpy())
     styles = _style_games(frame, frame["_game"])
     if styles:  # a style mix's games are not a pair of levels
-        frame = frame[~frame["_game"].isin(np.concatenate(list(styles.values())))]
+        frame = frame[~frame["_game"].isin(np.concatenate([i for _, i in styles.values()]))]
     strategies = frame.groupby("_game", sort=True)["strategy"].agg(
         lambda s: tuple(sorted(set(map(str, s)))))
     for combo, ids in strategies.groupby(strategies, sort=False):

@@ -67,6 +67,13 @@ def _arc_cells(m: dict, row: dict[str, object]) -> None:
             f"{_pts(r.estimate, r.ci_low, r.ci_high)} {word} (n {r.n:,}{holm})")
 
 
+def _style_name(measure: str, shared: bool) -> str:
+    """The strategy of a ``style_share:<strategy>`` measure, without the parameters the mix's
+    label already says (``shared``)."""
+    name = measure.removeprefix("style_share:")
+    return name.partition(":")[0] if shared else name
+
+
 def variant_table_wide(long: pd.DataFrame, part: str = "all") -> pd.DataFrame:
     """One row per (players, level, variant): each seat's rate, the largest deviation from
     parity (points), ties, length and the winners' diversity (mirror levels), the stronger's
@@ -101,8 +108,9 @@ def variant_table_wide(long: pd.DataFrame, part: str = "all") -> pd.DataFrame:
             k = sum(1 for key in m if key.startswith("style_share:"))
             row["winning style entropy (bits)"] = (
                 f"{_bits(r.estimate, r.ci_low, r.ci_high)} of {np.log2(k):.2f}")
+            shared = level.endswith(")")  # the styles' common parameters are in the label
             row["styles' win shares"] = ", ".join(
-                f"{key.removeprefix('style_share:')} "
+                f"{_style_name(key, shared)} "
                 f"{_pct(m[key].estimate, m[key].ci_low, m[key].ci_high)}"
                 for key in m if key.startswith("style_share:"))
         elif "stronger_share" in m:
