@@ -8,6 +8,11 @@ time, so a loaded machine slows the run, not the search: the figures hold on a s
 
     python benchmarks/strength_curve.py --game tajmahal --budgets 1,4,16,64 --games 100
     python benchmarks/strength_curve.py --game maharaja --budgets 1,4,16,64 --games 200,200,100,60
+    python benchmarks/strength_curve.py --game maharaja --search turnsearch --opponent search \
+        --budgets 1,4,16 --games 300,300,200
+
+``--search`` names another search of the game with an ``ms`` budget (Maharaja's
+``turnsearch``); the share is that of the seats whose strategy starts with its name.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ SEARCHES = {
 
 
 def strength_curve(game: str, budgets: list[float], games: list[int], opponent: str,
-                   seed: int) -> None:
-    """Print the curve as a Markdown table, one row per budget as it finishes."""
+                   seed: int, search: str | None = None) -> None:
+    """Print the curve as a Markdown table, one row per budget as it finishes (``search``:
+    the searching strategy's name, the game's default search when None)."""
     import tajsim
     from tajsim.analysis.stats import wilson_interval
 
-    search = SEARCHES[game][0]
+    search = search or SEARCHES[game][0]
     print(f"| ms a decision | games | {search} share | 95% interval | CPU s / game |")
     print("|---:|---:|---:|---|---:|")
     for ms, n in zip(budgets, games, strict=True):
@@ -54,6 +60,8 @@ def main() -> None:
     ap.add_argument("--games", default="100",
                     help="games per budget (one number, or one per budget)")
     ap.add_argument("--opponent", help="default: the game's best heuristic preset")
+    ap.add_argument("--search", help="the search given the budgets (default: the game's "
+                                     "search, e.g. ismcts; Maharaja also has turnsearch)")
     ap.add_argument("--seed", type=int, default=2020)
     args = ap.parse_args()
     budgets = [float(x) for x in args.budgets.split(",")]
@@ -62,8 +70,11 @@ def main() -> None:
         games = games * len(budgets)
     if len(games) != len(budgets):
         raise SystemExit(f"--games {args.games}: expected one number or {len(budgets)}")
+    if args.search and args.opponent and args.opponent.startswith(args.search):
+        raise SystemExit(f"--opponent {args.opponent}: expected a strategy whose name does not "
+                         f"start with --search {args.search} (the share is read by name)")
     strength_curve(args.game, budgets, games, args.opponent or SEARCHES[args.game][1],
-                   args.seed)
+                   args.seed, args.search)
 
 
 if __name__ == "__main__":

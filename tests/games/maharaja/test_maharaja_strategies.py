@@ -24,7 +24,9 @@ from tajsim.games.maharaja.strategies.registry import REGISTRY, load_presets
 from tajsim.games.maharaja.strategies.view import PlayerView
 
 SMALL_SEARCH = "search:iterations=12:candidates=3:horizon=0"
-NAMES = [n for n in REGISTRY.names() if n != "search"] + [SMALL_SEARCH]
+SMALL_TURNSEARCH = "turnsearch:iterations=6:candidates=3:step_candidates=3:step_horizon=1"
+NAMES = [n for n in REGISTRY.names() if n not in ("search", "turnsearch")] + [SMALL_SEARCH,
+                                                                           SMALL_TURNSEARCH]
 
 
 @pytest.fixture(scope="module")

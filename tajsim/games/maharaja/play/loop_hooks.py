@@ -59,6 +59,7 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_LEARNED,
     STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
     STRATEGY_SEARCH,
+    STRATEGY_TURNSEARCH,
     WORK_SIZE,
 )
 from tajsim.games.maharaja.strategies.nb import choose_action_work_nb
@@ -231,7 +232,8 @@ def check_switches_nb(lineup_ids, search, heuristics, learned):
         if learned is None and lineup_ids[i] == STRATEGY_LEARNED:
             raise ValueError("line-up has learned but the kernel was compiled with "
                              "learned=None")
-        if search is None and lineup_ids[i] == STRATEGY_SEARCH:
+        if search is None and (lineup_ids[i] == STRATEGY_SEARCH
+                               or lineup_ids[i] == STRATEGY_TURNSEARCH):
             raise ValueError("line-up has the search but the kernel was compiled with "
                              "search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY

@@ -32,7 +32,9 @@ STRATEGY_GREEDY = 1
 STRATEGY_HEURISTIC = 2
 STRATEGY_SEARCH = 3
 STRATEGY_LEARNED = 4
-N_STRATEGY_IDS = 5
+#: ``turnsearch`` (strategies/turnsearch.py): the search's settings and more, in the same slots
+STRATEGY_TURNSEARCH = 5
+N_STRATEGY_IDS = 6
 #: The search's parameter slot naming its rollout policy's strategy id (here, not in the search
 #: module, so that ``learned`` can set it without importing the search that imports it).
 SEARCH_ROLLOUT_SLOT = 5
@@ -87,7 +89,10 @@ def kernel_switches(strategy_ids, params=None) -> tuple[bool | None, bool | None
     """
     ids = [int(i) for i in strategy_ids]
     id_set = set(ids)
-    search = True if STRATEGY_SEARCH in id_set else None
+    # ``turnsearch`` shares the search's switch (it calls the search's pick) and its rollout
+    # slot: for the learned switch it counts as a search seat
+    search = True if id_set & {STRATEGY_SEARCH, STRATEGY_TURNSEARCH} else None
+    ids = [STRATEGY_SEARCH if i == STRATEGY_TURNSEARCH else i for i in ids]
     # The search's rollouts use the heuristic, so search keeps the heuristics too; so does
     # ``learned``, whose first feature is the heuristic's value.
     heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \

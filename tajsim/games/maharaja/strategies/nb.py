@@ -33,11 +33,13 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     STRATEGY_SEARCH,
+    STRATEGY_TURNSEARCH,
     WORK_SIZE,
 )
 from tajsim.games.maharaja.strategies.restrictions import restrict_legal
 from tajsim.games.maharaja.strategies.rollout import choose_simple_nb, random_policy_nb
 from tajsim.games.maharaja.strategies.search import search_policy_nb
+from tajsim.games.maharaja.strategies.turnsearch import turn_search_policy_nb
 
 __all__ = [
     "N_PARAMS",
@@ -48,6 +50,7 @@ __all__ = [
     "STRATEGY_LEARNED",
     "STRATEGY_RANDOM",
     "STRATEGY_SEARCH",
+    "STRATEGY_TURNSEARCH",
     "WORK_SIZE",
     "choose_action_nb",
     "choose_action_work_nb",
@@ -74,6 +77,12 @@ def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal,
                 return legal[0]
             return search_policy_nb(state, comp, player, params, prng, legal, n, work,
                                     heuristics, learned)
+        if strategy_id == STRATEGY_TURNSEARCH:
+            n = restrict_legal(state, legal, n_legal, forbid_mask(params))
+            if n == 1 and n_legal > 1:  # the restriction left one action
+                return legal[0]
+            return turn_search_policy_nb(state, comp, player, params, prng, legal, n, work,
+                                         heuristics, learned)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             work, heuristics, learned)
 

@@ -5,6 +5,9 @@
 * the heuristic presets from ``presets.toml`` (``balanced``, ``rusher``, ``tollroad``,
   ``hoarder``, ``character``);
 * ``search`` - decoupled bandit search over the secret pairs, heuristic rollouts;
+* ``turnsearch`` - the search of every decision: the secret pair as ``search``, the draft, the
+  setup houses and each step of the turn by rollouts of the best candidate actions, with the
+  others' hidden picks redrawn (``turnsearch.py``);
 * ``learned`` - a linear policy over the heuristic's per-action value and features of the
   action (``learned.FEATURE_NAMES``), fitted to imitate the search (``tajsim train``); its
   weights come from ``data/learned.toml``.
@@ -40,6 +43,7 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     STRATEGY_SEARCH,
+    STRATEGY_TURNSEARCH,
     kernel_switches,
 )
 from tajsim.games.maharaja.strategies.restrictions import (
@@ -49,6 +53,7 @@ from tajsim.games.maharaja.strategies.restrictions import (
     draft_mask,
 )
 from tajsim.games.maharaja.strategies.search import I_MS, I_ROLLOUT, SEARCH_PARAM_NAMES
+from tajsim.games.maharaja.strategies.turnsearch import TURN_SEARCH_PARAM_NAMES
 from tajsim.strategies.learned_file import load_learned_file
 from tajsim.strategies.presets import load_weight_presets
 from tajsim.strategies.spec import (
@@ -62,8 +67,8 @@ from tajsim.strategies.spec import (
 )
 
 __all__ = ["DRAFT", "LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "PRESETS_FILE",
-           "REGISTRY", "SEARCH_DEFAULTS", "MaharajaRegistry", "draft_card", "load_learned_weights",
-           "load_presets"]
+           "REGISTRY", "SEARCH_DEFAULTS", "TURN_SEARCH_DEFAULTS", "MaharajaRegistry",
+           "draft_card", "load_learned_weights", "load_presets"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
 #: The shipped weights of ``learned`` (written by ``tajsim train --game maharaja --install``).
@@ -87,6 +92,18 @@ SEARCH_DEFAULTS = {
     "ms": 0.0,  # no time budget: `iterations` a pick (records reproducible)
 }
 SEARCH_ROLLOUT_PRESET = "hoarder"
+# turnsearch's settings (strategies/turnsearch.py): every rollout goes to the game's end (horizon
+# and step_horizon 100), so a step's houses and governor moves are paid by the scorings they
+# bring, and the pick and the steps are judged alike (the pick's horizon 100 took 57% of 100
+# games against search at ms=2 where horizon 0 took 50%: not significant, but not worse).
+TURN_SEARCH_DEFAULTS = {
+    **SEARCH_DEFAULTS,
+    "iterations": 32.0,
+    "horizon": 100.0,
+    "step_candidates": 6.0,
+    "guess": 3.0,
+    "step_horizon": 100.0,
+}
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 
 #: What every heuristic weight (and search's r_* rollout weight) may be: a finite number (the
@@ -107,6 +124,30 @@ SEARCH_RANGES: dict[str, ParamRange] = {
     "win_bonus": int_param(0, 100_000, "gold"),
     "ms": float_param(0, 60_000, "CPU milliseconds a pick (0: no time budget, the iterations "
                                  "decide; a budget makes records machine-dependent)"),
+}
+#: turnsearch's cost (StrategySpec.cost, a game's CPU over a random game's 43 us, per
+#: iteration) and its cost per ms of budget. Measured on the 2-core VM (load 10): 4 seats of
+#: turnsearch:iterations=8 take 0.62 s a 4-player game (1,800 an iteration), 2 seats of the
+#: default 32 iterations 0.22 s a 2-player game (the decisions where nothing is hidden stop
+#: after one rollout a candidate, so the cost grows slower than the iterations); 4 seats of
+#: ms=1 take 0.32 s a 4-player game (7,500 a ms).
+TURN_SEARCH_COST = 1000.0
+TURN_COST_PER_MS = 7500.0
+#: turnsearch's settings: the search's, with ``iterations`` and ``ms`` a decision, and two more.
+TURN_SEARCH_RANGES: dict[str, ParamRange] = {
+    **SEARCH_RANGES,
+    "iterations": int_param(1, MAX_ITERATIONS, "rollouts a decision; the search's integer log "
+                                               "table ends there"),
+    "ms": float_param(0, 60_000, "CPU milliseconds a decision (0: no time budget, the "
+                                 "iterations decide; a budget makes records "
+                                 "machine-dependent)"),
+    "step_candidates": int_param(1, MAX_CANDIDATES, "the best actions by the rollout "
+                                                    "heuristic searched at a decision other "
+                                                    "than the pick"),
+    "guess": int_param(1, MAX_CANDIDATES, "another seat's hidden pick is redrawn among its "
+                                          "best this many pairs"),
+    "step_horizon": int_param(0, 100, "further rounds a rollout of a decision other than the "
+                                      "pick plays after the current one (100: to the end)"),
 }
 
 
@@ -226,6 +267,23 @@ def _build_registry() -> StrategyRegistry:
         # its rollouts draw chance only with the random rollout policy (rollout = 0)
         deterministic=_search_deterministic,
         param_ranges=tuple(SEARCH_RANGES.get(name, INTERNAL_SLOT) for name in names)
+        + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)
+        + (THETA_RANGE,) * len(rollout_theta_names)))
+    turn_params = [TURN_SEARCH_DEFAULTS[k] for k in TURN_SEARCH_PARAM_NAMES]
+    turn_params += params[len(turn_params):]  # the same rollout weights and theta
+    turn_names = TURN_SEARCH_PARAM_NAMES + tuple(
+        f"_unused{i}" for i in range(len(TURN_SEARCH_PARAM_NAMES), N_WEIGHTS))
+    reg.register(StrategySpec(
+        "turnsearch", STRATEGY_TURNSEARCH,
+        "the search of every decision: the secret pairs as search, the draft, the setup houses "
+        "and each step of the turn by rollouts to the game's end of the best candidate actions, "
+        f"the others' hidden picks redrawn ({SEARCH_ROLLOUT_PRESET} rollouts; CPU only)",
+        tuple(turn_params), turn_names + ROLLOUT_WEIGHT_NAMES + rollout_theta_names,
+        ("search",),
+        cost=TURN_SEARCH_COST, cost_param="iterations",
+        budget_param="ms", cost_per_budget=TURN_COST_PER_MS,
+        deterministic=_search_deterministic,
+        param_ranges=tuple(TURN_SEARCH_RANGES.get(name, INTERNAL_SLOT) for name in turn_names)
         + (WEIGHT_RANGE,) * len(ROLLOUT_WEIGHT_NAMES)
         + (THETA_RANGE,) * len(rollout_theta_names)))
     reg.register(StrategySpec(
