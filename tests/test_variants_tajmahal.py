@@ -88,10 +88,20 @@ def test_a_malformed_variant_is_refused_in_one_line(tmp_path):
 
 def test_the_experiment_reads_and_labels_every_run():
     exp = load_experiment(ROOT / "experiments" / "variants.toml")
-    variants = Counter(r.variant for r in exp.runs)
-    assert set(variants) == {"shipped", "edition_2000", "bonus_goods", "bonus_points",
-                             "cards_fewer_elephants"}
-    assert len(set(variants.values())) == 1  # the same runs in every variant
+    by_players = {n: Counter(r.variant for r in exp.runs if r.params["players"] == n)
+                  for n in (2, 4)}
+    assert set(by_players[4]) == {"shipped", "edition_2000", "bonus_goods", "bonus_points",
+                                  "cards_fewer_elephants"}
+    # the 2000 rules are for 3-5 players: every other variant at 2 players too
+    assert set(by_players[2]) == set(by_players[4]) - {"edition_2000"}
+    for n in (2, 4):
+        assert len(set(by_players[n].values())) == 1  # the same runs in every variant
+        names = {r.name.removesuffix("-2p").split("-", 1)[1] for r in exp.runs
+                 if r.params["players"] == n}
+        assert names == {"random", "greedy", "balanced", "ismcts60", "greedy-vs-random",
+                         "balanced-vs-greedy", "ismcts60-vs-balanced", "styles"}
+    styles = [r for r in exp.runs if r.name.split("-")[1] == "styles"]
+    assert {len(r.params["strategies"]) for r in styles} == {5}
     for run in exp.runs:
         comps = run.params.get("components")
         if run.variant in ("shipped", "edition_2000"):

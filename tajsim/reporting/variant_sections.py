@@ -59,7 +59,7 @@ def _arc_cells(m: dict, row: dict[str, object]) -> None:
         row["behind at mid-game wins"] = f"{_pct(r.estimate, r.ci_low, r.ci_high)} (n {r.n:,})"
     if "runaway" in m:
         r = m["runaway"]
-        holm = f", Holm p {r.p_holm:.2g}" if np.isfinite(r.p_holm) else ""
+        holm = f"; differs: Holm p {r.p_holm:.2g}" if np.isfinite(r.p_holm) else ""
         word = r.verdict
         if word in ("runaway", "catch-up") and not r.p_holm < 0.05:  # the family's word
             word = f"{word} alone, not after Holm"
@@ -284,7 +284,9 @@ def section_variants(ctx: ReportContext) -> None:
                   "(t interval), a seat behind the sole mid-game leader's share of the win "
                   "(Wilson, n seat-games), and the runaway test (the mid-game leader's share "
                   "of the win minus the null model's, points, normal interval, its verdict, n "
-                  "games with a sole mid-game leader, Holm p over the table's tests).")
+                  "games with a sole mid-game leader, and the p of a difference, Holm over "
+                  "the table's tests; 'no feedback' is each row's own equivalence test, TOST "
+                  f"within ±{100 * RUNAWAY_MARGIN:.0f} points).")
     diversity = long[long["measure"] == "winner_profile_entropy"]
     panels = [("largest seat deviation from parity (points)", dev, 0.0, 100.0),
               ("stronger level's share, mixed tables (%)", gradient, 50.0, 100.0),
