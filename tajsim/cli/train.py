@@ -37,6 +37,10 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 
 @click.command("train")
 @game_option
+@click.option("--agent", type=click.Choice(["learned", "net"]), default="learned",
+              show_default=True,
+              help="What to train: learned (a linear policy over per-action features) or net "
+                   "(a policy-and-value network, Maharani; docs/net.md).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="FILE", help="Write the weights (TOML) to FILE: a new file (an "
               "existing one only with --force).")
@@ -62,7 +66,8 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 @click.option("--expert", default=None, metavar="STRATEGY",
               help="The search imitated (a registered strategy; default: the game's own).")
 @click.option("--l2", type=click.FloatRange(min=0.0), default=1e-3, show_default=True,
-              help="L2 penalty on the standardised weights.")
+              help="L2 penalty on the standardised weights (--agent net: on W1 and U; 0.01 "
+                   "generalised best in docs/net.md).")
 @click.option("--refine-generations", type=click.IntRange(min=0), default=0, show_default=True,
               help="After the rounds, CMA-ES generations tuning the imitated weights for wins "
                    "against the base preset (0: imitation only).")
@@ -71,13 +76,23 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 @click.option("--refine-games", type=click.IntRange(min=2), default=400, show_default=True,
               help="Games a refinement candidate plays (the same for every candidate of a "
                    "generation).")
-@threads_option("Threads playing games (the weights do not depend on it).")
+@click.option("--hidden", type=click.IntRange(1, 128), default=32, show_default=True,
+              help="--agent net: hidden units of the network.")
+@click.option("--epochs", type=click.IntRange(min=1), default=20, show_default=True,
+              help="--agent net: passes of Adam over the pooled data a round.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="FILE", help="--agent net: save the state after every round to FILE (a "
+              "new file; an existing one only with --resume or --force).")
+@click.option("--resume", is_flag=True,
+              help="--agent net: continue the --checkpoint FILE of the same command.")
+@threads_option("Threads playing games (the weights do not depend on it); with --agent net, "
+                "worker processes.")
 @verbosity_options
-def command(game, output, force, install, seed, rounds, games, eval_games, final_games, players,
-            edition, expert, l2, refine_generations, refine_popsize, refine_games, threads,
-            quiet, verbose) -> None:
-    """Train GAME's `learned` strategy: imitate its search, round by round, and measure it
-    against the game's best preset.
+def command(game, agent, output, force, install, seed, rounds, games, eval_games, final_games,
+            players, edition, expert, l2, refine_generations, refine_popsize, refine_games,
+            hidden, epochs, checkpoint, resume, threads, quiet, verbose) -> None:
+    """Train GAME's `learned` strategy (or with --agent net its `net` network): imitate its
+    search, round by round, and measure it against the game's best preset.
 
     Each round plays --games games with the expert in one seat, fits the linear policy to the
     expert's decisions (conditional logit, every round's data pooled) and plays learned
@@ -88,6 +103,19 @@ def command(game, output, force, install, seed, rounds, games, eval_games, final
     without --install, and no existing --output file is replaced without --force.
     """
     echo = Echo(quiet, verbose)
+    if agent == "net":
+        from tajsim.cli.train_net import run_net_training
+
+        run_net_training(game=game, output=output, force=force, install=install, seed=seed,
+                         rounds=rounds, games=games, eval_games=eval_games,
+                         players=parse_counts(players), edition=edition, expert=expert,
+                         hidden=hidden, epochs=epochs, l2=l2, checkpoint=checkpoint,
+                         resume=resume,
+                         workers=threads, echo=echo)
+        return
+    if checkpoint is not None or resume:
+        raise UserError("--checkpoint and --resume are for --agent net; expected them only "
+                        "with --agent net")
     if output is None and not install:
         raise UserError("nowhere to write the weights; expected --output FILE (or --install "
                         "to replace the game's shipped weights)")

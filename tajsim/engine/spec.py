@@ -51,6 +51,7 @@ from tajsim.engine.game_notes import GameNotes, ScoreDisplay, SetupFeature
 from tajsim.engine.game_options import Restriction, RuleOption, TuningSpace
 from tajsim.engine.golden_case import GoldenCase
 from tajsim.engine.learned import LearnedPolicy
+from tajsim.engine.net_agent import NetAgent
 from tajsim.errors import UserError
 
 #: Leading fields of every result dtype, in this order.
@@ -173,6 +174,9 @@ class GameSpec:
     learned : LearnedPolicy, optional
         The game's ``learned`` strategy and how ``tajsim train`` fits it
         (:mod:`tajsim.engine.learned`); None: the game has none.
+    net : NetAgent, optional
+        The game's ``net`` strategy (a policy-and-value network) and what ``tajsim train
+        --agent net`` needs (:mod:`tajsim.engine.net_agent`); None: the game has none.
     compensation : SeatCompensation, optional
         The per-seat amount of the game's currency a variant may give at setup (the rule
         option ``compensation``, :mod:`tajsim.engine.compensation`); None: the game has none.
@@ -223,6 +227,7 @@ class GameSpec:
     observation: Mapping[str, Any] = field(default_factory=dict)
     notes: GameNotes = GameNotes()
     learned: LearnedPolicy | None = None
+    net: NetAgent | None = None
     compensation: SeatCompensation | None = None
 
     def __post_init__(self) -> None:

@@ -8,6 +8,7 @@ from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_notes import GameNotes
 from tajsim.engine.game_options import RuleOption
 from tajsim.engine.learned import LearnedPolicy
+from tajsim.engine.net_agent import NetAgent
 from tajsim.engine.spec import GameSpec
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine.components import (
@@ -17,12 +18,22 @@ from tajsim.games.maharani.engine.components import (
     load_components,
     validate_files,
 )
-from tajsim.games.maharani.strategies.ids import LEARNED_OFFSET, TEMPERATURE_SCALE
-from tajsim.games.maharani.strategies.learned import FEATURE_NAMES, learned_features_nb
+from tajsim.games.maharani.strategies import net_weights
+from tajsim.games.maharani.strategies.ids import LEARNED_OFFSET, STRATEGY_NET, TEMPERATURE_SCALE
+from tajsim.games.maharani.strategies.learned import (
+    FEATURE_NAMES,
+    N_CANDIDATES,
+    VALUE_PRIOR,
+    learned_features_nb,
+)
+from tajsim.games.maharani.strategies.net import D_IN, net_features_nb
 from tajsim.games.maharani.strategies.registry import (
     LEARNED_BASE,
     LEARNED_FILE,
+    NET_FILE,
     expert_with_learned_rollout,
+    load_presets,
+    net_params,
 )
 
 OPTIONS = (
@@ -78,6 +89,23 @@ SPEC = GameSpec.from_wing(
         data_file=lambda: LEARNED_FILE,
         expert_with_rollout=expert_with_learned_rollout,
         value_scale=TEMPERATURE_SCALE,
+    ),
+    # ``net`` and how ``tajsim train --agent net`` fits it: mcts at its default budget as the
+    # expert, balanced's weights for the candidates' values.
+    net=NetAgent(
+        n_inputs=D_IN,
+        n_features=len(FEATURE_NAMES),
+        max_candidates=N_CANDIDATES,
+        features=net_features_nb,
+        value_prior=VALUE_PRIOR,
+        strategy="net",
+        strategy_id=STRATEGY_NET,
+        base=LEARNED_BASE,
+        expert="mcts",
+        weights=net_weights,
+        params_of=lambda fp: net_params(load_presets()[LEARNED_BASE]["weights"], fp),
+        data_file=lambda: NET_FILE,
+        outcome=lambda state, n: [float(state[E.S_WINNER + p] == 1) for p in range(n)],
     ),
     board_picture="tajsim.games.maharani.report.board_plot:draw_palace",
     seat_cost_us=6.7,  # random: about 37,000 4-player games/s on one core
