@@ -179,3 +179,12 @@ def test_a_style_mix_label_says_shared_parameters_once():
     styles = variant_table_wide(variant_comparison(frame), "styles")
     assert list(styles["level"]) == ["styles: a/b/c (t=1)"]
     assert styles["styles' win shares"].iloc[0].startswith("a ")
+
+
+def test_the_figure_shortens_the_level_labels():
+    from tajsim.reporting.variant_sections import short_level
+
+    assert short_level("search:iterations=20:temperature=0.25 vs hoarder:temperature=1") == \
+        "search it=20 T=0.25 vs hoarder T=1"
+    assert short_level("styles: a/b/c (temperature=1)") == "style mix"
+    assert short_level("mcts:rollout=3") == "mcts rollout=3"

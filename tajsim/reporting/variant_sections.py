@@ -141,11 +141,30 @@ def variant_table_wide(long: pd.DataFrame, part: str = "all") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Parameter names shortened in the figure's level labels.
+SHORT_PARAMETERS = {"temperature": "T", "iterations": "it"}
+
+
+def short_level(level: str) -> str:
+    """A level label for the figure: a style mix as "style mix", each strategy's parameters
+    as ``T=1 it=20`` after its name (``search:iterations=20:temperature=0.25 vs hoarder`` ->
+    ``search it=20 T=0.25 vs hoarder``)."""
+    if level.startswith("styles: "):
+        return "style mix"
+    parts = []
+    for strategy in level.split(" vs "):
+        name, *params = strategy.split(":")
+        for param in params:
+            key, _, value = param.partition("=")
+            name += f" {SHORT_PARAMETERS.get(key, key)}={value}"
+        parts.append(name)
+    return " vs ".join(parts)
+
+
 def _row_labels(frame: pd.DataFrame, sizes: int) -> pd.Series:
-    """The figure's level labels: the level (a style mix as "style mix"), with the table size
-    where the comparison has ``sizes`` > 1 of them."""
-    level = frame["level"].astype(str).where(~frame["level"].astype(str).str.startswith(
-        "styles: "), "style mix")
+    """The figure's level labels (:func:`short_level`), with the table size where the
+    comparison has ``sizes`` > 1 of them."""
+    level = frame["level"].astype(str).map(short_level)
     if sizes < 2:
         return level
     return level + " (" + frame["n_players"].astype(str) + "p)"
@@ -303,4 +322,5 @@ def section_variants(ctx: ReportContext) -> None:
                "diversity in mirror games, the winning style's entropy in the style mixes, "
                "and the arc of every level's games: lead changes a game and the runaway test "
                "(the mid-game leader's share of the win minus the null model's; 0: a lead is "
-               "worth what the seats' own round-by-round rates give it).", r)
+               "worth what the seats' own round-by-round rates give it). Levels: T "
+               "temperature, it iterations.", r)
