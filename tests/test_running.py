@@ -351,6 +351,10 @@ def test_default_chunk_size_depends_on_games_and_cost_only():
     assert default_chunk_size(10**8, 50e-6) == 10_000
     assert default_chunk_size(1000, 50e-6) == 1000  # 0.05 s in all: one chunk
     assert default_chunk_size(320, 1.0) == 2  # a second a game: 2-second chunks
+    # a run that keeps its rows: chunks of at least 0.2 s (a chunk file's fixed cost)
+    assert default_chunk_size(100_000, 50e-6, records=True) == 4000
+    assert default_chunk_size(10**7, 50e-6, records=True) == 10_000
+    assert default_chunk_size(320, 1.0, records=True) == 2
     searching = RunConfig.make(games=320, players=4, strategies="ismcts")
     assert searching.n_chunks >= 64  # every core of a 16-core machine busy, the bar moving
     cheap = RunConfig.make(games=320, players=4, strategies="random")

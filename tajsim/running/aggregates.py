@@ -56,6 +56,11 @@ WIN_SHARE_SCALE = 60  # lcm(1..5): 1/k of a win is a whole number of 60ths
 SETUP_METRICS = ("win", "win_share", "score")
 GAME_EXTRA_METRICS = ("n_winners", "top_score", "margin")
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+#: deflate's level for the aggregates files, chosen by measurement (issue 42): level 1 writes a
+#: 2,000-game chunk's in 1.0 ms instead of 2.2 (Taj Mahal, 15 kB instead of 13) and Maharaja's
+#: (5,040 governor orders' sums, mostly zeros) in 6.0 ms instead of 13.6 (99 kB instead of 76);
+#: every chunk pays it, with records or without. Any level reads back the same.
+ZIP_LEVEL = 1
 
 
 def metrics_of(spec: GameSpec) -> tuple[str, ...]:
@@ -173,13 +178,13 @@ class Aggregates:
         with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             info = zipfile.ZipInfo("meta.json", date_time=_ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, json.dumps(meta, sort_keys=True))
+            zf.writestr(info, json.dumps(meta, sort_keys=True), compresslevel=ZIP_LEVEL)
             for name in sorted(self.arrays):
                 arr = io.BytesIO()
                 np.save(arr, self.arrays[name], allow_pickle=False)
                 info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
                 info.compress_type = zipfile.ZIP_DEFLATED
-                zf.writestr(info, arr.getvalue())
+                zf.writestr(info, arr.getvalue(), compresslevel=ZIP_LEVEL)
         return buf.getvalue()
 
     @classmethod

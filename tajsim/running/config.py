@@ -44,6 +44,11 @@ SEATINGS = ("fixed", "rotate", "round-robin")
 #: so the chunk files are the same whatever runs them.
 TARGET_CHUNKS = 64
 MIN_CHUNK_SECONDS = 0.05
+#: The smallest default chunk of a run that keeps its rows: a chunk file costs 5-10 ms of one
+#: core whatever its size (a call a column in Arrow and Parquet, the game's own columns, three
+#: files written), 10-20 % of a 0.05 s chunk; at 0.2 s the heuristics' rows cost 0.06-0.12 of
+#: their play instead of 0.16-0.23 (issue 42, benchmarks/README.md).
+MIN_CHUNK_SECONDS_RECORDS = 0.2
 MAX_CHUNK_SECONDS = 2.0
 MAX_CHUNK = 10_000
 MAX_SEED = 2**63 - 1
@@ -69,11 +74,13 @@ def chunk_bounds(games: int, chunk_size: int, index: int) -> tuple[int, int]:
     return start, min(start + chunk_size, games)
 
 
-def default_chunk_size(games: int, game_seconds: float = 50e-6) -> int:
+def default_chunk_size(games: int, game_seconds: float = 50e-6, records: bool = False) -> int:
     """Games per chunk for a run of ``games`` games that cost about ``game_seconds`` of one core
-    each (see ``TARGET_CHUNKS``)."""
+    each (see ``TARGET_CHUNKS``), keeping its rows (``records``: chunks of at least
+    ``MIN_CHUNK_SECONDS_RECORDS``) or not."""
     games = max(1, int(games))
-    small = max(1, int(MIN_CHUNK_SECONDS / game_seconds))
+    smallest = MIN_CHUNK_SECONDS_RECORDS if records else MIN_CHUNK_SECONDS
+    small = max(1, int(smallest / game_seconds))
     large = max(1, int(MAX_CHUNK_SECONDS / game_seconds))
     size = min(max(math.ceil(games / TARGET_CHUNKS), small), large, MAX_CHUNK)
     return int(min(size, games))
@@ -389,7 +396,8 @@ class RunConfig:
         texts = split_strategies(strategies)
         seating = resolve_seating(rotate, len(texts), players)
         parsed = [spec.strategies.parse(t) for t in texts]
-        chunk = default_chunk_size(games, expected_game_seconds(spec, players, parsed)) \
+        chunk = default_chunk_size(games, expected_game_seconds(spec, players, parsed),
+                                   bool(records)) \
             if chunk_size is None else _int_value(chunk_size, "chunk size", low=1,
                                                   high=MAX_CHUNK_SIZE,
                                                   why="a chunk's rows are built in memory")

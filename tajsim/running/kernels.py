@@ -71,22 +71,27 @@ def gather_fields_nb(results, setups, n_players, source, offset, width, seat_ste
     source, offset, width, seat_step, start : int64[C]
     out : uint8[...] the columns' buffer
     """
-    for c in range(source.shape[0]):
-        w = width[c]
-        src = results if source[c] == 0 else setups
-        rep = 1 if source[c] == 0 else n_players
-        step = seat_step[c]
-        d = start[c]
-        for r in range(src.shape[0]):  # no division a value: 2x faster than i // n_players
-            off = offset[c]
-            for _ in range(rep):
-                if w == 1:
-                    out[d] = src[r, off]
-                elif w == 2:
-                    out[d] = src[r, off]
-                    out[d + 1] = src[r, off + 1]
-                else:
-                    for b in range(w):
-                        out[d + b] = src[r, off + b]
-                d += w
-                off += step
+    # record after record, each column's value written to its place: a record is read once,
+    # in order (a column at a time read a setup record of 800 bytes a value: 2-3x slower)
+    for i in range(2):
+        src = results if i == 0 else setups
+        rep = 1 if i == 0 else n_players
+        for r in range(src.shape[0]):
+            for c in range(source.shape[0]):
+                if source[c] != i:
+                    continue
+                w = width[c]
+                off = offset[c]
+                step = seat_step[c]
+                d = start[c] + r * rep * w
+                for _ in range(rep):
+                    if w == 1:
+                        out[d] = src[r, off]
+                    elif w == 2:
+                        out[d] = src[r, off]
+                        out[d + 1] = src[r, off + 1]
+                    else:
+                        for b in range(w):
+                            out[d + b] = src[r, off + b]
+                    d += w
+                    off += step

@@ -454,8 +454,9 @@ def simulate(
         False: keep no rows, only the mergeable aggregates; the return value is then the
         summary frame (``RunResult.summary``: win rates and scores by strategy and by seat).
     chunk_size : int, optional
-        Games per chunk (default: 1/64 of the run, kept between 0.05 and 2 s of one core by
-        the line-up's expected cost and at most 10,000 games: ``default_chunk_size`` of
+        Games per chunk (default: 1/64 of the run, kept between 0.05 (0.2 with records) and
+        2 s of one core by the line-up's expected cost and at most 10,000 games:
+        ``default_chunk_size`` of
         :mod:`tajsim.running.config`). Part of the run's configuration (the chunk files), not
         of the results.
     rotate : True, False, "auto" or "round-robin"
