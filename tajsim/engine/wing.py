@@ -9,6 +9,8 @@ say of it ...). Each conventional name below may be overridden by passing the sp
 spec field                              read from (``W`` = ``tajsim.games.<name>``)
 =====================================  ===================================================
 name, source_folders                    the package's name; ``W.SOURCE_FOLDERS``
+better_score                            ``LOWER_SCORE_WINS`` (enums; default False), the
+                                        constant the finish kernels rank by
 editions, players, max_players          ``W.engine.enums``: ``EDITION_NAMES``, ``MIN_PLAYERS``
                                         (one int, or one per edition), ``MAX_PLAYERS``
 default_players, max_game_length        ``DEFAULT_PLAYERS``, ``MAX_GAME_LENGTH`` (enums) or
@@ -132,6 +134,16 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
         source_folders=tuple(folder / sub for sub in wing.SOURCE_FOLDERS),
         golden_dir=REPO / "tests" / "golden" / name,
     )
+    # The finish kernels rank by the same constant (tajsim.engine.ranking), so a spec cannot
+    # declare the other direction.
+    lower_wins = bool(getattr(E, "LOWER_SCORE_WINS", False))
+    fields["better_score"] = "lower" if lower_wins else "higher"
+    if declared.get("better_score", fields["better_score"]) != fields["better_score"]:
+        raise ValueError(f"{name}: better_score {declared['better_score']!r} contradicts the "
+                         f"finish kernels' LOWER_SCORE_WINS = {lower_wins} (engine/enums.py)")
+    if int(E.MAX_PLAYERS) > 8:
+        raise ValueError(f"{name}: MAX_PLAYERS {E.MAX_PLAYERS}; the generic finish ranks at "
+                         "most 8 seats (tajsim.engine.ranking)")
     for field_name, constant in (("default_players", "DEFAULT_PLAYERS"),
                                  ("max_game_length", "MAX_GAME_LENGTH")):
         if hasattr(E, constant):

@@ -14,7 +14,6 @@ SPEC = GameSpec.from_wing(
     description=("Gimmler's No Thanks! (2004): pay a chip to refuse the face-up card or take it "
                  "with its chips; a run of consecutive cards scores its lowest card, each chip "
                  "one point off. The lowest score wins."),
-    better_score="lower",
     components=ComponentSet.without_files("No Thanks!", E.COMP_SIZE,
                                           "no component files (cards 3 to 35)"),
     seat_cost_us=1.1,  # random: about 4.2 µs of CPU a 4-player game (tajsim bench --profile)

@@ -20,6 +20,8 @@ EDITION_BASIC = 0
 EDITION_NAMES = ("basic",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
+#: The score's direction (``GameSpec.better_score`` is derived from it): the highest wins (R40).
+LOWER_SCORE_WINS = False
 P = MAX_PLAYERS
 RULES_EDITION_MASK = 0xFF
 

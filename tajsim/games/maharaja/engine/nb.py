@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.compensation import seat_compensation
+from tajsim.engine.ranking import rank_seats, ranking_key
 from tajsim.engine.rng import below, game_seeds, seed_policy_streams
 from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.maharaja.engine.enums import (
@@ -73,6 +74,7 @@ from tajsim.games.maharaja.engine.enums import (
     END_TRACK,
     ENUM_SETUP_BASE,
     LOC_CITY,
+    LOWER_SCORE_WINS,
     MAX_DEGREE,
     MAX_PLAYERS,
     MAX_ROAD_VILLAGES,
@@ -824,16 +826,9 @@ def finish_game(state, cause):
     state[S_END_CAUSE] = cause
     state[S_END_ROUND] = state[S_ROUND]
     for p in range(n):
-        rank = 1
-        for q in range(n):
-            if q == p:
-                continue
-            sq = score_of(state, q)
-            sp = score_of(state, p)
-            if sq > sp or (sq == sp and state[S_CARD_OF + q] < state[S_CARD_OF + p]):
-                rank += 1
-        state[S_RANK + p] = rank
-        state[S_WINNER + p] = 1 if rank == 1 else 0
+        lower_card = N_CARDS - state[S_CARD_OF + p]
+        state[S_RANK + p] = ranking_key(score_of(state, p), lower_card, LOWER_SCORE_WINS)
+    rank_seats(state, n, S_RANK, S_WINNER)
     state[S_PHASE] = PHASE_GAME_OVER
     state[S_CUR] = -1
     state[S_TURN_PLAYER] = -1

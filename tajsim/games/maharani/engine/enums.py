@@ -20,6 +20,8 @@ import numpy as np
 EDITION_NAMES = ("2012",)  # Queen Games, 2012 (the French rules text); edition index 0
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
+#: The score's direction (``GameSpec.better_score`` is derived from it): the most gold wins (R13).
+LOWER_SCORE_WINS = False
 # Rule options: bits of the rules code above the edition index (GameSpec.rules_code).
 OPT_FREE_REFRESH = 1 << 8  # R9b: refreshing is legal even with every marker face up
 OPT_TARGET_MARKER = 1 << 9  # R6c: the marker of the quarter placed INTO is turned, not the source

@@ -21,6 +21,7 @@ import numpy as np
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.compensation import seat_compensation
+from tajsim.engine.ranking import rank_seats, ranking_key
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.maharani.engine.enums import (
@@ -55,6 +56,7 @@ from tajsim.games.maharani.engine.enums import (
     LOC_BOARD,
     LOC_REMOVED,
     LOC_SLOT,
+    LOWER_SCORE_WINS,
     MAX_PLAYERS,
     MAX_SCORED_ARTISANS,
     MAX_SPACES,
@@ -643,13 +645,8 @@ def finish_game(state, comp, reason):
             score_quarter(state, comp, q)
     n = state[S_N_PLAYERS]
     for p in range(n):
-        mine = score_of(state, p)
-        better = 0
-        for o in range(n):
-            if score_of(state, o) > mine:
-                better += 1
-        state[S_RANK + p] = 1 + better
-        state[S_WINNER + p] = 1 if better == 0 else 0
+        state[S_RANK + p] = ranking_key(score_of(state, p), 0, LOWER_SCORE_WINS)
+    rank_seats(state, n, S_RANK, S_WINNER)
     state[S_PHASE] = PHASE_GAME_OVER
     state[S_CUR] = -1
     state[S_END_REASON] = reason

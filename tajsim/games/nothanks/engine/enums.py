@@ -11,6 +11,8 @@ import numpy as np
 EDITION_NAMES = ("2004",)  # Amigo, 2004; edition index 0
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
+#: The score's direction (``GameSpec.better_score`` is derived from it): the lowest score wins.
+LOWER_SCORE_WINS = True
 LOW_CARD = 3
 HIGH_CARD = 35
 N_CARDS = HIGH_CARD - LOW_CARD + 1  # 33

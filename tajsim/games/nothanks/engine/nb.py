@@ -7,6 +7,7 @@ They allocate nothing and raise nothing; the Python layer checks actions before 
 from __future__ import annotations
 
 from tajsim.engine.arrays import borrowed
+from tajsim.engine.ranking import rank_seats, ranking_key
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import kernel
 from tajsim.games.nothanks.engine import enums as E
@@ -86,12 +87,8 @@ def finish_nb(state):
     """Rank the seats (1 = lowest score; ties share the better rank) and end the game."""
     n = state[E.S_N_PLAYERS]
     for p in range(n):
-        mine = score_nb(state, p)
-        rank = 1
-        for q in range(n):
-            if score_nb(state, q) < mine:
-                rank += 1
-        state[E.S_RANK + p] = rank
+        state[E.S_RANK + p] = ranking_key(score_nb(state, p), 0, E.LOWER_SCORE_WINS)
+    rank_seats(state, n, E.S_RANK, -1)
     state[E.S_PHASE] = E.PHASE_GAME_OVER
     state[E.S_CUR] = -1
 

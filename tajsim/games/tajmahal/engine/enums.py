@@ -21,6 +21,8 @@ EDITION_2000 = 1
 EDITION_NAMES = ("2018", "2000")
 MIN_PLAYERS = (2, 3)  # by edition
 MAX_PLAYERS = 5
+#: The score's direction (``GameSpec.better_score`` is derived from it): the highest wins (R19).
+LOWER_SCORE_WINS = False
 N_VISITS = 12
 HAND_START = 6
 DISPLAY_SIZE = (0, 0, 3, 5, 7, 9)  # by player count

@@ -21,6 +21,7 @@ from numba.extending import intrinsic
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.compensation import RULES_MASK, seat_compensation
+from tajsim.engine.ranking import rank_seats, ranking_key
 from tajsim.engine.rng import game_seeds, seed_policy_streams, shuffle_slice
 from tajsim.engine.targets import into_play_loop, kernel
 from tajsim.games.tajmahal.engine.enums import (
@@ -59,6 +60,7 @@ from tajsim.games.tajmahal.engine.enums import (
     LOC_ROW,
     LOC_SUPPLY,
     LOC_UNREST,
+    LOWER_SCORE_WINS,
     MASK_DECK,
     MASK_DISCARD,
     MASK_DISPLAY,
@@ -575,7 +577,8 @@ def hand_scoring_points(state, comp, p):
 
 @kernel
 def final_scoring(state, comp):
-    """Final scoring and ranks (R18-R19)."""
+    """Final scoring and ranks (R18-R19): the highest score wins; in the 2018 edition a tie goes
+    to the most cards in hand, in 2000 it stands (shared wins)."""
     state = borrowed(state)
     comp = borrowed(comp)
     n = state[S_N_PLAYERS]
@@ -583,15 +586,9 @@ def final_scoring(state, comp):
         state[S_SCORE + p * N_PARTS + PART_CARDS] = hand_scoring_points(state, comp, p)
     tie_break_on_hand = state[S_EDITION] == EDITION_2018
     for p in range(n):
-        sp = score_of(state, p)
-        better = 0
-        for q in range(n):
-            sq = score_of(state, q)
-            more_cards = state[S_HAND_N + q] > state[S_HAND_N + p]
-            if sq > sp or (sq == sp and tie_break_on_hand and more_cards):
-                better += 1
-        state[S_RANK + p] = better + 1
-        state[S_WINNER + p] = 1 if better == 0 else 0
+        more_cards = state[S_HAND_N + p] if tie_break_on_hand else 0
+        state[S_RANK + p] = ranking_key(score_of(state, p), more_cards, LOWER_SCORE_WINS)
+    rank_seats(state, n, S_RANK, S_WINNER)
     state[S_PHASE] = PHASE_GAME_OVER
     state[S_CUR] = -1
 
