@@ -287,25 +287,31 @@ def section_variants(ctx: ReportContext) -> None:
            + "; ".join(f"{r.variant} {r.level} ({r.n_players}p): "
                        f"{_pct(r.estimate, r.ci_low, r.ci_high)}"
                        for r in gradient.itertuples()) + "." if len(gradient) else ""))
-    ctx.table(variant_table_wide(long, "balance"), "The variants side by side: per player "
-              "count and level, each seat's win rate (%), the largest deviation from parity "
-              "(points, 95% interval), ties, length and the winners' diversity (mirror games), "
-              "or the stronger level's share, the first seat's rate and the winning level's "
-              "entropy (mixed tables: the skill profile's key numbers). The style mixes and "
-              "the arc of the same rows follow.", "variant_comparison", full=long)
+    sizes = sorted(int(n) for n in long["n_players"].unique())
+    for i, n in enumerate(sizes):  # one table a table size: each fits the page's rows
+        at_n = long[long["n_players"] == n]
+        ctx.table(variant_table_wide(at_n, "balance"), f"The variants side by side at {n} "
+                  "players: per level, each seat's win rate (%), the largest deviation from "
+                  "parity (points, 95% interval), ties, length and the winners' diversity "
+                  "(mirror games), or the stronger level's share, the first seat's rate and the "
+                  "winning level's entropy (mixed tables: the skill profile's key numbers). The "
+                  "style mixes and the arc of the same rows follow.",
+                  "variant_comparison" if i == 0 else None, full=long if i == 0 else None)
     if len(styles):
         ctx.table(variant_table_wide(long, "styles"), "Which style wins, by variant: the "
                   "winning style's entropy (bits, 95% bootstrap interval, of log2(k) at most) "
                   "and each style's share of the wins (Wilson interval over the games).")
-    arc_rows = variant_table_wide(long, "arc")
-    if "runaway: leader over null (pts)" in arc_rows.columns:
-        ctx.table(arc_rows, "The arc of every row's games, by variant: lead changes a game "
-                  "(t interval), a seat behind the sole mid-game leader's share of the win "
-                  "(Wilson, n seat-games), and the runaway test (the mid-game leader's share "
-                  "of the win minus the null model's, points, normal interval, its verdict, n "
-                  "games with a sole mid-game leader, and the p of a difference, Holm over "
-                  "the table's tests; 'no feedback' is each row's own equivalence test, TOST "
-                  f"within ±{100 * RUNAWAY_MARGIN:.0f} points).")
+    for n in sizes:
+        arc_rows = variant_table_wide(long[long["n_players"] == n], "arc")
+        if "runaway: leader over null (pts)" not in arc_rows.columns:
+            continue
+        ctx.table(arc_rows, f"The arc of every row's games at {n} players, by variant: lead "
+                  "changes a game (t interval), a seat behind the sole mid-game leader's share "
+                  "of the win (Wilson, n seat-games), and the runaway test (the mid-game "
+                  "leader's share of the win minus the null model's, points, normal interval, "
+                  "its verdict, n games with a sole mid-game leader, and the p of a "
+                  "difference, Holm over the comparison's tests; 'no feedback' is each row's "
+                  f"own equivalence test, TOST within ±{100 * RUNAWAY_MARGIN:.0f} points).")
     diversity = long[long["measure"] == "winner_profile_entropy"]
     panels = [("largest seat deviation from parity (points)", dev, 0.0, 100.0),
               ("stronger level's share, mixed tables (%)", gradient, 50.0, 100.0),
