@@ -64,7 +64,8 @@ def heuristic_lineup(spec) -> list[str]:
     registry order, five at most (no search, ``random`` or ``learned``): for Taj Mahal
     :data:`HEURISTIC_LINEUP`."""
     names = [s.name for s in spec.strategies.all()
-             if "search" not in s.tags and s.name not in ("random", "learned")]
+             if "search" not in s.tags and "cpu_only" not in s.tags
+             and s.name not in ("random", "learned")]
     names.sort(key=lambda name: name != "balanced")  # stable: balanced first, then in order
     return names[:5]
 
@@ -72,7 +73,8 @@ def heuristic_lineup(spec) -> list[str]:
 def gpu_strategy_groups(spec, seats: int) -> list[list[str]]:
     """Every strategy the GPU plays, in groups of ``seats``, the last group filled with
     ``random``."""
-    names = [s.name for s in spec.strategies.all() if "search" not in s.tags]
+    names = [s.name for s in spec.strategies.all()
+             if "search" not in s.tags and "cpu_only" not in s.tags]
     groups = [names[k:k + seats] for k in range(0, len(names), seats)]
     groups[-1] += ["random"] * (seats - len(groups[-1]))
     return groups

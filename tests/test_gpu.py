@@ -40,8 +40,10 @@ def simulate_cases(cases: list[dict]) -> list[dict]:
 
 
 def gpu_strategies(game: str) -> list[str]:
-    """Every registered strategy the GPU plays (all but the search strategies)."""
-    return [s.name for s in get_game(game).strategies.all() if "search" not in s.tags]
+    """Every registered strategy the GPU plays (all but the search strategies and those tagged
+    cpu_only)."""
+    return [s.name for s in get_game(game).strategies.all()
+            if "search" not in s.tags and "cpu_only" not in s.tags]
 
 
 def cases_for(game: str) -> list[dict]:

@@ -49,6 +49,9 @@ class NetAgent:
         The network strategy's vector playing the set of ``fingerprint``.
     data_file : ``() -> Path``
         The shipped weights (``--install`` writes it).
+    anchor : ``() -> float64[n_features]``
+        The linear policy the final weights are blended with (``theta0`` with ``U = 0``): the
+        game's ``learned`` weights, or zeros (the base heuristic's order).
     outcome : ``(state, n_players) -> list of float``
         Each seat's result in the finished game ``state`` (1.0 a winner, else 0.0): the value
         head's target.
@@ -67,3 +70,4 @@ class NetAgent:
     params_of: Callable[[int], np.ndarray]
     data_file: Callable[[], Path]
     outcome: Callable[[np.ndarray, int], list[float]]
+    anchor: Callable[[], np.ndarray]

@@ -18,9 +18,11 @@ A round of :func:`train_net`:
 3. **Measure.** The expert's agreement on the new round's decisions *before* fitting them (a
    held-out measure) and, with ``eval_games``, the network against the base preset head to
    head (Wilson 95% interval).
-4. **Shrink** (after the last round, with ``eval_games``). The network's part of the scores
-   (``theta0`` and ``U``) is tried at each share of ``SHRINKAGE`` against the base preset on
-   other evaluation games; the weights keep the share that wins most (as ``learned`` does).
+4. **Blend** (after the last round, with ``eval_games``). The policy head is blended with the
+   game's anchor (``learned``'s linear weights: the network's theta with ``U = 0``) at each
+   share of ``SHRINKAGE`` and played against the base preset on other evaluation games; the
+   weights keep the share that wins most (``learned`` shrinks its own fit the same way). With
+   ``resume`` on a finished checkpoint only this step runs again.
 
 Everything is a pure function of the seed and the settings: the games of round r are game ids
 ``r * ROUND_STRIDE + g`` of the master seed, the minibatch order of round r comes from
@@ -62,7 +64,7 @@ __all__ = ["NetData", "NetTrainConfig", "agreement", "collect_net_decisions", "f
 ROUND_STRIDE = 1_000_000
 EVAL_FIRST_GAME = 60_000_000
 #: The shares of the network's part of the scores the final weights try (module doc, step 4).
-SHRINKAGE = (0.25, 0.5, 1.0)
+SHRINKAGE = (0.0, 0.25, 0.5, 1.0)
 
 
 def net_agent_of(spec: GameSpec) -> NetAgent:
@@ -145,7 +147,12 @@ def _play_games(spec: GameSpec, cfg: NetTrainConfig, rnd: int, game_ids: list[in
     x = np.empty(agent.n_inputs, np.int64)
     phi = np.zeros((agent.max_candidates, agent.n_features), np.int64)
     cand = np.empty(agent.max_candidates, np.int64)
-    xs, phis, ncs, targets, won, movers = [], [], [], [], [], []
+    xs: list[np.ndarray] = []
+    phis: list[np.ndarray] = []
+    ncs: list[int] = []
+    targets: list[int] = []
+    won: list[float] = []
+    movers: list[int] = []
     ed = spec.editions.index(cfg.edition) if cfg.edition else 0
     for g in game_ids:
         n_players = cfg.players[g % len(cfg.players)]
@@ -368,7 +375,7 @@ def _cpu_seconds() -> float:
 def save_checkpoint(path: Path, cfg: NetTrainConfig, rnd: int, state: FitState, data: NetData,
                     history: list[dict[str, Any]]) -> None:
     """Everything the next round needs (written to a temporary file, then renamed)."""
-    arrays: dict[str, np.ndarray] = {}
+    arrays: dict[str, Any] = {}
     for name in PARAM_NAMES:
         arrays["p_" + name] = state.params[name]
         arrays["m_" + name] = state.m[name]
@@ -377,8 +384,9 @@ def save_checkpoint(path: Path, cfg: NetTrainConfig, rnd: int, state: FitState, 
     arrays["scale"] = state.scale
     info = {"config": cfg.key(), "round": rnd, "step": state.step, "history": history}
     tmp = path.with_name(path.name + ".tmp")
+    arrays["info"] = np.array(json.dumps(info))
     with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, info=np.array(json.dumps(info)), **arrays)
+        np.savez_compressed(fh, **arrays)
     os.replace(tmp, path)
 
 
@@ -421,7 +429,10 @@ def train_net(spec: GameSpec, cfg: NetTrainConfig, *, checkpoint: Path | None = 
     the same settings is continued. ``stop_after`` ends after that many rounds in total (the
     tests' interrupted run)."""
     agent = net_agent_of(spec)
-    done, state, data, history = 0, None, None, []
+    done: int = 0
+    state: FitState | None = None
+    data: NetData | None = None
+    history: list[dict[str, Any]] = []
     if resume and checkpoint is not None and checkpoint.is_file():
         done, state, data, history = load_checkpoint(checkpoint, cfg)
         log(f"resumed {checkpoint} after round {done}")
@@ -492,33 +503,37 @@ def train_net(spec: GameSpec, cfg: NetTrainConfig, *, checkpoint: Path | None = 
 
 def _shrunk(spec: GameSpec, cfg: NetTrainConfig, weights: Any, log: Callable[[str], None]
             ) -> Any:
-    """The weights with the network's part of the scores (theta0 and U) scaled by the share
-    of ``SHRINKAGE`` that takes the most wins against the base preset on the evaluation
-    games (ties: the larger share); the shares' results go into ``meta["shrinkage"]``. The
-    imitation's departures from the base heuristic's order are often worse than the order
-    itself (learned's experience too), so a part of them may play better than all."""
+    """The weights blended with the game's anchor policy (``NetAgent.anchor``: ``learned``'s
+    linear weights, else zero, ``balanced``'s order): ``theta0 = (1 - a) anchor + a theta0``,
+    ``U = a U``, at the share ``a`` of ``SHRINKAGE`` that takes the most wins against the base
+    preset on other evaluation games (ties: the larger share); the shares' results go into
+    ``meta["shrinkage"]``. The imitation's departures from a good linear order are often worse
+    than the order itself, so a part of them may play better than all; ``a = 0`` is the anchor
+    itself."""
     agent = net_agent_of(spec)
     ed = spec.editions.index(cfg.edition) if cfg.edition else 0
     base_spec, base_params = spec.strategies.parse(agent.base)
+    anchor = agent.anchor()
     tried = []
+
+    def blend(alpha: float, meta: dict[str, Any]) -> Any:
+        return agent.weights.NetWeights(
+            W1=weights.W1, b1=weights.b1, theta0=(1.0 - alpha) * anchor + alpha * weights.theta0,
+            U=alpha * weights.U, wv=weights.wv, bv=weights.bv, meta=meta)
+
     for alpha in SHRINKAGE:
-        w = agent.weights.NetWeights(W1=weights.W1, b1=weights.b1, theta0=alpha * weights.theta0,
-                                     U=alpha * weights.U, wv=weights.wv, bv=weights.bv,
-                                     meta=dict(weights.meta))
+        w = blend(alpha, dict(weights.meta))
         params = agent.params_of(agent.weights.remember_set(agent.weights.quantise(w)))
         m = match(spec, Entry(agent.strategy, agent.strategy_id, params),
                   Entry(agent.base, base_spec.strategy_id, base_params), cfg.eval_games, 2, ed,
                   cfg.seed, EVAL_FIRST_GAME + 1_000_000, threads=max(1, cfg.workers))
         tried.append({"alpha": alpha, "share": m["share"], "ci_low": m["ci_low"],
                       "ci_high": m["ci_high"], "games": m["games"]})
-        log(f"shrinkage {alpha:g}: against {agent.base} {m['share']:.3f} "
+        log(f"blend {alpha:g}: against {agent.base} {m['share']:.3f} "
             f"[{m['ci_low']:.3f}, {m['ci_high']:.3f}] of {m['games']} games")
     best = max(tried, key=lambda t: (t["share"], t["alpha"]))
-    alpha = best["alpha"]
-    meta = dict(weights.meta, shrinkage=tried, alpha=alpha)
-    return agent.weights.NetWeights(W1=weights.W1, b1=weights.b1, theta0=alpha * weights.theta0,
-                                    U=alpha * weights.U, wv=weights.wv, bv=weights.bv,
-                                    meta=meta)
+    return blend(best["alpha"], dict(weights.meta, shrinkage=tried, alpha=best["alpha"],
+                                     anchor=[float(x) for x in anchor]))
 
 
 def _remember(agent: NetAgent, state: FitState, meta: dict[str, Any]) -> np.ndarray:

@@ -48,9 +48,9 @@ def check_gpu_run(config: RunConfig) -> None:
             raise UserError(f"strategy {label!r} is a search strategy, which plays on the CPU "
                             "only; expected random, greedy or a heuristic preset with "
                             "--device gpu, or --device cpu")
-        if "net" in strategy.tags:  # its weights array is not an argument of the GPU batch
-            raise UserError(f"strategy {label!r} plays its network on the CPU only (the GPU "
-                            "batch kernel does not take its weights yet); expected --device cpu")
+        if "cpu_only" in strategy.tags:  # e.g. net: the GPU batch takes no weights array yet
+            raise UserError(f"strategy {label!r} plays on the CPU only (the GPU batch kernel "
+                            "does not take its weights yet); expected --device cpu")
     check_device()
 
 

@@ -32,6 +32,7 @@ from tajsim.games.maharani.strategies.registry import (
     LEARNED_FILE,
     NET_FILE,
     expert_with_learned_rollout,
+    load_learned,
     load_presets,
     net_params,
 )
@@ -106,6 +107,7 @@ SPEC = GameSpec.from_wing(
         params_of=lambda fp: net_params(load_presets()[LEARNED_BASE]["weights"], fp),
         data_file=lambda: NET_FILE,
         outcome=lambda state, n: [float(state[E.S_WINNER + p] == 1) for p in range(n)],
+        anchor=lambda: load_learned().theta,
     ),
     board_picture="tajsim.games.maharani.report.board_plot:draw_palace",
     seat_cost_us=6.7,  # random: about 37,000 4-player games/s on one core

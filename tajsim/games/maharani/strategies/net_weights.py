@@ -110,9 +110,10 @@ def reference_scores(quantised: np.ndarray, x: np.ndarray, phi: np.ndarray
 
 def save_net_file(path: str | Path, w: NetWeights) -> None:
     """Write ``w`` as ``.npz`` (float32 arrays: a few hundred KB at most)."""
-    arrays = {name: np.asarray(a, np.float32) for name, a in w.arrays().items()}
+    arrays: dict[str, Any] = {name: np.asarray(a, np.float32) for name, a in w.arrays().items()}
+    arrays["meta"] = np.array(json.dumps(w.meta, sort_keys=True))
     with open(path, "wb") as fh:
-        np.savez_compressed(fh, meta=np.array(json.dumps(w.meta, sort_keys=True)), **arrays)
+        np.savez_compressed(fh, **arrays)
 
 
 def load_net_file(path: str | Path) -> tuple[NetWeights, int]:

@@ -227,7 +227,7 @@ def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) ->
                      "iteration from mcts (tajsim train --agent net"
                      + (f", {float(trained) / 60:.0f} CPU min" if trained else "") + ")"),
         params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
-        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net"),
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
         n_params=N_PARAMS,
         cost=12.0)  # one heuristic pass, the observation and a 32-unit layer a decision
 
