@@ -1,28 +1,27 @@
 """Where a chunk's records cost goes: CPU seconds (thread time, best of the repeats) of playing a
-chunk and of each step of building its outputs, old path against new (issue 42, section 3).
+chunk and of building its outputs, with records and without (issue 42, section 3).
 
-For each (line-up, chunk size): ``play`` (the game's ``play_batch``), ``aggregates``
-(``Aggregates.from_records``), the table by the old path (``records.results_columns``: one NumPy
-expression a column, then Arrow) and by the new one (``records.results_table``: the record
-fields gathered by one compiled pass into one buffer, Arrow's arrays over it), and the Parquet
-file in each codec. ``records_share`` = (aggregates + table + Parquet) / play: the rate a core
-loses to records is about ``1 / (1 + records_share)``. CPU time, so a loaded machine changes
-the figures less than it changes wall-clock rates.
+For each line-up (``random`` and the game's heuristic line-up of ``bench_scaling.py``) and each
+chunk size (the runner's default before issue 42's change, 0.05 s of one core, and its
+default for a run that keeps its rows, ``config.MIN_CHUNK_SECONDS_RECORDS``): ``play`` (the
+game's ``play_batch``), ``off`` (``chunk.build_chunk`` without records: the aggregates and their
+file), ``on`` (with records: also the rows' table and its Parquet file) and the Parquet file
+written the old way (every column nullable, dictionaries, statistics) against the runner's
+(``records.to_parquet``), seconds and bytes. ``bound_on = play / (play + on)``: the most of the
+machine's rate a run keeping its rows can reach when every core plays (``bound_off`` without);
+CPU time, so a loaded machine changes the figures less than it changes wall-clock rates.
 
-    python benchmarks/bench_records.py [--quick]
+    python benchmarks/bench_records.py --game maharaja [--quick]
 """
 
 from __future__ import annotations
 
 import io
 import time
+from dataclasses import replace
 
 import common
-
-CASES = [("random", "random", 10_000), ("random", "random", 2_000),
-         ("heuristic", "balanced,greedy,commodity,random", 197),
-         ("heuristic", "balanced,greedy,commodity,random", 1_000)]
-CODECS = ("zstd", "snappy", "lz4", "none")
+from bench_scaling import lineup
 
 
 def _best(f, repeat: int):
@@ -34,58 +33,68 @@ def _best(f, repeat: int):
     return best, out
 
 
-def measure(args, name: str, strategies: str, games: int) -> dict:
+def measure(args, name: str, chunk_seconds: float) -> dict:
     """One line-up and chunk size: the row of the CSV."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from tajsim.running.aggregates import Aggregates
-    from tajsim.running.chunk import play_chunk_arrays
+    from tajsim.running.chunk import build_chunk, play_chunk_arrays
     from tajsim.running.config import RunConfig
-    from tajsim.running.records import _arrow, results_columns, results_table
+    from tajsim.running.records import PARQUET_COMPRESSION, results_table, to_parquet
 
-    config = RunConfig.make(game=args.game, games=2 * games, players=4, strategies=strategies,
-                            seed=args.seed, chunk_size=games)
+    strategies, players, _ = lineup(args.game, name)
+    probe = RunConfig.make(game=args.game, games=64, players=players, strategies=strategies,
+                           seed=args.seed, chunk_size=32).task()
+    play_chunk_arrays(probe, 0)  # the kernels loaded
+    per_game = _best(lambda: play_chunk_arrays(probe, 1), 3)[0] / 32
+    games = max(8, min(10_000, int(chunk_seconds / per_game)))
+    config = RunConfig.make(game=args.game, games=2 * games, players=players,
+                            strategies=strategies, seed=args.seed, chunk_size=games)
     task = config.task()
-    play_chunk_arrays(task, 1)  # the kernels loaded
     play, (res, st, lu) = _best(lambda: play_chunk_arrays(task, 0), max(1, args.repeat // 3))
-    agg, _ = _best(lambda: Aggregates.from_records(task, res, st, lu), args.repeat)
-    old, _ = _best(lambda: pa.table({k: _arrow(v) for k, v in results_columns(
-        task, res, st, lu).items()}), args.repeat)
-    new, table = _best(lambda: results_table(task, res, st, lu), args.repeat)
-    row = {"game": args.game, "lineup": name, "strategies": strategies, "chunk_games": games,
-           "play_s": play, "aggregates_s": agg, "table_old_s": old, "table_new_s": new}
+    off, _ = _best(lambda: build_chunk(replace(task, records=False), 0, res, st, lu),
+                   args.repeat)
+    on, _ = _best(lambda: build_chunk(replace(task, records=True), 0, res, st, lu),
+                  args.repeat)
+    table = results_table(task, res, st, lu)
 
-    def write(codec: str) -> bytes:
+    def old_parquet() -> bytes:
         buf = io.BytesIO()
-        pq.write_table(table, buf, compression=codec)
+        pq.write_table(table, buf, compression=PARQUET_COMPRESSION)
         return buf.getvalue()
 
-    for codec in CODECS:
-        seconds, data = _best(lambda c=codec: write(c), args.repeat)
-        row[f"parquet_{codec}_s"] = seconds
-        row[f"parquet_{codec}_bytes"] = len(data)
-    row["records_share_old"] = (agg + old + row["parquet_zstd_s"]) / play
-    row["records_share_new"] = (agg + new + row["parquet_snappy_s"]) / play
-    row["load_avg"] = common.load_avg()
-    return row
+    old_s, old_bytes = _best(old_parquet, args.repeat)
+    new_s, new_bytes = _best(lambda: to_parquet(table), args.repeat)
+    return {"game": args.game, "lineup": name, "strategies": strategies,
+            "chunk_seconds": chunk_seconds, "chunk_games": games, "columns": table.num_columns,
+            "play_s": play, "outputs_off_s": off, "outputs_on_s": on,
+            "parquet_old_s": old_s, "parquet_old_bytes": len(old_bytes),
+            "parquet_new_s": new_s, "parquet_new_bytes": len(new_bytes),
+            "bound_off": play / (play + off), "bound_on": play / (play + on),
+            "load_avg": common.load_avg()}
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = common.parser(__doc__.splitlines()[0], repeat=9, quick_repeat=3)
+    from tajsim.running import config
+
+    smallest = [config.MIN_CHUNK_SECONDS]
+    if hasattr(config, "MIN_CHUNK_SECONDS_RECORDS"):  # a tree before issue 42's chunks: one
+        smallest.append(config.MIN_CHUNK_SECONDS_RECORDS)
+
+    p = common.parser(__doc__.splitlines()[0], repeat=5, quick_repeat=3)
+    p.add_argument("--lineups", nargs="+", default=["random", "heuristic"])
     args = common.parse(p, argv)
     rows = []
-    for name, strategies, games in CASES:
-        row = measure(args, name, strategies, games)
-        rows.append(row)
-        common.log(f"{name} {games:,} games: play {row['play_s']:.4f} s, aggregates "
-                   f"{row['aggregates_s']:.4f}, table old {row['table_old_s']:.4f} new "
-                   f"{row['table_new_s']:.4f}, Parquet " + ", ".join(
-                       f"{c} {row[f'parquet_{c}_s']:.4f} ({row[f'parquet_{c}_bytes'] / 1e3:,.0f}"
-                       " kB)" for c in CODECS)
-                   + f"; records / play: old {row['records_share_old']:.2f}, new "
-                   f"{row['records_share_new']:.2f}")
-    common.write_csv("records", rows, args)
+    for name in args.lineups:
+        for seconds in smallest:
+            row = measure(args, name, seconds)
+            rows.append(row)
+            common.log(f"{args.game} {name}, {row['chunk_games']:,} games ({seconds} s): play "
+                       f"{row['play_s']:.4f} s, outputs off {row['outputs_off_s']:.4f} on "
+                       f"{row['outputs_on_s']:.4f}; Parquet old {row['parquet_old_s']:.4f} s "
+                       f"({row['parquet_old_bytes'] / 1e3:,.0f} kB) new "
+                       f"{row['parquet_new_s']:.4f} s ({row['parquet_new_bytes'] / 1e3:,.0f} "
+                       f"kB); bound off {row['bound_off']:.3f} on {row['bound_on']:.3f}")
+    common.write_csv(f"records_{args.game}", rows, args)
 
 
 if __name__ == "__main__":

@@ -36,12 +36,23 @@ from pathlib import Path
 
 import common
 
-#: name -> (strategies, players, seconds of one core per timed run per worker)
+#: name -> (strategies, players, seconds of one core per timed run per worker), Taj Mahal's
 LINEUPS = {
     "random": ("random", 4, 2.0),
     "heuristic": ("balanced,greedy,commodity,random", 4, 2.0),
     "search": ("ismcts:iterations=60,balanced,balanced,balanced", 4, 4.0),
 }
+#: The other games' heuristic line-ups (issue 42's: four hand-written strategies each)
+HEURISTICS = {"maharaja": "balanced,greedy,rusher,tollroad",
+              "maharani": "balanced,greedy,zones,artisans"}
+
+
+def lineup(game: str, name: str) -> tuple[str, int, float]:
+    """``LINEUPS[name]`` for ``game``: its own heuristic line-up (``HEURISTICS``)."""
+    strategies, players, seconds = LINEUPS[name]
+    if name == "heuristic":
+        strategies = HEURISTICS.get(game, strategies)
+    return strategies, players, seconds
 
 CHILD = r"""
 import json, sys, time
@@ -105,7 +116,7 @@ def alternate(args, workers: int, modes: list[str], rounds: int) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="tajsim-scaling-") as tmp:
         for name in args.lineups:
-            strategies, players, seconds = LINEUPS[name]
+            strategies, players, seconds = lineup(args.game, name)
             if args.quick:
                 seconds /= 4
             probe = make_batch(8, players, strategies, seed=args.seed, game=args.game)
@@ -167,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
     rows, problems = [], []
     with tempfile.TemporaryDirectory(prefix="tajsim-scaling-") as tmp:
         for name in args.lineups:
-            strategies, players, seconds = LINEUPS[name]
+            strategies, players, seconds = lineup(args.game, name)
             if args.quick:
                 seconds /= 4
             probe = make_batch(8, players, strategies, seed=args.seed, game=args.game)
