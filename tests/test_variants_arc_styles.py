@@ -155,8 +155,8 @@ def test_the_wide_tables_carry_the_arc_with_n():
     long = variant_comparison(results)
     arc_rows = variant_table_wide(long, "arc")
     assert list(arc_rows["games"]) == [80, 80, 80]
-    runaway = arc_rows["runaway: leader over null (pts)"]
-    assert runaway.str.contains(r"\(n \d+; differs: Holm p ").all()
+    assert arc_rows["runaway: leader over null (pts)"].str.match(r"[+-]\d+\.\d \[").all()
+    assert arc_rows["runaway verdict"].str.contains(r"\(n \d+; differs: Holm p ").all()
     assert arc_rows["behind at mid-game wins"].str.contains(r"\(n \d+\)").all()
     balance = variant_table_wide(long, "balance")
     assert "styles: a/b/c" not in set(balance["level"])

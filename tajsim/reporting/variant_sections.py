@@ -63,8 +63,8 @@ def _arc_cells(m: dict, row: dict[str, object]) -> None:
         word = r.verdict
         if word in ("runaway", "catch-up") and not r.p_holm < 0.05:  # the family's word
             word = f"{word} alone, not after Holm"
-        row["runaway: leader over null (pts)"] = (
-            f"{_pts(r.estimate, r.ci_low, r.ci_high)} {word} (n {r.n:,}{holm})")
+        row["runaway: leader over null (pts)"] = _pts(r.estimate, r.ci_low, r.ci_high)
+        row["runaway verdict"] = f"{word} (n {r.n:,}{holm})"
 
 
 def _style_name(measure: str, shared: bool) -> str:
