@@ -290,7 +290,8 @@ def section_variants(ctx: ReportContext) -> None:
     sizes = sorted(int(n) for n in long["n_players"].unique())
     for i, n in enumerate(sizes):  # one table a table size: each fits the page's rows
         at_n = long[long["n_players"] == n]
-        ctx.table(variant_table_wide(at_n, "balance"), f"The variants side by side at {n} "
+        ctx.table(variant_table_wide(at_n, "balance").drop(columns="players"),
+                  f"The variants side by side at {n} "
                   "players: per level, each seat's win rate (%), the largest deviation from "
                   "parity (points, 95% interval), ties, length and the winners' diversity "
                   "(mirror games), or the stronger level's share, the first seat's rate and the "
@@ -305,13 +306,17 @@ def section_variants(ctx: ReportContext) -> None:
         arc_rows = variant_table_wide(long[long["n_players"] == n], "arc")
         if "runaway: leader over null (pts)" not in arc_rows.columns:
             continue
+        # the levels shortened as in the figure, so that the table fits the page
+        arc_rows = arc_rows.drop(columns="players").assign(
+            level=arc_rows["level"].astype(str).map(short_level))
         ctx.table(arc_rows, f"The arc of every row's games at {n} players, by variant: lead "
                   "changes a game (t interval), a seat behind the sole mid-game leader's share "
                   "of the win (Wilson, n seat-games), and the runaway test (the mid-game "
                   "leader's share of the win minus the null model's, points, normal interval, "
                   "its verdict, n games with a sole mid-game leader, and the p of a "
                   "difference, Holm over the comparison's tests; 'no feedback' is each row's "
-                  f"own equivalence test, TOST within ±{100 * RUNAWAY_MARGIN:.0f} points).")
+                  f"own equivalence test, TOST within ±{100 * RUNAWAY_MARGIN:.0f} points). "
+                  "Levels: T temperature, it iterations; the style mix is the one above.")
     diversity = long[long["measure"] == "winner_profile_entropy"]
     panels = [("largest seat deviation from parity (points)", dev, 0.0, 100.0),
               ("stronger level's share, mixed tables (%)", gradient, 50.0, 100.0),
