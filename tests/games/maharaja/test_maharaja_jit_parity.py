@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parents[3]
 # (players, strategy id per seat, params key, rules code, game id)
 GAMES = [(2, (0, 0), "none", 0, 0), (3, (1, 2, 0), "balanced", 1 << 9 | 1 << 10, 1),
          (5, (0, 0, 0, 0, 0), "none", 1 << 11 | 1 << 12 | 1 << 13 | 1 << 8, 2),
-         (2, (3, 2), "search", 0, 3)]
+         (2, (3, 2), "search", 0, 3),
+         # turnsearch (id 5) searches the draft, setup houses and turn steps too
+         (2, (5, 2), "turnsearch:iterations=2:candidates=2:step_candidates=2:horizon=0:"
+                     "step_horizon=0", 0, 4)]
 SEED = 77
 
 WORKER = r"""
