@@ -239,9 +239,13 @@ def test_the_chunk_count_is_described_as_the_code_does_it():
     assert config.n_chunks == 64  # the README's example run
     readme = (ROOT / "README.md").read_text()
     assert "complete run: 64 of 64 chunks (100,000 games)" in readme
-    assert RunConfig.make(games=20_000, players=4, strategies="random").n_chunks == 19
+    assert RunConfig.make(games=20_000, players=4, strategies="random",
+                          records=False).n_chunks == 19
+    # a run that keeps its rows: chunks of at least 0.2 s (issue 42)
+    assert RunConfig.make(games=20_000, players=4, strategies="random").n_chunks == 5
     help_text = " ".join(invoke("simulate", "--help").stdout.split())
     assert "1/64 of the run, so 64 chunks" in help_text and "19 chunks" in help_text
+    assert "5 chunks" in help_text
     running = " ".join((ROOT / "docs" / "running.md").read_text().split())
     assert "1/64 of the run, so 64 chunks" in running and "19 chunks" in running
     for text in (readme, help_text, running):

@@ -110,8 +110,8 @@ def catch_warnings() -> Iterator[list[warnings.WarningMessage]]:
               help="Keep only the aggregates (bounded memory and disk), no per-game rows.")
 @click.option("--chunk-size", type=int, default=None,
               help="Games per chunk (default: 1/64 of the run, so 64 chunks, kept between "
-                   "0.05 and 2 s of one core and at most 10,000 games: a 20,000-game random run "
-                   "has 19 chunks).")
+                   "0.05 (0.2 with records) and 2 s of one core and at most 10,000 games: a "
+                   "20,000-game random run has 5 chunks, 19 chunks with --no-records).")
 @click.option("--games-per-setup", type=int, default=1, show_default=True,
               help="Games played on each setup (Taj Mahal: province order + bonus tiles).")
 @click.option("--setups", type=click.Choice(["random", "enumerated"]), default="random",
