@@ -212,3 +212,14 @@ def test_restriction_is_kept(family):
                     hoarder_spec.strategy_id, state, COMP, p, hoarder, prng, buf, k)
             nb.apply_action_nb(state, COMP, a)
     assert decisions > 20
+
+
+def test_the_gpu_refuses_it_in_one_line():
+    """CPU only (tag ``search``): ``--device gpu`` refuses it before any GPU is looked for."""
+    from tajsim.errors import UserError
+    from tajsim.running.config import RunConfig
+    from tajsim.running.gpu import check_gpu_run
+
+    config = RunConfig.make(game="maharaja", games=2, strategies="turnsearch,hoarder", seed=1)
+    with pytest.raises(UserError, match="'turnsearch' is a search strategy"):
+        check_gpu_run(config)
