@@ -49,6 +49,8 @@ LEARNED_OFFSET = N_WEIGHTS
 #: (here, not in the search module, so that ``kernel_switches`` reads them).
 MCTS_ROLLOUT_SLOT = 2
 MCTS_ROLLOUT_LEARNED = 3
+#: The ``rollout`` value that names ``net`` (the network-guided search).
+MCTS_ROLLOUT_NET = 4
 #: Where ``net`` reads the fingerprint of its weights set (``net.py``; ``balanced``'s weights,
 #: its candidates' values, in ``params[:N_WEIGHTS]``).
 NET_FP_SLOT = N_WEIGHTS
@@ -109,8 +111,9 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
     ``greedy``, the presets, ``learned`` (whose first feature is the heuristic's value) or MCTS
     (whose rollouts use them), else True. ``learned`` is True for a ``learned`` seat and for an
     MCTS seat that rolls out with it (without ``params``, for any MCTS seat), else None.
-    ``net`` is None without a ``net`` seat, else the int64 array of the weights sets its seats
-    name (``net_switch.net_switch``; without ``params``, every set loaded in this process).
+    ``net`` is None without a ``net`` seat or an MCTS seat whose ``params`` row rolls out with
+    it (``MCTS_ROLLOUT_NET``), else the int64 array of the weights sets they name
+    (``net_switch.net_switch``; a ``net`` seat without ``params``: every set loaded).
     """
     ids = [int(i) for i in strategy_ids]
     id_set = set(ids)
@@ -123,5 +126,14 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
     if STRATEGY_NET in id_set:
         rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
                                             if sid == STRATEGY_NET]
-        net = net_switch(rows)
+        net = net_switch(None if rows is None else rows + net_rollout_rows(ids, params))
+    elif params is not None and net_rollout_rows(ids, params):
+        net = net_switch(net_rollout_rows(ids, params))
     return search, heuristics, learned, net
+
+
+def net_rollout_rows(ids: list[int], params: Any) -> list[Any]:
+    """The rollouts' parameter slices (``row[N_WEIGHTS:]``: balanced's weights, then the
+    fingerprint at ``NET_FP_SLOT``) of the MCTS seats that roll out with ``net``."""
+    return [row[N_WEIGHTS:] for sid, row in zip(ids, params, strict=True)
+            if sid == STRATEGY_MCTS and int(row[MCTS_ROLLOUT_SLOT]) == MCTS_ROLLOUT_NET]

@@ -103,10 +103,12 @@ from tajsim.games.maharani.strategies.ids import (
     MAX_NODES,
     MAX_PATH,
     MCTS_ROLLOUT_LEARNED,
+    MCTS_ROLLOUT_NET,
     MCTS_ROLLOUT_SLOT,
     N_WEIGHTS,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     TEMPERATURE_SCALE,
     W_AVAIL,
     W_BAG_TILES,
@@ -160,6 +162,10 @@ SALT_ROLLOUT = 0xD37E
 #: The ``rollout`` setting that plays ``learned`` (its strategy id, 4, would collide with
 #: nothing, but 3 keeps the setting's values contiguous: 3 is mcts's own id, never a rollout).
 ROLLOUT_LEARNED = MCTS_ROLLOUT_LEARNED
+#: The ``rollout`` setting that plays ``net`` (the network-guided search: balanced's weights in
+#: ``params[N_WEIGHTS:]``, the weights set's fingerprint at ``params[N_WEIGHTS + NET_FP_SLOT]``;
+#: ``registry.expert_with_net_rollout`` builds the vector, the parameter check allows 0..3).
+ROLLOUT_NET = MCTS_ROLLOUT_NET
 
 LN2_Q16 = 45426  # ln(2) * 2**16
 
@@ -319,7 +325,8 @@ def candidates(det, comp, mover, wt, work, n_leg, width):
 # The search
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, learned=True):
+def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, learned=True,
+                net=None):
     """Run the search (module doc) and return the chosen action of ``legal_root[:n_root]``.
 
     Parameters
@@ -329,6 +336,8 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
         ``N_WEIGHTS`` on
     prng : int64[MAX_PLAYERS]; only ``prng[player]`` advances
     work : int64[WORK_SIZE] scratch (``new_workspace``)
+    learned, net : the kernel switches of the learned and network rollouts (``rollout`` 3 and
+        ``ROLLOUT_NET``; None leaves them out)
     """
     state = borrowed(state)
     comp = borrowed(comp)
@@ -347,6 +356,10 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
         if learned is None:  # kernel_switches saw no learned rollout
             raise ValueError("mcts rolls out with learned, but the kernel has learned=None")
         rollout_id = STRATEGY_LEARNED
+    elif rollout_id == ROLLOUT_NET:
+        if net is None:  # kernel_switches saw no network rollout
+            raise ValueError("mcts rolls out with net, but the kernel has net=None")
+        rollout_id = STRATEGY_NET
     horizon = int(params[I_HORIZON])
     width = int(params[I_WIDTH])
     margin = max(1, int(np.floor(params[I_MARGIN] * 1000.0 + 0.5)))
@@ -418,7 +431,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                                                     t_units)
                     else:
                         action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng,
-                                                  legal, n_leg, True, learned)
+                                                  legal, n_leg, True, learned, net)
                     apply_action_nb(det, comp, action)
                     continue
                 # No tile drawn since the root: this node's state, and so its candidates, are
@@ -508,7 +521,7 @@ def mcts_search(state, comp, player, params, prng, legal_root, n_root, work, lea
                     if restricted and mover == player:  # the root's list, as the dispatcher's
                         restrict_legal(det, comp, legal, n_all, mask)
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg, True, learned)
+                                          n_leg, True, learned, net)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
         rewards_from(det, comp, n, final, margin, artisan_value, values, rewards)
@@ -564,13 +577,14 @@ def root_child_stats(work, player, action):
 
 
 @njit(cache=True)
-def mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, work, learned=True):
+def mcts_policy_nb(state, comp, player, params, prng, legal, n_legal, work, learned=True,
+                   net=None):
     """Determinised MCTS (module doc); ``params`` slots in ``MCTS_PARAM_NAMES``; ``work`` is
     the int64[WORK_SIZE] workspace; ``learned=None`` compiles the rollouts without the learned
-    policy (``kernel_switches``)."""
+    policy, ``net`` is None or the network's weights array (``kernel_switches``)."""
     state = borrowed(state)
     comp = borrowed(comp)
     params = borrowed(params)
     prng = borrowed(prng)
     legal = borrowed(legal)
-    return mcts_search(state, comp, player, params, prng, legal, n_legal, work, learned)
+    return mcts_search(state, comp, player, params, prng, legal, n_legal, work, learned, net)

@@ -74,7 +74,8 @@ def choose_action_inplace_nb(strategy_id, state, comp, player, params, prng, leg
             n = restrict_legal(state, comp, legal, n_legal, forbid_mask(params))
             if n == 1 and n_legal > 1:  # the restriction left one action
                 return legal[0]
-            return mcts_policy_nb(state, comp, player, params, prng, legal, n, search, learned)
+            return mcts_policy_nb(state, comp, player, params, prng, legal, n, search, learned,
+                                  net)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             heuristics, learned, net)
 

@@ -39,7 +39,12 @@ from tajsim.games.maharani.strategies.ids import (
     kernel_switches,
 )
 from tajsim.games.maharani.strategies.learned import FEATURE_NAMES
-from tajsim.games.maharani.strategies.mcts import I_ROLLOUT, MCTS_PARAM_NAMES, ROLLOUT_LEARNED
+from tajsim.games.maharani.strategies.mcts import (
+    I_ROLLOUT,
+    MCTS_PARAM_NAMES,
+    ROLLOUT_LEARNED,
+    ROLLOUT_NET,
+)
 from tajsim.games.maharani.strategies.net_switch import FP_SLOT
 from tajsim.games.maharani.strategies.net_weights import NetWeights, load_net_file
 from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
@@ -230,6 +235,18 @@ def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) ->
         param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
         n_params=N_PARAMS,
         cost=12.0)  # one heuristic pass, the observation and a 32-unit layer a decision
+
+
+def expert_with_net_rollout(mcts_params: np.ndarray, net_vector: np.ndarray) -> np.ndarray:
+    """mcts's vector ``mcts_params`` rolling out with ``net`` (its vector ``net_vector``):
+    ``rollout`` = ``ROLLOUT_NET``, the rollouts' slice ``[N_WEIGHTS:]`` ``net``'s own first
+    slots (balanced's weights, the fingerprint): the network-guided search. The parameter
+    check allows rollout 0..3, so this vector is built here, not parsed."""
+    out = np.array(mcts_params, np.float64, copy=True)
+    net = np.asarray(net_vector, np.float64)
+    out[I_ROLLOUT] = float(ROLLOUT_NET)
+    out[N_WEIGHTS:N_PARAMS - 2] = net[:N_PARAMS - 2 - N_WEIGHTS]
+    return out
 
 
 def build_registry(presets_path: str | Path | None = None,
