@@ -61,9 +61,10 @@ def command(game: str, params: bool, plugins: str) -> None:
             # What each may be (refused otherwise): one entry per distinct range.
             ranges = [f"{_names(names)}: {declared.expected(why=False)};"
                       for names, declared in spec.range_groups()]
-            ranges[-1] = ranges[-1].rstrip(";")
-            for line in _wrap(["ranges:", *ranges]):
-                click.echo(line)
+            if ranges:  # none when every slot is internal (net: its weights file decides)
+                ranges[-1] = ranges[-1].rstrip(";")
+                for line in _wrap(["ranges:", *ranges]):
+                    click.echo(line)
     registry = game_spec.strategies
     if getattr(registry, "generic_options", False):
         click.echo("\nEvery compiled strategy above also takes (docs/strategies.md):")
