@@ -220,3 +220,13 @@ def test_the_network_guided_search_rolls_out_with_net(net_spec):
     with pytest.raises(ValueError, match="kernel has net=None"):
         k.choose_action(STRATEGY_MCTS, state, MCOMP, player, guided, prng, legal, len(legal),
                         *switches[:3], None)
+
+
+def test_the_environment_variable_names_the_weights_file(net_spec, monkeypatch, tmp_path):
+    _, path = net_spec
+    monkeypatch.setenv("TAJSIM_MAHARANI_NET", str(path))
+    reg = build_registry()
+    assert reg.get("net").params[16] == load_net_file(path)[1]
+    monkeypatch.setenv("TAJSIM_MAHARANI_NET", str(tmp_path / "none.npz"))
+    with pytest.raises(UserError, match="^TAJSIM_MAHARANI_NET: cannot read net weights file"):
+        build_registry()

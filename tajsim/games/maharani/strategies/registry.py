@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.errors import UserError
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.ids import (
     LEARNED_OFFSET,
@@ -273,7 +274,12 @@ def build_registry(presets_path: str | Path | None = None,
     reg.register(learned_spec(weights))
     net_path = Path(net_path) if net_path is not None else net_file()
     if net_path.is_file() or net_path != NET_FILE:
-        net_weights, fingerprint = load_net_file(net_path)
+        try:
+            net_weights, fingerprint = load_net_file(net_path)
+        except UserError as exc:
+            if os.environ.get(NET_ENV, "") and Path(os.environ[NET_ENV]) == net_path:
+                raise UserError(f"{NET_ENV}: {exc}") from None
+            raise
         reg.register(net_spec(presets[LEARNED_BASE]["weights"], net_weights, fingerprint))
     return reg
 
