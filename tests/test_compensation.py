@@ -31,13 +31,33 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_packing_round_trips_and_zero_is_no_code():
-    amounts = [0, 63, 5, 17, 1]
+    amounts = [0, 15.75, 5, 2.25, 1]
     code = C.pack(amounts)
     assert C.unpack(code | 0x3 | 1 << 9, 5) == tuple(amounts)
     assert C.strip(code | 0x3 | 1 << 9) == 0x3 | 1 << 9
     assert C.pack([0, 0, 0]) == 0
-    assert all(int(C.seat_compensation(np.int64(code), s)) == a for s, a in enumerate(amounts))
+    # whole amounts draw nothing: every game gets them
+    for seed in (0, 1, -5, 2**62):
+        for s in (0, 2, 4):
+            assert int(C.seat_compensation(np.int64(code), s, np.int64(seed))) == amounts[s]
     assert code < 2**63 and code & C.RULES_MASK == 0
+
+
+def test_a_fractional_amount_is_drawn_per_game_with_its_probability():
+    """``w + f/4`` gives ``w + 1`` in a share ``f/4`` of the games (the top two bits of a
+    stream of its own), ``w`` in the others; seats draw apart."""
+    code = np.int64(C.pack([2.25, 0.5, 7.75, 3]))
+    seeds = np.arange(-20_000, 20_000, dtype=np.int64)
+    for seat, (whole, quarters) in enumerate([(2, 1), (0, 2), (7, 3), (3, 0)]):
+        got = np.array([int(C.seat_compensation(code, seat, x)) for x in seeds])
+        assert set(np.unique(got)) <= {whole, whole + 1}
+        assert C.drawn_range(int(code), seat) == (whole, whole + (quarters > 0))
+        share = float(np.mean(got == whole + 1))
+        # 40,000 draws: five standard errors of a proportion at most 0.0125
+        assert abs(share - quarters / 4) < 0.0125, (seat, share)
+    first = np.array([int(C.seat_compensation(code, 0, x)) for x in seeds[:4000]])
+    second = np.array([int(C.seat_compensation(code, 1, x)) for x in seeds[:4000]])
+    assert abs(np.corrcoef(first, second)[0, 1]) < 0.1
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -106,8 +126,9 @@ def test_setup_holds_the_amounts_and_scores_move_by_them(game, n):
 
 @pytest.mark.parametrize("bad, words", [
     ([1, 2, 3], "3 amounts for 2 players"), ([0, -1], "seat 1 gets -1"),
-    ([0, 64], "seat 1 gets 64"), ("0,x", "'x' is not a whole number"),
-    ([0.5, 1], "list of whole numbers")])
+    ([0, 64], "seat 1 gets 64"), ([0, 16], "seat 1 gets 16"),
+    ("0,x", "'x' is not a whole number of quarters"), ("0,1.3", "'1.3' is not a whole number"),
+    ([0.3, 1], "amounts in whole units or quarters")])
 def test_bad_amounts_are_one_line_errors(bad, words):
     with pytest.raises(UserError, match=words.replace("(", r"\(")) as err:
         RunConfig.make(games=2, players=2, game="maharani", compensation=bad)
@@ -152,6 +173,26 @@ def test_cli_simulate_and_compare_play_it_and_the_run_says_so(tmp_path):
     assert res.exit_code == 0, res.output
 
 
+def test_a_fractional_amount_through_the_library_and_the_cli(tmp_path):
+    """``2.5`` gold: each game gives the seat 2 or 3 (drawn from the game's chance seed: the same
+    games whatever the workers), about half of each; the record says 2.5."""
+    kw = dict(games=400, players=2, strategies="random", seed=4, game="maharani",
+              progress=False)
+    plain = tajsim.simulate(**kw)
+    comp = tajsim.simulate(**kw, options={"compensation": [0, 2.5]}, workers=1)
+    again = tajsim.simulate(**kw, options={"compensation": [0, 2.5]}, workers=2, chunk_size=64)
+    pd.testing.assert_frame_equal(comp, again)
+    moved = (comp.score - plain.score).to_numpy().reshape(-1, 2)
+    assert set(moved[:, 0]) == {0} and set(moved[:, 1]) == {2, 3}
+    assert abs(float(np.mean(moved[:, 1] == 3)) - 0.5) < 0.1  # 400 games: 4 standard errors
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["simulate", "--game", "maharani", "-n", "20", "-p", "2",
+                                   "-s", "random", "--compensation", "0,2.5", "--out", str(out),
+                                   "-q", "-w", "1"])
+    assert res.exit_code == 0, res.output
+    assert RunStore(out).manifest()["config"]["options"]["compensation"] == [0, 2.5]
+
+
 def test_experiment_file_takes_compensation(tmp_path):
     from tajsim.running.experiments import check_experiment, load_experiment
 
@@ -179,7 +220,7 @@ def test_gpu_simulator_equals_cpu_with_compensation():
         presets = [s.name for s in spec.strategies.with_tag("preset")]
         for n in (2, 4):
             cases.append({"game": game, "players": n, "edition": spec.editions[0],
-                          "options": {"compensation": [7 * s + 2 for s in range(n)]},
+                          "options": {"compensation": [2, 9.25, 15.5, 3.75][:n]},
                           "games": 2, "strategies": [presets[0]] + ["random"] * (n - 1),
                           "seed": 3 + i})
     env = {**__import__("os").environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(ROOT)}
@@ -211,7 +252,7 @@ def test_search_finds_the_exact_answer_where_play_ignores_the_gold():
 
     exact = min(min(deviation(0, k), deviation(k, 0)) for k in range(0, 40))
     result = search_compensation("maharani", 2, "random", games=games, seed=seed,
-                                 max_candidates=12, margin=0.0)
+                                 max_candidates=12, margin=0.0, finest=1)
     best = result.best
     assert best.deviation == pytest.approx(exact, abs=1e-12)
     assert best.deviation == pytest.approx(deviation(*best.amounts), abs=1e-12)
@@ -219,11 +260,13 @@ def test_search_finds_the_exact_answer_where_play_ignores_the_gold():
     # refined: the best few played again on more games of another seed, the best there chosen
     refined = search_compensation("maharani", 2, "random", games=games, seed=seed,
                                   max_candidates=12, margin=0.0, refine_games=800,
-                                  refine_top=3)
+                                  refine_top=3, finest=1)
     near = 3 * np.sqrt(0.25 / games)  # the search's noise: three standard errors at parity
-    assert [c.amounts for c in refined.refined] == [c.amounts for c in sorted(
+    ranked = [c.amounts for c in sorted(
         refined.candidates, key=lambda c: (round(c.deviation, 12), sum(c.amounts)))
         if c.deviation <= refined.best.deviation + near][:3]
+    # then the search goes on around the refined best on the refining games (winner's curse)
+    assert [c.amounts for c in refined.refined][:len(ranked)] == ranked
     assert refined.chosen in refined.refined and refined.refine_seed == seed + 1
     assert all(c.games == 800 for c in refined.refined)
     assert set(refined.trace().stage) == {"search", "refine"}
@@ -231,6 +274,24 @@ def test_search_finds_the_exact_answer_where_play_ignores_the_gold():
     again = search_compensation("maharani", 2, "random", games=games, seed=seed,
                                 max_candidates=1)
     assert again.candidates[0] == result.candidates[0]
+
+
+def test_quarter_steps_go_below_the_best_whole_amounts():
+    """Where whole units overshoot, the search goes on in halves and quarters on the same games:
+    its best is no worse than the whole-unit search's, and here strictly better with a
+    fractional amount."""
+    from tajsim.analysis.compensation import search_compensation
+
+    whole = search_compensation("maharani", 2, "random", games=400, seed=5, max_candidates=12,
+                                margin=0.0, finest=1)
+    fine = search_compensation("maharani", 2, "random", games=400, seed=5, max_candidates=24,
+                               margin=0.0, finest=0.25)
+    assert fine.candidates[:len(whole.candidates)] == whole.candidates
+    assert fine.best.deviation < whole.best.deviation
+    assert any(float(a) != int(a) for a in fine.best.amounts)
+    assert all(float(a) * 4 == int(float(a) * 4) for c in fine.candidates for a in c.amounts)
+    with pytest.raises(UserError, match="finest 0.3"):
+        search_compensation("maharani", 2, "random", games=400, finest=0.3)
 
 
 def test_verification_reports_intervals_and_verdicts():

@@ -6,18 +6,22 @@ fresh games.
 *win share* is the mean over games of ``winner_k / (number of winners)``: a shared win counts
 as a fraction, so the shares of a table sum to 1 and parity is ``1 / n``.
 
-**The search** (:func:`search_compensation`) is an exact integer search, not CMA-ES: the
-amounts are whole units of the currency (``GameSpec.compensation``), a table of ``n`` seats has
+**The search** (:func:`search_compensation`) is an exact integer search, not CMA-ES: the amounts
+lie on a lattice of the currency's units (``GameSpec.compensation``), a table of ``n`` seats has
 at most five of them, and a seat's share rises with its own amount. So a secant (Newton) step on
-the lattice, ``c <- round(c + (1/n - share) / slope)``, with each seat's slope (share per
-unit) estimated from the candidates already played (its own secant shrunk towards the pooled
-one), reaches the neighbourhood of the answer in two or
-three candidates, where CMA-ES would spend a population of candidates a generation on the same
-few lattice points. The step is followed by a coordinate search (one unit up or down for the
-seat furthest from parity) until no neighbour is better. Every candidate is played on the same
-games (the same master seed and game ids: common random numbers), so two candidates differ by
-their amounts, not by their luck; the amounts are shifted so that the smallest is 0 (the best
-seat gets nothing). The objective is the largest deviation of a seat's share from parity.
+the lattice, ``c <- round(c + (1/n - share) / slope)``, with each seat's slope (share per unit)
+estimated from the candidates already played (its own secant shrunk towards the pooled one),
+reaches the neighbourhood of the answer in two or three candidates, where CMA-ES would spend a
+population of candidates a generation on the same few lattice points. The step is followed by a
+coordinate search (one unit up or down for the seat furthest from parity) until no neighbour is
+better. Every candidate is played on the same games (the same master seed and game ids: common
+random numbers), so two candidates differ by their amounts, not by their luck; the amounts are
+shifted so that the smallest is 0 (the best seat gets nothing). The objective is the largest
+deviation of a seat's share from parity. Where one whole unit moves a seat by more than the
+margin (Maharani's and Maharaja's gold), the coordinate search goes on in quarters of a unit
+(``finest = 0.25``): an amount ``w + f/4`` gives the seat ``w + 1`` in a share ``f/4`` of the
+games, drawn from each game's chance seed (:mod:`tajsim.engine.compensation`), so a seat's
+expected share moves by about a quarter of a unit's effect a step.
 
 Near the answer, neighbouring candidates differ by about the noise of ``games`` games, so the
 best of them on the search's games is partly the luckiest (a winner's curse). With
@@ -44,7 +48,7 @@ import pandas as pd
 
 from tajsim.analysis.stats.proportions import wilson_interval
 from tajsim.analysis.stats.verdicts import EQUIVALENT, equivalence_test
-from tajsim.engine.compensation import OPTION_KEY, check_amounts
+from tajsim.engine.compensation import OPTION_KEY, PARTS_PER_UNIT, amount_text, check_amounts
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.simulate import simulate
@@ -76,7 +80,7 @@ class Candidate:
     """One set of amounts played in the search: its shares (float64[n]) and their largest
     deviation from parity."""
 
-    amounts: tuple[int, ...]
+    amounts: tuple[float, ...]
     shares: tuple[float, ...]
     games: int
 
@@ -118,7 +122,8 @@ class SearchResult:
         staged = [("search", c) for c in self.candidates] + [("refine", c) for c in self.refined]
         for i, (stage, c) in enumerate(staged):
             row: dict[str, Any] = {"players": self.players, "step": i + 1, "stage": stage,
-                                   "amounts": ",".join(map(str, c.amounts)), "games": c.games}
+                                   "amounts": ",".join(map(amount_text, c.amounts)),
+                                   "games": c.games}
             row["max_deviation"] = c.deviation
             for s, share in enumerate(c.shares):
                 row[f"share_seat{s}"] = share
@@ -126,24 +131,30 @@ class SearchResult:
         return pd.DataFrame(rows)
 
 
-def _play(game: str, players: int, strategy: str, amounts: Sequence[int], games: int,
+def _play(game: str, players: int, strategy: str, amounts: Sequence[float], games: int,
           seed: int, workers: int | None) -> pd.DataFrame:
     options = {OPTION_KEY: list(amounts)} if any(amounts) else None
     return simulate(games, players, [strategy] * players, seed=seed, game=game, options=options,
                     workers=workers, rotate=False, progress=False)
 
 
-def _normalised(amounts: Sequence[float], high: int) -> tuple[int, ...]:
-    ints = [int(round(a)) for a in amounts]
-    low = min(ints)
-    return tuple(min(high, max(0, a - low)) for a in ints)
+def _normalised(amounts: Sequence[float], high: float, step: float = 1.0) -> tuple[float, ...]:
+    """``amounts`` on the lattice of ``step``, shifted so that the smallest is 0, each at most
+    ``high``; whole amounts as ints (``(0, 1)``, not ``(0.0, 1.0)``)."""
+    on = [round(a / step) * step for a in amounts]
+    low = min(on)
+    return tuple(_whole_as_int(min(high, max(0.0, a - low))) for a in on)
+
+
+def _whole_as_int(amount: float) -> float:
+    return int(amount) if float(amount).is_integer() else float(amount)
 
 
 def search_compensation(
     game: str, players: int, strategy: str, *, games: int = 3000, seed: int = 1,
     max_candidates: int = 10, margin: float = DEFAULT_MARGIN, initial_slope: float = 0.02,
-    refine_games: int = 0, refine_top: int = 4, workers: int | None = None,
-    say: Callable[[str], None] | None = None,
+    refine_games: int = 0, refine_top: int = 4, finest: float = 0.25,
+    workers: int | None = None, say: Callable[[str], None] | None = None,
 ) -> SearchResult:
     """Search the per-seat amounts that bring every seat's win share closest to parity.
 
@@ -164,6 +175,9 @@ def search_compensation(
         ``refine_games`` > 0: the ``refine_top`` best candidates (those within three standard
         errors of a share of the best) are played again on that many games of master seed
         ``seed + 1`` and the best there is ``SearchResult.chosen``.
+    finest : {1, 0.5, 0.25}
+        The finest step of the coordinate search, in units: after whole units, it goes on in
+        halves and quarters (fractional amounts are drawn per game, module docstring).
 
     Returns
     -------
@@ -179,19 +193,22 @@ def search_compensation(
     if games < 10 or max_candidates < 1:
         raise UserError(f"games {games} / max_candidates {max_candidates}; expected at least 10 "
                         "games a candidate and one candidate")
+    steps = [1.0] + [st for st in (0.5, 0.25) if st >= finest]
+    if finest not in (1.0, 0.5, 0.25) or finest * PARTS_PER_UNIT != int(finest * PARTS_PER_UNIT):
+        raise UserError(f"finest {finest!r}; expected 1, 0.5 or 0.25 (units of the currency)")
     say = say or (lambda _m: None)
     result = SearchResult(spec.name, players, strategy, seed, games)
-    seen: dict[tuple[int, ...], Candidate] = {}
+    seen: dict[tuple[float, ...], Candidate] = {}
     parity = 1.0 / players
 
-    def evaluate(amounts: tuple[int, ...]) -> Candidate:
+    def evaluate(amounts: tuple[float, ...]) -> Candidate:
         if amounts not in seen:
             shares = seat_shares(_play(spec.name, players, strategy, amounts, games, seed,
                                        workers), players)
             cand = Candidate(amounts, tuple(float(s) for s in shares), games)
             seen[amounts] = cand
             result.candidates.append(cand)
-            say(f"{players} players: amounts {list(amounts)} -> shares "
+            say(f"{players} players: amounts {_listed(amounts)} -> shares "
                 f"{', '.join(f'{100 * s:.1f}' for s in shares)}% (max deviation "
                 f"{100 * cand.deviation:.2f} points)")
         return seen[amounts]
@@ -218,26 +235,10 @@ def search_compensation(
             own = (d_share * d_amount + pooled) / (d_amount * d_amount + 1.0)
             slopes = np.clip(own, 0.001, 0.5)
         current = result.best
-    # Coordinate search around the best: one unit for the seat furthest from parity.
-    while len(result.candidates) < max_candidates and result.best.deviation > margin / 2:
-        best = result.best
-        order = np.argsort([-abs(s - parity) for s in best.shares])
-        improved = False
-        for seat in order:
-            delta = 1 if best.shares[seat] < parity else -1
-            trial = list(best.amounts)
-            trial[seat] += delta
-            nxt = _normalised(trial, declared.max_amount)
-            if nxt in seen:
-                continue
-            cand = evaluate(nxt)
-            if cand.deviation < best.deviation:
-                improved = True
-                break
-            if len(result.candidates) >= max_candidates:
-                break
-        if not improved:
-            break
+    # Coordinate search around the best: one step for the seat furthest from parity, in whole
+    # units until no neighbour is better, then in the finer steps.
+    _coordinate_search(lambda: result.best, evaluate, steps, parity, margin, declared.max_amount,
+                       lambda: len(result.candidates) < max_candidates, seen.__contains__)
     if refine_games > 0 and len(result.candidates) > 1:
         result.refine_seed = seed + 1
         # only candidates the search's noise cannot tell from the best (three standard errors
@@ -246,19 +247,67 @@ def search_compensation(
         ranked = [c for c in sorted(result.candidates, key=lambda c: (round(c.deviation, 12),
                                                                       sum(c.amounts)))
                   if c.deviation <= result.best.deviation + noise][:refine_top]
+        replayed: dict[tuple[float, ...], Candidate] = {}
+
+        def replay(amounts: tuple[float, ...]) -> Candidate:
+            if amounts not in replayed:
+                shares = seat_shares(_play(spec.name, players, strategy, amounts, refine_games,
+                                           seed + 1, workers), players)
+                again = Candidate(amounts, tuple(float(x) for x in shares), refine_games)
+                replayed[amounts] = again
+                result.refined.append(again)
+                say(f"{players} players: refine {_listed(amounts)} on {refine_games:,} games "
+                    f"-> shares {', '.join(f'{100 * x:.1f}' for x in shares)}% (max deviation "
+                    f"{100 * again.deviation:.2f} points)")
+            return replayed[amounts]
+
         for cand in ranked:
-            shares = seat_shares(_play(spec.name, players, strategy, cand.amounts, refine_games,
-                                       seed + 1, workers), players)
-            again = Candidate(cand.amounts, tuple(float(x) for x in shares), refine_games)
-            result.refined.append(again)
-            say(f"{players} players: refine {list(cand.amounts)} on {refine_games:,} games -> "
-                f"shares {', '.join(f'{100 * x:.1f}' for x in shares)}% (max deviation "
-                f"{100 * again.deviation:.2f} points)")
+            replay(cand.amounts)
+        # The search's games may have stopped it at a lucky candidate (a winner's curse): where
+        # the refined best is still off by more than half the margin, the finer steps go on
+        # around it on the refining games, at most max_candidates // 2 more.
+        fine_steps = [st for st in steps if st < 1.0] or steps
+        budget = len(result.refined) + max_candidates // 2
+        _coordinate_search(lambda: result.chosen, replay, fine_steps, parity, margin,
+                           declared.max_amount, lambda: len(result.refined) < budget,
+                           replayed.__contains__)
     return result
 
 
+def _coordinate_search(best: Callable[[], Candidate], evaluate: Callable[[tuple[float, ...]],
+                                                                        Candidate],
+                       steps: Sequence[float], parity: float, margin: float, high: float,
+                       budget_left: Callable[[], bool],
+                       played: Callable[[tuple[float, ...]], bool]) -> None:
+    """Move the seat furthest from parity one step towards it while that improves ``best()``,
+    in each of ``steps`` in turn (the next when no neighbour is better), until the deviation is
+    within half the margin or the budget is spent."""
+    for step in steps:
+        while budget_left() and best().deviation > margin / 2:
+            current = best()
+            order = np.argsort([-abs(s - parity) for s in current.shares])
+            improved = False
+            for seat in order:
+                trial = list(current.amounts)
+                trial[seat] += step if current.shares[seat] < parity else -step
+                nxt = _normalised(trial, high, step)
+                if played(nxt):
+                    continue
+                if evaluate(nxt).deviation < current.deviation:
+                    improved = True
+                    break
+                if not budget_left():
+                    break
+            if not improved:
+                break
+
+
+def _listed(amounts: Sequence[float]) -> str:
+    return "[" + ", ".join(map(amount_text, amounts)) + "]"
+
+
 def verify_compensation(
-    game: str, players: int, strategy: str, amounts: Sequence[int], *, games: int,
+    game: str, players: int, strategy: str, amounts: Sequence[float], *, games: int,
     seed: int, margin: float = DEFAULT_MARGIN, workers: int | None = None,
 ) -> pd.DataFrame:
     """Each seat's win share with and without ``amounts`` on ``games`` fresh games (master seed
@@ -288,7 +337,7 @@ def verify_compensation(
             tost_low, tost_high = eq.tost_interval()
             ok &= eq.verdict == EQUIVALENT
             rows.append({"players": players, "strategy": strategy, "compensated": compensated,
-                         "amounts": ",".join(map(str, played)), "seat": seat,
+                         "amounts": ",".join(map(amount_text, played)), "seat": seat,
                          "amount": played[seat], "n": games, "share": share,
                          "ci_low": float(low), "ci_high": float(high),
                          "deviation": share - parity, "tost_low": tost_low,

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from tajsim.cli.options import Echo, check_workers, game_option, verbosity_options
+from tajsim.engine.compensation import amount_text
 from tajsim.errors import UserError
 
 #: The ``[compensation]`` keys of an experiment file, with their types and defaults.
@@ -27,6 +28,7 @@ SETTINGS: dict[str, tuple[type | tuple[type, ...], Any]] = {
     "max_candidates": (int, 10),
     "refine_games": (int, 0),
     "refine_top": (int, 4),
+    "finest": ((int, float), 0.25),
     "verify_games": (int, 16000),
     "other_games": (int, 6000),
     "seed": (int, 1),
@@ -106,6 +108,9 @@ def resolve(experiment: Path | None, game: str, players: str | None,
                 "refine_top"):
         if settings[key] < 1:
             raise UserError(f"{key} = {settings[key]}; expected a positive number")
+    if settings["finest"] not in (1, 0.5, 0.25):
+        raise UserError(f"finest = {settings['finest']}; expected 1, 0.5 or 0.25 (the finest "
+                        "step of the search, in units of the currency)")
     if settings["refine_games"] < 0:
         raise UserError(f"refine_games = {settings['refine_games']}; expected 0 (none) or more")
     if settings["verify_seed"] in (settings["seed"], settings["seed"] + 1):
@@ -140,6 +145,9 @@ def check_file(path: Path) -> None:
                    "choose among them (default 0: no refinement).")
 @click.option("--refine-top", type=int, default=None,
               help="The most candidates refined (default 4).")
+@click.option("--finest", type=float, default=None,
+              help="The finest step of the search in units: 1, 0.5 or 0.25 (default 0.25: a "
+                   "fractional amount is drawn per game).")
 @click.option("--verify-games", type=int, default=None,
               help="Fresh games of the verification, with and without (default 16,000).")
 @click.option("--other-games", type=int, default=None,
@@ -155,8 +163,8 @@ def check_file(path: Path) -> None:
               help="Local cores to use (default: all).")
 @verbosity_options
 def command(experiment, game, players, strategies, other_strategy, search_games, max_candidates,
-            refine_games, refine_top, verify_games, other_games, seed, verify_seed, out, force,
-            workers, quiet, verbose) -> None:
+            refine_games, refine_top, finest, verify_games, other_games, seed, verify_seed, out,
+            force, workers, quiet, verbose) -> None:
     """Search the per-seat compensation (a VARIANT, not the rules) that brings every seat's
     win share within ±1 point of parity, verify it on fresh games and write the report.
 
@@ -176,7 +184,7 @@ def command(experiment, game, players, strategies, other_strategy, search_games,
     workers = check_workers(workers)
     given = {"strategy": strategies, "other_strategy": other_strategy,
              "search_games": search_games, "max_candidates": max_candidates,
-             "refine_games": refine_games, "refine_top": refine_top,
+             "refine_games": refine_games, "refine_top": refine_top, "finest": finest,
              "verify_games": verify_games, "other_games": other_games, "seed": seed,
              "verify_seed": verify_seed}
     spec, counts, settings, title, name = resolve(experiment, game, players, given)
@@ -192,10 +200,12 @@ def command(experiment, game, players, strategies, other_strategy, search_games,
             spec.name, n, settings["strategy"], games=settings["search_games"],
             seed=settings["seed"], max_candidates=settings["max_candidates"],
             margin=settings["margin"], refine_games=settings["refine_games"],
-            refine_top=settings["refine_top"], workers=workers, say=echo.say)
+            refine_top=settings["refine_top"], finest=settings["finest"], workers=workers,
+            say=echo.say)
         best = result.chosen
         traces.append(result.trace())
-        echo.say(f"  chosen {list(best.amounts)} (deviation {100 * best.deviation:.2f} points "
+        chosen = ",".join(map(amount_text, best.amounts))
+        echo.say(f"  chosen {chosen} (deviation {100 * best.deviation:.2f} points "
                  f"on {best.games:,} games); verifying on {settings['verify_games']:,} fresh "
                  "games")
         found.append(verify_compensation(
@@ -212,6 +222,7 @@ def command(experiment, game, players, strategies, other_strategy, search_games,
             "margin": settings["margin"], "search_games": settings["search_games"],
             "search_seed": settings["seed"], "verify_seed": settings["verify_seed"],
             "refine_games": settings["refine_games"], "refine_top": settings["refine_top"],
+            "finest": settings["finest"],
             "command": f"tajsim balance {source}" if experiment is not None else
             f"tajsim balance --game {spec.name} -p {','.join(map(str, counts))} -s "
             f"{settings['strategy']}"}

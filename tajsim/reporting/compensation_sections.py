@@ -114,14 +114,22 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
              f"other {unit}: it is in the game state from the start. The amounts were searched "
              f"in mirror matches of `{meta['strategy']}` in every seat (fixed seats), "
              f"{meta['search_games']:,} games a candidate on common random numbers (master seed "
-             f"{meta['search_seed']}: an exact integer search, secant steps on the lattice of "
-             f"amounts then a coordinate search, `tajsim.analysis.compensation`)"
+             f"{meta['search_seed']}: an exact lattice search, secant steps in whole units then "
+             f"a coordinate search"
+             + (f" in whole units, then in steps down to {meta['finest']:g} of a unit"
+                if float(meta.get("finest", 1)) < 1 else "")
+             + ", `tajsim.analysis.compensation`)"
              + (f"; the best candidates (at most {meta['refine_top']}, those within three "
                 "standard errors of the best) were played again on "
                 f"{meta['refine_games']:,} games (master seed {meta['search_seed'] + 1}) and "
                 "the best there chosen" if meta.get("refine_games") else "")
              + f"; the choice was then verified on fresh games (master seed "
              f"{meta['verify_seed']}). A seat's win share counts a shared win as a fraction. "
+             + ("An amount with a fraction, `w + f/4`, gives the seat `w + 1` in a share `f/4` "
+                "of the games and `w` in the others, drawn for each game from its chance seed "
+                "(at a table: a die, or a rota of the games). "
+                if float(meta.get("finest", 1)) < 1 else "")
+             +
              f"Made by `{meta['command']}`."),
         Heading(2, "The compensation table"),
         Table(table, f"The compensation by seat ({unit}) for each player count and the largest "
@@ -140,9 +148,9 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
                      f"{', '.join(map(str, reached))} players.")
     if missed:
         items.append(f"Not shown within ±{margin:g} point at {', '.join(map(str, missed))} "
-                     f"players: the best amounts found are reported with their verdicts (one "
-                     f"unit of {unit} can move a seat by more than the margin, or the interval "
-                     "is too wide to tell).")
+                     f"players: the best amounts found are reported with their verdicts (the "
+                     f"finest step of {unit} still moves a seat by more than the margin, or the "
+                     "interval is too wide to tell).")
     detect = []
     for n in counts:
         games = int(found[(found.players == n) & found.compensated]["n"].min())

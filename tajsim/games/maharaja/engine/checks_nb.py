@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from tajsim.engine.compensation import seat_compensation
+from tajsim.engine.compensation import compensation_high, compensation_low
 from tajsim.games.maharaja.engine.enums import (
     ACT,
     C_HOUSES_PER_COLOUR,
@@ -237,7 +237,9 @@ def _gold(state, comp, n):
                 return False
         if state[S_GOLD + q] < 0 or state[S_GOLD + q] != total:
             return False
-        if state[base + PART_START] != comp[C_START_GOLD] + seat_compensation(state[S_RULES], q):
+        start = state[base + PART_START] - comp[C_START_GOLD]
+        if not (compensation_low(state[S_RULES], q) <= start
+                <= compensation_high(state[S_RULES], q)):
             return False
         if state[base + PART_PALACES] != PALACE_POINTS * state[S_PALACES + q]:
             return False

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tajsim.engine.compensation import unpack
+from tajsim.engine.compensation import drawn_range
 from tajsim.games.maharaja.engine import enums as E
 
 __all__ = ["check_legal_list", "check_state", "expected_legal", "redraw_hidden"]
@@ -142,8 +142,9 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         pq = parts[q]
         _require(gold >= 0, f"seat {q} gold {gold}", w)
         _require(gold == sum(pq[1:]), f"seat {q} gold {gold} != parts {pq}", w)
-        _require(pq[E.PART_START] == start_gold + unpack(rules, n)[q], f"seat {q} start part "
-                 "(the starting gold plus the seat's compensation)", w)
+        low, high = drawn_range(rules, q)
+        _require(start_gold + low <= pq[E.PART_START] <= start_gold + high, f"seat {q} start "
+                 "part (the starting gold plus the seat's compensation)", w)
         for k in (E.PART_CITY, E.PART_LONE, E.PART_TOLLS_IN, E.PART_GOLD_ACTION, E.PART_TRADER,
                   E.PART_PENALTIES_IN):
             _require(pq[k] >= 0, f"seat {q} part {E.PART_NAMES[k]} negative", w)

@@ -490,7 +490,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, order_index, st
         state[S_ARCH + p] = START
         add_gold(state, p, comp[C_START_GOLD], PART_START)
         # The seat-compensation variant (not the rules): extra starting gold, 0 by default.
-        add_gold(state, p, seat_compensation(rules, p), PART_START)
+        add_gold(state, p, seat_compensation(rules, p, play_seed), PART_START)
         state[S_POOL + p] = comp[C_START_HOUSES]
         if unlimited:
             state[S_QUARRY + p] = UNLIMITED_QUARRY

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from tajsim.engine.compensation import CODE_MASK as COMPENSATION_MASK
-from tajsim.engine.compensation import seat_compensation
+from tajsim.engine.compensation import compensation_high, compensation_low
 from tajsim.engine.rng import below
 from tajsim.games.maharani.engine.enums import (
     ACTION_ARTISAN,
@@ -376,7 +376,8 @@ def check_state_nb(state, comp, scratch):
                 if state[S_Q_GOLD + q * P + p] != QUARTER_GOLD_T[min(k, 6)]:
                     return 12
         # the seat's compensation (a variant, 0 by default) is counted in its quarters part
-        if quarters != recorded + seat_compensation(rules, p) \
+        if not (recorded + compensation_low(rules, p) <= quarters
+                <= recorded + compensation_high(rules, p)) \
                 or second != -SECOND_TILE_COST * state[S_SECOND_BOUGHT + p]:
             return 12
         if zones + groups + quarters + second < 0:

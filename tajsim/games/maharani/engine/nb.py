@@ -298,7 +298,7 @@ def init_state_nb(comp, n_players, rules, setup_seed, play_seed, state):
             state[S_MARKER + p * N_QUARTERS + q] = 1
         # The seat-compensation variant (not the rules): starting gold, counted in the
         # quarters part; 0 by default.
-        state[S_SCORE + p * N_PARTS + PART_QUARTERS] += seat_compensation(rules, p)
+        state[S_SCORE + p * N_PARTS + PART_QUARTERS] += seat_compensation(rules, p, play_seed)
     for a in range(N_ARTISAN_COLOURS):
         if colour_owner(n_players, a) < n_players:
             state[S_RESERVE + a] = ARTISANS_TABLE[n_players]

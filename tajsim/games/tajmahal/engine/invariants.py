@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tajsim.engine.compensation import strip, unpack
+from tajsim.engine.compensation import drawn_range, strip
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
 
@@ -248,9 +248,9 @@ def check_state(state: np.ndarray, comp: np.ndarray, where: str = "") -> None:
         _require(np.array_equal(goods, held_bonus[p, :E.N_GOODS] + owned),
                  f"goods of {p} {goods.tolist()} != bonus + province tiles", w)
         # the seat's compensation (a variant, 0 by default) is counted in its bonus part
-        _require(parts[E.PART_BONUS] == 2 * held_bonus[p, E.BONUS.PLUS2]
-                 + 4 * held_bonus[p, E.BONUS.TAJ4] + unpack(int(state[E.S_RULES]), n)[p],
-                 f"bonus points of {p}", w)
+        tiles = 2 * held_bonus[p, E.BONUS.PLUS2] + 4 * held_bonus[p, E.BONUS.TAJ4]
+        low, high = drawn_range(int(state[E.S_RULES]), p)
+        _require(tiles + low <= parts[E.PART_BONUS] <= tiles + high, f"bonus points of {p}", w)
         _require(parts[E.PART_COMMODITY] == int((goods * (goods + 1) // 2).sum()),
                  f"commodity points of {p} {int(parts[E.PART_COMMODITY])} != sum n(n+1)/2 "
                  f"of {goods.tolist()}", w)

@@ -469,7 +469,7 @@ def init_state_nb(comp, n_players, edition, setup_seed, play_seed, state):
     # The seat-compensation variant (not the rules): points given at setup, counted in the
     # bonus part; 0 by default.
     for p in range(n_players):
-        state[S_SCORE + p * N_PARTS + PART_BONUS] += seat_compensation(edition, p)
+        state[S_SCORE + p * N_PARTS + PART_BONUS] += seat_compensation(edition, p, play_seed)
     state[S_FIRST] = 0
     state[S_VISIT] = 0
     prepare_visit(state, comp)
