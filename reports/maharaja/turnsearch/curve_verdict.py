@@ -2,8 +2,10 @@
 (``strength_curve_vs_search*.md``, written by ``benchmarks/strength_curve.py``) pooled by
 budget (the seeds' games are independent), each budget's share with its Wilson interval, the
 budgets' tested order (``tajsim.analysis.stats.verdicts.tested_order``: every pair's z test,
-Holm-adjusted) and the pre-stated contrast of the smallest against the largest budget (one
-z test of the difference of two independent shares).
+Holm-adjusted), the contrast of the smallest against the largest budget (one z test of the
+difference of two independent shares) and the trend: the weighted least-squares slope of the
+share on log2 of the budget (weights n / (p (1 - p)), the binomial variances), with its z test
+(one test of "the share grows with the budget" over every point).
 
     python reports/maharaja/turnsearch/curve_verdict.py
 """
@@ -60,6 +62,18 @@ def main() -> None:
     print(f"\n{hi_ms:g} ms against {lo_ms:g} ms: {diff:+.3f} "
           f"[{diff - 1.96 * diff / z:+.3f}, {diff + 1.96 * diff / z:+.3f}], z = {z:.2f}, "
           f"p = {2 * stats.norm.sf(abs(z)):.3g} (two-sided), n = {n0} and {n1} games")
+    x = np.log2(np.array(list(data), dtype=np.float64))
+    y = np.array(est)
+    w = 1.0 / np.array(se) ** 2
+    xbar = float((w * x).sum() / w.sum())
+    sxx = float((w * (x - xbar) ** 2).sum())
+    slope = float((w * (x - xbar) * (y - (w * y).sum() / w.sum())).sum()) / sxx
+    slope_se = 1.0 / math.sqrt(sxx)
+    zt = slope / slope_se
+    print(f"trend: {slope:+.4f} a doubling of the budget "
+          f"[{slope - 1.96 * slope_se:+.4f}, {slope + 1.96 * slope_se:+.4f}], z = {zt:.2f}, "
+          f"p = {2 * stats.norm.sf(abs(zt)):.3g} (two-sided), "
+          f"{sum(n for _, n in data.values())} games over {len(data)} budgets")
 
 
 if __name__ == "__main__":
