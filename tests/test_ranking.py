@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tajsim.engine.ranking import TIE_SPAN, rank_seats, ranking_key
 from tajsim.engine.spec import GameSpec
-from tajsim.games.registry import get_game, game_names
+from tajsim.games.registry import game_names, get_game
 
 
 def _reference_ranks(scores, ties, lower_wins):

@@ -297,7 +297,7 @@ def split_strategies(strategies: str | Sequence[str]) -> tuple[str, ...]:
 
 
 def merge_compensation(options: dict[str, Any] | None,
-                       compensation: Sequence[int] | str | None) -> dict[str, Any] | None:
+                       compensation: Sequence[float] | str | None) -> dict[str, Any] | None:
     """``options`` with the seat compensation ``compensation`` added (``"0,1,2"`` or a list);
     given both ways, they must agree."""
     if compensation is None:
@@ -366,7 +366,7 @@ class RunConfig:
         game: str | GameSpec | None = None,
         options: dict[str, Any] | None = None,
         setups: str = "random",
-        compensation: Sequence[int] | str | None = None,
+        compensation: Sequence[float] | str | None = None,
     ) -> RunConfig:
         """Validate every argument; bad ones raise a one-line ``UserError``.
 
