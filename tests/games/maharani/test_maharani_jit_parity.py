@@ -71,7 +71,7 @@ def mcts_decisions(comp, seed):
         k = nb.legal_actions_nb(state, comp, legal)
         nb.apply_action_nb(state, comp, legal[k - 1])
     out = []
-    work, heur, _ = REGISTRY.kernel_switches([spec.strategy_id])
+    work, heur, *_ = REGISTRY.kernel_switches([spec.strategy_id])
     for _ in range(2):
         k = nb.legal_actions_nb(state, comp, legal)
         p = state[E.S_CUR]

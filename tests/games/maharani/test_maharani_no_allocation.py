@@ -40,7 +40,7 @@ def play_steps(comp, state, prng, legal, sid, params, work, heur, steps):
 
 
 comp = default_components().packed()
-work, heur, _ = REGISTRY.kernel_switches([3])
+work, heur, *_ = REGISTRY.kernel_switches([3])
 legal = np.empty(E.N_ACTIONS, np.int64)
 for name in ["random", "greedy", "balanced", "zones", "mcts:iterations=20:horizon=2"]:
     spec, params = REGISTRY.parse(name)

@@ -155,8 +155,15 @@ def fill_candidates(state, comp, seat, k, work, allowed=ALL_PAIRS):
 @njit(cache=True)
 def select_ucb(seat, total, c_explore, work):
     """Candidate index of seat's bandit: an untried one first, else the best integer UCB1."""
-    base = seat * MAX_CANDIDATES
-    k = work[W_SEARCH_NCAND + seat]
+    return select_ucb_at(seat * MAX_CANDIDATES, work[W_SEARCH_NCAND + seat], total, c_explore,
+                         work)
+
+
+@njit(cache=True)
+def select_ucb_at(base, k, total, c_explore, work):
+    """Candidate index of the bandit of ``k`` candidates whose visit counts and sums start at
+    ``work[W_SEARCH_N + base]`` and ``work[W_SEARCH_SUM + base]``: an untried one first (in
+    their order), else the best integer UCB1 after ``total`` iterations."""
     for i in range(k):
         if work[W_SEARCH_N + base + i] == 0:
             return i

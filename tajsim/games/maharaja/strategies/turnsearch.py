@@ -52,7 +52,6 @@ from numba import njit
 from tajsim.engine.arrays import borrowed, copy_into
 from tajsim.engine.choice import forbid_mask, temperature_units
 from tajsim.engine.clock import thread_time_ns
-from tajsim.engine.intmath import isqrt
 from tajsim.engine.rng import below, derive_seed, next_u64
 from tajsim.engine.stop import stop_requested
 from tajsim.games.maharaja.engine.enums import (
@@ -96,13 +95,13 @@ from tajsim.games.maharaja.strategies.search import (
     I_MS,
     I_PALACE_VALUE,
     I_WIN_BONUS,
-    LN_TABLE,
     SEARCH_PARAM_NAMES,
     clamp_int,
     evaluate,
     fill_candidates,
     rollout_policy_id,
     search_pick,
+    select_ucb_at,
 )
 
 P = MAX_PLAYERS
@@ -145,25 +144,6 @@ def fill_step_candidates(state, comp, player, legal, n_legal, k, work):
         work[W_VALUES + best] = NEG_VALUE
         n_cand += 1
     return n_cand
-
-
-@njit(cache=True)
-def select_step(base, n_cand, total, c_explore, work):
-    """Candidate index of the step bandit at ``work[W_SEARCH_N + base:]``: an untried one first
-    (in the heuristic's order), else the best integer UCB1 (as ``search.select_ucb``)."""
-    for i in range(n_cand):
-        if work[W_SEARCH_N + base + i] == 0:
-            return i
-    ln = LN_TABLE[min(total, MAX_ITERATIONS + 1)]
-    best_i = 0
-    best_score = np.int64(-(1 << 60))
-    for i in range(n_cand):
-        n_i = work[W_SEARCH_N + base + i]
-        score = work[W_SEARCH_SUM + base + i] * 64 // n_i + c_explore * isqrt(ln // n_i)
-        if score > best_score:
-            best_score = score
-            best_i = i
-    return best_i
 
 
 @njit(cache=True)
@@ -242,7 +222,7 @@ def search_step(state, comp, player, params, prng, legal, n_legal, work, heurist
     last_round = state[S_ROUND] + horizon
     it = 0
     while True:
-        i = select_step(base, n_cand, it, c_explore, work)
+        i = select_ucb_at(base, n_cand, it, c_explore, work)
         copy_into(det, state)
         redraw_others_picks(det, player, rprng, work)
         apply_action_nb(det, comp, work[W_SEARCH_CAND + base + i])
