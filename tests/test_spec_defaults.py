@@ -149,8 +149,8 @@ def test_every_wing_is_read_by_convention(name):
         if f.name in ("title", "components", "description", "better_score", "seat_cost_us",
                       "notes", "observation", "options", "learned", "board_picture",
                       "score_display", "enumerated_setups", "chance_only_in_setup",
-                      "phase_names", "compensation", "net")}, gpu_work_size=spec.kernels.gpu.work_size,
-        gpu_work_dtype=spec.kernels.gpu.work_dtype)
+                      "phase_names", "compensation", "net")},
+        gpu_work_size=spec.kernels.gpu.work_size, gpu_work_dtype=spec.kernels.gpu.work_dtype)
     for f in dataclasses.fields(spec):
         assert getattr(again, f.name) == getattr(spec, f.name) or f.name == "game_class", f.name
     assert spec.source_folders and spec.golden_dir == REPO / "tests" / "golden" / name
