@@ -180,6 +180,56 @@ def select_ucb_at(base, k, total, c_explore, work):
 
 
 @njit(cache=True)
+def roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, legal, work,
+             heuristics, learned):
+    """Play the copy ``det`` on with the rollout policy until the game ends or a pick of a round
+    after ``last_round`` begins; the searching seat's own decisions keep its restriction
+    (``mask``). ``legal`` (int64[N_ACTIONS]) is scratch."""
+    while det[S_PHASE] != PHASE_GAME_OVER:
+        if det[S_PHASE] == PHASE_PICK and det[S_ROUND] > last_round:
+            break
+        n_leg = legal_actions_nb(det, comp, legal)
+        if mask != 0 and det[S_CUR] == player:  # its own later decisions, restricted too
+            n_leg = restrict_legal(det, legal, n_leg, mask)
+        if n_leg == 1:
+            action = legal[0]
+        else:
+            action = simple_choice_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
+                                      legal, n_leg, work, heuristics, learned)
+        apply_action_nb(det, comp, action)
+
+
+@njit(cache=True)
+def most_visited(base, k, draw_ties, prng, player, work):
+    """The bandit at ``base``'s answer among its ``k`` candidates: the most visited, then the
+    larger reward sum, then the better heuristic rank; with ``draw_ties`` (above temperature 0)
+    exact ties on visits and sum are drawn from ``prng[player]`` instead."""
+    best_i = 0
+    for i in range(1, k):
+        n_i = work[W_SEARCH_N + base + i]
+        n_b = work[W_SEARCH_N + base + best_i]
+        if n_i > n_b or (n_i == n_b and work[W_SEARCH_SUM + base + i] >
+                         work[W_SEARCH_SUM + base + best_i]):
+            best_i = i
+    if draw_ties:
+        n_b = work[W_SEARCH_N + base + best_i]
+        sum_b = work[W_SEARCH_SUM + base + best_i]
+        tied = 0
+        for i in range(k):
+            if work[W_SEARCH_N + base + i] == n_b and work[W_SEARCH_SUM + base + i] == sum_b:
+                tied += 1
+        if tied > 1:
+            r = below(prng, player, tied)
+            for i in range(k):
+                if work[W_SEARCH_N + base + i] == n_b and \
+                        work[W_SEARCH_SUM + base + i] == sum_b:
+                    if r == 0:
+                        return i
+                    r -= 1
+    return best_i
+
+
+@njit(cache=True)
 def rollout_policy_id(params):
     """The rollout policy's strategy id from ``params[I_ROLLOUT]``: 0 random, 1 greedy, 2 the
     heuristic (``r_*`` weights), 4 ``learned`` (``r_*`` weights and ``r_w_*`` theta); 3 (the
@@ -250,18 +300,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
             det[S_PICK + q] = work[W_SEARCH_CAND + q * MAX_CANDIDATES + i]
         det[S_COUNTER] = n
         begin_turns(det, comp)
-        while det[S_PHASE] != PHASE_GAME_OVER:
-            if det[S_PHASE] == PHASE_PICK and det[S_ROUND] > last_round:
-                break
-            n_leg = legal_actions_nb(det, comp, legal)
-            if mask != 0 and det[S_CUR] == player:  # its own later decisions, restricted too
-                n_leg = restrict_legal(det, legal, n_leg, mask)
-            if n_leg == 1:
-                action = legal[0]
-            else:
-                action = simple_choice_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
-                                          legal, n_leg, work, heuristics, learned)
-            apply_action_nb(det, comp, action)
+        roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, legal, work,
+                 heuristics, learned)
         evaluate(det, n, palace_value, win_bonus, work)
         for q in range(n):
             best_other = np.int64(-(1 << 60))
@@ -280,32 +320,8 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
         elif it >= iterations:
             break
     base = player * MAX_CANDIDATES
-    k_own = work[W_SEARCH_NCAND + player]
-    best_i = 0
-    for i in range(1, k_own):
-        n_i = work[W_SEARCH_N + base + i]
-        n_b = work[W_SEARCH_N + base + best_i]
-        if n_i > n_b or (n_i == n_b and work[W_SEARCH_SUM + base + i] >
-                         work[W_SEARCH_SUM + base + best_i]):
-            best_i = i
-    if temperature_units(params, WEIGHT_ONE) > 0:
-        # above temperature 0, exact ties on visits and reward sum are drawn from the seat's
-        # stream instead of going to the better heuristic rank
-        n_b = work[W_SEARCH_N + base + best_i]
-        sum_b = work[W_SEARCH_SUM + base + best_i]
-        tied = 0
-        for i in range(k_own):
-            if work[W_SEARCH_N + base + i] == n_b and work[W_SEARCH_SUM + base + i] == sum_b:
-                tied += 1
-        if tied > 1:
-            r = below(prng, player, tied)
-            for i in range(k_own):
-                if work[W_SEARCH_N + base + i] == n_b and \
-                        work[W_SEARCH_SUM + base + i] == sum_b:
-                    if r == 0:
-                        best_i = i
-                        break
-                    r -= 1
+    best_i = most_visited(base, work[W_SEARCH_NCAND + player],
+                          temperature_units(params, WEIGHT_ONE) > 0, prng, player, work)
     return ACTION_PICK + work[W_SEARCH_CAND + base + best_i]
 
 

@@ -56,9 +56,7 @@ from tajsim.engine.rng import below, derive_seed, next_u64
 from tajsim.engine.stop import stop_requested
 from tajsim.games.maharaja.engine.enums import (
     MAX_PLAYERS,
-    PHASE_GAME_OVER,
     PHASE_PICK,
-    S_CUR,
     S_N_PLAYERS,
     S_PHASE,
     S_PICK,
@@ -66,7 +64,7 @@ from tajsim.games.maharaja.engine.enums import (
     S_ROUND,
     STATE_SIZE,
 )
-from tajsim.games.maharaja.engine.nb import apply_action_nb, legal_actions_nb
+from tajsim.games.maharaja.engine.nb import apply_action_nb
 from tajsim.games.maharaja.strategies.heuristic import decide_nb
 from tajsim.games.maharaja.strategies.heuristic_work import load_weights
 from tajsim.games.maharaja.strategies.ids import (
@@ -86,8 +84,6 @@ from tajsim.games.maharaja.strategies.ids import (
     W_VALUES,
     WEIGHT_ONE,
 )
-from tajsim.games.maharaja.strategies.restrictions import restrict_legal
-from tajsim.games.maharaja.strategies.rollout import simple_choice_nb
 from tajsim.games.maharaja.strategies.search import (
     ALL_PAIRS,
     I_EXPLORATION,
@@ -99,6 +95,8 @@ from tajsim.games.maharaja.strategies.search import (
     clamp_int,
     evaluate,
     fill_candidates,
+    most_visited,
+    roll_out,
     rollout_policy_id,
     search_pick,
     select_ucb_at,
@@ -226,18 +224,8 @@ def search_step(state, comp, player, params, prng, legal, n_legal, work, heurist
         copy_into(det, state)
         redraw_others_picks(det, player, rprng, work)
         apply_action_nb(det, comp, work[W_SEARCH_CAND + base + i])
-        while det[S_PHASE] != PHASE_GAME_OVER:
-            if det[S_PHASE] == PHASE_PICK and det[S_ROUND] > last_round:
-                break
-            n_leg = legal_actions_nb(det, comp, buf)
-            if mask != 0 and det[S_CUR] == player:  # its own later decisions, restricted too
-                n_leg = restrict_legal(det, buf, n_leg, mask)
-            if n_leg == 1:
-                action = buf[0]
-            else:
-                action = simple_choice_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
-                                          buf, n_leg, work, heuristics, learned)
-            apply_action_nb(det, comp, action)
+        roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, buf, work,
+                 heuristics, learned)
         evaluate(det, n, palace_value, win_bonus, work)
         best_other = np.int64(-(1 << 60))
         for o in range(n):
@@ -255,31 +243,7 @@ def search_step(state, comp, player, params, prng, legal, n_legal, work, heurist
                 break
         elif it >= iterations:
             break
-    best_i = 0
-    for i in range(1, n_cand):
-        n_i = work[W_SEARCH_N + base + i]
-        n_b = work[W_SEARCH_N + base + best_i]
-        if n_i > n_b or (n_i == n_b and work[W_SEARCH_SUM + base + i] >
-                         work[W_SEARCH_SUM + base + best_i]):
-            best_i = i
-    if t_units > 0:
-        # above temperature 0, exact ties on visits and reward sum are drawn from the seat's
-        # stream instead of going to the better heuristic rank
-        n_b = work[W_SEARCH_N + base + best_i]
-        sum_b = work[W_SEARCH_SUM + base + best_i]
-        tied = 0
-        for i in range(n_cand):
-            if work[W_SEARCH_N + base + i] == n_b and work[W_SEARCH_SUM + base + i] == sum_b:
-                tied += 1
-        if tied > 1:
-            r = below(prng, player, tied)
-            for i in range(n_cand):
-                if work[W_SEARCH_N + base + i] == n_b and \
-                        work[W_SEARCH_SUM + base + i] == sum_b:
-                    if r == 0:
-                        best_i = i
-                        break
-                    r -= 1
+    best_i = most_visited(base, n_cand, t_units > 0, prng, player, work)
     return work[W_SEARCH_CAND + base + best_i]
 
 
