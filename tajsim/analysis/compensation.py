@@ -198,21 +198,31 @@ def search_compensation(
         raise UserError(f"finest {finest!r}; expected 1, 0.5 or 0.25 (units of the currency)")
     say = say or (lambda _m: None)
     result = SearchResult(spec.name, players, strategy, seed, games)
-    seen: dict[tuple[float, ...], Candidate] = {}
     parity = 1.0 / players
 
-    def evaluate(amounts: tuple[float, ...]) -> Candidate:
-        if amounts not in seen:
-            shares = seat_shares(_play(spec.name, players, strategy, amounts, games, seed,
-                                       workers), players)
-            cand = Candidate(amounts, tuple(float(s) for s in shares), games)
-            seen[amounts] = cand
-            result.candidates.append(cand)
-            say(f"{players} players: amounts {_listed(amounts)} -> shares "
-                f"{', '.join(f'{100 * s:.1f}' for s in shares)}% (max deviation "
-                f"{100 * cand.deviation:.2f} points)")
-        return seen[amounts]
+    def memoised(n_games: int, at_seed: int, into: list[Candidate],
+                 label: Callable[[tuple[float, ...]], str]) -> tuple[
+                     Callable[[tuple[float, ...]], Candidate], dict[tuple[float, ...], Candidate]]:
+        """A player of candidates on ``n_games`` games of ``at_seed`` (each played once, kept
+        in ``into`` in the order played) and the table of those played."""
+        played: dict[tuple[float, ...], Candidate] = {}
 
+        def play(amounts: tuple[float, ...]) -> Candidate:
+            if amounts not in played:
+                shares = seat_shares(_play(spec.name, players, strategy, amounts, n_games,
+                                           at_seed, workers), players)
+                cand = Candidate(amounts, tuple(float(x) for x in shares), n_games)
+                played[amounts] = cand
+                into.append(cand)
+                say(f"{players} players: {label(amounts)} -> shares "
+                    f"{', '.join(f'{100 * x:.1f}' for x in shares)}% (max deviation "
+                    f"{100 * cand.deviation:.2f} points)")
+            return played[amounts]
+
+        return play, played
+
+    evaluate, seen = memoised(games, seed, result.candidates,
+                              lambda a: f"amounts {_listed(a)}")
     current = evaluate(tuple([0] * players))
     slopes = np.full(players, initial_slope)
     # Secant steps on the lattice.
@@ -247,20 +257,8 @@ def search_compensation(
         ranked = [c for c in sorted(result.candidates, key=lambda c: (round(c.deviation, 12),
                                                                       sum(c.amounts)))
                   if c.deviation <= result.best.deviation + noise][:refine_top]
-        replayed: dict[tuple[float, ...], Candidate] = {}
-
-        def replay(amounts: tuple[float, ...]) -> Candidate:
-            if amounts not in replayed:
-                shares = seat_shares(_play(spec.name, players, strategy, amounts, refine_games,
-                                           seed + 1, workers), players)
-                again = Candidate(amounts, tuple(float(x) for x in shares), refine_games)
-                replayed[amounts] = again
-                result.refined.append(again)
-                say(f"{players} players: refine {_listed(amounts)} on {refine_games:,} games "
-                    f"-> shares {', '.join(f'{100 * x:.1f}' for x in shares)}% (max deviation "
-                    f"{100 * again.deviation:.2f} points)")
-            return replayed[amounts]
-
+        replay, replayed = memoised(refine_games, seed + 1, result.refined,
+                                    lambda a: f"refine {_listed(a)} on {refine_games:,} games")
         for cand in ranked:
             replay(cand.amounts)
         # The search's games may have stopped it at a lucky candidate (a winner's curse): where
