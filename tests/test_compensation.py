@@ -347,6 +347,55 @@ def test_balance_cli_and_its_experiment_file(tmp_path):
     assert res.exit_code == 2 and "compensation.search_games" in res.output
 
 
+def test_a_later_look_tests_at_its_share_of_the_level(tmp_path):
+    from tajsim.analysis.compensation import verify_compensation
+
+    plain = verify_compensation("maharani", 2, "random", [0, 1], games=400, seed=9)
+    third = verify_compensation("maharani", 2, "random", [0, 1], games=400, seed=9,
+                                alpha=0.05 / 3)
+    assert np.allclose(plain.p_tost, third.p_tost) and (third.alpha == 0.05 / 3).all()
+    # the stricter level widens the interval TOST decides on
+    assert ((third.tost_high - third.tost_low) > (plain.tost_high - plain.tost_low)).all()
+
+
+def test_a_player_count_overrides_the_study_settings(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('name = "c"\nkind = "compensation"\ngame = "maharani"\n'
+                    '[compensation]\nplayers = [2, 3]\nstrategy = "random"\n'
+                    'search_games = 100\nmax_candidates = 2\nverify_games = 200\nlooks = 2\n'
+                    '[compensation.at.3]\nverify_games = 300\nverify_seed = 77\nlooks = 3\n')
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(cli, ["balance", str(path), "-o", str(out), "-q", "-w", "1"])
+    assert res.exit_code == 0, res.output
+    seats = pd.read_csv(out / "table_seats.csv")
+    assert dict(seats.groupby("players").n.first()) == {2: 200, 3: 300}
+    assert np.allclose(seats.groupby("players").alpha.first(), [0.05 / 2, 0.05 / 3])
+    settings = pd.read_csv(out / "table_settings.csv")
+    assert list(settings.verify_seed) == [20260, 77] and list(settings.looks) == [2, 3]
+    # the 3-player verification is its own seed's games: the same as played alone
+    from tajsim.analysis.compensation import verify_compensation
+
+    table = pd.read_csv(out / "table_compensation.csv")
+    amounts = [float(x) for x in table[table.players == 3]["compensation by seat"].iloc[0]
+               .split(",")]
+    alone = verify_compensation("maharani", 3, "random", amounts, games=300, seed=77,
+                                alpha=0.05 / 3)
+    after = seats[(seats.players == 3) & (seats.compensation == "with")]
+    assert np.allclose(after["win share %"].to_numpy(), 100 * alone[alone.compensated].share)
+    for text, words in [
+        ("[compensation.at.4]\nlooks = 2\n", "4 players is not studied"),
+        ("[compensation.at.3]\nstrategy = \"greedy\"\n", "compensation.at.3.strategy"),
+        ("[compensation.at.3]\nlooks = 0\n", "looks = 0 (at 3 players)"),
+        ("[compensation.at.3]\nverify_seed = 1\n", "fresh games"),
+        ("[compensation.at.3]\nverify_games = \"x\"\n", "compensation.at.3.verify_games"),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(path.read_text().split("[compensation.at.3]")[0] + text)
+        res = CliRunner().invoke(cli, ["balance", str(bad), "-o", str(tmp_path / "y")])
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], res.output
+
+
 @pytest.mark.parametrize("game", ["maharaja", "maharani"])
 def test_compiled_invariant_checks_count_the_compensation(game):
     """The compiled twins of the invariants (Maharaja's checks_nb, Maharani's invariants_nb)

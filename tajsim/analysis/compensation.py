@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.stats.proportions import wilson_interval
-from tajsim.analysis.stats.verdicts import EQUIVALENT, equivalence_test
+from tajsim.analysis.stats.verdicts import ALPHA, EQUIVALENT, equivalence_test
 from tajsim.engine.compensation import OPTION_KEY, PARTS_PER_UNIT, amount_text, check_amounts
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
@@ -306,17 +306,18 @@ def _listed(amounts: Sequence[float]) -> str:
 
 def verify_compensation(
     game: str, players: int, strategy: str, amounts: Sequence[float], *, games: int,
-    seed: int, margin: float = DEFAULT_MARGIN, workers: int | None = None,
+    seed: int, margin: float = DEFAULT_MARGIN, alpha: float = ALPHA, workers: int | None = None,
 ) -> pd.DataFrame:
     """Each seat's win share with and without ``amounts`` on ``games`` fresh games (master seed
     ``seed``), with Wilson 95% intervals and the TOST verdict of ``share - 1/n`` against
-    ``±margin``.
+    ``±margin`` at level ``alpha`` (a study's k-th look at the same question: ``0.05 / k``,
+    Bonferroni over the looks, so that the verdict holds family-wise at 5%).
 
     Returns one row per (compensation, seat): ``players, strategy, compensated`` (bool),
     ``amounts``, ``seat``, ``amount``, ``n`` (games), ``share``, ``ci_low``, ``ci_high``,
-    ``deviation``, ``tost_low``/``tost_high`` (the 90% interval TOST decides on), ``p_tost``,
-    ``verdict``; the frame's ``attrs["all_equivalent"]`` maps compensated to whether every
-    seat is equivalent (the intersection-union verdict).
+    ``deviation``, ``tost_low``/``tost_high`` (the ``1 - 2 alpha`` interval TOST decides on),
+    ``p_tost``, ``alpha``, ``verdict``; the frame's ``attrs["all_equivalent"]`` maps
+    compensated to whether every seat is equivalent (the intersection-union verdict).
     """
     spec = get_game(game)
     amounts = check_amounts(spec.title, spec.compensation, list(amounts), players)
@@ -331,7 +332,7 @@ def verify_compensation(
             share = float(shares[:, seat].mean())
             se = float(shares[:, seat].std(ddof=1) / math.sqrt(games))
             low, high = wilson_interval(share * games, games)
-            eq = equivalence_test(share - parity, se, margin, n=games)
+            eq = equivalence_test(share - parity, se, margin, n=games, alpha=alpha)
             tost_low, tost_high = eq.tost_interval()
             ok &= eq.verdict == EQUIVALENT
             rows.append({"players": players, "strategy": strategy, "compensated": compensated,
@@ -340,7 +341,7 @@ def verify_compensation(
                          "ci_low": float(low), "ci_high": float(high),
                          "deviation": share - parity, "tost_low": tost_low,
                          "tost_high": tost_high, "p_tost": eq.p_equivalent,
-                         "verdict": eq.verdict})
+                         "alpha": alpha, "verdict": eq.verdict})
         verdicts[compensated] = ok
     frame = pd.DataFrame(rows)
     frame.attrs["all_equivalent"] = verdicts

@@ -34,7 +34,12 @@ SETTINGS: dict[str, tuple[type | tuple[type, ...], Any]] = {
     "seed": (int, 1),
     "verify_seed": (int, 20260),
     "margin": (float, 0.01),
+    "looks": (int, 1),
 }
+#: The settings a player count may override (``[compensation.at.N]``): another look at one
+#: table size takes more games and fresh verification games without replaying the others'.
+PER_COUNT = ("search_games", "max_candidates", "refine_games", "refine_top", "verify_games",
+             "other_games", "verify_seed", "looks")
 TOP_KEYS = ("name", "title", "description", "game", "kind", "compensation")
 
 
@@ -57,17 +62,48 @@ def read_settings(path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"game": raw.get("game"), "title": raw.get("title"),
                            "name": raw.get("name")}
     for key, value in table.items():
+        if key == "at":
+            out["at"] = _read_overrides(path, value)
+            continue
         if key not in SETTINGS:
             raise UserError(f"{path}: compensation.{key}; expected one of "
-                            f"{', '.join(SETTINGS)}")
-        kind = SETTINGS[key][0]
-        ok = isinstance(value, kind) and not isinstance(value, bool) or (
-            kind is float and isinstance(value, int) and not isinstance(value, bool))
-        if not ok:
-            raise UserError(f"{path}: compensation.{key} = {value!r}; expected "
-                            f"{getattr(kind, '__name__', kind)}")
-        out[key] = value
+                            f"{', '.join(SETTINGS)} or an [compensation.at.N] table")
+        out[key] = _checked(path, f"compensation.{key}", key, value)
     return out
+
+
+def _checked(path: Path, where: str, key: str, value: Any) -> Any:
+    kind = SETTINGS[key][0]
+    ok = isinstance(value, kind) and not isinstance(value, bool) or (
+        kind is float and isinstance(value, int) and not isinstance(value, bool))
+    if not ok:
+        raise UserError(f"{path}: {where} = {value!r}; expected "
+                        f"{getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _read_overrides(path: Path, table: Any) -> dict[int, dict[str, Any]]:
+    """``[compensation.at.N]`` tables: per player count, the settings of :data:`PER_COUNT`."""
+    if not isinstance(table, dict):
+        raise UserError(f"{path}: compensation.at = {table!r}; expected tables "
+                        "[compensation.at.N] of a player count N")
+    out: dict[int, dict[str, Any]] = {}
+    for count, settings in table.items():
+        if not str(count).isdigit() or not isinstance(settings, dict):
+            raise UserError(f"{path}: compensation.at.{count}; expected a table "
+                            "[compensation.at.N] of a player count N")
+        for key, value in settings.items():
+            if key not in PER_COUNT:
+                raise UserError(f"{path}: compensation.at.{count}.{key}; expected one of "
+                                f"{', '.join(PER_COUNT)}")
+            _checked(path, f"compensation.at.{count}.{key}", key, value)
+        out[int(count)] = dict(settings)
+    return out
+
+
+def at_count(settings: dict[str, Any], players: int) -> dict[str, Any]:
+    """The settings of one player count: the study's, with its ``[compensation.at.N]``."""
+    return {**settings, **settings.get("at", {}).get(players, {})}
 
 
 def resolve(experiment: Path | None, game: str, players: str | None,
@@ -77,6 +113,7 @@ def resolve(experiment: Path | None, game: str, players: str | None,
     from tajsim.games.registry import get_game
 
     settings: dict[str, Any] = {k: default for k, (_, default) in SETTINGS.items()}
+    settings["at"] = {}
     title = None
     name = "command line"
     if experiment is not None:
@@ -104,19 +141,27 @@ def resolve(experiment: Path | None, game: str, players: str | None,
     if not settings["strategy"]:
         raise UserError("no strategy; expected --strategies STRATEGY (or compensation.strategy "
                         "in the experiment file)")
-    for key in ("search_games", "verify_games", "other_games", "max_candidates",
-                "refine_top"):
-        if settings[key] < 1:
-            raise UserError(f"{key} = {settings[key]}; expected a positive number")
     if settings["finest"] not in (1, 0.5, 0.25):
         raise UserError(f"finest = {settings['finest']}; expected 1, 0.5 or 0.25 (the finest "
                         "step of the search, in units of the currency)")
-    if settings["refine_games"] < 0:
-        raise UserError(f"refine_games = {settings['refine_games']}; expected 0 (none) or more")
-    if settings["verify_seed"] in (settings["seed"], settings["seed"] + 1):
-        raise UserError(f"the verification's seed {settings['verify_seed']} is the search's "
-                        f"({settings['seed']}, or {settings['seed'] + 1} when it refines); "
-                        "expected fresh games (another seed)")
+    for n in settings["at"]:
+        if n not in counts:
+            raise UserError(f"compensation.at.{n}: {n} players is not studied; expected one "
+                            f"of the player counts {', '.join(map(str, counts))}")
+    for n in counts:
+        each = at_count(settings, n)
+        where = f" (at {n} players)" if n in settings["at"] else ""
+        for key in ("search_games", "verify_games", "other_games", "max_candidates",
+                    "refine_top", "looks"):
+            if each[key] < 1:
+                raise UserError(f"{key} = {each[key]}{where}; expected a positive number")
+        if each["refine_games"] < 0:
+            raise UserError(f"refine_games = {each['refine_games']}{where}; expected 0 (none) "
+                            "or more")
+        if each["verify_seed"] in (each["seed"], each["seed"] + 1):
+            raise UserError(f"the verification's seed {each['verify_seed']}{where} is the "
+                            f"search's ({each['seed']}, or {each['seed'] + 1} when it "
+                            "refines); expected fresh games (another seed)")
     for text in filter(None, (settings["strategy"], settings["other_strategy"])):
         spec.strategies.parse(text)
     return spec, counts, settings, title, name
@@ -174,6 +219,7 @@ def command(experiment, game, players, strategies, other_strategy, search_games,
       tajsim balance --game maharani -p 4 -s balanced:temperature=0.25 -o /tmp/comp
     """
     from tajsim.analysis.compensation import search_compensation, verify_compensation
+    from tajsim.analysis.stats.verdicts import ALPHA
     from tajsim.reporting.compensation_sections import (
         compensation_blocks,
         write_compensation_report,
@@ -193,36 +239,40 @@ def command(experiment, game, players, strategies, other_strategy, search_games,
     started, cpu0 = time.time(), time.process_time()
     import pandas as pd
 
-    found, other, traces = [], [], []
+    found, other, traces, per_count = [], [], [], []
     for n in counts:
-        echo.say(f"{spec.title}, {n} players: searching at {settings['strategy']} ...")
+        each = at_count(settings, n)
+        alpha = ALPHA / each["looks"]
+        per_count.append({"players": n, **{k: each[k] for k in PER_COUNT if k != "looks"},
+                          "looks": each["looks"], "level (alpha)": alpha})
+        echo.say(f"{spec.title}, {n} players: searching at {each['strategy']} ...")
         result = search_compensation(
-            spec.name, n, settings["strategy"], games=settings["search_games"],
-            seed=settings["seed"], max_candidates=settings["max_candidates"],
-            margin=settings["margin"], refine_games=settings["refine_games"],
-            refine_top=settings["refine_top"], finest=settings["finest"], workers=workers,
+            spec.name, n, each["strategy"], games=each["search_games"],
+            seed=each["seed"], max_candidates=each["max_candidates"],
+            margin=each["margin"], refine_games=each["refine_games"],
+            refine_top=each["refine_top"], finest=each["finest"], workers=workers,
             say=echo.say)
         best = result.chosen
         traces.append(result.trace())
         chosen = ",".join(map(amount_text, best.amounts))
         echo.say(f"  chosen {chosen} (deviation {100 * best.deviation:.2f} points "
-                 f"on {best.games:,} games); verifying on {settings['verify_games']:,} fresh "
-                 "games")
+                 f"on {best.games:,} games); verifying on {each['verify_games']:,} fresh "
+                 f"games (TOST at {100 * alpha:.3g}%)")
         found.append(verify_compensation(
-            spec.name, n, settings["strategy"], best.amounts, games=settings["verify_games"],
-            seed=settings["verify_seed"], margin=settings["margin"], workers=workers))
-        if settings["other_strategy"]:
+            spec.name, n, each["strategy"], best.amounts, games=each["verify_games"],
+            seed=each["verify_seed"], margin=each["margin"], alpha=alpha, workers=workers))
+        if each["other_strategy"]:
             other.append(verify_compensation(
-                spec.name, n, settings["other_strategy"], best.amounts,
-                games=settings["other_games"], seed=settings["verify_seed"],
-                margin=settings["margin"], workers=workers))
+                spec.name, n, each["other_strategy"], best.amounts,
+                games=each["other_games"], seed=each["verify_seed"],
+                margin=each["margin"], workers=workers))
     wall, cpu = time.time() - started, time.process_time() - cpu0
     meta = {"currency": spec.compensation.currency, "why": spec.compensation.why,
             "strategy": settings["strategy"], "other_strategy": settings["other_strategy"],
             "margin": settings["margin"], "search_games": settings["search_games"],
             "search_seed": settings["seed"], "verify_seed": settings["verify_seed"],
             "refine_games": settings["refine_games"], "refine_top": settings["refine_top"],
-            "finest": settings["finest"],
+            "finest": settings["finest"], "per_count": pd.DataFrame(per_count),
             "command": f"tajsim balance {source}" if experiment is not None else
             f"tajsim balance --game {spec.name} -p {','.join(map(str, counts))} -s "
             f"{settings['strategy']}"}

@@ -30,6 +30,12 @@ def _pts(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _level(frame: pd.DataFrame) -> str:
+    """The verdicts' level of a frame's rows (older frames, without the column: 5%)."""
+    levels = sorted(set(frame["alpha"])) if "alpha" in frame else [0.05]
+    return " / ".join(f"{100 * a:.3g}%" for a in levels)
+
+
 def _table_row(frame: pd.DataFrame, players: int) -> dict[str, Any]:
     """One player count's line of the compensation table."""
     before = frame[(frame.players == players) & ~frame.compensated]
@@ -40,6 +46,7 @@ def _table_row(frame: pd.DataFrame, players: int) -> dict[str, Any]:
         "largest deviation before (points)": float(100 * before.deviation.abs().max()),
         "largest deviation after (points)": float(100 * after.deviation.abs().max()),
         "games (n)": int(after.n.iloc[0]),
+        "verdicts' level": _level(after),
         "every seat within the margin": "yes (TOST)" if (after.verdict == "equivalent").all()
         else "no",
     }
@@ -54,9 +61,11 @@ def _seat_table(frame: pd.DataFrame) -> pd.DataFrame:
         "95% CI": [f"[{_pts(lo)}, {_pts(hi)}]" for lo, hi in zip(frame.ci_low, frame.ci_high,
                                                                    strict=True)],
         "share - parity (points)": 100 * frame.deviation,
-        "90% TOST interval": [f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
-                              for lo, hi in zip(frame.tost_low, frame.tost_high, strict=True)],
+        "TOST interval (1 - 2 alpha)": [f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+                                        for lo, hi in zip(frame.tost_low, frame.tost_high,
+                                                          strict=True)],
         "TOST p": frame.p_tost,
+        "alpha": frame["alpha"] if "alpha" in frame else 0.05,
         "verdict": [VERDICT_WORDS.get(v, v) for v in frame.verdict],
     })
     return out.reset_index(drop=True)
@@ -124,7 +133,8 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
                 f"{meta['refine_games']:,} games (master seed {meta['search_seed'] + 1}) and "
                 "the best there chosen" if meta.get("refine_games") else "")
              + f"; the choice was then verified on fresh games (master seed "
-             f"{meta['verify_seed']}). A seat's win share counts a shared win as a fraction. "
+             f"{meta['verify_seed']}; a player count's own settings, where it has them, are in "
+             "the table of settings below). A seat's win share counts a shared win as a fraction. "
              + ("An amount with a fraction, `w + f/4`, gives the seat `w + 1` in a share `f/4` "
                 "of the games and `w` in the others, drawn for each game from its chance seed "
                 "(at a table: a die, or a rota of the games). "
@@ -144,8 +154,9 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
     missed = [n for n in counts if n not in reached]
     items = []
     if reached:
-        items.append(f"Every seat within ±{margin:g} point of parity (TOST, 5% level) at "
-                     f"{', '.join(map(str, reached))} players.")
+        items.append(f"Every seat within ±{margin:g} point of parity (TOST) at "
+                     + ", ".join(f"{n} players ({_level(found[found.players == n])} level)"
+                                 for n in reached) + ".")
     if missed:
         items.append(f"Not shown within ±{margin:g} point at {', '.join(map(str, missed))} "
                      f"players: the best amounts found are reported with their verdicts (the "
@@ -159,17 +170,31 @@ def compensation_blocks(found: pd.DataFrame, other: pd.DataFrame | None, trace: 
     items.append("The smallest deviation of one seat from parity these fresh games detect (80% "
                  f"power, two-sided 5%): {', '.join(detect)}.")
     blocks.append(Bullets(items))
+    per_count = meta.get("per_count")
+    if per_count is not None and len(per_count):
+        blocks.append(Heading(2, "The settings of each player count"))
+        write_csv(per_count, out_dir / "table_settings.csv")
+        blocks.append(Table(per_count, "Games of each stage, the verification's master seed and "
+                                       "the number of looks at each player count (a "
+                                       "`[compensation.at.N]` table of the experiment file "
+                                       "overrides the study's settings for one count). A look "
+                                       "is one verification on fresh games of the same "
+                                       "question, the earlier ones counted; with k looks each "
+                                       "verdict is at 5%/k (Bonferroni over the looks), so a "
+                                       "seat shown within the margin at any look is shown at "
+                                       "5% family-wise.", "table_settings.csv"))
     blocks.append(Heading(2, "Each seat before and after"))
     seats = _seat_table(found)
     write_csv(seats, out_dir / "table_seats.csv")
     blocks.append(Table(seats, f"Each seat's win share with no compensation and with the "
                                f"amounts found, at `{meta['strategy']}` (n games each), its "
-                               f"Wilson 95% interval, its deviation from parity with the 90% "
-                               f"interval TOST decides on, and the verdict: 'within "
-                               f"±margin' where TOST against ±{margin:g} point is "
-                               "significant (5%), 'off parity' where the deviation differs "
-                               "from 0 (two-sided, 5%) and is not shown within the margin, "
-                               "'not shown either way' otherwise.", "table_seats.csv"))
+                               f"Wilson 95% interval, its deviation from parity with the "
+                               f"1 - 2 alpha interval TOST decides on (90% at 5%), and the "
+                               f"verdict at level alpha: 'within ±margin' where TOST against "
+                               f"±{margin:g} point is significant, 'off parity' where the "
+                               "deviation differs from 0 (two-sided) and is not shown within "
+                               "the margin, 'not shown either way' otherwise.",
+                        "table_seats.csv"))
     blocks.append(_figure(found, out_dir, "fig_compensation.png",
                           f"Win share by seat at {meta['strategy']}"))
     if other is not None and len(other):
