@@ -15,6 +15,7 @@ from tajsim.running.chunk import play_chunk_arrays
 from tajsim.running.config import RunConfig
 from tajsim.running.records import (
     PARQUET_COMPRESSION,
+    PARQUET_INTEGER_ENCODING,
     _arrow,
     results_columns,
     results_table,
@@ -94,8 +95,25 @@ def test_the_columns_share_one_buffer():
     assert np.array_equal(game_id.to_numpy(), results["game_id"])
 
 
-def test_a_run_with_old_zstd_chunks_reads_the_same(tmp_path):
-    """Chunks written before the codec changed (zstd) verify and read back beside new ones."""
+def _previous_writer(table: pa.Table, path) -> None:
+    """A chunk file as the runner wrote it from 2026-11-29 until the byte streams: integers
+    ``DELTA_BINARY_PACKED``, snappy."""
+    import pyarrow.parquet as pq
+
+    from tajsim.running.records import parquet_options, parquet_table
+
+    table = parquet_table(table)
+    options = parquet_options(table.schema)
+    options["compression"] = "snappy"
+    options["column_encoding"] = {f.name: "DELTA_BINARY_PACKED" for f in table.schema
+                                  if pa.types.is_integer(f.type)}
+    pq.write_table(table, path, **options)
+
+
+@pytest.mark.parametrize("old", ["zstd", "delta-snappy"])
+def test_a_run_with_old_chunks_reads_the_same(tmp_path, old):
+    """Chunks written before the codec and encoding changed (zstd with dictionaries; delta
+    and snappy) verify and read back beside new ones."""
     import json
 
     import pyarrow.parquet as pq
@@ -112,7 +130,12 @@ def test_a_run_with_old_zstd_chunks_reads_the_same(tmp_path):
     chunk = out / "chunks" / "chunk-000000.parquet"
     assert pq.ParquetFile(chunk).metadata.row_group(0).column(0).compression.lower() == \
         PARQUET_COMPRESSION
-    pq.write_table(pq.read_table(chunk), chunk, compression="zstd")
+    if old == "zstd":
+        pq.write_table(pq.read_table(chunk), chunk, compression="zstd")
+    else:
+        _previous_writer(pq.read_table(chunk), chunk)
+        meta = pq.ParquetFile(chunk).metadata.row_group(0).column(0)
+        assert "DELTA_BINARY_PACKED" in meta.encodings
     check = out / "aggregates" / "chunk-000000.check.json"
     data = json.loads(check.read_text())
     data["records"] = data_digest(chunk.read_bytes())
@@ -171,7 +194,7 @@ def test_compiled_trajectory_and_stored_frame_equal_the_old_path(game, strategie
 
 
 def test_chunk_files_are_written_as_chosen():
-    """Integer columns delta-encoded, categories dictionary-encoded, required columns but the
+    """Integer columns in byte streams, categories dictionary-encoded, required columns but the
     categories, statistics for ``game_id`` (the integrity check's range) and no other."""
     import io
 
@@ -191,5 +214,5 @@ def test_chunk_files_are_written_as_chosen():
         else:
             assert not field.nullable, field.name
         if pa.types.is_integer(field.type):
-            assert "DELTA_BINARY_PACKED" in column.encodings, field.name
+            assert PARQUET_INTEGER_ENCODING in column.encodings, field.name
         assert column.is_stats_set == (field.name == "game_id"), field.name

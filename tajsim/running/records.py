@@ -23,30 +23,34 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tajsim.games.registry import get_game
-from tajsim.running.kernels import gather_fields_nb
 
 if TYPE_CHECKING:
     from tajsim.running.config import RunTask
 
-#: The chunk files' codec, chosen by measurement (issue 42; CPU seconds to write a chunk's
-#: table, and its size, on the 2-core VM; benchmarks/README.md):
+#: The chunk files' codec and integer encoding, chosen by measurement (issue 42; CPU seconds,
+#: process time, to write a chunk's table of 0.2 s of play, and its size, best of 5; the 2-core
+#: VM at load 3-6; ``python benchmarks/bench_records.py --game GAME --encodings``):
 #:
-#: ========================  ======================  ======================
-#: codec                     10,000 random games      197 heuristic games
-#: ========================  ======================  ======================
-#: zstd (level 1, default)   0.051 s, 0.76 MB         0.0052 s, 45 kB
-#: zstd level 3              0.054 s, 0.76 MB
-#: snappy                    0.043 s, 1.11 MB         0.0026 s, 50 kB
-#: lz4                       0.044 s, 1.12 MB
-#: none                      0.041 s, 1.37 MB         0.0025 s, 52 kB
-#: ========================  ======================  ======================
+#: ===============================  ==================  =================  ==================
+#: integers, codec                  Taj Mahal random     Maharaja random    Maharani random
+#: ===============================  ==================  =================  ==================
+#: DELTA_BINARY_PACKED, snappy      19.1 ms, 956 kB      30.1 ms, 1.90 MB   35.1 ms, 1.58 MB
+#: DELTA_BINARY_PACKED, none        16.9 ms, 1.08 MB     26.4 ms, 2.23 MB   30.9 ms, 2.23 MB
+#: BYTE_STREAM_SPLIT, lz4 (chosen)  14.1 ms, 1.18 MB     18.8 ms, 1.96 MB   21.6 ms, 2.23 MB
+#: BYTE_STREAM_SPLIT, snappy        14.1 ms, 1.36 MB     18.4 ms, 2.48 MB   22.4 ms, 2.73 MB
+#: BYTE_STREAM_SPLIT, zstd          19.2 ms, 624 kB      30.1 ms, 1.12 MB   31.8 ms, 1.21 MB
+#: PLAIN, lz4                       18.5 ms, 2.29 MB     25.1 ms, 3.28 MB   27.1 ms, 3.46 MB
+#: ===============================  ==================  =================  ==================
 #:
-#: Most of a large chunk's time is Parquet's encoding (dictionaries, int8 widened to INT32),
-#: not the codec; a small one's is a fixed cost a column, which zstd doubles (its context a
-#: page): the heuristics' chunks (0.05 s of play, the runner's smallest) spent 15 % of their
-#: play on zstd alone. snappy: half the cost of a small chunk, 0.008 s less a large one, files
-#: 10-46 % larger. Chunks written with zstd (before 2026-11-29) read back the same.
-PARQUET_COMPRESSION = "snappy"
+#: The heuristics' chunks alike (Taj Mahal 4.5 -> 3.7 ms, Maharaja 5.9 -> 4.7, Maharani 12.3
+#: -> 8.4). Parquet widens every int8 and int16 to INT32; BYTE_STREAM_SPLIT writes the value's
+#: bytes as separate streams (the high bytes, mostly 0 or 0xff, in runs lz4 skips at memory
+#: speed), so the encoder does no arithmetic a value: 0.6-0.75 of the delta encoding's CPU, files
+#: 3-55 % larger. Chunks written before (zstd or snappy, delta or dictionaries) read back the
+#: same frame.
+PARQUET_COMPRESSION = "lz4"
+#: The encoding of the integer columns (``parquet_options``); see ``PARQUET_COMPRESSION``.
+PARQUET_INTEGER_ENCODING = "BYTE_STREAM_SPLIT"
 
 
 #: The trajectory's setup-record fields (shape (rounds, max_players)) and the prefix of their
@@ -154,16 +158,26 @@ def _arrow(values: Any) -> pa.Array:
     return pa.array(np.ascontiguousarray(values))
 
 
+#: The generic columns' types where the records may hold another one (``results_columns``).
+_CAST: dict[str, np.dtype] = {"game_id": np.dtype(np.int64), "seat": np.dtype(np.int8),
+         "setup_id": np.dtype(np.int64)}
+
+#: Where a column of ``_FieldPlan`` is read: a result field (one value a row), a setup field
+#: (one value a game, repeated on its rows), or one round (or the seats) of a per-seat setup
+#: field (each row its seat's value).
+RESULT, PER_GAME, PER_SEAT = 0, 1, 2
+
+
 @dataclass(frozen=True)
 class _FieldPlan:
     """Where each record-field column of a game's results lies in one buffer of columns."""
 
     names: tuple[str, ...]       # the columns, in the buffer's order (widest first: aligned)
-    dtypes: tuple[np.dtype, ...]  # each one's type: the field's own (int64 ids)
-    source: np.ndarray           # int64[C] 0: a result field, 1: a setup field (per game)
-    offset: np.ndarray           # int64[C] the value's byte offset in its record (seat 0's)
-    width: np.ndarray            # int64[C] bytes a value
-    seat_step: np.ndarray        # int64[C] bytes from one seat's value to the next (0: per game)
+    dtypes: tuple[np.dtype, ...]  # each one's type in the frame (the field's own; int64 ids)
+    fields: tuple[str, ...]      # the record field each is read from
+    source: tuple[int, ...]      # RESULT, PER_GAME or PER_SEAT
+    round: tuple[int, ...]       # PER_SEAT: the field's round (-1: a field of seats alone)
+    start: tuple[int, ...]       # the column's first byte in the buffer, per row of the batch
     row_bytes: int               # bytes of one row over every column
     trajectory: tuple[str, ...]  # the trajectory's columns (``round_columns``) in its order
 
@@ -171,45 +185,63 @@ class _FieldPlan:
 @lru_cache(maxsize=32)
 def _field_plan(result_dtype: np.dtype, setup_dtype: np.dtype, result_fields: tuple[str, ...],
                 setup_fields: tuple[str, ...]) -> _FieldPlan:
-    # (name, type, source, offset, seat step)
-    entries: list[tuple[str, np.dtype, int, int, int]] = []
-    for src, dtype, fields in ((0, result_dtype, result_fields), (1, setup_dtype, setup_fields)):
+    # (column, frame type, field, source, round)
+    entries: list[tuple[str, np.dtype, str, int, int]] = []
+    for src, dtype, fields in ((RESULT, result_dtype, result_fields),
+                               (PER_GAME, setup_dtype, setup_fields)):
         for name in fields:
-            ftype, off = dtype.fields[name][:2]  # type: ignore[index]
+            ftype = dtype.fields[name][0]  # type: ignore[index]
             if ftype.shape or ftype.kind not in "biuf":
                 raise TypeError(f"record field {name!r} ({ftype}) is not a scalar number")
-            entries.append((name, ftype, src, off, 0))
+            entries.append((name, _CAST.get(name, ftype), name, src, -1))
     # the score trajectory (round_columns' columns but arc_rounds): each row its seat's value
     trajectory: list[str] = []
     names = setup_dtype.names or ()
     if "score_by_round" in names:
         for field, prefix in BY_ROUND.items():
             if field in names:
-                ftype, off = setup_dtype.fields[field][:2]  # type: ignore[index]
-                rounds, seats = ftype.shape  # [rounds, max_players]
-                base = ftype.base
-                for k in range(rounds):
+                ftype = setup_dtype.fields[field][0]  # type: ignore[index]
+                for k in range(ftype.shape[0]):  # [rounds, max_players]
                     trajectory.append(f"{prefix}_r{k + 1}")
-                    entries.append((trajectory[-1], base, 1, off + k * seats * base.itemsize,
-                                    base.itemsize))
+                    entries.append((trajectory[-1], ftype.base, field, PER_SEAT, k))
         for field, column in BY_SEAT.items():
             if field in names:
-                ftype, off = setup_dtype.fields[field][:2]  # type: ignore[index]
+                ftype = setup_dtype.fields[field][0]  # type: ignore[index]
                 trajectory.append(column)
-                entries.append((column, ftype.base, 1, off, ftype.base.itemsize))
+                entries.append((column, ftype.base, field, PER_SEAT, -1))
     entries.sort(key=lambda e: -e[1].itemsize)  # stable: same-width fields keep their order
+    widths = [e[1].itemsize for e in entries]
     return _FieldPlan(
         names=tuple(e[0] for e in entries), dtypes=tuple(e[1] for e in entries),
-        source=np.array([e[2] for e in entries], np.int64),
-        offset=np.array([e[3] for e in entries], np.int64),
-        width=np.array([e[1].itemsize for e in entries], np.int64),
-        seat_step=np.array([e[4] for e in entries], np.int64),
-        row_bytes=sum(e[1].itemsize for e in entries), trajectory=tuple(trajectory))
+        fields=tuple(e[2] for e in entries), source=tuple(e[3] for e in entries),
+        round=tuple(e[4] for e in entries),
+        start=tuple(int(x) for x in np.concatenate(([0], np.cumsum(widths)[:-1]))),
+        row_bytes=sum(widths), trajectory=tuple(trajectory))
 
 
-#: The generic columns' types where the records may hold another one (``results_columns``).
-_CAST: dict[str, np.dtype] = {"game_id": np.dtype(np.int64), "seat": np.dtype(np.int8),
-         "setup_id": np.dtype(np.int64)}
+def _gather_fields(plan: _FieldPlan, results: np.ndarray, setups: np.ndarray,
+                   n: int) -> dict[str, np.ndarray]:
+    """The plan's columns of one batch, each a view of one new buffer (widest first, so
+    aligned) filled by one NumPy strided copy a column (the copy itself runs without the GIL)
+    in the column's frame type. A copy a column reads only the field's bytes: 2.5x faster than
+    a compiled pass over whole records (issue 42; the records are 50-1,100 bytes a row)."""
+    G = setups.shape[0]
+    rows = G * n
+    buf = np.empty(plan.row_bytes * rows, np.uint8)
+    out: dict[str, np.ndarray] = {}
+    for name, dtype, field, source, k, start in zip(plan.names, plan.dtypes, plan.fields,
+                                                   plan.source, plan.round, plan.start):
+        column = buf[start * rows:(start + dtype.itemsize) * rows].view(dtype)
+        if source == RESULT:
+            column[:] = results[field]
+        elif source == PER_GAME:
+            column.reshape(G, n)[:] = setups[field][:, None]
+        elif k >= 0:
+            column.reshape(G, n)[:] = setups[field][:, k, :n]
+        else:
+            column.reshape(G, n)[:] = setups[field][:, :n]
+        out[name] = column
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -237,10 +269,10 @@ def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
 
     Every column read from a record field (the result fields, ``setup_id``, the per-game
     metrics repeated for each player, the score trajectory ``score_r<k>``, ``turn_r<k>`` and
-    ``draft_pos`` each row its seat's value) is copied by one compiled pass that releases the GIL
-    (:func:`~tajsim.running.kernels.gather_fields_nb`) into one preallocated buffer, a column
-    after the other in the field's own type, and handed to Arrow without a copy (Arrow's
-    arrays over the buffer's NumPy views; booleans alone are packed into bits). The constant
+    ``draft_pos`` each row its seat's value) is copied into one preallocated buffer, a column
+    after the other in its frame type, by one NumPy strided copy a column that runs without the
+    GIL (:func:`_gather_fields`), and handed to Arrow without a copy (Arrow's arrays over the
+    buffer's NumPy views; booleans alone are packed into bits). The constant
     columns, the strategies' codes and the game's own ``frame_columns`` are added as
     :func:`results_columns` makes them. ``tests/test_records_columns.py`` checks that both
     give the same frame, for every game.
@@ -255,18 +287,7 @@ def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
                      *spec.result_metrics)
     setup_fields = ("setup_id", *spec.game_metrics)
     plan = _field_plan(spec.result_dtype, spec.setup_dtype, result_fields, setup_fields)
-    buf = np.empty(plan.row_bytes * rows, np.uint8)
-    start = np.concatenate(([0], np.cumsum(plan.width)[:-1])) * rows
-    if rows:
-        gather_fields_nb(
-            np.ascontiguousarray(results).view(np.uint8).reshape(rows, -1),
-            np.ascontiguousarray(setups).view(np.uint8).reshape(G, -1),
-            n, plan.source, plan.offset, plan.width, plan.seat_step, start, buf)
-    field: dict[str, np.ndarray] = {}
-    for name, dtype, a, w in zip(plan.names, plan.dtypes, start, plan.width):
-        values = buf[a:a + rows * w].view(dtype)
-        want = _CAST.get(name)
-        field[name] = values if want is None or want == dtype else values.astype(want)
+    field = _gather_fields(plan, results, setups, n)
     editions = list(spec.editions)
     cols: dict[str, pa.Array] = {
         "game_id": pa.array(field["game_id"]),
@@ -313,15 +334,14 @@ def parquet_table(table: pa.Table) -> pa.Table:
 def parquet_options(schema: pa.Schema) -> dict[str, Any]:
     """``pyarrow.parquet.write_table``'s options for a chunk file of ``schema`` (chosen by
     measurement: ``PARQUET_COMPRESSION``): the categories dictionary-encoded, the integer
-    columns ``DELTA_BINARY_PACKED`` (bit-packed differences: as small as the dictionary's
-    codes after snappy, in 0.55-0.75 of its time), statistics for ``game_id`` alone (the
-    integrity check reads its range; the others cost 10 % of the encoding and are read by
-    nothing)."""
+    columns ``PARQUET_INTEGER_ENCODING`` (byte streams: no arithmetic a value), statistics for
+    ``game_id`` alone (the integrity check reads its range; the others cost 10 % of the
+    encoding and are read by nothing)."""
     names = schema.names
     return {
         "compression": PARQUET_COMPRESSION,
         "use_dictionary": [f.name for f in schema if pa.types.is_dictionary(f.type)],
-        "column_encoding": {f.name: "DELTA_BINARY_PACKED" for f in schema
+        "column_encoding": {f.name: PARQUET_INTEGER_ENCODING for f in schema
                             if pa.types.is_integer(f.type)},
         "write_statistics": [name for name in ("game_id",) if name in names],
     }
