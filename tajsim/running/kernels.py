@@ -4,6 +4,7 @@ pass that releases the GIL (so the worker threads' bookkeeping never queues behi
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
@@ -16,34 +17,43 @@ def accumulate_nb(cell, seat, values, n_players, feature_rows, game_values, n, s
     ----------
     cell : int64[N] strategy * P + seat of each player row (N = G * n_players, game-major)
     seat : int64[N]
-    values : int64[N, M] the metrics of each row; its first K columns (K = feat_sum.shape[2])
-        are the setup metrics (win, shared win, score)
+    values : int64[M, N] each metric's values over the rows (metric-major: a metric's pass
+        reads one contiguous row); its first K metrics (K = feat_sum.shape[2]) are the setup
+        metrics (win, shared win, score)
     n_players : int
-    feature_rows : int64[G, F] the aggregate row of each game's value of each setup feature
-        (-1: none)
+    feature_rows : int64[F, G] the aggregate row of each game's value of each setup feature
+        (-1: none; feature-major)
     game_values : int64[G, GM] per-game metrics
     n : int64[S * P]; sums, sumsqs : int64[S * P, M]
     game_sum, game_sumsq : int64[GM]
     feat_n : int64[R, P]; feat_sum, feat_sumsq : int64[R, P, K]
     """
     K = feat_sum.shape[2]
-    for i in range(cell.shape[0]):
-        c = cell[i]
-        n[c] += 1
-        for j in range(values.shape[1]):
-            v = values[i, j]
-            sums[c, j] += v
-            sumsqs[c, j] += v * v
+    N = cell.shape[0]
+    for i in range(N):
+        n[cell[i]] += 1
+    for j in range(values.shape[0]):
+        row = values[j]
+        for i in range(N):
+            v = row[i]
+            sums[cell[i], j] += v
+            sumsqs[cell[i], j] += v * v
+    # the row's setup metrics and their squares read once, for its every feature
+    setup_values = np.empty(K, np.int64)
+    setup_squares = np.empty(K, np.int64)
+    for i in range(N):
         g = i // n_players
         p = seat[i]
-        for f in range(feature_rows.shape[1]):
-            r = feature_rows[g, f]
+        for k in range(K):
+            setup_values[k] = values[k, i]
+            setup_squares[k] = values[k, i] * values[k, i]
+        for f in range(feature_rows.shape[0]):
+            r = feature_rows[f, g]
             if r >= 0:
                 feat_n[r, p] += 1
                 for k in range(K):
-                    v = values[i, k]
-                    feat_sum[r, p, k] += v
-                    feat_sumsq[r, p, k] += v * v
+                    feat_sum[r, p, k] += setup_values[k]
+                    feat_sumsq[r, p, k] += setup_squares[k]
     for g in range(game_values.shape[0]):
         for j in range(game_values.shape[1]):
             v = game_values[g, j]

@@ -73,12 +73,19 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarr
             np.clip(setups["end_reason"][per_game].astype(np.int64) - 1, 0, None),
             categories=END_CATEGORIES),
     }
-    completed_by = setups["completed_by"].astype(np.int64)[per_game]  # [rows, 4]
+    # blocks [columns, rows]: a column is a contiguous row of its block, handed on without a
+    # copy (issue 42: columns cut from [rows, columns] were copied again, 7 ms a 10,000-game
+    # chunk)
+    completed_by = np.repeat(np.ascontiguousarray(setups["completed_by"][:, :E.N_QUARTERS].T,
+                                                  dtype=np.int64), n, axis=1)  # [4, rows]
+    completed = completed_by == seats
     for q in range(E.N_QUARTERS):
-        cols[f"completed_q{q + 1}"] = completed_by[:, q] == seats
-    space_gold = setups["space_gold"].astype(np.int16)[per_game]  # [rows, MAX_SPACES]
-    for k in range(len(meta["space_ids"])):
-        cols[space_gold_column(k)] = space_gold[:, k]
+        cols[f"completed_q{q + 1}"] = completed[q]
+    spaces = len(meta["space_ids"])
+    space_gold = np.repeat(np.ascontiguousarray(setups["space_gold"][:, :spaces].T,
+                                                dtype=np.int16), n, axis=1)  # [spaces, rows]
+    for k in range(spaces):
+        cols[space_gold_column(k)] = space_gold[k]
     return cols
 
 

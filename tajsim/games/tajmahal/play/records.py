@@ -61,25 +61,31 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
     """
     G = setups.shape[0]
     n = results.shape[0] // max(G, 1)
-    per_game = np.arange(G).repeat(n)
+    # each block [columns, rows]: a column is one contiguous row of it, handed on without a copy
+    # (a column cut from [rows, columns] was copied again, issue 42)
     cols: dict[str, Any] = {}
-    visit = (_visit_of(setups) + 1).astype(np.int8)
+    visit = _by_row((_visit_of(setups) + 1).astype(np.int8), n)
     for prov, slug in enumerate(meta["province_slugs"]):
-        cols[f"visit_{slug}"] = visit[per_game, prov]
+        cols[f"visit_{slug}"] = visit[prov]
     categories = bonus_categories(meta)
-    bonus_at = setups["bonus_at"].astype(np.int64)
-    for city, slug in zip(meta["bonus_cities"], meta["bonus_city_slugs"]):
-        cols[f"bonus_{slug}"] = pd.Categorical.from_codes(bonus_at[per_game, city],
-                                                          categories=categories)
+    cities = list(meta["bonus_cities"])
+    bonus_at = _by_row(setups["bonus_at"][:, cities].astype(np.int64), n)
+    for i, slug in enumerate(meta["bonus_city_slugs"]):
+        cols[f"bonus_{slug}"] = pd.Categorical.from_codes(bonus_at[i], categories=categories)
     seat = np.tile(np.arange(n, dtype=np.int64), G)
-    owner = setups["tile_owner"].astype(np.int64)[per_game]  # [rows, 12]
-    won = owner == seat[:, None]
+    won = _by_row(setups["tile_owner"][:, :E.N_VISITS].astype(np.int64), n) == seat
     for k in range(E.N_VISITS):
-        cols[f"tile_won_v{k + 1}"] = won[:, k]
-    chain = setups["conn_by_visit"][per_game, :, seat]  # [rows, 12]
+        cols[f"tile_won_v{k + 1}"] = won[k]
+    chain = np.ascontiguousarray(setups["conn_by_visit"][:, :E.N_VISITS, :n].transpose(1, 0, 2),
+                                 dtype=np.int8).reshape(E.N_VISITS, G * n)
     for k in range(E.N_VISITS):
-        cols[f"chain_v{k + 1}"] = chain[:, k].astype(np.int8)
+        cols[f"chain_v{k + 1}"] = chain[k]
     return cols
+
+
+def _by_row(per_game: np.ndarray, n: int) -> np.ndarray:
+    """[K, G * n]: ``per_game`` ([G, K]) transposed, each game's value on its n rows."""
+    return np.repeat(np.ascontiguousarray(per_game.T), n, axis=1)
 
 
 def setup_features(meta: Mapping[str, Any], setups: np.ndarray | None) -> list[SetupFeature]:
