@@ -154,7 +154,7 @@ def _arrow(values: Any) -> pa.Array:
         codes = np.asarray(values.codes)
         return pa.DictionaryArray.from_arrays(
             pa.array(codes, mask=codes < 0) if (codes < 0).any() else pa.array(codes),
-            pa.array([str(c) for c in values.categories], pa.string()))
+            _dictionary(tuple(str(c) for c in values.categories)))
     return pa.array(np.ascontiguousarray(values))
 
 

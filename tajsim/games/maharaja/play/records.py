@@ -57,9 +57,9 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
         "order_index": np.repeat(setups["order_index"].astype(np.int16), n),
         "first_city": pd.Categorical.from_codes(
             np.repeat(setups["governor_order"][:, 0].astype(np.int64), n),
-            categories=list(cities)),
+            dtype=_category_dtype(tuple(cities))),
         "end_cause": pd.Categorical.from_codes(np.repeat(setups["end_cause"].astype(np.int64), n),
-                                               categories=END_CATEGORIES),
+                                               dtype=_category_dtype(tuple(END_CATEGORIES))),
         "n_rounds": np.repeat(setups["n_rounds"].astype(np.int8), n),
     }
     first = _first_visits(setups["visit_city"], len(cities))  # [cities, G]
@@ -87,6 +87,12 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
         cols[f"tolls_{name}"] = tolls[v]
         cols[f"houses_{name}"] = houses[v]
     return cols
+
+
+@lru_cache(maxsize=16)
+def _category_dtype(labels: tuple[str, ...]) -> pd.CategoricalDtype:
+    # once a run: pandas builds a categories index each time it is given the labels
+    return pd.CategoricalDtype(list(labels))
 
 
 def _rounds_held(card_by_round: np.ndarray, n_cards: int) -> np.ndarray:

@@ -20,6 +20,9 @@ __all__ = ["END_CATEGORIES", "SETUP_FEATURE_COLUMNS", "frame_columns", "setup_fe
            "setup_features"]
 
 END_CATEGORIES = list(E.END_NAMES[1:])
+#: The ``end_reason`` column's type, made once (pandas builds a categories index each time it is
+#: given the labels)
+END_DTYPE = pd.CategoricalDtype(END_CATEGORIES)
 #: Results-frame columns that hold setup features (``setup_features`` names).
 SETUP_FEATURE_COLUMNS = ("opening_central", "opening_pair")
 OPENING_CENTRAL_LABELS = tuple(str(k) for k in range(E.N_SLOTS + 1))
@@ -71,7 +74,7 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarr
         "n_refreshes": setups["n_refreshes"][per_game].astype(np.int16),
         "end_reason": pd.Categorical.from_codes(
             np.clip(setups["end_reason"][per_game].astype(np.int64) - 1, 0, None),
-            categories=END_CATEGORIES),
+            dtype=END_DTYPE),
     }
     # blocks [columns, rows]: a column is a contiguous row of its block, handed on without a
     # copy (issue 42: columns cut from [rows, columns] were copied again, 7 ms a 10,000-game
