@@ -13,11 +13,15 @@ from click.testing import CliRunner
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
 from tajsim.analysis.skill_chain import (
+    StepDesign,
     chain_levels,
+    concat_outcomes,
     elo_gap,
     one_sided_p,
     play_chain,
     run_chain,
+    stage_outcomes,
+    step_design,
     step_statistics,
 )
 from tajsim.analysis.skill_matches import (
@@ -88,6 +92,127 @@ def test_a_chain_whose_every_step_gains_says_its_length_is_a_lower_bound():
     assert "still climbing" in chain_markdown(table)
 
 
+# -- the group-sequential step -------------------------------------------------------------
+def test_the_stages_halve_back_from_the_full_step_in_whole_blocks():
+    assert step_design(2000, 2).stages == (250, 500, 1000, 2000)
+    assert step_design(2000, 12).stages == (252, 504, 1008, 2004)  # 4 players: 12-game blocks
+    assert step_design(2000, 2).increments() == [250, 250, 500, 1000]
+    assert step_design(2000, 2, looks=1).stages == (2000,)
+    assert step_design(2000, 2, looks=2).stages == (1000, 2000)
+    # stages that rounding makes equal are one look: 6 games, blocks of 2 -> 2, 2, 4, 6
+    assert step_design(6, 2).stages == (2, 4, 6)
+
+
+def test_the_last_look_spends_what_the_interim_looks_leave():
+    design = step_design(2000, 2)  # 3 interim looks at 0.001
+    assert design.looks == 4 and design.final_level == pytest.approx(0.047)
+    assert [design.level(k) for k in range(4)] == pytest.approx([0.001] * 3 + [0.047])
+    assert step_design(2000, 2, looks=1).final_level == 0.05
+    assert step_design(2000, 2, looks=3, interim_p=0.01).final_level == pytest.approx(0.03)
+    # the step's type I error is at most alpha (Bonferroni): the levels sum to it
+    assert sum(design.level(k) for k in range(design.looks)) == pytest.approx(0.05)
+
+
+def staged(plans: dict[int, list[MatchOutcomes]], calls: list[tuple[int, int]]):
+    """A ``play_step(k, weaker, stronger, stage)`` that serves planned stage outcomes."""
+    def play(k: int, weaker: str, stronger: str, stage: int) -> MatchOutcomes:
+        calls.append((k, stage))
+        return plans[k][stage]
+    return play
+
+
+def test_a_large_gain_stops_at_the_first_look_and_a_null_step_plays_every_game():
+    design = StepDesign((100, 200, 400, 800))
+    # step 1: 80 of the first 100 games (p ~ 1e-9 < 0.001): stops at look 1
+    # step 2: half of every stage's games: plays all 800 and ends the chain
+    plans = {1: [synthetic(80, 100)] + [synthetic(90, 100)] * 3,
+             2: [synthetic(50, 100), synthetic(50, 100), synthetic(100, 200),
+                 synthetic(200, 400)]}
+    calls: list[tuple[int, int]] = []
+    table = run_chain(["a", "b", "c"], staged(plans, calls), design=design)
+    assert calls == [(1, 0), (2, 0), (2, 1), (2, 2), (2, 3)]
+    assert table["n"].tolist() == [100, 800]
+    assert table["look"].tolist() == [1, 4] and table["looks"].tolist() == [4, 4]
+    assert table["level"].tolist() == pytest.approx([0.001, 0.047])
+    assert table["significant"].tolist() == [True, False]
+    assert table.attrs["chain_length"] == 1 and table.attrs["ended"] == "not significant"
+    assert table["share"].iloc[1] == pytest.approx(0.5)
+
+
+def test_an_interim_look_needs_the_boundary_and_the_last_look_its_reduced_level():
+    design = StepDesign((100, 200, 400, 800))
+    # 60 of 100 at look 1: p = 0.023 > 0.001, play on; the step's 800 games decide:
+    # 424 wins: z = 1.70, p = 0.045 < 0.047, significant; 423: p = 0.052, not; 425: p = 0.039
+    for last_wins, significant in ((424, True), (423, False), (425, True)):
+        stages = [synthetic(60, 100), synthetic(50, 100), synthetic(100, 200),
+                  synthetic(last_wins - 210, 400)]
+        table = run_chain(["a", "b"], staged({1: stages}, []), design=design)
+        assert table["n"].iloc[0] == 800 and table["look"].iloc[0] == 4
+        expected = proportions_ztest(last_wins, 800, value=0.5, alternative="larger",
+                                     prop_var=0.5)[1]
+        assert table["p_value"].iloc[0] == pytest.approx(expected, rel=1e-9)
+        assert bool(table["significant"].iloc[0]) is significant
+    # 1,037 of 2,000: p = 0.049, significant in one look at 5%, not at the last of four (0.047)
+    full = synthetic(1037, 2000)
+    assert 0.047 < one_sided_p(1.0 - full.share_a) < 0.05
+    assert bool(run_chain(["a", "b"], lambda k, w, s: full)["significant"].iloc[0])
+    parts = {1: [synthetic(125, 250), synthetic(125, 250), synthetic(250, 500),
+                 synthetic(1037 - 500, 1000)]}
+    table = run_chain(["a", "b"], staged(parts, []), design=step_design(2000, 2))
+    assert table["n"].iloc[0] == 2000 and table["share"].iloc[0] == pytest.approx(1037 / 2000)
+    assert not bool(table["significant"].iloc[0])
+
+
+def test_stage_outcomes_concatenate_in_order():
+    a, b = synthetic(3, 4), synthetic(1, 4)
+    both = concat_outcomes([a, b])
+    assert both.n == 8
+    np.testing.assert_array_equal(both.share_a, np.r_[a.share_a, b.share_a])
+    assert concat_outcomes([a]) is a
+
+
+def test_a_look_plays_a_prefix_of_the_full_steps_games():
+    # mcts at 1 iteration against 64 (a large gain): the step stops at its first look with the
+    # Haybittle-Peto boundary, and plays all three looks with a boundary it cannot reach; the
+    # stopped step's games are the first games of the full step's, outcome for outcome
+    seen: dict[str, list[MatchOutcomes]] = {"early": [], "full": []}
+
+    def player(key: str):
+        def play(k: int, weaker: str, stronger: str, stage: int) -> MatchOutcomes:
+            out = stage_outcomes("maharani", 2, weaker, stronger, design, k, stage, 5,
+                                 workers=1)
+            seen[key].append(out)
+            return out
+        return play
+
+    levels = ["mcts:iterations=1", "mcts:iterations=64"]
+    design = step_design(24, 2, looks=3)
+    assert design.stages == (6, 12, 24)
+    early = run_chain(levels, player("early"), design=step_design(24, 2, 3, interim_p=0.02))
+    full = run_chain(levels, player("full"), design=step_design(24, 2, 3, interim_p=1e-12))
+    assert early["look"].iloc[0] < 3 and full["look"].iloc[0] == 3
+    assert full["n"].iloc[0] == 24
+    n = int(early["n"].iloc[0])
+    stopped, whole = concat_outcomes(seen["early"]), concat_outcomes(seen["full"])
+    assert stopped.n == n < whole.n
+    for name in ("share_a", "a_won", "b_won", "first_seat", "first_is_a"):
+        np.testing.assert_array_equal(getattr(stopped, name), getattr(whole, name)[:n])
+
+
+def test_a_chain_that_ends_on_a_loss_does_not_claim_where_strong_play_ends():
+    # more budget plays worse (a dip of the search's curve at its start): the page says the
+    # chain has not measured the top
+    table = run_chain(["a", "b"], lambda k, w, s: synthetic(660, 2000))
+    table.attrs.update(title="Test", players=2, games=2000, seed=0, param="iterations")
+    assert table["equivalence"].iloc[0] == "differs"
+    text = chain_markdown(table)
+    assert "does not measure where strong play ends" in text
+    assert "strong play for this game" not in text
+    gained = run_chain(["a", "b"], lambda k, w, s: synthetic(1010, 2000))
+    gained.attrs.update(title="Test", players=2, games=2000, seed=0, param="iterations")
+    assert "strong play for this game at this table size ends at `a`" in chain_markdown(gained)
+
+
 # -- each step's figures against hand computations -----------------------------------------
 def test_step_figures_by_hand():
     # 30 sole wins of the stronger level, 2 shared, 8 of the weaker: 40 games
@@ -141,6 +266,9 @@ def test_levels_climb_the_search_budget_by_the_factor():
     assert chain_levels("tajmahal", max_steps=1).labels == ["ismcts:iterations=500",
                                                             "ismcts:iterations=2000"]
     assert chain_levels("maharaja", "10", max_steps=1).labels[1] == "search:iterations=40"
+    # Maharaja's second search, the whole turn's, named by the start
+    assert chain_levels("maharaja", "turnsearch:iterations=2", max_steps=2).labels == [
+        "turnsearch:iterations=2", "turnsearch:iterations=8", "turnsearch:iterations=32"]
 
 
 @pytest.mark.parametrize("game, start, factor, steps, needle", [
@@ -191,7 +319,11 @@ def tiny_chain() -> pd.DataFrame:
 def test_a_real_chain_is_reproducible_from_its_seed(tiny_chain):
     again, _ = play_chain("maharani", 2, "1", games=6, max_steps=2, seed=11, workers=1)
     pd.testing.assert_frame_equal(tiny_chain, again)
-    assert tiny_chain["n"].iloc[0] == 6
+    assert tiny_chain["n"].iloc[0] == 6  # 4 games cannot reach p < 0.001: all 3 looks
+    assert tiny_chain["look"].iloc[0] == 3 and tiny_chain.attrs["stages"] == [2, 4, 6]
+    one_look, _ = play_chain("maharani", 2, "1", games=6, max_steps=1, seed=11, workers=1,
+                             looks=1)
+    assert one_look["looks"].iloc[0] == 1 and one_look["level"].iloc[0] == 0.05
     assert tiny_chain["weaker"].iloc[0] == "mcts:iterations=1"
     assert tiny_chain.attrs["players"] == 2 and tiny_chain.attrs["seed"] == 11
 
@@ -201,6 +333,9 @@ def test_the_chain_files(tiny_chain, tmp_path):
     assert [p.name for p in paths] == ["chain.csv", "chain.md", "fig_chain.png"]
     text = (tmp_path / "chain.md").read_text()
     assert "Chain length" in text and "tajsim chain ..." in text and "fig_chain.png" in text
+    # the sequential design on the page: the looks, the boundary, the last look's level
+    assert "in 3 looks, after 2, 4 and 6 games" in text and "0.047 = 0.05 - 2 x 0.001" not in text
+    assert "0.048 = 0.05 - 2 x 0.001" in text and "| look |" in text
     back = pd.read_csv(tmp_path / "chain.csv")
     assert list(back["n"]) == list(tiny_chain["n"])
 
@@ -221,6 +356,12 @@ def one_line_error(res, *needles: str) -> None:
     (["--game", "maharani", "--max-steps", "0"], "max steps"),
     (["--game", "maharani", "-p", "9"], "9"),
     (["--game", "maharani", "--start", "mcts:iterations=x"], "iterations=x"),
+    (["--game", "maharani", "--looks", "0"], "--looks 0"),
+    (["--game", "maharani", "--looks", "11"], "--looks 11"),
+    (["--game", "maharani", "--interim-p", "0"], "--interim-p 0"),
+    (["--game", "maharani", "--interim-p", "0.05"], "--interim-p 0.05"),
+    (["--game", "maharani", "--looks", "10", "--interim-p", "0.007"], "interim p 0.007"),
+    (["--game", "maharaja", "--start", "hoarder:iterations=2"], "turnsearch"),
 ])
 def test_cli_bad_input_is_one_line(args, needle, tmp_path):
     res = CliRunner().invoke(cli, ["chain", *args, "--out", str(tmp_path / "c")])

@@ -14,6 +14,23 @@ Counting steps until the first failure is the fixed-sequence procedure: every co
 significant at ``alpha`` and the statement "each of the first L steps gains" holds family-wise
 at ``alpha`` with no correction (a step is tested only when every step before it rejected).
 
+**A group-sequential step** (:class:`StepDesign`, ``looks`` > 1; ``looks = 1`` is the one-look
+step above). A step plays up to ``games`` games in stages, the k-th look after ``games /
+2**(looks - k)`` games (1/8, 1/4, 1/2 and all of them at four looks), each rounded up to whole
+seating blocks; stages that rounding makes equal are one look. Each stage's new games are a
+match of their own whose seed is derived from the chain's seed, the step and the stage, so a
+stage's games are a prefix of the full step's games: the full step is the same games whatever
+the stopping point. At an interim look the step stops as significant only if its one-sided p
+is below the Haybittle-Peto boundary ``interim_p`` (0.001); the last look tests at ``alpha -
+interim_p x (interim looks)`` (0.047 at four looks), so the step's type I error is at most
+``alpha`` by Bonferroni over its looks (the chance of rejecting at some look is at most the sum
+of the looks' levels), and the fixed-sequence argument across steps holds as before. A step
+significant early counts the games it played (``n``, ``look``); a step that is not significant
+always plays all ``games``, so the gain that ends a chain is measured over all of them. Its
+statistics (share, interval, Elo gap) are those of the games played: the usual fixed-n
+intervals, slightly optimistic for a step stopped early (a known bias of stopping on a large
+effect; the decision, not the interval, is what the design controls).
+
 **Budget.** The search's iteration count (its ``cost_param``, e.g. ``iterations=``), which
 makes a chain reproducible from its seed and the same on any machine; a start level that sets
 the time budget (``budget_param``, e.g. ``ms=5``) climbs in milliseconds instead (results then
@@ -42,7 +59,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,7 +67,13 @@ import pandas as pd
 from scipy import stats as sps
 
 from tajsim.analysis.compare import share_interval
-from tajsim.analysis.skill_matches import MatchOutcomes, derive_seed, pair_outcomes, play_match
+from tajsim.analysis.skill_matches import (
+    MatchOutcomes,
+    derive_seed,
+    match_block,
+    pair_outcomes,
+    play_match,
+)
 from tajsim.analysis.stats import wilson_interval
 from tajsim.analysis.stats.verdicts import equivalence_test
 from tajsim.engine.spec import GameSpec
@@ -58,9 +81,10 @@ from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.spec import StrategySpec
 
-__all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_MARGIN", "ChainLevels",
-           "StepStatistics", "chain_levels", "elo_gap", "one_sided_p", "play_chain",
-           "run_chain", "search_strategy", "step_statistics"]
+__all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_INTERIM_P", "DEFAULT_LOOKS",
+           "DEFAULT_MARGIN", "ChainLevels", "StepDesign", "StepStatistics", "chain_levels",
+           "concat_outcomes", "elo_gap", "one_sided_p", "play_chain", "run_chain",
+           "search_strategy", "stage_outcomes", "step_design", "step_statistics"]
 
 #: The one-sided level of each step's test.
 ALPHA = 0.05
@@ -68,13 +92,17 @@ ALPHA = 0.05
 DEFAULT_FACTOR = 4
 #: The equivalence margin of the step that ends a chain (2 points of win share).
 DEFAULT_MARGIN = 0.02
+#: Looks of a group-sequential step (at 1/8, 1/4, 1/2 and all of its games).
+DEFAULT_LOOKS = 4
+#: The Haybittle-Peto boundary: an interim look stops a step only below this one-sided p.
+DEFAULT_INTERIM_P = 0.001
 
 #: The chain table's columns, in order.
 CHAIN_COLUMNS = ("step", "weaker", "stronger", "budget_weaker", "budget_stronger", "n",
                  "share", "ci_low", "ci_high", "p_value", "significant", "elo", "elo_ci_low",
                  "elo_ci_high", "upset_rate", "upset_ci_low", "upset_ci_high", "tie_rate",
                  "first_seat_rate", "first_seat_ci_low", "first_seat_ci_high", "equivalence",
-                 "mde", "ends_chain")
+                 "mde", "ends_chain", "look", "looks", "level")
 
 
 def elo_gap(p: float | np.ndarray) -> float | np.ndarray:
@@ -167,15 +195,23 @@ def step_statistics(stronger_share: np.ndarray, weaker_won: np.ndarray,
 
 
 # -- the levels ------------------------------------------------------------------------------
-def search_strategy(spec: GameSpec) -> StrategySpec:
-    """The game's search: its registry's strategy tagged ``search`` (a one-line ``UserError``
-    for a game without one)."""
+def search_strategy(spec: GameSpec, name: str | None = None) -> StrategySpec:
+    """The game's search: its registry's strategy tagged ``search`` named ``name`` (default
+    the first; Maharaja has two, ``search`` and ``turnsearch``). A one-line ``UserError`` for
+    a game without one, or a ``name`` that is not one of them."""
     found = spec.strategies.with_tag("search")
     if not found:
         raise UserError(f"{spec.title} has no search strategy (none tagged 'search' in "
                         f"tajsim strategies --game {spec.name}); a skill chain climbs a "
                         "search's budget")
-    return found[0]
+    if name is None:
+        return found[0]
+    for strategy in found:
+        if strategy.name == name:
+            return strategy
+    names = " or ".join(f"{st.name} ({st.name}:KEY=VALUE)" for st in found)
+    raise UserError(f"--start {name!r} is not {spec.title}'s search; expected {names} (the "
+                    "strategies tagged 'search')")
 
 
 @dataclass(frozen=True)
@@ -211,6 +247,12 @@ def chain_levels(game: str | GameSpec, start: str | None = None, *,
     ``UserError``."""
     spec = get_game(game)
     search = search_strategy(spec)
+    if start is not None and str(start).strip():
+        head = str(start).strip().split(":")[0].strip()
+        try:
+            float(head)
+        except ValueError:  # a strategy text: the search it names (Maharaja: turnsearch)
+            search = search_strategy(spec, head)
     if not (isinstance(factor, (int, float)) and not isinstance(factor, bool)
             and math.isfinite(factor) and factor > 1):
         raise UserError(f"factor {factor!r} is not allowed; expected a number above 1 (each "
@@ -259,46 +301,138 @@ def chain_levels(game: str | GameSpec, start: str | None = None, *,
     return ChainLevels(search.name, param, overrides, tuple(budgets), ended)
 
 
+# -- the step's design ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class StepDesign:
+    """A group-sequential step (the module docstring): ``stages`` the games played by each
+    look (increasing, the last all of the step's games), ``alpha`` the step's level,
+    ``interim_p`` the Haybittle-Peto boundary of the interim looks."""
+
+    stages: tuple[int, ...]
+    alpha: float = ALPHA
+    interim_p: float = DEFAULT_INTERIM_P
+
+    @property
+    def looks(self) -> int:
+        return len(self.stages)
+
+    @property
+    def final_level(self) -> float:
+        """The last look's level: ``alpha - interim_p x (interim looks)`` (Bonferroni)."""
+        return self.alpha - self.interim_p * (self.looks - 1)
+
+    def level(self, look: int) -> float:
+        """The one-sided level of look ``look`` (0-based)."""
+        return self.final_level if look == self.looks - 1 else self.interim_p
+
+    def increments(self) -> list[int]:
+        """The new games of each stage."""
+        return [b - a for a, b in zip((0, *self.stages[:-1]), self.stages)]
+
+
+def step_design(games: int, block: int = 1, looks: int = DEFAULT_LOOKS, *, alpha: float = ALPHA,
+                interim_p: float = DEFAULT_INTERIM_P) -> StepDesign:
+    """The stages of a step of up to ``games`` games: look k of ``looks`` after ``games /
+    2**(looks - k)`` games, rounded up to whole blocks of ``block`` games (the match's seating
+    block); stages that rounding makes equal are one look. Bad values are a one-line
+    ``UserError``."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise UserError(f"games {games!r} per step is not allowed; expected a whole number of "
+                        "1 or more")
+    if isinstance(looks, bool) or not isinstance(looks, int) or not 1 <= looks <= 10:
+        raise UserError(f"looks {looks!r} is not allowed; expected a whole number from 1 (one "
+                        "look at all of a step's games) to 10")
+    if not (isinstance(alpha, float | int) and 0 < alpha < 1):
+        raise UserError(f"alpha {alpha!r} is not allowed; expected a level between 0 and 1")
+    if not (isinstance(interim_p, float | int) and not isinstance(interim_p, bool)
+            and math.isfinite(interim_p) and 0 < interim_p < alpha):
+        raise UserError(f"interim p {interim_p!r} is not allowed; expected a boundary above 0 "
+                        f"and below the step's level {alpha:g}")
+    full = -(-games // block) * block
+    stages = sorted({min(full, -(-math.ceil(games / 2 ** (looks - k)) // block) * block)
+                     for k in range(1, looks + 1)})
+    design = StepDesign(tuple(int(x) for x in stages), float(alpha), float(interim_p))
+    if design.final_level <= 0:
+        raise UserError(f"interim p {interim_p:g} at {design.looks - 1} interim looks leaves "
+                        f"no level for the last look ({alpha:g} - {design.looks - 1} x "
+                        f"{interim_p:g} <= 0); expected a smaller boundary or fewer looks")
+    return design
+
+
+def concat_outcomes(parts: Sequence[MatchOutcomes]) -> MatchOutcomes:
+    """The outcomes of several stages of one step as one (games in stage order)."""
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    cat = lambda name: np.concatenate([getattr(o, name) for o in parts])  # noqa: E731
+    return MatchOutcomes(first.a, first.b, cat("share_a"), cat("a_won"), cat("b_won"),
+                         cat("first_seat"), cat("first_is_a"),
+                         np.sum([o.seats_a for o in parts], axis=0),
+                         np.sum([o.seats_b for o in parts], axis=0))
+
+
 # -- the chain -------------------------------------------------------------------------------
-#: ``play_step(step, weaker, stronger)`` -> the step's outcomes with A the weaker level.
-PlayStep = Callable[[int, str, str], MatchOutcomes]
+#: ``play_step(step, weaker, stronger)`` -> the step's outcomes with A the weaker level; with a
+#: :class:`StepDesign`, ``play_step(step, weaker, stronger, stage)`` -> the outcomes of the
+#: stage's new games (``stage`` 0-based; their count the design's increment).
+PlayStep = Callable[..., MatchOutcomes]
 
 
 def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPHA,
               margin: float = DEFAULT_MARGIN, budgets: Sequence[float] | None = None,
-              on_step: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+              on_step: Callable[[pd.DataFrame], None] | None = None,
+              design: StepDesign | None = None) -> pd.DataFrame:
     """Climb ``levels`` (weakest first) step by step until a step's gain is not significant.
 
     ``play_step(k, weaker, stronger)`` plays step ``k`` (1-based) and returns its
-    :class:`~tajsim.analysis.skill_matches.MatchOutcomes` with A the weaker level. After each
-    step ``on_step(table)`` receives the table so far (the CLI writes it: an interrupted chain
-    keeps its finished steps).
+    :class:`~tajsim.analysis.skill_matches.MatchOutcomes` with A the weaker level. With a
+    ``design`` (a group-sequential step, its ``alpha`` the step's level), ``play_step(k,
+    weaker, stronger, stage)`` plays the stage's new games, and a step stops at the first look
+    whose one-sided p is below the look's level. After each step ``on_step(table)`` receives
+    the table so far (the CLI writes it: an interrupted chain keeps its finished steps).
 
     Returns
     -------
     DataFrame
         One row per step played (:data:`CHAIN_COLUMNS`): ``step`` (int64), ``weaker``,
         ``stronger`` (str), ``budget_weaker``, ``budget_stronger`` (float64), ``n`` (int64:
-        games), the :class:`StepStatistics` fields, ``ends_chain`` (bool: the first step that
-        is not significant). ``attrs``: ``chain_length`` (significant steps before the first
-        that is not), ``ended`` (``"not significant"``, or ``"levels exhausted"`` when every
-        step gained: the length is then a lower bound); ``on_step`` sees ``"running"`` while
-        the chain goes on.
+        games played), the :class:`StepStatistics` fields, ``ends_chain`` (bool: the first step
+        that is not significant), ``look`` (int64: the look the step stopped at, 1-based),
+        ``looks`` (int64: the design's looks; 1 without a design) and ``level`` (float64: the
+        one-sided level that look tested at). ``attrs``: ``chain_length`` (significant steps
+        before the first that is not), ``ended`` (``"not significant"``, or ``"levels
+        exhausted"`` when every step gained: the length is then a lower bound); ``on_step``
+        sees ``"running"`` while the chain goes on.
     """
     if len(levels) < 2:
         raise ValueError("a chain needs at least two levels")
     budget_list = list(budgets) if budgets is not None else [float("nan")] * len(levels)
     rows: list[dict[str, Any]] = []
     table = pd.DataFrame(columns=list(CHAIN_COLUMNS))
+    if design is not None:
+        alpha = design.alpha
     for k in range(1, len(levels)):
         weaker, stronger = levels[k - 1], levels[k]
-        out = play_step(k, weaker, stronger)
+        if design is None:
+            out, look, looks, level = play_step(k, weaker, stronger), 0, 1, alpha
+        else:
+            parts: list[MatchOutcomes] = []
+            for look in range(design.looks):
+                parts.append(play_step(k, weaker, stronger, look))
+                out = concat_outcomes(parts)
+                if one_sided_p(1.0 - out.share_a) < design.level(look):
+                    break
+            looks, level = design.looks, design.level(look)
         share_strong = 1.0 - out.share_a
         stats = step_statistics(share_strong, out.a_won, out.first_seat,
                                 tied=out.a_won & out.b_won, alpha=alpha, margin=margin)
+        # significant at the level of the look it stopped at (alpha for a one-look step)
+        stats = replace(stats, significant=bool(np.isfinite(stats.p_value)
+                                                and stats.p_value < level))
         row = {"step": k, "weaker": weaker, "stronger": stronger,
                "budget_weaker": budget_list[k - 1], "budget_stronger": budget_list[k],
-               **asdict(stats), "ends_chain": not stats.significant}
+               **asdict(stats), "ends_chain": not stats.significant, "look": look + 1,
+               "looks": looks, "level": level}
         rows.append(row)
         table = _chain_table(rows)
         if stats.significant and k < len(levels) - 1:
@@ -315,7 +449,8 @@ def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPH
 def _chain_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     table = pd.DataFrame(rows, columns=list(CHAIN_COLUMNS))
     table = table.astype({"step": np.int64, "n": np.int64, "significant": bool,
-                          "ends_chain": bool})
+                          "ends_chain": bool, "look": np.int64, "looks": np.int64,
+                          "level": np.float64})
     significant = table["significant"].to_numpy(bool)
     failed = np.flatnonzero(~significant)
     table.attrs["chain_length"] = int(failed[0]) if failed.size else int(significant.size)
@@ -323,27 +458,43 @@ def _chain_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return table
 
 
+def stage_outcomes(game: str, players: int, weaker: str, stronger: str, design: StepDesign,
+                   step: int, stage: int, seed: int, *, edition: str | None = None,
+                   workers: int | None = None, progress: bool | None = False,
+                   log: Callable[[str], None] | None = None) -> MatchOutcomes:
+    """The new games of look ``stage`` (0-based) of chain step ``step``: a match of the
+    design's increment, its seed derived from ``seed``, the step and the stage (so the games of
+    a stage are the same whatever the step's stopping point), A the weaker level."""
+    results = play_match(game, players, weaker, stronger, design.increments()[stage],
+                         derive_seed(seed, "chain step", step, "stage", stage),
+                         edition=edition, workers=workers, progress=progress, log=log)
+    return pair_outcomes(results, weaker, stronger)
+
+
 def play_chain(game: str, players: int | None = None, start: str | None = None, *,
                games: int = 2000, max_steps: int = 6, factor: float = DEFAULT_FACTOR,
                seed: int = 0, edition: str | None = None, alpha: float = ALPHA,
-               margin: float = DEFAULT_MARGIN, workers: int | None = None,
+               margin: float = DEFAULT_MARGIN, looks: int = DEFAULT_LOOKS,
+               interim_p: float = DEFAULT_INTERIM_P, workers: int | None = None,
                progress: bool | None = False, log: Callable[[str], None] | None = None,
                on_step: Callable[[pd.DataFrame], None] | None = None,
                ) -> tuple[pd.DataFrame, ChainLevels]:
     """Play a skill chain of ``game`` at ``players`` seats (:func:`chain_levels`,
-    :func:`run_chain`): each step a match of ``games`` games (rounded up to whole seating
-    blocks) on every core, its seed derived from ``seed`` and the step. Returns the chain
-    table (its ``attrs`` also hold ``game``, ``players``, ``seed``, ``games``, ``factor``,
-    ``param`` and ``ended_by_range``) and the levels."""
+    :func:`run_chain`): each step a match of up to ``games`` games (rounded up to whole seating
+    blocks) on every core, in ``looks`` group-sequential stages (:func:`step_design`; ``looks =
+    1``: one match of all the games, its seed derived from ``seed`` and the step, as before
+    the sequential design; otherwise each stage's new games a match whose seed is derived from
+    ``seed``, the step and the stage). Returns the chain table (its ``attrs`` also hold
+    ``game``, ``players``, ``seed``, ``games``, ``factor``, ``param``, ``ended_by_range``,
+    ``looks``, ``stages``, ``interim_p`` and ``final_level``) and the levels."""
     spec = get_game(game)
     players = spec.players_or_default(players, edition)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise UserError(f"games {games!r} per step is not allowed; expected a whole number of "
-                        "1 or more")
+    design = step_design(games, match_block(players), looks, alpha=alpha, interim_p=interim_p)
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)
     if len(levels.budgets) < 2:
         raise UserError(f"{levels.text(levels.budgets[0])} at {factor:g} times its budget "
                         f"leaves {levels.param}'s range; expected a lower start")
+    increments = design.increments()
 
     def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
         if log is not None:
@@ -353,16 +504,31 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                              workers=workers, progress=progress, log=log)
         return pair_outcomes(results, weaker, stronger)
 
+    def play_stage(k: int, weaker: str, stronger: str, stage: int) -> MatchOutcomes:
+        if log is not None:
+            log(f"step {k}, look {stage + 1} of {design.looks}: {weaker} against {stronger}, "
+                f"{increments[stage]:,} more games ({design.stages[stage]:,} in all)")
+        return stage_outcomes(spec.name, players, weaker, stronger, design, k, stage, seed,
+                              edition=edition, workers=workers, progress=progress, log=log)
+
     def tagged(table: pd.DataFrame) -> pd.DataFrame:
         table.attrs.update(game=spec.name, title=spec.title, players=players, seed=seed,
                            games=games, factor=factor, param=levels.param,
-                           ended_by_range=levels.ended_by_range, alpha=alpha, margin=margin)
+                           ended_by_range=levels.ended_by_range, alpha=alpha, margin=margin,
+                           looks=design.looks if looks > 1 else 1,
+                           stages=list(design.stages) if looks > 1 else [design.stages[-1]],
+                           interim_p=interim_p if looks > 1 else None,
+                           final_level=design.final_level if looks > 1 else alpha)
         return table
 
     def step_done(table: pd.DataFrame) -> None:
         if on_step is not None:
             on_step(tagged(table))
 
-    table = run_chain(levels.labels, play_step, alpha=alpha, margin=margin,
-                      budgets=levels.budgets, on_step=step_done)
+    if looks == 1:
+        table = run_chain(levels.labels, play_step, alpha=alpha, margin=margin,
+                          budgets=levels.budgets, on_step=step_done)
+    else:
+        table = run_chain(levels.labels, play_stage, margin=margin, budgets=levels.budgets,
+                          on_step=step_done, design=design)
     return tagged(table), levels

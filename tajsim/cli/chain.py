@@ -53,8 +53,15 @@ def check_chain_folder(out: Path, force: bool) -> None:
                    "(mcts:iterations=25) or a number (its iteration budget). Default: the "
                    "search at its default parameters.")
 @click.option("--games", "-n", type=int, default=2000, show_default=True,
-              help="Games per step, rounded up to whole seatings (2 at two players, 12 at "
-                   "four).")
+              help="Games per step at most, rounded up to whole seatings (2 at two players, "
+                   "12 at four).")
+@click.option("--looks", type=int, default=4, show_default=True,
+              help="Looks per step (group-sequential): after 1/8, 1/4, 1/2 and all of the "
+                   "games at 4; a step stops early as significant below --interim-p. 1: one "
+                   "look at all the games.")
+@click.option("--interim-p", type=float, default=0.001, show_default=True,
+              help="Haybittle-Peto boundary of the interim looks; the last look tests at "
+                   "0.05 - this x (interim looks).")
 @click.option("--max-steps", type=int, default=6, show_default=True,
               help="Steps at most (the chain also ends where the budget leaves its range).")
 @click.option("--factor", type=float, default=4.0, show_default=True,
@@ -68,21 +75,28 @@ def check_chain_folder(out: Path, force: bool) -> None:
                    "reports/<game>/chain_<N>p).")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files.")
 @verbosity_options
-def command(game: str, players: int | None, start: str | None, games: int, max_steps: int,
-            factor: float, edition: str | None, seed: int, workers: int | None,
-            out: str | None, force: bool, quiet: bool, verbose: bool) -> None:
+def command(game: str, players: int | None, start: str | None, games: int, looks: int,
+            interim_p: float, max_steps: int, factor: float, edition: str | None, seed: int,
+            workers: int | None, out: str | None, force: bool, quiet: bool,
+            verbose: bool) -> None:
     """Skill chain: the game's search at 4 times the budget per level, each step played head
     to head in every seating, until a step's gain is not significant (one-sided score test at
-    5%). Prints and writes each step's win share of the stronger level (Wilson 95%), its
-    Elo-like gap and the upset rate, with n; the chain's length is the number of significant
-    steps.
+    5%; each step in --looks group-sequential looks, stopping early as significant below
+    --interim-p, the last look at 5% less the interim looks' levels). Prints and writes each
+    step's win share of the stronger level (Wilson 95%), its Elo-like gap and the upset rate,
+    with n; the chain's length is the number of significant steps.
 
     \b
     Examples:
       tajsim chain --game maharani -p 2 --start 25 --games 2000
-      tajsim chain --game tajmahal -p 4 --start ismcts:iterations=50 --max-steps 4
+      tajsim chain --game maharaja -p 4 --start turnsearch:iterations=2 --max-steps 3
+      tajsim chain --game tajmahal -p 4 --start ismcts:iterations=50 --looks 1
     """
-    from tajsim.analysis.skill_chain import chain_levels, play_chain
+    import time
+
+    from tajsim.analysis.skill_chain import chain_levels, play_chain, step_design
+    from tajsim.analysis.skill_matches import match_block
+    from tajsim.cli.profile import cpu_seconds
     from tajsim.games.registry import get_game
     from tajsim.reporting.experiments import report_dir
     from tajsim.reporting.skill_chain_sections import write_chain
@@ -94,21 +108,37 @@ def command(game: str, players: int | None, start: str | None, games: int, max_s
                         "step")
     spec = get_game(game)
     players = spec.players_or_default(players, edition)
+    if looks < 1 or looks > 10:
+        raise UserError(f"--looks {looks} is not allowed; expected 1 (one look at all of a "
+                        "step's games) to 10")
+    if not 0 < interim_p < 0.05:
+        raise UserError(f"--interim-p {interim_p:g} is not allowed; expected a boundary above "
+                        "0 and below the step's level 0.05")
+    design = step_design(games, match_block(players), looks, interim_p=interim_p)
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     check_chain_folder(folder, force)
     made_with = (f"tajsim chain --game {spec.name} -p {players} --start "
-                 f"{levels.labels[0]} --games {games} --max-steps {max_steps} --factor "
-                 f"{factor:g} --seed {seed} --out {folder}")
+                 f"{levels.labels[0]} --games {games} --looks {looks} --interim-p "
+                 f"{interim_p:g} --max-steps {max_steps} --factor {factor:g} --seed {seed} "
+                 f"--out {folder}" + (f" -w {workers}" if workers is not None else ""))
+    looks_text = (f" in {design.looks} looks ({', '.join(f'{x:,}' for x in design.stages)})"
+                  if looks > 1 else "")
     echo.say(f"skill chain of {spec.title}, {players} players: {' -> '.join(levels.labels)}; "
-             f"{games:,} games a step, seed {seed}")
+             f"up to {design.stages[-1]:,} games a step{looks_text}, seed {seed}")
     on_interrupt("no step finished; nothing was written")
+    started, cpu_started = time.perf_counter(), cpu_seconds()
 
     def step_done(table: pd.DataFrame) -> None:
+        # the cost so far, beside the command (worker CPU counts once the workers finish)
+        table.attrs.update(wall_s=time.perf_counter() - started,
+                           cpu_s=cpu_seconds() - cpu_started, workers=workers)
         write_chain(table, folder, made_with)
         r = table.iloc[-1]
-        verdict = "significant" if r.significant else "not significant"
-        echo.say(f"step {r.step}: {r.stronger} wins {100 * r.share:.1f}% "
+        verdict = (f"{'significant' if r.significant else 'not significant'} at "
+                   f"{r.level:g}")
+        at = f" at look {r.look} of {r.looks}" if r.looks > 1 else ""
+        echo.say(f"step {r.step}{at}: {r.stronger} wins {100 * r.share:.1f}% "
                  f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] against {r.weaker} "
                  f"(n = {r.n:,}, one-sided p = {r.p_value:.2g}; Elo gap {r.elo:+.0f} "
                  f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]; upsets "
@@ -116,8 +146,9 @@ def command(game: str, players: int | None, start: str | None, games: int, max_s
         on_interrupt(f"the {len(table)} finished step{'s' if len(table) != 1 else ''} are "
                      f"kept in {folder}/chain.md and chain.csv")
 
-    table, _ = play_chain(spec.name, players, levels.labels[0], games=games,
-                          max_steps=max_steps, factor=factor, seed=seed, edition=edition,
+    table, _ = play_chain(spec.name, players, levels.labels[0], games=games, looks=looks,
+                          interim_p=interim_p, max_steps=max_steps, factor=factor, seed=seed,
+                          edition=edition,
                           workers=workers, progress=False if quiet else None, log=echo.log,
                           on_step=step_done)
     length = table.attrs["chain_length"]

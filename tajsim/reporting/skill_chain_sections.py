@@ -310,29 +310,58 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
     ended = a.get("ended", "")
     lines = [f"# Skill chain: {title}, {a.get('players')} players", ""]
     factor = a.get("factor", 4)
+    looks = int(a.get("looks", 1) or 1)
+    alpha = float(a.get("alpha", 0.05))
+    if looks > 1:
+        stages = [int(x) for x in a.get("stages", [])]
+        interim = float(a.get("interim_p", 0.001))
+        final = float(a.get("final_level", alpha - interim * (looks - 1)))
+        played = (
+            f"for up to {stages[-1]:,} games in {looks} looks, after "
+            f"{join_words([f'{x:,}' for x in stages])} games (each a whole number of seating "
+            f"blocks; each stage's new games a match seeded from the chain's seed, the step and "
+            f"the stage, so a look's games are a prefix of the full step's), seed "
+            f"{a.get('seed', 0)}. A step stops at an interim look as significant only if its "
+            f"one-sided p is below {interim:g} (a Haybittle-Peto boundary); the last look tests "
+            f"at {final:g} = {alpha:g} - {looks - 1} x {interim:g}, so a step's type I error is "
+            f"at most {100 * alpha:g}% (Bonferroni over its looks). A step significant early "
+            "counts the games it played (n, look); a step that is not significant plays all "
+            "of them, so the step that ends the chain is measured over the full count. (A step "
+            "stopped early shows the fixed-n interval of its games; stopping on a large gain "
+            "biases its estimate slightly upward: the design controls the decision, not the "
+            "interval.)")
+        test = "p: one-sided score test of a share of 50% against more, at the look's level."
+    else:
+        played = (f"for {a.get('games', 0):,} games (rounded up to whole seating blocks), seed "
+                  f"{a.get('seed', 0)}.")
+        test = ("p: one-sided score test of a share of 50% against more, at "
+                f"{100 * alpha:g}%.")
     lines.append(
         f"Each level is the previous one at {factor:g} times the budget "
         f"(`{a.get('param', '')}`); each step plays the two levels head to head in every "
-        "seating (two players: both seats; four: 2 against 2 in every arrangement) for "
-        f"{a.get('games', 0):,} games (rounded up to whole seating blocks), seed "
-        f"{a.get('seed', 0)}. Win share of the stronger level (ties shared) with its Wilson "
-        "95% interval over games; Elo-like gap 400 log10(p / (1 - p)) with the interval mapped "
-        "the same way; upset rate: the share of games the weaker level wins (a shared win "
-        "counts), Wilson interval; p: one-sided score test of a share of 50% against more, at "
-        f"{100 * a.get('alpha', 0.05):g}%. The chain stops at the first step that is not "
-        "significant (a fixed-sequence procedure: the counted steps hold family-wise at that "
-        "level).")
+        f"seating (two players: both seats; four: 2 against 2 in every arrangement) {played} "
+        "Win share of the stronger level (ties shared) with its Wilson 95% interval over games; "
+        "Elo-like gap 400 log10(p / (1 - p)) with the interval mapped the same way; upset rate: "
+        "the share of games the weaker level wins (a shared win counts), Wilson interval; "
+        f"{test} The chain stops at the first step that is not significant (a fixed-sequence "
+        f"procedure: the counted steps hold family-wise at {100 * alpha:g}%).")
     lines.append("")
-    head = ("| step | weaker | stronger | n | stronger's share | Elo gap | upset rate | p "
-            "(one-sided) | significant |")
-    lines += [head, "|---:|---|---|---:|---|---|---|---:|---|"]
+    look_col = " look |" if looks > 1 else ""
+    head = (f"| step | weaker | stronger | n |{look_col} stronger's share | Elo gap | upset rate "
+            "| p (one-sided) | significant |")
+    lines += [head, f"|---:|---|---|---:|{'---:|' if looks > 1 else ''}---|---|---|---:|---|"]
     for r in table.itertuples(index=False):
+        look_cell = (f" {int(getattr(r, 'look', 1))} of {int(getattr(r, 'looks', 1))} |"
+                     if looks > 1 else "")
+        level = getattr(r, "level", alpha)
+        sig = "yes" if r.significant else "no"
+        sig += f" (at {float(level):g})" if looks > 1 else ""
         lines.append(
-            f"| {r.step} | `{r.weaker}` | `{r.stronger}` | {r.n:,} | "
+            f"| {r.step} | `{r.weaker}` | `{r.stronger}` | {r.n:,} |{look_cell} "
             f"{_interval(r.share, r.ci_low, r.ci_high)} | {_elo(r.elo)} "
             f"[{_elo(r.elo_ci_low)}, {_elo(r.elo_ci_high)}] | "
             f"{_interval(r.upset_rate, r.upset_ci_low, r.upset_ci_high)} | {_p(r.p_value)} | "
-            f"{'yes' if r.significant else 'no'} |")
+            f"{sig} |")
     lines.append("")
     if ended == "not significant":
         last = table.iloc[-1]
@@ -345,10 +374,16 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
                                    "two-sided 5%), not a smaller one"}.get(
             str(last.equivalence), str(last.equivalence))
         top = table.iloc[length - 1]["stronger"] if length else table.iloc[0]["weaker"]
+        worse = str(last.equivalence) == "differs" and float(last.share) < 0.5
+        # a chain that ends on a loss (more budget plays worse) has not reached where more
+        # search stops paying: it says so rather than "strong play ends here"
+        where = (f"the higher budget loses, so `{last.weaker}` lies below the budgets at which "
+                 "more search pays (a dip of the search's curve, not its top); this chain does "
+                 "not measure where strong play ends" if worse else
+                 f"strong play for this game at this table size ends at `{top}`")
         lines.append(
             f"**Chain length: {length}** significant step{'s' if length != 1 else ''}: "
-            f"measured with {last.n:,} games a step, strong play for this game at this table "
-            f"size ends at `{top}`. The step that ends "
+            f"measured with {last.n:,} games a step, {where}. The step that ends "
             f"the chain, `{last.weaker}` against `{last.stronger}`, gives the higher budget "
             f"{_interval(last.share, last.ci_low, last.ci_high)} (n = {last.n:,}, one-sided p "
             f"= {_p(last.p_value)}); {verdict}.")
@@ -364,6 +399,14 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
                      "measured.")
     if command:
         lines += ["", "Made with:", "", "```", command, "```"]
+        if a.get("wall_s") is not None:
+            workers = a.get("workers")
+            cores = ("all cores" if workers is None
+                     else f"{workers} worker{'s' if workers != 1 else ''}")
+            lines += ["", f"Cost: {float(a['wall_s']):,.0f} s wall, {float(a['cpu_s']):,.0f} s "
+                      f"CPU ({cores}; the "
+                      "CPU of this process and its finished worker processes) on the machine "
+                      "it ran on."]
     return "\n".join(lines) + "\n"
 
 
