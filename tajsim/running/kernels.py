@@ -59,3 +59,23 @@ def accumulate_nb(cell, seat, values, n_players, feature_rows, game_values, n, s
             v = game_values[g, j]
             game_sum[j] += v
             game_sumsq[j] += v * v
+
+
+@njit(cache=True, nogil=True)
+def gather_by_seat_nb(by_round, n_players, out):
+    """Spread a per-seat, per-round record field over one column a round, each row its seat's
+    value, without the GIL.
+
+    Parameters
+    ----------
+    by_round : [G, R, P] the field of each game's setup record (any integer type; a strided
+        view of the records), P >= n_players
+    n_players : int
+    out : [R, G * n_players], the same type: round k's column is ``out[k]`` (rows game-major)
+    """
+    # game after game: each game's block is read in order, each round's column written in order
+    for g in range(by_round.shape[0]):
+        row = g * n_players
+        for k in range(by_round.shape[1]):
+            for p in range(n_players):
+                out[k, row + p] = by_round[g, k, p]
