@@ -30,25 +30,27 @@ if TYPE_CHECKING:
 
 #: The chunk files' codec and integer encoding, chosen by measurement (issue 42; CPU seconds,
 #: process time, to write a chunk's table of 0.2 s of play, and its size, best of 5; the 2-core
-#: VM at load 3-6; ``python benchmarks/bench_records.py --game GAME --encodings``):
+#: VM at load 3.9; ``python benchmarks/bench_records.py --game GAME --encodings``,
+#: benchmarks/results/records_encodings_<game>.csv):
 #:
 #: ===============================  ==================  =================  ==================
 #: integers, codec                  Taj Mahal random     Maharaja random    Maharani random
 #: ===============================  ==================  =================  ==================
-#: DELTA_BINARY_PACKED, snappy      19.1 ms, 956 kB      30.1 ms, 1.90 MB   35.1 ms, 1.58 MB
-#: DELTA_BINARY_PACKED, none        16.9 ms, 1.08 MB     26.4 ms, 2.23 MB   30.9 ms, 2.23 MB
-#: BYTE_STREAM_SPLIT, lz4 (chosen)  14.1 ms, 1.18 MB     18.8 ms, 1.96 MB   21.6 ms, 2.23 MB
-#: BYTE_STREAM_SPLIT, snappy        14.1 ms, 1.36 MB     18.4 ms, 2.48 MB   22.4 ms, 2.73 MB
-#: BYTE_STREAM_SPLIT, zstd          19.2 ms, 624 kB      30.1 ms, 1.12 MB   31.8 ms, 1.21 MB
-#: PLAIN, lz4                       18.5 ms, 2.29 MB     25.1 ms, 3.28 MB   27.1 ms, 3.46 MB
+#: DELTA_BINARY_PACKED, snappy      19.9 ms, 1.04 MB     30.1 ms, 1.99 MB   34.3 ms, 1.58 MB
+#: DELTA_BINARY_PACKED, none        18.3 ms, 1.17 MB     26.7 ms, 2.33 MB   29.6 ms, 2.23 MB
+#: BYTE_STREAM_SPLIT, lz4 (chosen)  15.4 ms, 1.29 MB     19.6 ms, 2.07 MB   19.9 ms, 2.23 MB
+#: BYTE_STREAM_SPLIT, snappy        15.2 ms, 1.48 MB     19.1 ms, 2.59 MB   21.7 ms, 2.73 MB
+#: BYTE_STREAM_SPLIT, zstd          20.9 ms, 675 kB      30.9 ms, 1.17 MB   30.9 ms, 1.21 MB
+#: PLAIN, lz4                       20.7 ms, 2.56 MB     25.2 ms, 3.49 MB   25.4 ms, 3.46 MB
 #: ===============================  ==================  =================  ==================
 #:
-#: The heuristics' chunks alike (Taj Mahal 4.5 -> 3.7 ms, Maharaja 5.9 -> 4.7, Maharani 12.3
-#: -> 8.4). Parquet widens every int8 and int16 to INT32; BYTE_STREAM_SPLIT writes the value's
-#: bytes as separate streams (the high bytes, mostly 0 or 0xff, in runs lz4 skips at memory
-#: speed), so the encoder does no arithmetic a value: 0.6-0.75 of the delta encoding's CPU, files
-#: 3-55 % larger. Chunks written before (zstd or snappy, delta or dictionaries) read back the
-#: same frame.
+#: The heuristics' chunks alike (delta+snappy -> chosen: Taj Mahal 4.3 -> 3.6 ms, Maharaja 5.6
+#: -> 4.3, Maharani 12.8 -> 8.4). Parquet widens every int8 and int16 to INT32;
+#: BYTE_STREAM_SPLIT writes the value's bytes as separate streams (the high bytes, mostly 0 or
+#: 0xff, in runs lz4 skips at memory speed), so the encoder does no arithmetic a value:
+#: 0.6-0.85 of the delta encoding's CPU, files 4-55 % larger (lz4: snappy's speed, files 2-20 %
+#: smaller). Chunks written before (zstd or snappy, delta or dictionaries) read back the same
+#: frame.
 PARQUET_COMPRESSION = "lz4"
 #: The encoding of the integer columns (``parquet_options``); see ``PARQUET_COMPRESSION``.
 PARQUET_INTEGER_ENCODING = "BYTE_STREAM_SPLIT"
