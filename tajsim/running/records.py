@@ -423,14 +423,19 @@ def join_tables(players: pa.Table, games: pa.Table, where: str = "the chunk") ->
                         f"({len(np.unique(ids)):,} and {len(game_ids):,} game ids); expected the "
                         "same games, in order")
     index = pa.array(at)
+    # names looked up once: a table's column_names and schema are built anew at each access
+    # (a 200-column chunk's join took 30 ms of Python doing so)
+    in_games = {n: i for i, n in enumerate(games.column_names) if n != "game_id"}
+    in_players = {n: i for i, n in enumerate(players.column_names)}
+    game_schema, player_schema = games.schema, players.schema
     arrays, fields = [], []
     for name in order:
-        if name != "game_id" and name in games.column_names:
-            arrays.append(games.column(name).take(index))
-            fields.append(games.schema.field(name))
-        elif name in players.column_names:
-            arrays.append(players.column(name))
-            fields.append(players.schema.field(name))
+        if name in in_games:
+            arrays.append(games.column(in_games[name]).take(index))
+            fields.append(game_schema.field(in_games[name]))
+        elif name in in_players:
+            arrays.append(players.column(in_players[name]))
+            fields.append(player_schema.field(in_players[name]))
         else:
             raise UserError(f"{where}: column {name!r} is in neither table; expected every "
                             "column of the players' table's column order")
