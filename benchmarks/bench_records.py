@@ -7,9 +7,7 @@ default for a run that keeps its rows, ``config.MIN_CHUNK_SECONDS_RECORDS``): ``
 game's ``play_batch``), ``off`` (``chunk.build_chunk`` without records: the aggregates and their
 file), ``on`` (with records: also the rows' table and its Parquet file) and the Parquet file
 written the old way (every column nullable, dictionaries, statistics) against the runner's
-(``records.to_parquet``), seconds and bytes, and the runner's two files of the chunk (the
-players' and the games' tables, ``records.chunk_tables``: ``parquet_split_*``).
-``bound_on = play / (play + on)``: the most of the
+(``records.to_parquet``), seconds and bytes. ``bound_on = play / (play + on)``: the most of the
 machine's rate a run keeping its rows can reach when every core plays (``bound_off`` without);
 CPU time, so a loaded machine changes the figures less than it changes wall-clock rates.
 
@@ -117,24 +115,11 @@ def measure(args, name: str, chunk_seconds: float) -> dict:
 
     old_s, old_bytes = _best(old_parquet, args.repeat)
     new_s, new_bytes = _best(lambda: to_parquet(table), args.repeat)
-    split: dict = {}
-    try:  # the chunk's two tables (players', games'), from issue 42's split on
-        from tajsim.running.records import chunk_tables
-    except ImportError:
-        pass
-    else:
-        players, games_table = chunk_tables(task, res, st, lu)
-        split_s, files = _best(lambda: (to_parquet(players), to_parquet(games_table)),
-                               args.repeat)
-        split = {"players_columns": players.num_columns,
-                 "games_columns": games_table.num_columns, "parquet_split_s": split_s,
-                 "parquet_split_bytes": sum(len(f) for f in files)}
     return {"game": args.game, "lineup": name, "strategies": strategies,
             "chunk_seconds": chunk_seconds, "chunk_games": games, "columns": table.num_columns,
             "play_s": play, "outputs_off_s": off, "outputs_on_s": on,
             "parquet_old_s": old_s, "parquet_old_bytes": len(old_bytes),
             "parquet_new_s": new_s, "parquet_new_bytes": len(new_bytes),
-            **split,
             "bound_off": play / (play + off), "bound_on": play / (play + on),
             "load_avg": common.load_avg()}
 
@@ -161,8 +146,7 @@ def main(argv: list[str] | None = None) -> None:
                        f"{row['outputs_on_s']:.4f}; Parquet old {row['parquet_old_s']:.4f} s "
                        f"({row['parquet_old_bytes'] / 1e3:,.0f} kB) new "
                        f"{row['parquet_new_s']:.4f} s ({row['parquet_new_bytes'] / 1e3:,.0f} "
-                       f"kB) split {row.get('parquet_split_s', float('nan')):.4f} s; "
-                       f"bound off {row['bound_off']:.3f} on {row['bound_on']:.3f}")
+                       f"kB); bound off {row['bound_off']:.3f} on {row['bound_on']:.3f}")
     common.write_csv(f"records_{args.game}", rows, args)
     if args.encodings:
         common.write_csv(f"records_encodings_{args.game}",

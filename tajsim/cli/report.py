@@ -45,7 +45,7 @@ def _read_runs(folder: Path, runs: list[Path]) -> pd.DataFrame:
     """The verified results of the run directories ``runs`` under ``folder`` (one frame; the
     completeness of all of them in ``attrs["run_status"]``); loose Parquet files beside them
     are read too."""
-    from tajsim.running.records import concat_results, is_games_file, read_parquet_files
+    from tajsim.running.records import concat_results, read_parquet_files
     from tajsim.running.run_reading import load_results
 
     frames, statuses = [], []
@@ -54,9 +54,8 @@ def _read_runs(folder: Path, runs: list[Path]) -> pd.DataFrame:
         statuses.append(frame.attrs.get("run_status", {}))
         frames.append(frame)
     inside = [r.resolve() for r in runs]
-    # a per-game companion file is read with its players' file (records.read_chunk_table)
     loose = sorted(f for f in folder.rglob("*.parquet") if not f.name.startswith(".")
-                   and not is_games_file(f) and not any(r in f.resolve().parents for r in inside))
+                   and not any(r in f.resolve().parents for r in inside))
     if loose:
         frames.append(read_parquet_files(loose))
     frame = frames[0] if len(frames) == 1 else concat_results(frames)
@@ -115,21 +114,17 @@ def read_results(path: str | Path) -> pd.DataFrame:
             if runs:
                 frame = _read_runs(p, runs)
             else:
-                from tajsim.running.records import is_games_file, read_parquet_files
-
-                files = sorted(f for f in p.rglob("*.parquet") if not f.name.startswith(".")
-                               and not is_games_file(f))
+                files = sorted(f for f in p.rglob("*.parquet") if not f.name.startswith("."))
                 if not files:
                     raise UserError(f"RESULTS directory {str(p)!r} holds no .parquet file; "
                                     "expected the output directory of a run with records")
+                from tajsim.running.records import read_parquet_files
+
                 frame = read_parquet_files(files)
         elif p.suffix.lower() == ".csv":
             frame = pd.read_csv(p)
         else:
-            from tajsim.running.records import read_parquet_files
-
-            # a chunk's players' file joined with its per-game companion file
-            frame = read_parquet_files([p])
+            frame = pd.read_parquet(p)
     except UserError:
         raise
     except Exception as exc:  # noqa: BLE001 - any reader failure is a bad input file

@@ -110,10 +110,6 @@ class GameSpec:
     frame_columns : callable ``(meta, results, setups) -> dict``
         The game's own results-frame columns (one value per player row) derived from the setup
         records; ``meta`` is ``frame_meta()`` of the run's components.
-    game_columns : tuple of str, optional
-        ``fnmatch`` patterns of the ``frame_columns`` that hold one value a game (the same on
-        each seat's row): stored once a game in the chunk files' per-game table
-        (``docs/results-schema.md``). A column not matched is stored on every row.
     setup_features : callable ``(meta, setups) -> list[SetupFeature]``
         The setup features of a batch of games (``setups`` None: the layout only, codes None).
     setup_feature_columns : callable ``(columns) -> list[str]``
@@ -217,7 +213,6 @@ class GameSpec:
     check_legal: Callable[..., None] | None = None
     check_step: Callable[..., None] | None = None
     options: tuple[RuleOption, ...] = ()
-    game_columns: tuple[str, ...] = ()
     seat_cost_us: float = 10.0
     tuning: TuningSpace | None = None
     board_picture: str = ""

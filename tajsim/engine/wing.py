@@ -29,8 +29,8 @@ kernels (the loop)                      ``W.play.nb``: ``play_out_nb``, ``write_
                                         ``play_batch_nb``, ``play_batch_parallel_nb``
 strategies, n_params, restrictions,     ``W.strategies.registry``: ``REGISTRY`` (its
 tuning                                  ``n_params`` and ``restrictions``), ``TUNING``
-frame_columns, setup_features,          ``W.play.records`` (``GAME_COLUMNS``: the
-setup_feature_columns, game_columns     ``frame_columns`` that hold one value a game)
+frame_columns, setup_features,          ``W.play.records``
+setup_feature_columns
 check_state, redraw_hidden,             ``W.engine.invariants`` (``check_legal`` or
 check_legal, check_step                 ``check_legal_list`` and ``check_step`` if present)
 view                                    ``W.strategies.view.view``
@@ -127,7 +127,6 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
         strategies=REGISTRY,
         restrictions=tuple(getattr(REGISTRY, "restrictions", ())),
         frame_columns=records.frame_columns,
-        game_columns=tuple(getattr(records, "GAME_COLUMNS", ())),
         setup_features=records.setup_features,
         setup_feature_columns=records.setup_feature_columns,
         check_state=invariants.check_state,

@@ -26,14 +26,13 @@ from tajsim.running.config import (
     lineup_codes,
     setup_ids_for,
 )
-from tajsim.running.records import chunk_tables, to_parquet
+from tajsim.running.records import results_table, to_parquet
 from tajsim.running.run_files import data_digest
 
 
 @dataclass
 class ChunkResult:
-    """What one chunk produced: the Parquet bytes of its rows (None without records: the
-    players' table, and ``per_game`` its per-game table, ``records.chunk_tables``) and its
+    """What one chunk produced: the Parquet bytes of its rows (None without records) and its
     aggregates."""
 
     index: int
@@ -47,8 +46,6 @@ class ChunkResult:
     #: made when stored.
     aggregates_bytes: bytes | None = None
     digests: dict[str, Any] | None = None
-    #: The per-game table's Parquet bytes (``<chunk>.games.parquet``); None without records.
-    per_game: bytes | None = None
 
 
 class CodeMismatchError(RuntimeError):
@@ -151,16 +148,13 @@ def build_chunk(task: RunTask, index: int, results: np.ndarray, setups: np.ndarr
                 lineups: np.ndarray) -> ChunkResult:
     """A played chunk's outputs: its aggregates and (when the run keeps rows) Parquet bytes."""
     aggregates = Aggregates.from_records(task, results, setups, lineups)
-    records = per_game = None
+    records = None
     if task.records:
-        # two files: the per-game columns once a game, not on each seat's row (issue 42)
-        players, games = chunk_tables(task, results, setups, lineups)
-        records, per_game = to_parquet(players), to_parquet(games)
+        records = to_parquet(results_table(task, results, setups, lineups))
     packed = aggregates.to_bytes()
     return ChunkResult(index=index, games=int(setups.shape[0]), records=records,
-                       aggregates=aggregates, aggregates_bytes=packed, per_game=per_game,
+                       aggregates=aggregates, aggregates_bytes=packed,
                        digests={"records": None if records is None else data_digest(records),
-                                "games": None if per_game is None else data_digest(per_game),
                                 "aggregates": data_digest(packed)})
 
 

@@ -15,9 +15,6 @@ from tajsim.running.config import RunConfig, chunk_bounds, chunk_count
 from tajsim.running.run_files import (
     CHECK_FORMAT,
     CHECK_SUFFIX,
-    GAMES_SUFFIX,
-    LAYOUT_KEY,
-    LAYOUT_SPLIT,
     MANIFEST,
     REPAIR,
     chunk_name,
@@ -194,45 +191,6 @@ class ChunkFiles:
                     f"({stop - start:,} games x {layout.players} players)")
         if (low, high) != (start, stop - 1):
             return f"its rows hold games {low}..{high}, expected {start}..{stop - 1}"
-        split = (meta.metadata or {}).get(LAYOUT_KEY) == LAYOUT_SPLIT
-        if split != ("game_rows" in check):
-            return ("its rows file needs a per-game table its check file does not record"
-                    if split else "its check file records a per-game table its rows file "
-                    "does not use")
-        return self.verify_games(layout, index, check) if split else None
-
-    def verify_games(self, layout: RunLayout, index: int, check: dict) -> str | None:
-        """What is wrong with chunk ``index``'s per-game table (``<chunk>.games.parquet``),
-        None if nothing: its size and SHA-256 those written, one row a game of the chunk."""
-        import pyarrow.parquet as pq
-
-        path = self.chunks / f"{chunk_name(index)}{GAMES_SUFFIX}"
-        start, stop = layout.chunk_games(index)
-        if not path.is_file():
-            return f"its per-game table {path.name} is missing"
-        expected = check.get("game_rows") or {}
-        try:
-            size = path.stat().st_size
-            if size != expected.get("bytes"):
-                return (f"its per-game table has {size:,} bytes, {expected.get('bytes')} were "
-                        "written")
-            with open(path, "rb") as fh:
-                digest = hashlib.file_digest(fh, "sha256").hexdigest()
-        except OSError as exc:
-            return f"its per-game table cannot be read ({reason(exc)})"
-        if digest != expected.get("sha256"):
-            return "its per-game table differs from the one written (SHA-256)"
-        try:
-            meta = pq.read_metadata(path)
-            column = meta.schema.to_arrow_schema().get_field_index("game_id")
-            if column < 0:
-                return "its per-game table has no game_id column"
-            low, high = column_range(path, meta, column)
-        except Exception as exc:  # noqa: BLE001 - any pyarrow failure is a bad file
-            return f"its per-game table is not readable Parquet ({reason(exc)})"
-        if meta.num_rows != stop - start or (low, high) != (start, stop - 1):
-            return (f"its per-game table holds {meta.num_rows:,} games ({low}..{high}), "
-                    f"expected {stop - start:,} ({start}..{stop - 1})")
         return None
 
     def scan(self, layout: RunLayout) -> Scan:

@@ -3,9 +3,7 @@
 ``results_table`` joins a game's result records (one row per player) and setup records (one
 row per game) into one row per player per game, column for column as the schema says, as an
 Arrow table built straight from the NumPy arrays (no pandas on the way: the worker threads
-build their chunks' rows side by side, mostly outside the GIL). A chunk file stores it as two
-tables (``chunk_tables``: the players' columns, and the per-game ones once a game), which every
-reader joins back (``read_chunk_table``, ``read_parquet_files``); ``to_parquet`` writes each as
+build their chunks' rows side by side, mostly outside the GIL); ``to_parquet`` writes it as
 Parquet bytes the same way everywhere (the chunk files are byte-identical whichever process or
 machine made them, for the same library versions); ``results_frame`` is the same rows as a
 pandas frame.
@@ -14,12 +12,9 @@ pandas frame.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,16 +22,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.running.kernels import gather_by_seat_nb
-from tajsim.running.run_files import (
-    COLUMNS_KEY,
-    GAMES_SUFFIX,
-    LAYOUT_GAMES,
-    LAYOUT_KEY,
-    LAYOUT_SPLIT,
-)
 
 if TYPE_CHECKING:
     from tajsim.running.config import RunTask
@@ -290,49 +277,20 @@ def _dict_column(codes: np.ndarray, categories: Sequence[str]) -> pa.Array:
                                           _dictionary(tuple(categories)))
 
 
-#: The columns every game's results hold once a game (``chunk_tables``): the run's constants and
-#: the setup records' scalar fields (``GameSpec.game_metrics``), ``setup_id`` and ``arc_rounds``;
-#: the game's own per-game columns are the wing's declaration (``GameSpec.game_columns``).
-GENERIC_GAME_COLUMNS = ("seed", "edition", "n_players", "setup_id", "arc_rounds")
+def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
+                  lineups: np.ndarray) -> pa.Table:
+    """The results of one batch of games as an Arrow table: the rows and columns of
+    :func:`results_columns`, built without it.
 
-
-def is_game_column(spec: Any, name: str) -> bool:
-    """Whether column ``name`` of ``spec``'s results holds one value a game (the same on each
-    seat's row): the generic ones, the setup records' scalar fields, and the game's own
-    columns the wing declares (``GameSpec.game_columns``, ``fnmatch`` patterns); never a
-    result record's field (one a seat: Maharaja's ``houses_board`` is no ``houses_<village>``)."""
-    return _is_game_column(spec.name, name)
-
-
-@lru_cache(maxsize=8192)
-def _is_game_column(game: str, name: str) -> bool:
-    # once a column a game: the patterns and ``game_metrics`` cost 2 ms a chunk's 136 columns
-    spec = get_game(game)
-    if name in (spec.result_dtype.names or ()):
-        return False
-    return (name in GENERIC_GAME_COLUMNS or name in spec.game_metrics
-            or any(fnmatchcase(name, pattern) for pattern in spec.game_columns))
-
-
-def chunk_tables(task: RunTask, results: np.ndarray, setups: np.ndarray,
-                 lineups: np.ndarray) -> tuple[pa.Table, pa.Table]:
-    """The results of one batch of games as two Arrow tables, joined by ``game_id``
-    (:func:`join_tables` gives :func:`results_table`):
-
-    * the players' table: one row per player per game (``game_id``, then every column that
-      differs between seats), its schema metadata the layout (``LAYOUT_KEY``) and the whole
-      frame's column order (``COLUMNS_KEY``);
-    * the games' table: one row per game (``game_id``, then every per-game column,
-      :func:`is_game_column`).
-
-    Every column read from a record field (the result fields; the score trajectory
-    ``score_r<k>``, ``turn_r<k>`` and ``draft_pos`` each row its seat's value) is copied into
-    one preallocated buffer, a column after the other in its frame type, by one NumPy strided
-    copy a column that runs without the GIL (:func:`_gather_fields`), and handed to Arrow
-    without a copy (booleans alone are packed into bits); the per-game fields are copied once a
-    game. The game's own ``frame_columns`` declared per game keep one row a game (every n-th
-    value). ``tests/test_records_columns.py`` checks that the join gives
-    :func:`results_columns`' frame, for every game.
+    Every column read from a record field (the result fields, ``setup_id``, the per-game
+    metrics repeated for each player, the score trajectory ``score_r<k>``, ``turn_r<k>`` and
+    ``draft_pos`` each row its seat's value) is copied into one preallocated buffer, a column
+    after the other in its frame type, by one NumPy strided copy a column that runs without the
+    GIL (:func:`_gather_fields`), and handed to Arrow without a copy (Arrow's arrays over the
+    buffer's NumPy views; booleans alone are packed into bits). The constant
+    columns, the strategies' codes and the game's own ``frame_columns`` are added as
+    :func:`results_columns` makes them. ``tests/test_records_columns.py`` checks that both
+    give the same frame, for every game.
     """
     spec = get_game(task.game)
     n = task.players
@@ -342,111 +300,32 @@ def chunk_tables(task: RunTask, results: np.ndarray, setups: np.ndarray,
         raise ValueError(f"{results.shape[0]} result records for {G} games of {n} players")
     result_fields = ("game_id", "seat", "score", "rank", "winner", *spec.part_columns,
                      *spec.result_metrics)
-    plan = _field_plan(spec.result_dtype, spec.setup_dtype, result_fields, ())
+    setup_fields = ("setup_id", *spec.game_metrics)
+    plan = _field_plan(spec.result_dtype, spec.setup_dtype, result_fields, setup_fields)
     field = _gather_fields(plan, results, setups, n)
     editions = list(spec.editions)
-    game_ids = np.ascontiguousarray(field["game_id"][::n]) if n else field["game_id"]
-    seats: dict[str, pa.Array] = {"game_id": pa.array(field["game_id"])}
-    games: dict[str, pa.Array] = {
-        "game_id": pa.array(game_ids),
-        "seed": pa.array(np.full(G, task.seed, np.int64)),
-        "edition": _dict_column(np.full(G, editions.index(task.edition), np.int8), editions),
-        "n_players": pa.array(np.full(G, n, np.int8)),
+    cols: dict[str, pa.Array] = {
+        "game_id": pa.array(field["game_id"]),
+        "seed": pa.array(np.full(rows, task.seed, np.int64)),
+        "edition": _dict_column(np.full(rows, editions.index(task.edition), np.int8), editions),
+        "n_players": pa.array(np.full(rows, n, np.int8)),
+        "seat": pa.array(field["seat"]),
+        "strategy": _dict_column(np.asarray(lineups, np.int64).reshape(-1), task.labels),
     }
-    order = ["game_id", "seed", "edition", "n_players"]
-    seats["seat"] = pa.array(field["seat"])
-    seats["strategy"] = _dict_column(np.asarray(lineups, np.int64).reshape(-1), task.labels)
-    order += ["seat", "strategy"]
-    for name in ("score", "rank", "winner", *spec.part_columns, *spec.result_metrics):
-        seats[name] = pa.array(field[name])
-        order.append(name)
-    games["setup_id"] = pa.array(np.asarray(setups["setup_id"], np.int64))
-    order.append("setup_id")
+    for name in ("score", "rank", "winner", *spec.part_columns, *spec.result_metrics,
+                 "setup_id"):
+        cols[name] = pa.array(field[name])
     for name, values in spec.frame_columns(task.components.meta, results, setups).items():
-        if is_game_column(spec, name):
-            games[name] = _arrow(values[::n] if n else values)
-        else:
-            seats[name] = _arrow(values)
-        order.append(name)
+        cols[name] = _arrow(values)
     for name in spec.game_metrics:
-        if name not in games and name not in seats:
-            games[name] = pa.array(np.array(setups[name]))
-            order.append(name)
+        if name not in cols:
+            cols[name] = pa.array(field[name])
     for name in plan.trajectory:
-        seats[name] = pa.array(field[name])
-        order.append(name)
+        cols[name] = pa.array(field[name])
     if plan.trajectory:
         played = (np.asarray(setups["score_by_round"])[:, :, 0] != NOT_PLAYED).sum(axis=1)
-        games["arc_rounds"] = pa.array(played.astype(np.int8))
-        order.append("arc_rounds")
-    meta = {LAYOUT_KEY: LAYOUT_SPLIT, COLUMNS_KEY: json.dumps(order).encode()}
-    return (pa.Table.from_arrays(list(seats.values()), names=list(seats)).replace_schema_metadata(
-                meta),
-            pa.Table.from_arrays(list(games.values()), names=list(games)).replace_schema_metadata(
-                {LAYOUT_KEY: LAYOUT_GAMES}))
-
-
-def join_tables(players: pa.Table, games: pa.Table, where: str = "the chunk") -> pa.Table:
-    """The one-row-per-player table of a players' table and its games' table
-    (:func:`chunk_tables`): each game's values on each of its players' rows, the columns in the
-    frame's order (``COLUMNS_KEY``), no schema metadata.
-
-    Raises
-    ------
-    UserError
-        The two tables do not belong together (a game of one missing from the other, games out
-        of order, columns missing); ``where`` names the file.
-    """
-    meta = players.schema.metadata or {}
-    try:
-        order = json.loads(meta[COLUMNS_KEY])
-    except (KeyError, ValueError):
-        raise UserError(f"{where}: its players' table records no column order "
-                        f"({COLUMNS_KEY.decode()}); expected a chunk file tajsim wrote") from None
-    if (games.schema.metadata or {}).get(LAYOUT_KEY) != LAYOUT_GAMES:
-        raise UserError(f"{where}: its per-game table is not a games table (layout "
-                        f"{(games.schema.metadata or {}).get(LAYOUT_KEY)!r}); expected "
-                        f"{LAYOUT_GAMES.decode()}")
-    try:
-        ids = players.column("game_id").to_numpy()
-        game_ids = games.column("game_id").to_numpy()
-    except KeyError:
-        raise UserError(f"{where}: a table has no game_id column; expected both tables keyed "
-                        "by game_id") from None
-    at = np.searchsorted(game_ids, ids)
-    found = at < len(game_ids)
-    found[found] = game_ids[at[found]] == ids[found]
-    used = np.zeros(len(game_ids), bool)
-    used[at[found]] = True
-    if not found.all() or not used.all() or (np.diff(game_ids) <= 0).any():
-        raise UserError(f"{where}: its players' rows and its per-game table hold other games "
-                        f"({len(np.unique(ids)):,} and {len(game_ids):,} game ids); expected the "
-                        "same games, in order")
-    index = pa.array(at)
-    # names looked up once: a table's column_names and schema are built anew at each access
-    # (a 200-column chunk's join took 30 ms of Python doing so)
-    in_games = {n: i for i, n in enumerate(games.column_names) if n != "game_id"}
-    in_players = {n: i for i, n in enumerate(players.column_names)}
-    game_schema, player_schema = games.schema, players.schema
-    arrays, fields = [], []
-    for name in order:
-        if name in in_games:
-            arrays.append(games.column(in_games[name]).take(index))
-            fields.append(game_schema.field(in_games[name]))
-        elif name in in_players:
-            arrays.append(players.column(in_players[name]))
-            fields.append(player_schema.field(in_players[name]))
-        else:
-            raise UserError(f"{where}: column {name!r} is in neither table; expected every "
-                            "column of the players' table's column order")
-    return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
-
-
-def results_table(task: RunTask, results: np.ndarray, setups: np.ndarray,
-                  lineups: np.ndarray) -> pa.Table:
-    """The results of one batch of games as one Arrow table (one row per player per game,
-    column for column :func:`results_columns`): :func:`chunk_tables` joined."""
-    return join_tables(*chunk_tables(task, results, setups, lineups))
+        cols["arc_rounds"] = pa.array(played.astype(np.int8).repeat(n))
+    return pa.Table.from_arrays(list(cols.values()), names=list(cols))
 
 
 def results_frame(task: RunTask, results: np.ndarray, setups: np.ndarray,
@@ -484,8 +363,8 @@ def parquet_options(schema: pa.Schema) -> dict[str, Any]:
 
 
 def to_parquet(table: pa.Table | pd.DataFrame) -> bytes:
-    """A results table (or frame, or one of :func:`chunk_tables`) as Parquet bytes (pyarrow,
-    :func:`parquet_table`'s schema, :func:`parquet_options`, no index)."""
+    """A results table (or frame) as Parquet bytes (pyarrow, :func:`parquet_table`'s schema,
+    :func:`parquet_options`, no index)."""
     if isinstance(table, pd.DataFrame):
         table = pa.Table.from_pandas(table, preserve_index=False)
     table = parquet_table(table)
@@ -494,67 +373,13 @@ def to_parquet(table: pa.Table | pd.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-def games_path(path: Path) -> Path:
-    """The per-game companion of a players' chunk file (``GAMES_SUFFIX``)."""
-    return path.with_name(path.name[:-len(".parquet")] + GAMES_SUFFIX) \
-        if path.name.endswith(".parquet") else path.with_name(path.name + GAMES_SUFFIX)
-
-
-def is_games_file(path: Path) -> bool:
-    """Whether ``path`` is a per-game companion file (read with its players' file, never
-    alone)."""
-    return path.name.endswith(GAMES_SUFFIX)
-
-
-def read_chunk_table(source: Any, games: Any = None) -> pa.Table:
-    """One results file as one table, whichever layout it has: a one-table file as it is; a
-    players' table (``LAYOUT_SPLIT``) joined with its per-game table (:func:`join_tables`),
-    read from ``games`` or, for a path, from its companion file (:func:`games_path`).
-
-    Raises
-    ------
-    UserError
-        The companion file is missing or unreadable, or does not belong to the players' file.
-    """
-    table = pq.read_table(source)
-    meta = table.schema.metadata or {}
-    if meta.get(LAYOUT_KEY) == LAYOUT_GAMES:
-        raise UserError(f"{_name(source)} is a per-game table, read with its players' file; "
-                        "expected a players' results file")
-    if meta.get(LAYOUT_KEY) != LAYOUT_SPLIT:
-        return table
-    if games is None:
-        if not isinstance(source, (str, Path)):
-            raise UserError(f"{_name(source)}: its per-game table was not given; expected the "
-                            "two tables of a chunk")
-        games = games_path(Path(source))
-        if not games.is_file():
-            raise UserError(f"{source}: its per-game table {games.name} is missing; expected "
-                            "the companion file written with it (docs/results-schema.md)")
-    try:
-        game_table = pq.read_table(games)
-    except (OSError, pa.ArrowException) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UserError(f"{_name(games)}: the per-game table of {_name(source)} cannot be read "
-                        f"({first}); expected the companion file written with it") from None
-    return join_tables(table, game_table, _name(source))
-
-
-def _name(source: Any) -> str:
-    return str(source) if isinstance(source, (str, Path)) else "the chunk in memory"
-
-
 def read_parquet_files(paths: Sequence[Any]) -> pd.DataFrame:
-    """Concatenate results files (in the given order) into one frame with a fresh index.
+    """Concatenate Parquet files (in the given order) into one frame with a fresh index.
 
-    Each item is a path (a two-table chunk is joined with its companion file, which is
-    skipped when listed itself), a file-like object of a one-table file, or a pair (players,
-    games) of a two-table chunk (:func:`read_chunk_table`). Files of one run share their
-    columns; files of several runs may not (other boards have other ``bonus_<city>``
-    columns): those are joined with :func:`concat_results`.
+    Files of one run share their columns; files of several runs may not (other boards have
+    other ``bonus_<city>`` columns): those are joined with :func:`concat_results`.
     """
-    tables = [read_chunk_table(*p) if isinstance(p, tuple) else read_chunk_table(p)
-              for p in paths if not (isinstance(p, (str, Path)) and is_games_file(Path(p)))]
+    tables = [pq.read_table(p) for p in paths]
     if not tables:
         return pd.DataFrame()
     groups: list[list[Any]] = [[tables[0]]]

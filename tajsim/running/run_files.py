@@ -20,18 +20,6 @@ REPAIR = ("run the command that wrote it again with the same settings (the same 
           "missing ones")
 
 
-#: The schema metadata key of a chunk file's layout (``LAYOUT_SPLIT``: a players' table whose
-#: per-game columns lie in the companion file ``<chunk>.games.parquet``, ``LAYOUT_GAMES``;
-#: absent: one table, the layout of every chunk written before issue 42's split) and of the
-#: whole frame's column order (``records.chunk_tables``).
-LAYOUT_KEY = b"tajsim.layout"
-COLUMNS_KEY = b"tajsim.columns"
-LAYOUT_SPLIT = b"players+games/1"
-LAYOUT_GAMES = b"games/1"
-#: The companion file's name: ``chunk-000123.parquet`` -> ``chunk-000123.games.parquet``.
-GAMES_SUFFIX = ".games.parquet"
-
-
 def chunk_name(index: int) -> str:
     return f"chunk-{index:06d}"
 

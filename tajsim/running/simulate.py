@@ -245,7 +245,7 @@ def run_simulation(
     stop_notices = announce_unless_told(stderr_line) if progress_mode(progress) != "off" \
         else (lambda: None)
     store = RunStore(out) if out is not None else None
-    in_memory: dict[int, tuple[bytes, bytes | None]] = {}
+    in_memory: dict[int, bytes] = {}
     stored = 0
     try:
         done = store.open(config) if store is not None else set()
@@ -281,7 +281,7 @@ def run_simulation(
                                 "make room or fix the folder, then run the same command again"
                             ) from None
                     elif result.records is not None:
-                        in_memory[result.index] = (result.records, result.per_game)
+                        in_memory[result.index] = result.records
                     stored += 1
                     total.merge(result.aggregates)
                     bar.update(result.games)
@@ -315,9 +315,7 @@ def run_simulation(
             if store is not None:
                 frame = store.read_records(range(config.n_chunks))
             else:
-                frame = read_parquet_files([
-                    io.BytesIO(rows) if games is None else (io.BytesIO(rows), io.BytesIO(games))
-                    for rows, games in (in_memory[k] for k in sorted(in_memory))])
+                frame = read_parquet_files([io.BytesIO(in_memory[k]) for k in sorted(in_memory)])
         return RunResult(config=config, aggregates=total, out=Path(out) if out else None,
                          chunks_run=to_play, records=frame)
     finally:

@@ -4,8 +4,7 @@ Layout of ``OUT``::
 
     OUT/manifest.json                     the run configuration (what fixes the results)
     OUT/chunks/chunk-000123.parquet       rows of games [123 * C, 124 * C) (with records)
-    OUT/chunks/chunk-000123.games.parquet  their per-game columns, one row a game
-    OUT/aggregates/chunk-000123.check.json  sizes and SHA-256 of the chunk's files, and
+    OUT/aggregates/chunk-000123.check.json  sizes and SHA-256 of the chunk's two files, and
                                           the identity of the run it belongs to
     OUT/aggregates/chunk-000123.npz       their mergeable aggregates (the chunk's "done" mark)
     OUT/summary.csv                       the summary table, written when the run is complete
@@ -54,7 +53,7 @@ from tajsim.running.aggregates import Aggregates
 from tajsim.running.chunk import ChunkResult
 from tajsim.running.chunk_check import ChunkFiles, RunLayout, Scan, manifest_mismatch_message
 from tajsim.running.config import RunConfig, code_fingerprint
-from tajsim.running.records import GAMES_SUFFIX, is_games_file, read_parquet_files
+from tajsim.running.records import read_parquet_files
 from tajsim.running.run_files import (
     CHECK_FORMAT,
     FORMAT,
@@ -319,15 +318,9 @@ class RunStore:
             aggregates = result.aggregates.to_bytes()
             digests = {"records": None if result.records is None
                        else data_digest(result.records),
-                       "games": None if result.per_game is None
-                       else data_digest(result.per_game),
                        "aggregates": data_digest(aggregates)}
         check = {"format": CHECK_FORMAT, "run": self.identity, "games": result.games,
                  "records": digests["records"], "aggregates": digests["aggregates"]}
-        if result.per_game is not None:
-            # the per-game table first: a players' file is never on disk without it
-            check["game_rows"] = digests["games"]
-            atomic_write(self.chunks / f"{name}{GAMES_SUFFIX}", result.per_game)
         if result.records is not None:
             atomic_write(self.chunks / f"{name}.parquet", result.records)
         atomic_write(self.files.check_path(result.index), json.dumps(check).encode())
@@ -340,8 +333,7 @@ class RunStore:
     # -- reading ---------------------------------------------------------------------------
     def chunk_files(self, kind: str = "records") -> list[Path]:
         folder, ext = (self.chunks, "parquet") if kind == "records" else (self.aggregates, "npz")
-        found = [(i, p) for p in folder.glob(f"chunk-*.{ext}")
-                 if (i := index_of(p)) is not None and not is_games_file(p)]
+        found = [(i, p) for p in folder.glob(f"chunk-*.{ext}") if (i := index_of(p)) is not None]
         return [p for _, p in sorted(found)]
 
     def read_records(self, indices: Iterable[int] | None = None) -> pd.DataFrame:

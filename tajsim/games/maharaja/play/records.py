@@ -38,12 +38,6 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z]", "_", name.lower())
 
 
-#: The ``frame_columns`` that hold one value a game (``fnmatch`` patterns; ``GameSpec.
-#: game_columns``): stored once a game in the chunk files' per-game table.
-GAME_COLUMNS = ("order_index", "first_city", "end_cause", "n_rounds", "visit_*", "tolls_*",
-                "houses_*")
-
-
 def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
                   setups: np.ndarray) -> dict[str, Any]:
     """Extra results-frame columns, one value per (game, seat) row.

@@ -43,12 +43,6 @@ def _opening(meta: Mapping[str, Any], setups: np.ndarray) -> tuple[np.ndarray, n
     return central.astype(np.int64), pair.astype(np.int64)
 
 
-#: The ``frame_columns`` that hold one value a game (``fnmatch`` patterns; ``GameSpec.
-#: game_columns``): stored once a game in the chunk files' per-game table.
-GAME_COLUMNS = ("opening_central", "opening_pair", "bag_seed", "n_turns", "n_refreshes",
-                "end_reason", "space_gold_*")
-
-
 def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarray
                   ) -> dict[str, Any]:
     """Extra results-frame columns, one value per player row (rows are game-major, as the

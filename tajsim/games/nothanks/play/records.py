@@ -21,11 +21,6 @@ def _removed_35(setups: np.ndarray) -> np.ndarray:
     return (setups["removed"] == HIGH_CARD).any(axis=1).astype(np.int64)
 
 
-#: The ``frame_columns`` that hold one value a game (``fnmatch`` patterns; ``GameSpec.
-#: game_columns``): stored once a game in the chunk files' per-game table.
-GAME_COLUMNS = (FEATURE,)
-
-
 def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
                   setups: np.ndarray) -> dict[str, Any]:
     """``removed_35`` (categorical), one value per (game, seat) row."""

@@ -49,11 +49,6 @@ def _visit_of(setups: np.ndarray) -> np.ndarray:
     return visit_of
 
 
-#: The ``frame_columns`` that hold one value a game (``fnmatch`` patterns; ``GameSpec.
-#: game_columns``): stored once a game in the chunk files' per-game table.
-GAME_COLUMNS = ("visit_*", "bonus_*")
-
-
 def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
                   setups: np.ndarray) -> dict[str, Any]:
     """The game's columns of the results frame, one value per player row (game-major).
