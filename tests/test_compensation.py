@@ -382,6 +382,11 @@ def test_a_player_count_overrides_the_study_settings(tmp_path):
                                 alpha=0.05 / 3)
     after = seats[(seats.players == 3) & (seats.compensation == "with")]
     assert np.allclose(after["win share %"].to_numpy(), 100 * alone[alone.compensated].share)
+    # a flag given beside the file overrides its per-count settings too
+    from tajsim.cli.balance import at_count, resolve
+
+    settings = resolve(path, "tajmahal", None, {"verify_games": 100})[2]
+    assert at_count(settings, 3)["verify_games"] == 100 and at_count(settings, 3)["looks"] == 3
     for text, words in [
         ("[compensation.at.4]\nlooks = 2\n", "4 players is not studied"),
         ("[compensation.at.3]\nstrategy = \"greedy\"\n", "compensation.at.3.strategy"),

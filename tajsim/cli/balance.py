@@ -124,7 +124,11 @@ def resolve(experiment: Path | None, game: str, players: str | None,
         if file_game is not None:
             game = file_game
         settings.update(from_file)
-    settings.update({k: v for k, v in given.items() if v is not None})
+    flags = {k: v for k, v in given.items() if v is not None}
+    settings.update(flags)
+    # a flag overrides the file, its [compensation.at.N] tables included
+    settings["at"] = {n: {k: v for k, v in table.items() if k not in flags}
+                      for n, table in settings["at"].items()}
     spec = get_game(game)
     if spec.compensation is None:
         raise UserError(f"--game {game}: {spec.title} declares no seat compensation; expected "
