@@ -24,6 +24,7 @@ import pandas as pd
 from numba import njit
 
 from tajsim.engine.game_notes import SetupFeature
+from tajsim.engine.record_columns import category_dtype, per_game_block
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.setups import order_of_index
 
@@ -58,9 +59,9 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
         "order_index": np.repeat(setups["order_index"].astype(np.int16), n),
         "first_city": pd.Categorical.from_codes(
             np.repeat(setups["governor_order"][:, 0].astype(np.int64), n),
-            dtype=_category_dtype(tuple(cities))),
+            dtype=category_dtype(tuple(cities))),
         "end_cause": pd.Categorical.from_codes(np.repeat(setups["end_cause"].astype(np.int64), n),
-                                               dtype=_category_dtype(tuple(END_CATEGORIES))),
+                                               dtype=category_dtype(tuple(END_CATEGORIES))),
         "n_rounds": np.repeat(setups["n_rounds"].astype(np.int8), n),
     }
     first = _first_visits(setups["visit_city"], len(cities))  # [cities, G]
@@ -80,20 +81,12 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
     # per game (the same on the game's rows): tolls earned and houses standing in each village
     villages = [slug(x) for x in meta["village_names"]]
     V = len(villages)
-    tolls = np.repeat(np.ascontiguousarray(setups["tolls_by_village"][:, :V].T, dtype=np.int16),
-                      n, axis=1)
-    houses = np.repeat(np.ascontiguousarray(setups["village_houses"][:, :V].T, dtype=np.int8),
-                       n, axis=1)
+    tolls = per_game_block(setups["tolls_by_village"][:, :V], n, np.int16)
+    houses = per_game_block(setups["village_houses"][:, :V], n, np.int8)
     for v, name in enumerate(villages):
         cols[f"tolls_{name}"] = tolls[v]
         cols[f"houses_{name}"] = houses[v]
     return cols
-
-
-@lru_cache(maxsize=16)
-def _category_dtype(labels: tuple[str, ...]) -> pd.CategoricalDtype:
-    # once a run: pandas builds a categories index each time it is given the labels
-    return pd.CategoricalDtype(list(labels))
 
 
 def _rounds_held(card_by_round: np.ndarray, n_cards: int) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from tajsim.engine.game_notes import SetupFeature
+from tajsim.engine.record_columns import per_game_block
 from tajsim.games.maharani.engine import enums as E
 
 __all__ = ["END_CATEGORIES", "SETUP_FEATURE_COLUMNS", "frame_columns", "setup_feature_columns",
@@ -79,14 +80,13 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray, setups: np.ndarr
     # blocks [columns, rows]: a column is a contiguous row of its block, handed on without a
     # copy (issue 42: columns cut from [rows, columns] were copied again, 7 ms a 10,000-game
     # chunk)
-    completed_by = np.repeat(np.ascontiguousarray(setups["completed_by"][:, :E.N_QUARTERS].T,
-                                                  dtype=np.int64), n, axis=1)  # [4, rows]
+    completed_by = per_game_block(setups["completed_by"][:, :E.N_QUARTERS], n,
+                                  np.int64)  # [4, rows]
     completed = completed_by == seats
     for q in range(E.N_QUARTERS):
         cols[f"completed_q{q + 1}"] = completed[q]
     spaces = len(meta["space_ids"])
-    space_gold = np.repeat(np.ascontiguousarray(setups["space_gold"][:, :spaces].T,
-                                                dtype=np.int16), n, axis=1)  # [spaces, rows]
+    space_gold = per_game_block(setups["space_gold"][:, :spaces], n, np.int16)  # [spaces, rows]
     for k in range(spaces):
         cols[space_gold_column(k)] = space_gold[k]
     return cols

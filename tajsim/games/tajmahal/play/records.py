@@ -16,13 +16,13 @@ each province and the starting bonus tile of each fortress.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tajsim.engine.game_notes import SetupFeature
+from tajsim.engine.record_columns import category_dtype, per_game_block
 from tajsim.games.tajmahal.engine import enums as E
 
 #: Categories of the ``bonus_<city>`` columns: the square bonus tiles (the Taj Mahal +4 tile
@@ -65,16 +65,16 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
     # each block [columns, rows]: a column is one contiguous row of it, handed on without a copy
     # (a column cut from [rows, columns] was copied again, issue 42)
     cols: dict[str, Any] = {}
-    visit = _by_row((_visit_of(setups) + 1).astype(np.int8), n)
+    visit = per_game_block(_visit_of(setups) + 1, n, np.int8)
     for prov, slug in enumerate(meta["province_slugs"]):
         cols[f"visit_{slug}"] = visit[prov]
-    categories = _category_dtype(tuple(bonus_categories(meta)))
+    categories = category_dtype(tuple(bonus_categories(meta)))
     cities = list(meta["bonus_cities"])
-    bonus_at = _by_row(setups["bonus_at"][:, cities].astype(np.int64), n)
+    bonus_at = per_game_block(setups["bonus_at"][:, cities], n, np.int64)
     for i, slug in enumerate(meta["bonus_city_slugs"]):
         cols[f"bonus_{slug}"] = pd.Categorical.from_codes(bonus_at[i], dtype=categories)
     seat = np.tile(np.arange(n, dtype=np.int64), G)
-    won = _by_row(setups["tile_owner"][:, :E.N_VISITS].astype(np.int64), n) == seat
+    won = per_game_block(setups["tile_owner"][:, :E.N_VISITS], n, np.int64) == seat
     for k in range(E.N_VISITS):
         cols[f"tile_won_v{k + 1}"] = won[k]
     chain = np.ascontiguousarray(setups["conn_by_visit"][:, :E.N_VISITS, :n].transpose(1, 0, 2),
@@ -82,18 +82,6 @@ def frame_columns(meta: Mapping[str, Any], results: np.ndarray,
     for k in range(E.N_VISITS):
         cols[f"chain_v{k + 1}"] = chain[k]
     return cols
-
-
-@lru_cache(maxsize=16)
-def _category_dtype(labels: tuple[str, ...]) -> pd.CategoricalDtype:
-    # once a run: pandas builds a categories index each time it is given the labels (0.1 ms a
-    # column, 17 columns a chunk)
-    return pd.CategoricalDtype(list(labels))
-
-
-def _by_row(per_game: np.ndarray, n: int) -> np.ndarray:
-    """[K, G * n]: ``per_game`` ([G, K]) transposed, each game's value on its n rows."""
-    return np.repeat(np.ascontiguousarray(per_game.T), n, axis=1)
 
 
 def setup_features(meta: Mapping[str, Any], setups: np.ndarray | None) -> list[SetupFeature]:
