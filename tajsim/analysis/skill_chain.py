@@ -515,10 +515,9 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
         table.attrs.update(game=spec.name, title=spec.title, players=players, seed=seed,
                            games=games, factor=factor, param=levels.param,
                            ended_by_range=levels.ended_by_range, alpha=alpha, margin=margin,
-                           looks=design.looks if looks > 1 else 1,
-                           stages=list(design.stages) if looks > 1 else [design.stages[-1]],
+                           looks=design.looks, stages=list(design.stages),
                            interim_p=interim_p if looks > 1 else None,
-                           final_level=design.final_level if looks > 1 else alpha)
+                           final_level=design.final_level)
         return table
 
     def step_done(table: pd.DataFrame) -> None:
