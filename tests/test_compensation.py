@@ -307,15 +307,22 @@ def test_verification_reports_intervals_and_verdicts():
     assert frame.attrs["all_equivalent"] == {False: False, True: False}
 
 
-def test_balance_cli_and_its_experiment_file(tmp_path):
+def _balance(tmp_path: Path, settings: str) -> tuple[Path, Path]:
+    """A Maharani compensation study of ``settings`` (its [compensation] lines) written to a file
+    and run by the CLI into a report folder: (the file, the folder)."""
     path = tmp_path / "c.toml"
     path.write_text('name = "c"\nkind = "compensation"\ngame = "maharani"\n'
-                    '[compensation]\nplayers = [2]\nstrategy = "random"\n'
-                    'other_strategy = "greedy"\nsearch_games = 200\nmax_candidates = 3\n'
-                    'verify_games = 300\nother_games = 100\n')
+                    '[compensation]\n' + settings)
     out = tmp_path / "rep"
     res = CliRunner().invoke(cli, ["balance", str(path), "-o", str(out), "-q", "-w", "1"])
     assert res.exit_code == 0, res.output
+    return path, out
+
+
+def test_balance_cli_and_its_experiment_file(tmp_path):
+    path, out = _balance(tmp_path, 'players = [2]\nstrategy = "random"\n'
+                                   'other_strategy = "greedy"\nsearch_games = 200\n'
+                                   'max_candidates = 3\nverify_games = 300\nother_games = 100\n')
     table = pd.read_csv(out / "table_compensation.csv")
     assert list(table.players) == [2] and (out / "report.html").exists()
     seats = pd.read_csv(out / "table_seats.csv")
@@ -359,14 +366,10 @@ def test_a_later_look_tests_at_its_share_of_the_level(tmp_path):
 
 
 def test_a_player_count_overrides_the_study_settings(tmp_path):
-    path = tmp_path / "c.toml"
-    path.write_text('name = "c"\nkind = "compensation"\ngame = "maharani"\n'
-                    '[compensation]\nplayers = [2, 3]\nstrategy = "random"\n'
-                    'search_games = 100\nmax_candidates = 2\nverify_games = 200\nlooks = 2\n'
-                    '[compensation.at.3]\nverify_games = 300\nverify_seed = 77\nlooks = 3\n')
-    out = tmp_path / "rep"
-    res = CliRunner().invoke(cli, ["balance", str(path), "-o", str(out), "-q", "-w", "1"])
-    assert res.exit_code == 0, res.output
+    path, out = _balance(tmp_path, 'players = [2, 3]\nstrategy = "random"\nsearch_games = 100\n'
+                                   'max_candidates = 2\nverify_games = 200\nlooks = 2\n'
+                                   '[compensation.at.3]\nverify_games = 300\nverify_seed = 77\n'
+                                   'looks = 3\n')
     seats = pd.read_csv(out / "table_seats.csv")
     assert dict(seats.groupby("players").n.first()) == {2: 200, 3: 300}
     assert np.allclose(seats.groupby("players").alpha.first(), [0.05 / 2, 0.05 / 3])

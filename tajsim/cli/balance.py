@@ -247,8 +247,8 @@ def command(experiment, game, players, strategies, other_strategy, search_games,
     for n in counts:
         each = at_count(settings, n)
         alpha = ALPHA / each["looks"]
-        per_count.append({"players": n, **{k: each[k] for k in PER_COUNT if k != "looks"},
-                          "looks": each["looks"], "level (alpha)": alpha})
+        per_count.append({"players": n, **{k: each[k] for k in PER_COUNT},
+                          "level (alpha)": alpha})
         echo.say(f"{spec.title}, {n} players: searching at {each['strategy']} ...")
         result = search_compensation(
             spec.name, n, each["strategy"], games=each["search_games"],
