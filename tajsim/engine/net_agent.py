@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.engine.net_weights import NetFormat
+
 __all__ = ["NetAgent"]
 
 
@@ -42,9 +44,9 @@ class NetAgent:
     strategy_id : int
         The network strategy's compiled id (registered only once a weights file exists, so
         the trainer does not look it up by name).
-    weights : module-like with ``NetWeights``, ``save_net_file``, ``load_net_file``,
-        ``quantise`` and ``remember_set``
-        The game's weights file and its int64 set (``strategies/net_weights.py``).
+    weights : :class:`tajsim.engine.net_weights.NetFormat` (``save_net_file``, ``load_net_file``,
+        ``quantise``, ``remember_set``)
+        The game's dimensions, its weights file and its int64 set.
     params_of : ``(fingerprint) -> float64[n_params]``
         The network strategy's vector playing the set of ``fingerprint``.
     data_file : ``() -> Path``
@@ -66,7 +68,7 @@ class NetAgent:
     strategy_id: int
     base: str
     expert: str
-    weights: Any
+    weights: NetFormat
     params_of: Callable[[int], np.ndarray]
     data_file: Callable[[], Path]
     outcome: Callable[[np.ndarray, int], list[float]]

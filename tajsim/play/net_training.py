@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from tajsim.engine.net_agent import NetAgent
+from tajsim.engine.net_weights import NetWeights
 from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.play.arena import Entry
@@ -339,7 +340,7 @@ def export_weights(agent: NetAgent, state: FitState, meta: dict[str, Any]) -> An
     """The game's ``NetWeights`` of the fitted network (``W1`` for the raw inputs)."""
     p = state.params
     limit = 60.0  # below the files' weight limit (net_weights.MAX_ABS_WEIGHT)
-    return agent.weights.NetWeights(
+    return NetWeights(
         W1=np.clip(p["W1"] / state.scale[:, None], -limit, limit), b1=np.clip(p["b1"], -limit,
                                                                                 limit),
         theta0=np.clip(p["theta0"], -limit, limit), U=np.clip(p["U"], -limit, limit),
@@ -517,7 +518,7 @@ def _shrunk(spec: GameSpec, cfg: NetTrainConfig, weights: Any, log: Callable[[st
     tried = []
 
     def blend(alpha: float, meta: dict[str, Any]) -> Any:
-        return agent.weights.NetWeights(
+        return NetWeights(
             W1=weights.W1, b1=weights.b1, theta0=(1.0 - alpha) * anchor + alpha * weights.theta0,
             U=alpha * weights.U, wv=weights.wv, bv=weights.bv, meta=meta)
 

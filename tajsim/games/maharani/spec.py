@@ -103,7 +103,7 @@ SPEC = GameSpec.from_wing(
         strategy_id=STRATEGY_NET,
         base=LEARNED_BASE,
         expert="mcts",
-        weights=net_weights,
+        weights=net_weights.FORMAT,
         params_of=lambda fp: net_params(load_presets()[LEARNED_BASE]["weights"], fp),
         data_file=lambda: NET_FILE,
         outcome=lambda state, n: [float(state[E.S_WINNER + p] == 1) for p in range(n)],

@@ -6,16 +6,15 @@ simulator makes the same decisions as the CPU; a bad weights file is one line.""
 from __future__ import annotations
 
 import dataclasses
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
+import net_checks
 import numpy as np
 import pytest
 from maharani_helpers import MCOMP
 
+from tajsim.engine.net_switch import net_switch
 from tajsim.errors import UserError
 from tajsim.games.maharani.spec import SPEC
 from tajsim.games.maharani.strategies.learned import N_CANDIDATES, N_FEATURES
@@ -30,9 +29,9 @@ from tajsim.games.maharani.strategies.net import (
     net_scores,
     net_value_nb,
 )
-from tajsim.games.maharani.strategies.net_switch import net_switch
 from tajsim.games.maharani.strategies.net_weights import (
-    NetWeights,
+    FORMAT,
+    initial,
     load_net_file,
     quantise,
     reference_scores,
@@ -45,16 +44,7 @@ from tajsim.play import conformance as C
 
 def random_net(path: Path, seed: int = 3, hidden: int = 16) -> Path:
     """A weights file whose policy departs from ``balanced``'s order (theta0 and U not 0)."""
-    rng = np.random.default_rng(seed)
-    w = NetWeights.initial(hidden, rng)
-    w.W1 = rng.normal(0.0, 0.3, w.W1.shape)
-    w.b1 = rng.normal(0.0, 0.5, hidden)
-    w.theta0 = rng.normal(0.0, 1.0, N_FEATURES)
-    w.U = rng.normal(0.0, 0.2, w.U.shape)
-    w.wv = rng.normal(0.0, 0.1, hidden)
-    w.meta = {"test": True}
-    save_net_file(path, w)
-    return path
+    return net_checks.random_net(FORMAT, path, seed, hidden)
 
 
 @pytest.fixture(scope="module")
@@ -126,18 +116,12 @@ def test_a_line_up_with_two_weights_sets_plays_each_its_own(net_spec, tmp_path):
 
 
 def test_bad_weights_files_are_one_line(tmp_path):
-    with pytest.raises(UserError, match="cannot read net weights file"):
-        load_net_file(tmp_path / "missing.npz")
-    w = NetWeights.initial(8, np.random.default_rng(0))
-    w.W1 = w.W1[:-1]
-    save_net_file(tmp_path / "short.npz", w)
-    with pytest.raises(UserError, match=r"W1 has shape \(521, 8\); expected \(522, 8\)"):
+    net_checks.check_bad_files_are_one_line(FORMAT, tmp_path)
+    with pytest.raises(UserError, match=r"expected \(522, 8\) \(maharani's D_IN=522"):
+        w = initial(8, np.random.default_rng(0))
+        w.W1 = w.W1[:-1]
+        save_net_file(tmp_path / "short.npz", w)
         load_net_file(tmp_path / "short.npz")
-    w = NetWeights.initial(8, np.random.default_rng(0))
-    w.theta0[0] = np.inf
-    save_net_file(tmp_path / "inf.npz", w)
-    with pytest.raises(UserError, match="theta0 holds a weight that is not finite"):
-        load_net_file(tmp_path / "inf.npz")
 
 
 SIM_SCRIPT = textwrap.dedent("""
@@ -147,7 +131,7 @@ SIM_SCRIPT = textwrap.dedent("""
     from tajsim.engine.targets import device_function
     from tajsim.games.maharani.spec import SPEC
     from tajsim.games.maharani.strategies.net import SCRATCH_SIZE, net_choose
-    from tajsim.games.maharani.strategies.net_switch import net_switch
+    from tajsim.engine.net_switch import net_switch
     from tajsim.games.maharani.strategies.registry import build_registry
     from tajsim.play import conformance as C
 
@@ -187,13 +171,8 @@ SIM_SCRIPT = textwrap.dedent("""
 
 def test_cuda_simulator_decides_as_the_cpu(net_spec, tmp_path):
     _, path = net_spec
-    script = tmp_path / "sim.py"
-    script.write_text(SIM_SCRIPT)
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    done = subprocess.run([sys.executable, str(script), str(path)], env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.count("decisions equal") == 3
+    out = net_checks.run_in_cuda_simulator(SIM_SCRIPT, tmp_path, str(path))
+    assert out.count("decisions equal") == 3
 
 
 def test_the_network_guided_search_rolls_out_with_net(net_spec):

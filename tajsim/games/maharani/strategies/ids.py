@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from tajsim.engine.learned import learned_switch
+from tajsim.engine.net_switch import net_switch
 from tajsim.games.maharani.engine.enums import MAX_PLAYERS, MAX_TILES, N_ACTIONS, STATE_SIZE
-from tajsim.games.maharani.strategies.net_switch import net_switch
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family reads the first
 # ``N_WEIGHTS`` slots (turned into fixed-point integers once per decision); ``learned`` reads
@@ -113,7 +113,8 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
     MCTS seat that rolls out with it (without ``params``, for any MCTS seat), else None.
     ``net`` is None without a ``net`` seat or an MCTS seat whose ``params`` row rolls out with
     it (``MCTS_ROLLOUT_NET``), else the int64 array of the weights sets they name
-    (``net_switch.net_switch``; a ``net`` seat without ``params``: every set loaded).
+    (``tajsim.engine.net_switch.net_switch``; a ``net`` seat without ``params``: every set
+    loaded).
     """
     ids = [int(i) for i in strategy_ids]
     id_set = set(ids)

@@ -17,19 +17,10 @@ count, the bag's size), and computes one hidden layer ``h = relu(W1 x + b1)`` of
   on the games' outcomes; :func:`net_value_nb` gives it (the training reports it; a search may
   use it).
 
-**Integer arithmetic.** The weights are stored as ``int64`` fixed point: ``W1``, ``b1``, ``U``
-and ``wv`` in units of ``2**-SHIFT``, ``theta0`` in units of ``2**-THETA_SHIFT``, ``bv`` in
-``2**-2 SHIFT``. Inputs are integers, so the hidden units are exact integers (units
-``2**-SHIFT``), ``theta`` is ``theta0 + (U h >> (2 SHIFT - THETA_SHIFT))`` and every score an
-exact integer: the same decision on every device and thread, with no exp, log or rounding
-(docs/architecture.md, "GPU-safe kernel code"). Training is in floating point and quantised
-once (:mod:`~tajsim.games.maharani.strategies.net_weights`).
-
-**The weights array** (the ``net`` kernel switch, built by ``net_weights.pack_sets``):
-``net[0]`` sets, then ``(fingerprint, offset)`` per set, then each set at its offset:
-``D_IN, H, N_FEATURES, SHIFT`` and ``b1[H]``, ``W1[D_IN, H]`` (input-major: a decision touches
-only the rows of its non-zero inputs), ``theta0[N_FEATURES]``, ``U[N_FEATURES, H]``,
-``wv[H]``, ``bv``. A ``net`` seat names its set by the fingerprint in ``params[NET_FP_SLOT]``.
+**Integer arithmetic and the weights array**: :mod:`tajsim.engine.net_nb` (the
+game-independent forward pass this module calls; a ``net`` seat names its set by the
+fingerprint in ``params[NET_FP_SLOT]``). This module brings Maharani's inputs, its candidates
+(``balanced``'s best ``N_CANDIDATES`` with ``learned``'s features) and the choice.
 
 Everything read is public: the observation (the bag's contents, never its order) and the
 candidates' features, which ``learned`` already reads (the conformance redraw checks it).
@@ -41,6 +32,19 @@ import numpy as np
 
 from tajsim.engine.arrays import borrowed
 from tajsim.engine.choice import temperature_units
+from tajsim.engine.net_nb import (
+    MAX_HIDDEN,
+    SHIFT,
+    THETA_SHIFT,
+    best_candidate,
+    candidate_score,
+    fingerprint_at,
+    net_forward,
+    net_hidden,
+    net_set_offset,
+    net_value_of,
+    value_prior_fixed,
+)
 from tajsim.engine.targets import kernel
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.interop_nb import encode_observation
@@ -64,9 +68,8 @@ from tajsim.games.maharani.strategies.learned import (
     top_entry,
 )
 
-__all__ = ["D_IN", "OBS_OFFSETS", "OBS_SIZE", "SCRATCH_SIZE", "SET_HEADER", "SHIFT",
-           "THETA_SHIFT", "net_choose", "net_features_nb", "net_policy_nb", "net_scores",
-           "net_value_nb"]
+__all__ = ["D_IN", "OBS_OFFSETS", "OBS_SIZE", "SCRATCH_SIZE", "net_choose", "net_features_nb",
+           "net_inputs", "net_policy_nb", "net_scores", "net_value_nb"]
 
 #: The observation's field offsets (``tajsim.interop.encoding.layout("maharani")``; a test
 #: checks them equal) and its size.
@@ -99,15 +102,8 @@ X_TILES_THIS_TURN = X_BAG + 1
 X_RESERVE = X_TILES_THIS_TURN + 1
 D_IN = X_RESERVE + 1
 
-#: Fixed point of W1, b1, U and wv (units of 2**-SHIFT) and of theta (2**-THETA_SHIFT).
-SHIFT = 12
-THETA_SHIFT = 20
 #: The value prior in theta's units (``learned.VALUE_PRIOR`` gold per gold of value).
-VALUE_PRIOR_FIXED = int(VALUE_PRIOR * (1 << THETA_SHIFT))
-#: A set's header: D_IN, H, N_FEATURES, SHIFT.
-SET_HEADER = 4
-#: The largest hidden layer a set may have (the scratch's size).
-MAX_HIDDEN = 128
+VALUE_PRIOR_FIXED = value_prior_fixed(VALUE_PRIOR)
 #: The policy's scratch: the observation, the inputs, the hidden units, theta, the candidates'
 #: scores and their indices into ``legal``.
 S_OBS = 0
@@ -120,22 +116,9 @@ SCRATCH_SIZE = S_CAND + N_CANDIDATES
 
 
 @kernel
-def net_set_offset(net, fingerprint):
-    """Where the set of ``fingerprint`` starts in ``net`` (int64[...]), or -1."""
-    for k in range(net[0]):
-        if net[1 + 2 * k] == fingerprint:
-            return net[2 + 2 * k]
-    return np.int64(-1)
-
-
-@kernel
 def fingerprint_of(params):
-    """The set a ``net`` seat plays: ``params[NET_FP_SLOT]`` (an integer below 2**48, exact in
-    float64; the registry puts it there)."""
-    fp = params[NET_FP_SLOT]
-    if not fp >= 0.0 or fp >= 281474976710656.0:  # NaN or out of range: no set
-        return np.int64(-1)
-    return np.int64(fp)
+    """The set a ``net`` seat plays: ``params[NET_FP_SLOT]`` (-1 for none)."""
+    return fingerprint_at(params, NET_FP_SLOT)
 
 
 @kernel
@@ -193,64 +176,6 @@ def net_inputs(obs, comp, player, x):
 
 
 @kernel
-def net_hidden(net, base, x, h):
-    """``h[:H] = relu(W1 x + b1)`` (int64, units 2**-SHIFT) of the set at ``base``; returns H.
-    Only the rows of the non-zero inputs are read."""
-    d = net[base]
-    n_hidden = net[base + 1]
-    b1 = base + SET_HEADER
-    w1 = b1 + n_hidden
-    for j in range(n_hidden):
-        h[j] = net[b1 + j]
-    for i in range(d):
-        xi = x[i]
-        if xi != 0:
-            row = w1 + i * n_hidden
-            for j in range(n_hidden):
-                h[j] += xi * net[row + j]
-    for j in range(n_hidden):
-        if h[j] < 0:
-            h[j] = 0
-    return n_hidden
-
-
-@kernel
-def net_theta(net, base, h, theta):
-    """``theta[:N_FEATURES] = theta0 + (U h >> (2 SHIFT - THETA_SHIFT))`` (units
-    2**-THETA_SHIFT) of the set at ``base``, from its hidden units ``h``."""
-    d = net[base]
-    n_hidden = net[base + 1]
-    theta0 = base + SET_HEADER + n_hidden + d * n_hidden
-    u = theta0 + N_FEATURES
-    for f in range(N_FEATURES):
-        acc = np.int64(0)
-        for j in range(n_hidden):
-            acc += net[u + f * n_hidden + j] * h[j]
-        theta[f] = net[theta0 + f] + (acc >> (2 * SHIFT - THETA_SHIFT))
-
-
-@kernel
-def net_value_of(net, base, h):
-    """The value head ``wv . h + bv`` (units 2**-2 SHIFT) of the set at ``base``."""
-    d = net[base]
-    n_hidden = net[base + 1]
-    wv = base + SET_HEADER + n_hidden + d * n_hidden + N_FEATURES + N_FEATURES * n_hidden
-    acc = net[wv + n_hidden]
-    for j in range(n_hidden):
-        acc += net[wv + j] * h[j]
-    return acc
-
-
-@kernel(inline="always")
-def candidate_score(theta, f):
-    """``VALUE_PRIOR x value + theta . phi`` (units 2**-THETA_SHIFT thousandths of gold)."""
-    score = VALUE_PRIOR_FIXED * f[0]
-    for j in range(N_FEATURES):
-        score += theta[j] * f[j]
-    return score
-
-
-@kernel
 def net_scores(state, comp, player, params, legal, n_legal, net, scratch):
     """Score the candidates of ``legal[:n_legal]``: returns how many (``scratch[S_CAND:]``
     their indices into ``legal``, best by value first; ``scratch[S_SCORES:]`` their scores), or
@@ -268,8 +193,7 @@ def net_scores(state, comp, player, params, legal, n_legal, net, scratch):
     theta = scratch[S_THETA:S_THETA + N_FEATURES]
     encode_observation(state, comp, player, OBS_OFFSETS, obs)
     net_inputs(obs, comp, player, x)
-    net_hidden(net, base, x, h)
-    net_theta(net, base, h, theta)
+    net_forward(net, base, x, h, theta)
     wt = weights_of(params, np.bool_(False))
     context = decision_context(state, comp, player)
     memo = EMPTY_MEMO
@@ -284,7 +208,7 @@ def net_scores(state, comp, player, params, legal, n_legal, net, scratch):
         if i < 0:
             break
         f, extra = action_features(state, comp, player, legal[i], value, 1, context, extra)
-        scratch[S_SCORES + n_cand] = candidate_score(theta, f)
+        scratch[S_SCORES + n_cand] = candidate_score(theta, f, N_FEATURES, VALUE_PRIOR_FIXED)
         scratch[S_CAND + n_cand] = i
         n_cand += 1
     return np.int64(n_cand)
@@ -302,10 +226,7 @@ def net_choose(state, comp, player, params, prng, legal, n_legal, net, scratch):
     if n_cand <= 0:
         return legal[0]
     t_units = temperature_units(params, TEMPERATURE_SCALE)
-    best = 0
-    for k in range(1, n_cand):
-        if scratch[S_SCORES + k] > scratch[S_SCORES + best]:
-            best = k
+    best = best_candidate(scratch, S_SCORES, n_cand)
     if t_units == 0:
         return legal[scratch[S_CAND + best]]
     top = scratch[S_SCORES + best] >> THETA_SHIFT

@@ -1,152 +1,25 @@
-"""``net``'s weights: the float network training fits, its int64 set for the kernels, the file.
-
-A weights file is a NumPy ``.npz`` (``save_net_file`` / ``load_net_file``) with the float
-arrays ``W1`` (float32[D_IN, H]), ``b1`` (H), ``theta0`` (N_FEATURES), ``U``
-(float32[N_FEATURES, H]), ``wv`` (H), ``bv`` (1) and ``meta`` (a JSON text: the command, the
-seed, what training measured). The kernels play the set :func:`quantise` makes from them
-(``net.py``'s fixed point), and :func:`reference_scores` is that set's forward pass in NumPy
-(the tests check the kernels equal it, score for score).
+"""Maharani's ``net`` weights: the game-independent format (:mod:`tajsim.engine.net_weights`)
+at Maharani's dimensions (``net.D_IN`` inputs, ``learned``'s ``N_FEATURES`` features, its
+``VALUE_PRIOR``). The spec's ``NetAgent.weights`` is :data:`FORMAT`; the module-level names are
+its methods (the registry, the benchmarks and the tests read them here).
 """
 
 from __future__ import annotations
 
-import json
-import zipfile
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
-
-import numpy as np
-
-from tajsim.errors import UserError
+from tajsim.engine.net_weights import ARRAY_NAMES, NetFormat, NetWeights
 from tajsim.games.maharani.strategies.learned import N_FEATURES, VALUE_PRIOR
-from tajsim.games.maharani.strategies.net import D_IN, MAX_HIDDEN, SHIFT, THETA_SHIFT
-from tajsim.games.maharani.strategies.net_switch import remember_set
+from tajsim.games.maharani.strategies.net import D_IN
 
-__all__ = ["ARRAY_NAMES", "NetWeights", "load_net_file", "quantise", "reference_hidden",
-           "reference_scores", "save_net_file"]
+__all__ = ["ARRAY_NAMES", "FORMAT", "NetWeights", "initial", "load_net_file", "quantise",
+           "reference_hidden", "reference_scores", "save_net_file"]
 
-ARRAY_NAMES = ("W1", "b1", "theta0", "U", "wv", "bv")
-#: The largest weight magnitude a file may hold (trained ones stay below 10): the hidden units
-#: then stay below 2**32 and theta below 2**53 (int64 arithmetic wraps beyond that, the same
-#: way on every device, so even a hostile file gives the same decisions everywhere).
-MAX_ABS_WEIGHT = 64.0
+#: Maharani's network format: 522 inputs, 15 candidate features, balanced's value prior.
+FORMAT = NetFormat(d_in=D_IN, n_features=N_FEATURES, value_prior=VALUE_PRIOR, game="maharani")
 
-
-@dataclass
-class NetWeights:
-    """The float network: ``W1`` float64[D_IN, H], ``b1`` [H], ``theta0`` [N_FEATURES], ``U``
-    [N_FEATURES, H], ``wv`` [H], ``bv`` [1]; ``meta``: where it came from."""
-
-    W1: np.ndarray
-    b1: np.ndarray
-    theta0: np.ndarray
-    U: np.ndarray
-    wv: np.ndarray
-    bv: np.ndarray
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def hidden(self) -> int:
-        return int(self.b1.shape[0])
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in ARRAY_NAMES}
-
-    @staticmethod
-    def initial(hidden: int, rng: np.random.Generator) -> NetWeights:
-        """A fresh network: small random ``W1`` and ``U`` (He-scaled), ``theta0`` zero (the
-        policy then plays ``balanced``'s candidates by ``VALUE_PRIOR`` x value)."""
-        return NetWeights(
-            W1=rng.normal(0.0, np.sqrt(2.0 / 64), (D_IN, hidden)),
-            b1=np.zeros(hidden), theta0=np.zeros(N_FEATURES),
-            U=rng.normal(0.0, 0.01, (N_FEATURES, hidden)), wv=np.zeros(hidden),
-            bv=np.array([0.5]))
-
-
-def _fixed(x: np.ndarray, shift: int) -> np.ndarray:
-    """``x * 2**shift`` rounded half away from zero, as int64."""
-    scaled = np.asarray(x, np.float64) * float(1 << shift)
-    return (np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)).astype(np.int64)
-
-
-def quantise(w: NetWeights) -> np.ndarray:
-    """The int64 set of ``w`` (``net.py``'s layout: header, b1, W1 input-major, theta0, U,
-    wv, bv)."""
-    h = w.hidden
-    header = np.array([D_IN, h, N_FEATURES, SHIFT], np.int64)
-    return np.concatenate([
-        header, _fixed(w.b1, SHIFT), _fixed(w.W1, SHIFT).reshape(-1),
-        _fixed(w.theta0, THETA_SHIFT), _fixed(w.U, SHIFT).reshape(-1), _fixed(w.wv, SHIFT),
-        _fixed(w.bv, 2 * SHIFT)])
-
-
-def reference_hidden(quantised: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """The set's hidden units for inputs ``x`` (int64[D_IN]): int64[H], units 2**-SHIFT."""
-    d, h = int(quantised[0]), int(quantised[1])
-    b1 = quantised[4:4 + h]
-    w1 = quantised[4 + h:4 + h + d * h].reshape(d, h)
-    return np.maximum(b1 + np.asarray(x, np.int64) @ w1, 0)
-
-
-def reference_scores(quantised: np.ndarray, x: np.ndarray, phi: np.ndarray
-                     ) -> tuple[np.ndarray, int]:
-    """The kernels' candidate scores in NumPy: (int64[n_cand], the value head in units
-    2**-2 SHIFT) for inputs ``x`` (int64[D_IN]) and features ``phi`` (int64[n_cand,
-    N_FEATURES], thousandths)."""
-    d, h = int(quantised[0]), int(quantised[1])
-    hidden = reference_hidden(quantised, x)
-    at = 4 + h + d * h
-    theta0 = quantised[at:at + N_FEATURES]
-    u = quantised[at + N_FEATURES:at + N_FEATURES + N_FEATURES * h].reshape(N_FEATURES, h)
-    wv_at = at + N_FEATURES + N_FEATURES * h
-    wv, bv = quantised[wv_at:wv_at + h], int(quantised[wv_at + h])
-    theta = theta0 + ((u @ hidden) >> (2 * SHIFT - THETA_SHIFT))
-    prior = int(VALUE_PRIOR * (1 << THETA_SHIFT))
-    phi = np.asarray(phi, np.int64)
-    scores = prior * phi[:, 0] + phi @ theta
-    return scores, int(bv + wv @ hidden)
-
-
-def save_net_file(path: str | Path, w: NetWeights) -> None:
-    """Write ``w`` as ``.npz`` (float32 arrays: a few hundred KB at most)."""
-    arrays: dict[str, Any] = {name: np.asarray(a, np.float32) for name, a in w.arrays().items()}
-    arrays["meta"] = np.array(json.dumps(w.meta, sort_keys=True))
-    with open(path, "wb") as fh:
-        np.savez_compressed(fh, **arrays)
-
-
-def load_net_file(path: str | Path) -> tuple[NetWeights, int]:
-    """(the weights, the fingerprint of their set, now known to the kernels) from a ``.npz``
-    file; anything missing or out of shape is a one-line ``UserError``."""
-    where = str(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            missing = [n for n in (*ARRAY_NAMES, "meta") if n not in data.files]
-            if missing:
-                raise UserError(f"net weights file {where!r} lacks {', '.join(missing)}; "
-                                f"expected the arrays {', '.join(ARRAY_NAMES)} and meta "
-                                "(written by tajsim train --agent net)")
-            arrays = {n: np.asarray(data[n], np.float64) for n in ARRAY_NAMES}
-            meta = json.loads(str(data["meta"]))
-    except (OSError, ValueError, zipfile.BadZipFile) as exc:
-        raise UserError(f"cannot read net weights file {where!r} ({exc}); expected a .npz "
-                        "written by tajsim train --agent net") from None
-    h = arrays["b1"].shape[0] if arrays["b1"].ndim == 1 else -1
-    shapes = {"W1": (D_IN, h), "b1": (h,), "theta0": (N_FEATURES,), "U": (N_FEATURES, h),
-              "wv": (h,), "bv": (1,)}
-    for name, shape in shapes.items():
-        if arrays[name].shape != shape:
-            raise UserError(f"net weights file {where!r}: {name} has shape "
-                            f"{arrays[name].shape}; expected {shape} (D_IN={D_IN}, "
-                            f"{N_FEATURES} features, H hidden units)")
-    if not 1 <= h <= MAX_HIDDEN:
-        raise UserError(f"net weights file {where!r} has {h} hidden units; expected 1 to "
-                        f"{MAX_HIDDEN}")
-    for name, a in arrays.items():
-        if not np.all(np.isfinite(a)) or np.max(np.abs(a), initial=0.0) > MAX_ABS_WEIGHT:
-            raise UserError(f"net weights file {where!r}: {name} holds a weight that is not "
-                            f"finite or above {MAX_ABS_WEIGHT:g} in size; expected finite "
-                            "weights within it")
-    w = NetWeights(meta=meta, **arrays)
-    return w, remember_set(quantise(w))
+initial = FORMAT.initial
+quantise = FORMAT.quantise
+reference_hidden = FORMAT.reference_hidden
+reference_scores = FORMAT.reference_scores
+save_net_file = FORMAT.save_net_file
+load_net_file = FORMAT.load_net_file
+remember_set = FORMAT.remember_set

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tajsim.engine.net_switch import FP_SLOT
 from tajsim.errors import UserError
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.ids import (
@@ -46,7 +47,6 @@ from tajsim.games.maharani.strategies.mcts import (
     ROLLOUT_LEARNED,
     ROLLOUT_NET,
 )
-from tajsim.games.maharani.strategies.net_switch import FP_SLOT
 from tajsim.games.maharani.strategies.net_weights import NetWeights, load_net_file
 from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.learned_file import LearnedFile, load_learned_file
