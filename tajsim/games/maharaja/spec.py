@@ -10,6 +10,7 @@ from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_notes import GameNotes, ScoreDisplay
 from tajsim.engine.game_options import RuleOption
 from tajsim.engine.learned import LearnedPolicy
+from tajsim.engine.net_agent import NetAgent
 from tajsim.engine.spec import GameSpec
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.components import (
@@ -21,18 +22,48 @@ from tajsim.games.maharaja.engine.components import (
 )
 from tajsim.games.maharaja.engine.game import OPTIONS
 from tajsim.games.maharaja.engine.setups import enumerated_setup_ids
-from tajsim.games.maharaja.strategies.ids import WEIGHT_ONE, WORK_SIZE
+from tajsim.games.maharaja.strategies.ids import STRATEGY_NET, WEIGHT_ONE, WORK_SIZE
 from tajsim.games.maharaja.strategies.learned import (
     FEATURE_NAMES,
     WEIGHT_OFFSET,
     expert_with_rollout,
     learned_features_nb,
 )
-from tajsim.games.maharaja.strategies.registry import LEARNED_BASE, LEARNED_FILE
+from tajsim.games.maharaja.strategies.net import (
+    D_IN,
+    N_CANDIDATES,
+    N_FEATURES,
+    VALUE_PRIOR,
+    net_features_nb,
+)
+from tajsim.games.maharaja.strategies.net_weights import FORMAT
+from tajsim.games.maharaja.strategies.registry import (
+    LEARNED_BASE,
+    LEARNED_FILE,
+    NET_FILE,
+    load_learned_weights,
+    load_presets,
+    net_params,
+)
 
 #: The search ``tajsim train`` imitates (a pick costs a few ms on one core: about 70 iterations
 #: a millisecond at 2 players, docs/games/maharaja/strategies.md).
 EXPERT = "search:iterations=200"
+#: The search ``tajsim train --agent net`` imitates: ``turnsearch`` at its defaults searches
+#: every decision the network makes (``search`` only the secret pick).
+NET_EXPERT = "turnsearch"
+
+
+def net_anchor() -> np.ndarray:
+    """``net``'s linear policy (theta0 with ``U = 0``) that scores its candidates as ``learned``
+    does: ``learned``'s weights on the first 15 features less the value prior (the network adds
+    it), 0 on the others."""
+    theta = np.zeros(N_FEATURES)
+    learned = load_learned_weights()[1]
+    theta[:len(learned)] = learned
+    theta[0] -= VALUE_PRIOR
+    return theta
+
 
 SPEC = GameSpec.from_wing(
     __package__,
@@ -78,6 +109,24 @@ SPEC = GameSpec.from_wing(
         data_file=lambda: LEARNED_FILE,
         expert_with_rollout=expert_with_rollout,
         value_scale=WEIGHT_ONE,  # one unit of temperature = one gold, as for the heuristic
+    ),
+    # ``net`` and how ``tajsim train --agent net`` fits it: turnsearch at its defaults as the
+    # expert, hoarder's weights for the candidates and their values.
+    net=NetAgent(
+        n_inputs=D_IN,
+        n_features=N_FEATURES,
+        max_candidates=N_CANDIDATES,
+        features=net_features_nb,
+        value_prior=VALUE_PRIOR,
+        strategy="net",
+        strategy_id=STRATEGY_NET,
+        base=LEARNED_BASE,
+        expert=NET_EXPERT,
+        weights=FORMAT,
+        params_of=lambda fp: net_params(load_presets()[LEARNED_BASE]["weights"], fp),
+        data_file=lambda: NET_FILE,
+        outcome=lambda state, n: [float(state[E.S_WINNER + p] == 1) for p in range(n)],
+        anchor=net_anchor,
     ),
     description=("Kramer & Kiesling's Maharaja (2004): secret pairs of actions, architects "
                  "travelling a road network with tolls, palaces in seven cities; the first "

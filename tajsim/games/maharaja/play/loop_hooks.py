@@ -57,6 +57,7 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
     STRATEGY_SEARCH,
     STRATEGY_TURNSEARCH,
@@ -66,8 +67,9 @@ from tajsim.games.maharaja.strategies.nb import choose_action_work_nb
 
 P = MAX_PLAYERS
 #: The kernel switches with their defaults (``kernel_switches``: None leaves the search / the
-#: heuristic family / the learned policy out of the compiled kernel).
-SWITCHES = (("search", True), ("heuristics", True), ("learned", True))
+#: heuristic family / the learned policy out of the compiled kernel; ``net`` is None, no
+#: network, or the ``net`` weights array).
+SWITCHES = (("search", True), ("heuristics", True), ("learned", True), ("net", None))
 #: The generated loop draws an unrestricted random seat's action itself (half a random game's
 #: time went to the dispatch); ``STRATEGY_RANDOM`` below is the id it checks.
 RANDOM_FAST_PATH = True
@@ -83,17 +85,17 @@ assert ACT_SLUGS == ("gold", "house", "two_houses", "move_house", "quarry", "pal
 
 
 @njit(cache=True, inline="always")
-def new_work_nb(search, heuristics, learned):
+def new_work_nb(search, heuristics, learned, net):
     """The policies' scratch, int64[WORK_SIZE], reused by every decision of a batch."""
     return np.zeros(WORK_SIZE, np.int64)
 
 
 @njit(cache=True, inline="always")
 def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
-              heuristics, learned):
+              heuristics, learned, net):
     """The action of strategy ``seat_id`` at this decision (``choose_action_work_nb``)."""
     return choose_action_work_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
-                                 n_legal, work, search, heuristics, learned)
+                                 n_legal, work, search, heuristics, learned, net)
 
 
 @kernel
@@ -225,10 +227,12 @@ def record_round_nb(state, comp, n_players, rnd, last, setups, g):
 
 
 @njit(cache=True)
-def check_switches_nb(lineup_ids, search, heuristics, learned):
+def check_switches_nb(lineup_ids, search, heuristics, learned, net):
     """Refuse a line-up that needs a strategy family the kernel was compiled without (the
-    search refuses a learned rollout itself: the line-up's ids do not show it)."""
+    search refuses a learned or net rollout itself: the line-up's ids do not show it)."""
     for i in range(lineup_ids.shape[0]):
+        if net is None and lineup_ids[i] == STRATEGY_NET:
+            raise ValueError("line-up has net but the kernel was compiled with net=None")
         if learned is None and lineup_ids[i] == STRATEGY_LEARNED:
             raise ValueError("line-up has learned but the kernel was compiled with "
                              "learned=None")
@@ -238,5 +242,6 @@ def check_switches_nb(lineup_ids, search, heuristics, learned):
                              "search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
                                    or lineup_ids[i] == STRATEGY_HEURISTIC
-                                   or lineup_ids[i] == STRATEGY_LEARNED):
+                                   or lineup_ids[i] == STRATEGY_LEARNED
+                                   or lineup_ids[i] == STRATEGY_NET):
             raise ValueError("line-up has a heuristic but the kernel has heuristics=None")

@@ -11,7 +11,13 @@ search keeps its own block after it, because its rollouts call the heuristic.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
 from tajsim.engine.learned import learned_switch
+from tajsim.engine.net_switch import net_switch
 from tajsim.games.maharaja.engine.enums import MAX_PLAYERS, N_ACTIONS, N_PAIRS, STATE_SIZE
 
 # params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; ``learned``
@@ -34,7 +40,14 @@ STRATEGY_SEARCH = 3
 STRATEGY_LEARNED = 4
 #: ``turnsearch`` (strategies/turnsearch.py): the search's settings and more, in the same slots
 STRATEGY_TURNSEARCH = 5
-N_STRATEGY_IDS = 6
+#: ``net`` (strategies/net.py): the policy-and-value network; also the search's ``rollout`` value
+#: that rolls out with it (the network-guided search, ``registry.expert_with_net_rollout``)
+STRATEGY_NET = 6
+N_STRATEGY_IDS = 7
+#: Where ``net`` reads the fingerprint of its weights set (its base heuristic's weights, the
+#: candidates' values, in ``params[:N_WEIGHTS]``); in a search's vector the rollouts' slice
+#: ``params[N_WEIGHTS:]`` holds it at the same place.
+NET_FP_SLOT = N_WEIGHTS
 #: The search's parameter slot naming its rollout policy's strategy id (here, not in the search
 #: module, so that ``learned`` can set it without importing the search that imports it).
 SEARCH_ROLLOUT_SLOT = 5
@@ -76,27 +89,52 @@ W_LEARNED_END = W_LEARNED + N_ACTIONS * (N_LEARNED_FEATURES + 1)
 WORK_SIZE = W_LEARNED_END
 
 
-def kernel_switches(strategy_ids, params=None) -> tuple[bool | None, bool | None, bool | None]:
-    """The ``search``, ``heuristics`` and ``learned`` arguments of the game kernels for these
-    strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
+def kernel_switches(strategy_ids: Iterable[int], params: Any = None) -> tuple[Any, ...]:
+    """The ``search``, ``heuristics``, ``learned`` (and ``net``) arguments of the game kernels for
+    these strategy ids (``params``: their parameter rows, float64[len(ids), N_PARAMS], or None).
 
     numba drops the code behind ``if search is not None`` when ``search`` is ``None``, so a run
     without the search strategy (``None`` for ``search``), without the heuristic family
-    (``None`` for ``heuristics``: ``greedy``, the presets and ``learned``) or without the
+    (``None`` for ``heuristics``: ``greedy``, the presets, ``learned`` and ``net``) or without the
     learned policy (``None`` for ``learned``) compiles a smaller kernel. ``learned`` is kept
     for a ``learned`` seat and for a search seat that rolls out with it; without ``params``
     for any search seat.
+
+    ``net`` is the int64 array of the weights sets the line-up's ``net`` seats and the search
+    seats rolling out with ``net`` name (:func:`tajsim.engine.net_switch.net_switch`; a ``net``
+    seat without ``params``: every set loaded). It is appended only when the line-up has one:
+    the kernels' ``net`` argument defaults to None (no network compiled in), so every other
+    line-up passes the same three switches as before ``net``.
     """
     ids = [int(i) for i in strategy_ids]
     id_set = set(ids)
     # ``turnsearch`` shares the search's switch (it calls the search's pick) and its rollout
     # slot: for the learned switch it counts as a search seat
     search = True if id_set & {STRATEGY_SEARCH, STRATEGY_TURNSEARCH} else None
-    ids = [STRATEGY_SEARCH if i == STRATEGY_TURNSEARCH else i for i in ids]
-    # The search's rollouts use the heuristic, so search keeps the heuristics too; so does
-    # ``learned``, whose first feature is the heuristic's value.
-    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED} \
-        or search else None
-    learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_SEARCH, SEARCH_ROLLOUT_SLOT,
-                             STRATEGY_LEARNED)
+    search_ids = [STRATEGY_SEARCH if i == STRATEGY_TURNSEARCH else i for i in ids]
+    # The search's rollouts use the heuristic, so search keeps the heuristics too; so do
+    # ``learned``, whose first feature is the heuristic's value, and ``net``, whose candidates
+    # are the heuristic's best.
+    heuristics = True if id_set & {STRATEGY_GREEDY, STRATEGY_HEURISTIC, STRATEGY_LEARNED,
+                                   STRATEGY_NET} or search else None
+    learned = learned_switch(search_ids, params, STRATEGY_LEARNED, STRATEGY_SEARCH,
+                             SEARCH_ROLLOUT_SLOT, STRATEGY_LEARNED)
+    rollout_rows = net_rollout_rows(ids, params)
+    if STRATEGY_NET in id_set:
+        rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
+                                            if sid == STRATEGY_NET] + rollout_rows
+        return search, heuristics, learned, net_switch(rows, NET_FP_SLOT)
+    if rollout_rows:
+        return search, heuristics, learned, net_switch(rollout_rows, NET_FP_SLOT)
     return search, heuristics, learned
+
+
+def net_rollout_rows(ids: list[int], params: Any) -> list[Any]:
+    """The rollouts' parameter slices (``row[N_WEIGHTS:]``: the base heuristic's weights, then
+    the fingerprint at ``NET_FP_SLOT``) of the search seats whose ``params`` row rolls out with
+    ``net`` (none without ``params``)."""
+    if params is None:
+        return []
+    return [np.asarray(row, np.float64)[N_WEIGHTS:] for sid, row in zip(ids, params, strict=True)
+            if sid in (STRATEGY_SEARCH, STRATEGY_TURNSEARCH)
+            and int(row[SEARCH_ROLLOUT_SLOT]) == STRATEGY_NET]

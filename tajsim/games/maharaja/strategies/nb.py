@@ -31,6 +31,7 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
     STRATEGY_SEARCH,
     STRATEGY_TURNSEARCH,
@@ -48,6 +49,7 @@ __all__ = [
     "STRATEGY_GREEDY",
     "STRATEGY_HEURISTIC",
     "STRATEGY_LEARNED",
+    "STRATEGY_NET",
     "STRATEGY_RANDOM",
     "STRATEGY_SEARCH",
     "STRATEGY_TURNSEARCH",
@@ -62,13 +64,14 @@ __all__ = [
 # would be one more module in which LLVM optimises every strategy again (cold compile).
 @njit(cache=True, inline="always")
 def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                          search=True, heuristics=True, learned=True):
+                          search=True, heuristics=True, learned=True, net=None):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``, in scratch
     ``work`` (int64[WORK_SIZE]); allocates nothing.
 
     ``search=None`` / ``heuristics=None`` / ``learned=None`` compile a dispatcher without the
     search / the heuristic family / the learned policy, here and in the search's rollouts
-    (``kernel_switches``); the caller must not pass their ids then.
+    (``kernel_switches``); the caller must not pass their ids then. ``net`` is None (no
+    network compiled in) or the ``net`` weights array (int64[...]) of the line-up's sets.
     """
     if search is not None:
         if strategy_id == STRATEGY_SEARCH:
@@ -76,23 +79,23 @@ def choose_action_work_nb(strategy_id, state, comp, player, params, prng, legal,
             if n == 1 and n_legal > 1:  # the restriction left one action
                 return legal[0]
             return search_policy_nb(state, comp, player, params, prng, legal, n, work,
-                                    heuristics, learned)
+                                    heuristics, learned, net)
         if strategy_id == STRATEGY_TURNSEARCH:
             n = restrict_legal(state, legal, n_legal, forbid_mask(params))
             if n == 1 and n_legal > 1:  # the restriction left one action
                 return legal[0]
             return turn_search_policy_nb(state, comp, player, params, prng, legal, n, work,
-                                         heuristics, learned)
+                                         heuristics, learned, net)
     return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                            work, heuristics, learned)
+                            work, heuristics, learned, net)
 
 
 @njit(cache=True)
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=True, heuristics=True, learned=True):
+                     search=True, heuristics=True, learned=True, net=None):
     """``choose_action_work_nb`` with its own scratch: the ``GameKernels.choose_action``
     signature, for callers that decide one action at a time."""
     work = np.zeros(WORK_SIZE, np.int64)
     own = legal[:n_legal].copy()  # a restriction filters in place: the caller's list stays
     return choose_action_work_nb(strategy_id, state, comp, player, params, prng, own,
-                                 n_legal, work, search, heuristics, learned)
+                                 n_legal, work, search, heuristics, learned, net)

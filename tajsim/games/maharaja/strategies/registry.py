@@ -10,7 +10,12 @@
   others' hidden picks redrawn (``turnsearch.py``);
 * ``learned`` - a linear policy over the heuristic's per-action value and features of the
   action (``learned.FEATURE_NAMES``), fitted to imitate the search (``tajsim train``); its
-  weights come from ``data/learned.toml``.
+  weights come from ``data/learned.toml``;
+* ``net`` - a small policy-and-value network over the seat's observation weighing
+  ``hoarder``'s best candidates at every decision (``net.py``), its weights in
+  ``data/net_weights.npz`` (written by ``tajsim train --game maharaja --agent net``; the
+  environment variable ``TAJSIM_MAHARAJA_NET`` names another file); registered when that file
+  exists.
 
 ``REGISTRY.parse("name:key=value:...")`` gives the compiled id and the parameter vector. Every
 strategy also takes the generic options ``temperature`` (one unit = one gold of the heuristic's
@@ -24,6 +29,7 @@ restriction is (CPU, GPU, the search's own choice).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -38,14 +44,17 @@ from tajsim.games.maharaja.strategies.ids import (
     N_LEARNED_FEATURES,
     N_PARAMS,
     N_WEIGHTS,
+    NET_FP_SLOT,
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
     STRATEGY_SEARCH,
     STRATEGY_TURNSEARCH,
     kernel_switches,
 )
+from tajsim.games.maharaja.strategies.net_weights import FORMAT
 from tajsim.games.maharaja.strategies.restrictions import (
     CARD_SLUGS,
     F_DRAFT,
@@ -66,15 +75,21 @@ from tajsim.strategies.spec import (
     int_param,
 )
 
-__all__ = ["DRAFT", "LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "PRESETS_FILE",
-           "REGISTRY", "SEARCH_DEFAULTS", "TURN_SEARCH_DEFAULTS", "MaharajaRegistry",
-           "draft_card", "load_learned_weights", "load_presets"]
+__all__ = ["DRAFT", "LEARNED_BASE", "LEARNED_FILE", "LEARNED_WEIGHT_NAMES", "NET_ENV",
+           "NET_FILE", "PRESETS_FILE", "REGISTRY", "SEARCH_DEFAULTS", "TURN_SEARCH_DEFAULTS",
+           "MaharajaRegistry", "build_registry", "draft_card", "expert_with_net_rollout",
+           "load_learned_weights", "load_presets", "net_file", "net_params"]
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
 #: The shipped weights of ``learned`` (written by ``tajsim train --game maharaja --install``).
 LEARNED_FILE = Path(__file__).resolve().parent / "data" / "learned.toml"
-#: The base heuristic of ``learned`` (its value feature; the game's best hand-written preset).
+#: The base heuristic of ``learned`` (its value feature; the game's best hand-written preset);
+#: ``net``'s too (its candidates and their values).
 LEARNED_BASE = "hoarder"
+#: The shipped weights of ``net`` (``tajsim train --game maharaja --agent net --install``
+#: writes them) and the environment variable that names another file.
+NET_FILE = Path(__file__).resolve().parent / "data" / "net_weights.npz"
+NET_ENV = "TAJSIM_MAHARAJA_NET"
 FEATURE_NAMES = LEARNED_FEATURE_NAMES
 assert N_LEARNED_FEATURES <= MAX_FEATURES
 LEARNED_WEIGHT_NAMES = tuple(f"w_{name}" for name in FEATURE_NAMES)
@@ -227,7 +242,65 @@ class MaharajaRegistry(StrategyRegistry):
         return spec, vec
 
 
-def _build_registry() -> StrategyRegistry:
+def net_file() -> Path:
+    """The weights file ``net`` plays: ``$TAJSIM_MAHARAJA_NET`` when set, else ``NET_FILE``."""
+    named = os.environ.get(NET_ENV, "")
+    return Path(named) if named else NET_FILE
+
+
+def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
+    """``net``'s vector (float64[N_PARAMS]): the base preset's weights (its candidates' values)
+    first, the weights set's fingerprint at ``NET_FP_SLOT``, the generic options 0."""
+    vec = np.zeros(N_PARAMS)
+    vec[:len(WEIGHT_NAMES)] = base_weights
+    vec[NET_FP_SLOT] = float(fingerprint)
+    return vec
+
+
+#: ``net``'s cost (StrategySpec.cost, a game's CPU over a random game's): measured by
+#: ``tajsim bench`` (docs/games/maharaja/strategies.md, "net").
+NET_COST = 40.0
+
+
+def net_spec(base_weights: np.ndarray, hidden: int, trained_cpu_s: float | None,
+             fingerprint: int) -> StrategySpec:
+    """``net`` playing the weights set of ``fingerprint`` (``hidden`` units; its vector:
+    ``net_params``)."""
+    params = net_params(base_weights, fingerprint)
+    names = tuple(f"_base_{name}" for name in WEIGHT_NAMES)
+    names += tuple(f"_unused{i}" for i in range(len(names), NET_FP_SLOT)) + ("_fingerprint",)
+    names += tuple(f"_unused{i}" for i in range(NET_FP_SLOT + 1, N_PARAMS - 2))
+    return StrategySpec(
+        name="net", strategy_id=STRATEGY_NET,
+        description=(f"policy-and-value network ({hidden} hidden units over the seat's "
+                     f"observation) weighing {LEARNED_BASE}'s best candidates at every "
+                     "decision; trained by expert iteration from turnsearch (tajsim train "
+                     "--agent net"
+                     + (f", {trained_cpu_s / 60:.0f} CPU min" if trained_cpu_s else "") + ")"),
+        params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
+        n_params=N_PARAMS, deterministic=True,
+        cost=NET_COST)
+
+
+
+def expert_with_net_rollout(search_params: np.ndarray, net_vector: np.ndarray) -> np.ndarray:
+    """A search's vector ``search_params`` (``search`` or ``turnsearch``) rolling out with
+    ``net`` (its vector ``net_vector``): ``rollout`` = ``STRATEGY_NET``, the rollouts' slice
+    ``[N_WEIGHTS:]`` ``net``'s own first slots (hoarder's weights, the fingerprint): the
+    network-guided search. The parameter check keeps users' ``rollout`` at 0..4, so this vector
+    is built here, not parsed; the search's own settings and generic options stay."""
+    out = np.array(search_params, np.float64, copy=True)
+    net = np.asarray(net_vector, np.float64)
+    out[I_ROLLOUT] = float(STRATEGY_NET)
+    out[N_WEIGHTS:N_PARAMS - 2] = net[:N_PARAMS - 2 - N_WEIGHTS]
+    return out
+
+
+def build_registry(net_path: str | Path | None = None) -> StrategyRegistry:
+    """A registry with every strategy (``net``'s weights from ``net_path``, default
+    :func:`net_file`: ``net`` is registered when that file exists; a file the environment
+    variable names must exist). A bad weights file is a one-line ``UserError``."""
     reg = MaharajaRegistry("Maharaja", N_PARAMS, kernel_switches, generic_options=True,
                            restrictions=RESTRICTIONS)
     reg.register(StrategySpec("random", STRATEGY_RANDOM,
@@ -299,7 +372,18 @@ def _build_registry() -> StrategyRegistry:
         cost=11.0, deterministic=True,
         param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
         + (THETA_RANGE,) * len(LEARNED_WEIGHT_NAMES)))
+    net_path = Path(net_path) if net_path is not None else net_file()
+    if net_path.is_file() or net_path != NET_FILE:
+        try:
+            weights, fingerprint = FORMAT.load_net_file(net_path)
+        except UserError as exc:
+            if os.environ.get(NET_ENV, "") and Path(os.environ[NET_ENV]) == net_path:
+                raise UserError(f"{NET_ENV}: {exc}") from None
+            raise
+        trained = weights.meta.get("train_cpu_s")
+        reg.register(net_spec(presets[LEARNED_BASE]["weights"], weights.hidden,
+                              float(trained) if trained else None, fingerprint))
     return reg
 
 
-REGISTRY = _build_registry()
+REGISTRY = build_registry()

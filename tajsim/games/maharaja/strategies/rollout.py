@@ -28,11 +28,13 @@ from tajsim.games.maharaja.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
     W_VALUES,
     WEIGHT_ONE,
 )
 from tajsim.games.maharaja.strategies.learned import learned_policy_nb
+from tajsim.games.maharaja.strategies.net import net_policy_nb
 from tajsim.games.maharaja.strategies.restrictions import restrict_legal
 
 
@@ -44,14 +46,15 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 
 @kernel
 def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                     heuristics=True, learned=True):
+                     heuristics=True, learned=True, net=None):
     """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]`` at its
     temperature, without restrictions (the search's rollouts).
 
     ``work``: int64[WORK_SIZE] scratch. ``heuristics=None`` / ``learned=None`` compile a
     dispatcher without the heuristic family / the learned policy (``kernel_switches``); the
     caller must not pass their ids then. So does ``work=None`` (the GPU batch kernel's switch,
-    ``GpuKernels.choose_simple``) for the heuristic family.
+    ``GpuKernels.choose_simple``) for the heuristic family. ``net`` is None (no network: the
+    GPU's default) or the ``net`` weights array (int64[...], ``kernel_switches``).
     """
     state = borrowed(state)
     comp = borrowed(comp)
@@ -78,6 +81,10 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
                 if strategy_id == STRATEGY_LEARNED:  # calls the heuristic: the same switches
                     return learned_policy_nb(state, comp, player, params, prng, legal, n_legal,
                                              work)
+            if net is not None:
+                if strategy_id == STRATEGY_NET:  # its candidates are the heuristic's best
+                    return net_policy_nb(state, comp, player, params, prng, legal, n_legal, net,
+                                         work)
     if strategy_id == STRATEGY_RANDOM:
         return random_policy_nb(state, comp, player, params, prng, legal, n_legal)
     return legal[0]
@@ -85,7 +92,7 @@ def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_le
 
 @kernel(inline="always")  # into the dispatcher: one module fewer (cold compile)
 def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                     heuristics=True, learned=True):
+                     heuristics=True, learned=True, net=None):
     """``simple_choice_nb`` after removing the families the seat is forbidden from
     ``legal[:n_legal]`` (in place: the callers refill ``legal`` before every decision).
 
@@ -94,4 +101,4 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n, work,
-                            heuristics, learned)
+                            heuristics, learned, net)

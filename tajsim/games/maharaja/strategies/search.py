@@ -78,7 +78,9 @@ from tajsim.games.maharaja.strategies.ids import (
     SEARCH_ROLLOUT_SLOT,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_SEARCH,
+    STRATEGY_TURNSEARCH,
     W_SEARCH_CAND,
     W_SEARCH_CHOICE,
     W_SEARCH_EVAL,
@@ -101,7 +103,7 @@ I_CANDIDATES = 1
 I_HORIZON = 2  # further rounds played after the current one
 I_EXPLORATION = 3  # gold
 I_PALACE_VALUE = 4  # gold per palace in the evaluation
-# the rollout policy's strategy id (0 random, 1 greedy, 2 heuristic, 4 learned)
+# the rollout policy's strategy id (0 random, 1 greedy, 2 heuristic, 4 learned, 6 net)
 I_ROLLOUT = SEARCH_ROLLOUT_SLOT
 I_WIN_BONUS = 6  # gold for the winner of a finished game
 I_MS = 7  # > 0: search for this many ms of thread CPU time a pick instead of `iterations`
@@ -181,7 +183,7 @@ def select_ucb_at(base, k, total, c_explore, work):
 
 @njit(cache=True)
 def roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, legal, work,
-             heuristics, learned):
+             heuristics, learned, net=None):
     """Play the copy ``det`` on with the rollout policy until the game ends or a pick of a round
     after ``last_round`` begins; the searching seat's own decisions keep its restriction
     (``mask``). ``legal`` (int64[N_ACTIONS]) is scratch."""
@@ -195,7 +197,7 @@ def roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, le
             action = legal[0]
         else:
             action = simple_choice_nb(rollout_id, det, comp, det[S_CUR], rparams, rprng,
-                                      legal, n_leg, work, heuristics, learned)
+                                      legal, n_leg, work, heuristics, learned, net)
         apply_action_nb(det, comp, action)
 
 
@@ -232,10 +234,24 @@ def most_visited(base, k, draw_ties, prng, player, work):
 @njit(cache=True)
 def rollout_policy_id(params):
     """The rollout policy's strategy id from ``params[I_ROLLOUT]``: 0 random, 1 greedy, 2 the
-    heuristic (``r_*`` weights), 4 ``learned`` (``r_*`` weights and ``r_w_*`` theta); 3 (the
-    search itself) and what lies between are the heuristic, as before ``learned`` existed."""
-    rollout_id = clamp_int(params[I_ROLLOUT], 0, STRATEGY_LEARNED)
-    return STRATEGY_HEURISTIC if rollout_id == STRATEGY_SEARCH else rollout_id
+    heuristic (``r_*`` weights), 4 ``learned`` (``r_*`` weights and ``r_w_*`` theta), 6 ``net``
+    (``r_*`` weights, the weights set's fingerprint in the first ``r_w_*`` slot: built by
+    ``registry.expert_with_net_rollout``, the parameter check keeps users' values at 0..4); 3
+    and 5 (the searches themselves) are the heuristic, as before ``learned`` existed."""
+    rollout_id = clamp_int(params[I_ROLLOUT], 0, STRATEGY_NET)
+    if rollout_id == STRATEGY_SEARCH or rollout_id == STRATEGY_TURNSEARCH:
+        return STRATEGY_HEURISTIC
+    return rollout_id
+
+
+@njit(cache=True)
+def check_rollout_switches(rollout_id, learned, net):
+    """Refuse a rollout policy the kernel was compiled without (one line, not another policy
+    played silently)."""
+    if learned is None and rollout_id == STRATEGY_LEARNED:
+        raise ValueError("the search rolls out with learned, but the kernel has learned=None")
+    if net is None and rollout_id == STRATEGY_NET:
+        raise ValueError("the search rolls out with net, but the kernel has net=None")
 
 
 @njit(cache=True)
@@ -249,7 +265,7 @@ def evaluate(det, n, palace_value, win_bonus, work):
 
 @njit(cache=True)
 def search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics=True,
-                learned=True):
+                learned=True, net=None):
     """The searching seat's pick (an ``ACTION_PICK + pair`` action) among ``legal[:n_legal]``
     when a restriction shortened it; see the module doc."""
     state = borrowed(state)
@@ -267,8 +283,7 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
     c_explore = clamp_int(params[I_EXPLORATION], 0, 1000)
     palace_value = clamp_int(params[I_PALACE_VALUE], 0, 100000)
     rollout_id = rollout_policy_id(params)
-    if learned is None and rollout_id == STRATEGY_LEARNED:
-        raise ValueError("the search rolls out with learned, but the kernel has learned=None")
+    check_rollout_switches(rollout_id, learned, net)
     win_bonus = clamp_int(params[I_WIN_BONUS], 0, 100000)
     rparams = params[N_WEIGHTS:]
     load_weights(rparams, work)
@@ -301,7 +316,7 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
         det[S_COUNTER] = n
         begin_turns(det, comp)
         roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, legal, work,
-                 heuristics, learned)
+                 heuristics, learned, net)
         evaluate(det, n, palace_value, win_bonus, work)
         for q in range(n):
             best_other = np.int64(-(1 << 60))
@@ -329,7 +344,7 @@ def search_pick(state, comp, player, params, prng, legal, n_legal, work, heurist
 # LLVM optimises and compiles the whole search again (cold compile).
 @njit(cache=True, inline="always")
 def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, heuristics=True,
-                     learned=True):
+                     learned=True, net=None):
     """The search strategy: ``search_pick`` at the secret choice, the rollout policy elsewhere.
 
     Parameters
@@ -340,9 +355,8 @@ def search_policy_nb(state, comp, player, params, prng, legal, n_legal, work, he
     """
     if state[S_PHASE] == PHASE_PICK and n_legal > 1:
         return search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics,
-                           learned)
+                           learned, net)
     rollout_id = rollout_policy_id(params)
-    if learned is None and rollout_id == STRATEGY_LEARNED:
-        raise ValueError("the search rolls out with learned, but the kernel has learned=None")
+    check_rollout_switches(rollout_id, learned, net)
     return simple_choice_nb(rollout_id, state, comp, player, params[N_WEIGHTS:], prng, legal,
-                            n_legal, work, heuristics, learned)
+                            n_legal, work, heuristics, learned, net)

@@ -71,7 +71,6 @@ from tajsim.games.maharaja.strategies.ids import (
     MAX_CANDIDATES,
     MAX_ITERATIONS,
     N_WEIGHTS,
-    STRATEGY_LEARNED,
     STRATEGY_RANDOM,
     W_SEARCH_CAND,
     W_SEARCH_EVAL,
@@ -92,6 +91,7 @@ from tajsim.games.maharaja.strategies.search import (
     I_PALACE_VALUE,
     I_WIN_BONUS,
     SEARCH_PARAM_NAMES,
+    check_rollout_switches,
     clamp_int,
     evaluate,
     fill_candidates,
@@ -159,7 +159,7 @@ def redraw_others_picks(det, player, rprng, work):
 
 @njit(cache=True)
 def search_step(state, comp, player, params, prng, legal, n_legal, work, heuristics=True,
-                learned=True):
+                learned=True, net=None):
     """The searching seat's action among ``legal[:n_legal]`` (already restricted) at a decision
     other than the secret pick; see the module doc.
 
@@ -189,8 +189,7 @@ def search_step(state, comp, player, params, prng, legal, n_legal, work, heurist
     palace_value = clamp_int(params[I_PALACE_VALUE], 0, 100000)
     win_bonus = clamp_int(params[I_WIN_BONUS], 0, 100000)
     rollout_id = rollout_policy_id(params)
-    if learned is None and rollout_id == STRATEGY_LEARNED:
-        raise ValueError("the search rolls out with learned, but the kernel has learned=None")
+    check_rollout_switches(rollout_id, learned, net)
     rparams = params[N_WEIGHTS:]
     mask = forbid_mask(params)
     t_units = temperature_units(params, WEIGHT_ONE)
@@ -225,7 +224,7 @@ def search_step(state, comp, player, params, prng, legal, n_legal, work, heurist
         redraw_others_picks(det, player, rprng, work)
         apply_action_nb(det, comp, work[W_SEARCH_CAND + base + i])
         roll_out(det, comp, player, last_round, mask, rollout_id, rparams, rprng, buf, work,
-                 heuristics, learned)
+                 heuristics, learned, net)
         evaluate(det, n, palace_value, win_bonus, work)
         best_other = np.int64(-(1 << 60))
         for o in range(n):
@@ -250,7 +249,7 @@ def search_step(state, comp, player, params, prng, legal, n_legal, work, heurist
 # Inlined into the dispatcher, as search_policy_nb (one module fewer on a cold compile).
 @njit(cache=True, inline="always")
 def turn_search_policy_nb(state, comp, player, params, prng, legal, n_legal, work,
-                          heuristics=True, learned=True):
+                          heuristics=True, learned=True, net=None):
     """The ``turnsearch`` strategy: ``search_pick`` at the secret choice, ``search_step`` at
     every other decision with a choice (``legal[:n_legal]`` already restricted).
 
@@ -265,6 +264,6 @@ def turn_search_policy_nb(state, comp, player, params, prng, legal, n_legal, wor
         return legal[0]
     if state[S_PHASE] == PHASE_PICK:
         return search_pick(state, comp, player, params, prng, legal, n_legal, work, heuristics,
-                           learned)
+                           learned, net)
     return search_step(state, comp, player, params, prng, legal, n_legal, work, heuristics,
-                       learned)
+                       learned, net)
