@@ -1,9 +1,7 @@
 """Maharani's network-guided search against the default search at equal time (issue 41,
-section 3): ``mcts`` rolling out with the shipped ``net`` (``registry.expert_with_net_rollout``)
-against ``mcts`` with its heuristic rollouts, both at the same CPU budget a decision
-(``ms``), 2 players head to head, both seatings equally often; the guided search's share of
-the wins with its Wilson 95% interval and each side's iterations a decision are not
-recorded (a time budget: the faster rollout searches more). Writes a JSON file.
+section 3): ``benchmarks/net_guided.py --game maharani`` under its former name (the figures
+of docs/net.md): ``mcts`` rolling out with the shipped ``net`` against ``mcts`` with its
+heuristic rollouts, both at the same CPU budget a decision. Writes a JSON file.
 
     python benchmarks/net_guided_maharani.py --ms 4 --games 200 \\
         --out benchmarks/results/net_guided_maharani.json
@@ -11,57 +9,9 @@ recorded (a time budget: the faster rollout searches more). Writes a JSON file.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import time
-from pathlib import Path
 
-import numpy as np
-
-from tajsim.games.maharani.strategies.registry import expert_with_net_rollout
-from tajsim.games.registry import get_game
-from tajsim.play.arena import Entry
-from tajsim.play.learning import match
-
-#: Game ids of these matches (apart from the other benchmarks' and the trainer's).
-FIRST_GAME = 83_000_000
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ms", type=float, nargs="+", default=[4.0],
-                        help="CPU milliseconds a decision, each side")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=2042)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    spec = get_game("maharani")
-    rules = spec.rules_code(spec.default_edition)
-    _, net_vec = spec.strategies.parse("net")
-    rows = []
-    for ms in args.ms:
-        mcts_spec, mcts_vec = spec.strategies.parse(f"mcts:ms={ms:g}")
-        guided = Entry(f"mcts:ms={ms:g}+net rollouts", mcts_spec.strategy_id,
-                       expert_with_net_rollout(mcts_vec, net_vec))
-        plain = Entry(f"mcts:ms={ms:g}", mcts_spec.strategy_id, np.asarray(mcts_vec))
-        t0 = time.time()
-        r = match(spec, guided, plain, args.games, 2, rules, args.seed, FIRST_GAME,
-                  args.threads)
-        rows.append({"ms": ms, "share": r["share"], "ci_low": r["ci_low"],
-                     "ci_high": r["ci_high"], "games": r["games"],
-                     "wall_s": round(time.time() - t0, 1)})
-        print(f"{guided.label} vs {plain.label}: {r['share']:.4f} [{r['ci_low']:.4f}, "
-              f"{r['ci_high']:.4f}] of {r['games']} games [{time.time() - t0:.0f} s]",
-              flush=True)
-    out = {"command": "python benchmarks/net_guided_maharani.py " + " ".join(sys.argv[1:]),
-           "seed": args.seed, "players": 2, "interval": "Wilson 95%",
-           "note": "time budgets: records depend on the machine's speed and load",
-           "rows": rows}
-    args.out.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.out}")
-
+from net_guided import main
 
 if __name__ == "__main__":
-    main()
+    main(["--game", "maharani", *sys.argv[1:]], prog="benchmarks/net_guided_maharani.py")

@@ -397,18 +397,19 @@ def test_kernel_switches_leave_out_only_unused_families():
         kernel_switches,
     )
 
-    assert kernel_switches([STRATEGY_RANDOM]) == (None, None, None)
-    assert kernel_switches([STRATEGY_RANDOM, STRATEGY_GREEDY]) == (None, True, None)
-    assert kernel_switches([STRATEGY_HEURISTIC]) == (None, True, None)
-    assert kernel_switches([STRATEGY_LEARNED]) == (None, True, True)
+    # the fourth switch, net, is None without a net seat or a net rollout
+    assert kernel_switches([STRATEGY_RANDOM]) == (None, None, None, None)
+    assert kernel_switches([STRATEGY_RANDOM, STRATEGY_GREEDY]) == (None, True, None, None)
+    assert kernel_switches([STRATEGY_HEURISTIC]) == (None, True, None, None)
+    assert kernel_switches([STRATEGY_LEARNED]) == (None, True, True, None)
     # A search's rollout policy is a parameter: without the rows, learned is kept
-    assert kernel_switches([STRATEGY_ISMCTS]) == (True, True, True)
+    assert kernel_switches([STRATEGY_ISMCTS]) == (True, True, True, None)
     rows = np.zeros((2, N_PARAMS))
-    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, None)
+    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, None, None)
     rows[1, ISMCTS_ROLLOUT_SLOT] = ROLLOUT_LEARNED  # a random seat's slot says nothing
-    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, None)
+    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, None, None)
     rows[0, ISMCTS_ROLLOUT_SLOT] = ROLLOUT_LEARNED
-    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, True)
+    assert kernel_switches([STRATEGY_ISMCTS, STRATEGY_RANDOM], rows) == (True, True, True, None)
 
     comp = default_components().packed()
     n, G = 3, 6

@@ -40,7 +40,8 @@ from tajsim.strategies.learned_file import LearnedFile, write_learned_file
 @click.option("--agent", type=click.Choice(["learned", "net"]), default="learned",
               show_default=True,
               help="What to train: learned (a linear policy over per-action features) or net "
-                   "(a policy-and-value network, Maharani; docs/net.md).")
+                   "(a policy-and-value network, in the games that declare one; "
+                   "docs/net.md).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="FILE", help="Write the weights (TOML) to FILE: a new file (an "
               "existing one only with --force).")

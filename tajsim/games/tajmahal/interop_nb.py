@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tajsim.engine.targets import kernel
 from tajsim.games.tajmahal.engine import enums as E
-from tajsim.games.tajmahal.engine import nb
+from tajsim.games.tajmahal.engine.nb import score_of
 
 FIELDS = ("player", "n_players", "edition", "visit", "province", "phase", "pending",
           "first_player", "hand", "hand_sizes", "known_cards", "rows", "row_symbols",
@@ -81,7 +81,9 @@ def encode_observation(state, comp, player, offsets, out):
         _copy(state, E.S_TOKENS + q * E.N_ADVISORS, E.N_ADVISORS, out,
               offsets[21] + q * E.N_ADVISORS)
         _copy(state, E.S_GOODS + q * E.N_GOODS, E.N_GOODS, out, offsets[22] + q * E.N_GOODS)
-        out[offsets[23] + q] = nb.score_of(state, q)
+        # score_of by name, not nb.score_of: a device function (targets.device_function)
+        # rebinds the kernels its globals name, so the observation encodes on the GPU (net)
+        out[offsets[23] + q] = score_of(state, q)
         _copy(state, E.S_SCORE + q * E.N_PARTS, E.N_PARTS, out, offsets[24] + q * E.N_PARTS)
     for c in range(cities):
         _copy(state, E.S_PALACES + c * E.MAX_PLAYERS, n, out, offsets[25] + c * E.MAX_PLAYERS)

@@ -7,6 +7,7 @@ from tajsim.engine.compensation import SeatCompensation
 from tajsim.engine.components import ComponentSet
 from tajsim.engine.game_notes import GameNotes
 from tajsim.engine.learned import LearnedPolicy
+from tajsim.engine.net_agent import NetAgent
 from tajsim.engine.spec import GameSpec
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine.alternatives import alternative_components
@@ -17,13 +18,24 @@ from tajsim.games.tajmahal.engine.component_files import (
     validate_files,
 )
 from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
-from tajsim.games.tajmahal.strategies.ids import LEARNED_OFFSET, VALUE_ONE
+from tajsim.games.tajmahal.strategies.ids import LEARNED_OFFSET, STRATEGY_NET, VALUE_ONE
 from tajsim.games.tajmahal.strategies.learned import FEATURE_NAMES, learned_features_nb
+from tajsim.games.tajmahal.strategies.net import (
+    D_IN,
+    N_CANDIDATES,
+    VALUE_PRIOR,
+    net_features_nb,
+)
+from tajsim.games.tajmahal.strategies.net_weights import FORMAT as NET_FORMAT
 from tajsim.games.tajmahal.strategies.registry import (
     LEARNED_BASE,
     LEARNED_EXPERT,
+    NET_FILE,
     expert_with_rollout,
     learned_path,
+    load_learned,
+    load_presets,
+    net_params,
 )
 
 SPEC = GameSpec.from_wing(
@@ -59,6 +71,25 @@ SPEC = GameSpec.from_wing(
         data_file=learned_path,
         expert_with_rollout=expert_with_rollout,
         value_scale=VALUE_ONE,
+    ),
+    # ``net`` and how ``tajsim train --agent net`` fits it: ismcts at its default budget (500
+    # iterations) as the expert, tuned's weights for the candidates' values, learned's theta
+    # as the linear policy the final weights are blended with.
+    net=NetAgent(
+        n_inputs=D_IN,
+        n_features=len(FEATURE_NAMES),
+        max_candidates=N_CANDIDATES,
+        features=net_features_nb,
+        value_prior=VALUE_PRIOR,
+        strategy="net",
+        strategy_id=STRATEGY_NET,
+        base=LEARNED_BASE,
+        expert="ismcts",
+        weights=NET_FORMAT,
+        params_of=lambda fp: net_params(load_presets()[LEARNED_BASE]["weights"], fp),
+        data_file=lambda: NET_FILE,
+        outcome=lambda state, n: [float(state[E.S_WINNER + p] == 1) for p in range(n)],
+        anchor=lambda: load_learned().theta,
     ),
     notes=GameNotes(
         seat_note="seat 0 plays first in the first visit",

@@ -43,14 +43,16 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,  # noqa: F401 - the generated loop's RANDOM_FAST_PATH reads it here
 )
 from tajsim.games.tajmahal.strategies.nb import choose_action_nb
 
 P = MAX_PLAYERS
 #: The kernel switches with their defaults (``kernel_switches``: None leaves ISMCTS / the
-#: heuristic family / the learned policy out of the compiled kernel).
-SWITCHES = (("search", True), ("heuristics", True), ("learned", True))
+#: heuristic family / the learned policy / the network out of the compiled kernel; ``net`` is
+#: otherwise the int64 array of the line-up's weights sets).
+SWITCHES = (("search", True), ("heuristics", True), ("learned", True), ("net", None))
 #: The generated loop draws an unrestricted random seat's action itself (``random_policy_nb``'s
 #: draw): through the dispatcher, the restriction step alone made a random game 25% slower.
 RANDOM_FAST_PATH = True
@@ -65,7 +67,7 @@ NOT_PLAYED = -1
 
 
 @njit(cache=True, inline="always")
-def new_work_nb(search, heuristics, learned):
+def new_work_nb(search, heuristics, learned, net):
     """The heuristic family's scratch, float64[HEURISTIC_WORK_SIZE], reused by every decision
     of a batch (no value in it outlives a decision); empty without the family."""
     return np.zeros(HEURISTIC_WORK_SIZE if heuristics is not None else 0, np.float64)
@@ -73,10 +75,10 @@ def new_work_nb(search, heuristics, learned):
 
 @njit(cache=True, inline="always")
 def decide_nb(seat_id, state, comp, player, seat_params, prng, legal, n_legal, work, search,
-              heuristics, learned):
+              heuristics, learned, net):
     """The action of strategy ``seat_id`` at this decision (``choose_action_nb``)."""
     return choose_action_nb(seat_id, state, comp, player, seat_params[player], prng, legal,
-                            n_legal, search, heuristics, learned, work)
+                            n_legal, search, heuristics, learned, net, work)
 
 
 @kernel
@@ -162,15 +164,18 @@ def record_round_nb(state, comp, n_players, rnd, last, setups, g):
 
 
 @njit(cache=True)
-def check_switches_nb(lineup_ids, search, heuristics, learned):
+def check_switches_nb(lineup_ids, search, heuristics, learned, net):
     """Refuse a lineup that needs a strategy family the kernel was compiled without (ISMCTS
     refuses a learned rollout itself: the line-up's ids do not show it)."""
     for i in range(lineup_ids.shape[0]):
         if learned is None and lineup_ids[i] == STRATEGY_LEARNED:
             raise ValueError("lineup has learned but the kernel was compiled with learned=None")
+        if net is None and lineup_ids[i] == STRATEGY_NET:
+            raise ValueError("lineup has net but the kernel was compiled with net=None")
         if search is None and lineup_ids[i] == STRATEGY_ISMCTS:
             raise ValueError("lineup has ismcts but the kernel was compiled with search=None")
         if heuristics is None and (lineup_ids[i] == STRATEGY_GREEDY
                                    or lineup_ids[i] == STRATEGY_HEURISTIC
-                                   or lineup_ids[i] == STRATEGY_LEARNED):
+                                   or lineup_ids[i] == STRATEGY_LEARNED
+                                   or lineup_ids[i] == STRATEGY_NET):
             raise ValueError("lineup has a heuristic but the kernel has heuristics=None")

@@ -77,7 +77,7 @@ def track_round_nb(state, comp, n_players, rnd, setups, g):
 # the rules and every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                   work, setups, g, search, heuristics, learned):
+                   work, setups, g, search, heuristics, learned, net):
     """Play ``state`` to the end with strategy ``seat_ids[p]`` (params ``seat_params[p]``) at
     each seat. A decision with a single legal action is taken without asking the policy.
 
@@ -90,7 +90,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
     actions_out : int64[k]; the actions are recorded while they fit (k = 0 records nothing)
     work : the policies' scratch (``new_work_nb``), reused by every decision
     setups : SETUP_DTYPE[k], g : int; the round snapshots go to ``setups[g]`` (``track_round_nb``)
-    search, heuristics, learned : the kernel switches (``kernel_switches(ids, params)``)
+    search, heuristics, learned, net : the kernel switches (``kernel_switches(ids, params)``)
 
     Returns
     -------
@@ -119,7 +119,7 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
                 action = legal[0]
             else:
                 action = decide_nb(seat_ids[p], state, comp, p, seat_params, prng, legal, n,
-                                   work, search, heuristics, learned)
+                                   work, search, heuristics, learned, net)
         if n_done < actions_out.shape[0]:
             actions_out[n_done] = action
         apply_action_nb(state, comp, action)
@@ -130,20 +130,20 @@ def play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
 
 @njit(cache=True)
 def play_out_nb(comp, state, seat_ids, seat_params, prng, legal,
-                actions_out, search=True, heuristics=True, learned=True):
+                actions_out, search=True, heuristics=True, learned=True, net=None):
     """``play_to_end_nb`` with scratch of its own, as an entry point (``GameKernels.play_out``:
     the tests and the benchmarks' harness call it with ``*switches``, which an inlined function
     cannot take)."""
-    work = new_work_nb(search, heuristics, learned)
+    work = new_work_nb(search, heuristics, learned, net)
     setups = np.zeros(1, SETUP_DTYPE)  # the rounds it plays are recorded here, unread
     return play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, actions_out,
-                          work, setups, 0, search, heuristics, learned)
+                          work, setups, 0, search, heuristics, learned, net)
 
 
 @njit(cache=True, nogil=True)
 def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                   lineup_ids, lineup_params, results,
-                  setups, search=True, heuristics=True, learned=True):
+                  setups, search=True, heuristics=True, learned=True, net=None):
     """Play ``len(game_ids)`` games on one thread; game ``g`` has seat p taken by line-up entry
     ``lineups[g, p]`` and writes rows ``results[g * n_players:(g + 1) * n_players]`` and
     ``setups[g]``.
@@ -157,17 +157,17 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
     lineups : int64[G, n_players], index into the line-up table for each seat of each game
     lineup_ids : int64[L] strategy ids; lineup_params : float64[L, N_PARAMS]
     results : RESULT_DTYPE[G * n_players] (out); setups : SETUP_DTYPE[G] (out)
-    search, heuristics, learned : the kernel switches (``kernel_switches(ids, params)``)
+    search, heuristics, learned, net : the kernel switches (``kernel_switches(ids, params)``)
 
     Releases the GIL: Python threads can run batches side by side. Allocates its scratch once
     per batch (so parallel blocks never share any).
     """
-    check_switches_nb(lineup_ids, search, heuristics, learned)
+    check_switches_nb(lineup_ids, search, heuristics, learned, net)
     state = np.zeros(STATE_SIZE, np.int64)
     prng = np.zeros(MAX_PLAYERS, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     no_actions = np.empty(0, np.int64)
-    work = new_work_nb(search, heuristics, learned)
+    work = new_work_nb(search, heuristics, learned, net)
     seat_ids = np.empty(n_players, np.int64)
     seat_params = np.empty((n_players, lineup_params.shape[1]), np.float64)
     for g in range(game_ids.shape[0]):
@@ -177,7 +177,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
         start_game_nb(comp, n_players, edition, master_seed, game_ids[g], setup_ids[g], state,
                       prng)
         play_to_end_nb(comp, state, seat_ids, seat_params, prng, legal, no_actions,
-                       work, setups, g, search, heuristics, learned)
+                       work, setups, g, search, heuristics, learned, net)
         write_records_nb(state, comp, game_ids[g], setup_ids[g], seat_ids, results,
                          g * n_players, setups, g)
 
@@ -185,7 +185,7 @@ def play_batch_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, li
 @njit(cache=True, parallel=True, nogil=True)
 def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setup_ids, lineups,
                            lineup_ids, lineup_params, results, setups,
-                           n_blocks, search=True, heuristics=True, learned=True):
+                           n_blocks, search=True, heuristics=True, learned=True, net=None):
     """``play_batch_nb`` over ``n_blocks`` contiguous blocks of games run on numba threads."""
     G = game_ids.shape[0]
     n = n_players
@@ -193,4 +193,4 @@ def play_batch_parallel_nb(comp, n_players, edition, master_seed, game_ids, setu
         lo, hi = b * G // n_blocks, (b + 1) * G // n_blocks
         play_batch_nb(comp, n_players, edition, master_seed, game_ids[lo:hi], setup_ids[lo:hi],
                       lineups[lo:hi], lineup_ids, lineup_params, results[lo * n:hi * n],
-                      setups[lo:hi], search, heuristics, learned)
+                      setups[lo:hi], search, heuristics, learned, net)

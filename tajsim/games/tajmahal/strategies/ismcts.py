@@ -104,7 +104,9 @@ from tajsim.games.tajmahal.strategies.ids import (
     ISMCTS_ROLLOUT_SLOT,
     N_WEIGHTS,
     ROLLOUT_LEARNED,
+    ROLLOUT_NET,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     VALUE_ONE,
 )
 from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
@@ -283,10 +285,12 @@ def rewards_from(det, n, final, params, values, rewards):
 
 @njit(cache=True)
 def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_out,
-                  learned=True):
+                  learned=True, net=None):
     """Run the search; return the chosen action and write root child visits per root action
     into ``visits_out`` (float64[n_root]). ``learned=None`` compiles the rollouts without the
-    learned policy (``kernel_switches``): a learned rollout then raises."""
+    learned policy (``kernel_switches``): a learned rollout then raises. ``net``: the weights
+    sets (int64[...], ``kernel_switches``) when the rollouts play ``net`` (``rollout`` =
+    ``ROLLOUT_NET``, the network-guided search), else None (such a rollout then raises)."""
     state = borrowed(state)
     comp = borrowed(comp)
     params = borrowed(params)
@@ -304,6 +308,10 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
         if learned is None:
             raise ValueError("ismcts rolls out with learned, but the kernel has learned=None")
         rollout_id = STRATEGY_LEARNED
+    elif rollout_id == ROLLOUT_NET:  # built by registry.expert_with_net_rollout, never parsed
+        if net is None:
+            raise ValueError("ismcts rolls out with net, but the kernel has net=None")
+        rollout_id = STRATEGY_NET
     horizon = int(params[I_HORIZON])
     group = params[I_GROUP] > 0.5
     rparams = params[N_WEIGHTS:]
@@ -368,7 +376,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             mover = det[S_CUR]
             if not in_tree:
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg, work, learned)
+                                          n_leg, work, learned, net)
                 apply_action_nb(det, comp, action)
                 continue
             stamp += 1
@@ -431,7 +439,7 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
             else:  # tree full: finish with the rollout policy
                 in_tree = False
                 action = simple_choice_nb(rollout_id, det, comp, mover, rparams, rprng, legal,
-                                          n_leg, work, learned)
+                                          n_leg, work, learned, net)
                 apply_action_nb(det, comp, action)
         final = det[S_PHASE] == PHASE_GAME_OVER
         rewards_from(det, n, final, params, values, rewards)
@@ -484,8 +492,10 @@ def ismcts_search(state, comp, player, params, prng, legal_root, n_root, visits_
 # Inlined into the dispatcher: as a kernel of its own it would be one more module in which
 # LLVM optimises and compiles the whole search again (cold compile).
 @njit(cache=True, inline="always")
-def ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned=True):
+def ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned=True,
+                     net=None):
     """SO-ISMCTS (see the module docstring); ``params`` slots in ``ISMCTS_PARAM_NAMES``;
-    ``learned`` the kernel switch of ``ismcts_search``."""
+    ``learned`` and ``net`` the kernel switches of ``ismcts_search``."""
     visits = np.empty(n_legal, np.float64)
-    return ismcts_search(state, comp, player, params, prng, legal, n_legal, visits, learned)
+    return ismcts_search(state, comp, player, params, prng, legal, n_legal, visits, learned,
+                         net)

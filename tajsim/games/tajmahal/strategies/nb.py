@@ -38,6 +38,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
 )
 from tajsim.games.tajmahal.strategies.ismcts import ismcts_policy_nb
@@ -52,6 +53,7 @@ __all__ = [
     "STRATEGY_HEURISTIC",
     "STRATEGY_ISMCTS",
     "STRATEGY_LEARNED",
+    "STRATEGY_NET",
     "STRATEGY_RANDOM",
     "choose_action_nb",
     "greedy_policy_nb",
@@ -65,7 +67,7 @@ __all__ = [
 # module fewer in which LLVM optimises every strategy again (issue 13: cold compile).
 @njit(cache=True, inline="always")
 def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
-                     search=True, heuristics=True, learned=True, work=None):
+                     search=True, heuristics=True, learned=True, net=None, work=None):
     """Ask strategy ``strategy_id`` for an action among ``legal[:n_legal]``.
 
     A restricted strategy (``forbid=``, the last slot of ``params``) chooses among a copy of
@@ -74,7 +76,9 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     dispatcher rollouts use (it cannot reach ISMCTS, so numba sees no recursion).
     ``search=None`` / ``heuristics=None`` / ``learned=None`` compile a dispatcher without
     ISMCTS / the heuristic family / the learned policy, in the dispatcher and in ISMCTS's
-    rollouts (see ``kernel_switches``); the caller must not pass their ids then.
+    rollouts (see ``kernel_switches``); the caller must not pass their ids then. ``net`` is
+    None (no network) or the ``net`` weights sets (int64[...]) of the line-up's ``net`` seats
+    and network-guided searches.
     ``work`` is the heuristic's scratch, float64[HEURISTIC_WORK_SIZE], allocated once by a
     caller that decides many times (the batch kernels); None allocates it for this decision.
     """
@@ -86,15 +90,16 @@ def choose_action_nb(strategy_id, state, comp, player, params, prng, legal, n_le
             return legal[0]
     if search is not None:
         if strategy_id == STRATEGY_ISMCTS:
-            return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned)
+            return ismcts_policy_nb(state, comp, player, params, prng, legal, n_legal, learned,
+                                    net)
     if heuristics is not None:
         if strategy_id == STRATEGY_HEURISTIC or strategy_id == STRATEGY_GREEDY \
-                or strategy_id == STRATEGY_LEARNED:
+                or strategy_id == STRATEGY_LEARNED or strategy_id == STRATEGY_NET:
             if work is None:
                 scratch = np.zeros(HEURISTIC_WORK_SIZE, np.float64)
                 return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
-                                        n_legal, scratch, learned)
+                                        n_legal, scratch, learned, net)
             return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal,
-                                    n_legal, work, learned)
+                                    n_legal, work, learned, net)
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal,
                             None, None)

@@ -12,7 +12,11 @@ Registered names (:data:`REGISTRY`, a :class:`~tajsim.strategies.spec.StrategyRe
   ``hoarder``, ``collector`` and, once ``tajsim tune`` has run, ``tuned``);
 * ``ismcts`` - information-set Monte Carlo tree search;
 * ``learned`` - a linear policy over per-action features fitted to imitate ``ismcts`` (its
-  weights in ``data/learned.toml``, written by ``tajsim train --game tajmahal``).
+  weights in ``data/learned.toml``, written by ``tajsim train --game tajmahal``);
+* ``net`` - a small policy-and-value network over the seat's observation (``net.py``), its
+  weights in ``data/net_weights.npz`` (written by ``tajsim train --game tajmahal --agent net``;
+  the environment variable ``TAJSIM_TAJMAHAL_NET`` names another file), registered when that
+  file exists.
 
 ``REGISTRY.parse("name:key=value:...")`` overrides parameters by name. Every compiled strategy
 also takes the generic options ``temperature`` (one unit = one point of the heuristic's values;
@@ -23,27 +27,34 @@ two slots of the vector (:mod:`tajsim.engine.choice`). Pure-Python strategies
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from tajsim.engine.game_options import TuningSpace
+from tajsim.engine.net_weights import NetWeights
+from tajsim.errors import UserError
 from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.tajmahal.strategies.ids import (
     LEARNED_OFFSET,
     N_LEARNED_SLOTS,
     N_PARAMS,
     N_WEIGHTS,
+    NET_FP_SLOT,
+    ROLLOUT_NET,
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_ISMCTS,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
     kernel_switches,
 )
 from tajsim.games.tajmahal.strategies.ismcts import I_ROLLOUT, ISMCTS_PARAM_NAMES, ROLLOUT_LEARNED
 from tajsim.games.tajmahal.strategies.learned import FEATURE_NAMES, N_FEATURES
+from tajsim.games.tajmahal.strategies.net_weights import load_net_file
 from tajsim.games.tajmahal.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.learned_file import LearnedFile, load_learned_file
 from tajsim.strategies.presets import load_weight_presets
@@ -75,6 +86,10 @@ LEARNED_BASE = "tuned"
 #: The search ``tajsim train`` imitates (about 2 ms a decision on an idle core, at 380 iterations
 #: a ms). At 200 iterations its decisions were too noisy: the policy fitted to them lost to tuned.
 LEARNED_EXPERT = "ismcts:iterations=800"
+#: The shipped weights of ``net`` (``tajsim train --game tajmahal --agent net --install``
+#: writes them); ``net`` is registered when the file exists.
+NET_FILE = Path(__file__).resolve().parent / "data" / "net_weights.npz"
+NET_ENV = "TAJSIM_TAJMAHAL_NET"
 # Names of the rollout weights of ismcts (params[N_WEIGHTS:]).
 ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 #: Names of the learned policy's weights theta (``params[LEARNED_OFFSET:]``).
@@ -247,6 +262,84 @@ def _rollout_theta(learned: LearnedFile) -> np.ndarray:
     return np.array(learned.theta, np.float64)
 
 
+def net_file() -> Path:
+    """The weights file ``net`` plays: ``$TAJSIM_TAJMAHAL_NET`` when set, else ``NET_FILE``."""
+    named = os.environ.get(NET_ENV, "")
+    return Path(named) if named else NET_FILE
+
+
+def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
+    """``net``'s vector (float64[N_PARAMS]): the base preset's weights (its candidates' values)
+    first, the weights set's fingerprint at ``NET_FP_SLOT``, the generic options 0."""
+    vec = np.zeros(N_PARAMS)
+    vec[:len(WEIGHT_NAMES)] = base_weights
+    vec[NET_FP_SLOT] = float(fingerprint)
+    return vec
+
+
+def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) -> StrategySpec:
+    """``net`` playing these weights (their set's ``fingerprint``, its vector: ``net_params``)."""
+    params = net_params(base_weights, fingerprint)
+    names = tuple(f"_base_{name}" for name in WEIGHT_NAMES)
+    names += tuple(f"_unused{i}" for i in range(len(names), NET_FP_SLOT)) + ("_fingerprint",)
+    names += tuple(f"_unused{i}" for i in range(NET_FP_SLOT + 1, N_PARAMS - 2))
+    trained = weights.meta.get("train_cpu_s")
+    return StrategySpec(
+        name="net", strategy_id=STRATEGY_NET,
+        description=(f"policy-and-value network ({weights.hidden} hidden units over the seat's "
+                     f"observation) weighing {LEARNED_BASE}'s best candidates; trained by expert "
+                     "iteration from ismcts (tajsim train --agent net"
+                     + (f", {float(trained) / 60:.0f} CPU min" if trained else "") + ")"),
+        params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
+        cost=14.0,  # one heuristic pass, the observation and a 32-unit layer a decision
+        deterministic=True,
+    )
+
+
+def expert_with_net_rollout(ismcts_params: np.ndarray, net_vector: np.ndarray) -> np.ndarray:
+    """ismcts's vector ``ismcts_params`` rolling out with ``net`` (its vector ``net_vector``):
+    ``rollout`` = ``ROLLOUT_NET``, the rollouts' slice ``[N_WEIGHTS:]`` ``net``'s own first
+    slots (the base weights, the fingerprint): the network-guided search. The parameter check
+    allows rollout 0..3, so this vector is built here, not parsed."""
+    out = np.array(ismcts_params, np.float64, copy=True)
+    net = np.asarray(net_vector, np.float64)
+    out[I_ROLLOUT] = float(ROLLOUT_NET)
+    out[N_WEIGHTS:N_PARAMS - 2] = net[:N_PARAMS - 2 - N_WEIGHTS]
+    return out
+
+
+def load_net_spec(path: str | Path | None = None) -> StrategySpec | None:
+    """``net`` playing the weights file ``path`` (default :func:`net_file`), or None when it is
+    the shipped file and that does not exist. A bad file is a one-line ``UserError``, prefixed
+    with ``TAJSIM_TAJMAHAL_NET:`` when the variable named it."""
+    net_path = Path(path) if path is not None else net_file()
+    if not net_path.is_file() and net_path == NET_FILE:
+        return None
+    try:
+        weights, fingerprint = load_net_file(net_path)
+    except UserError as exc:
+        if os.environ.get(NET_ENV, "") and Path(os.environ[NET_ENV]) == net_path:
+            raise UserError(f"{NET_ENV}: {exc}") from None
+        raise
+    return net_spec(load_presets()[LEARNED_BASE]["weights"], weights, fingerprint)
+
+
+def registry_with_net(path: str | Path) -> StrategyRegistry:
+    """A registry with every strategy of :data:`REGISTRY` and ``net`` playing the weights file
+    ``path`` (tests and measurements of other weights; ``TAJSIM_TAJMAHAL_NET`` does the same
+    for every command)."""
+    reg = StrategyRegistry("Taj Mahal", N_PARAMS, kernel_switches, generic_options=True,
+                           restrictions=RESTRICTIONS)
+    for spec in REGISTRY.all():
+        if spec.name != "net":
+            reg.register(spec)
+    spec = load_net_spec(path)
+    assert spec is not None  # a path given is always loaded
+    reg.register(spec)
+    return reg
+
+
 def _register_builtin() -> None:
     register(
         StrategySpec(
@@ -273,6 +366,9 @@ def _register_builtin() -> None:
     learned = load_learned()
     register(ismcts_spec(presets[rollout]["weights"], rollout, _rollout_theta(learned)))
     register(learned_spec(learned))
+    net = load_net_spec()
+    if net is not None:
+        register(net)
 
 
 def reload_learned(path: str | Path | None = None) -> None:

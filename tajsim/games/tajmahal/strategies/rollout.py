@@ -38,10 +38,12 @@ from tajsim.games.tajmahal.strategies.ids import (
     STRATEGY_GREEDY,
     STRATEGY_HEURISTIC,
     STRATEGY_LEARNED,
+    STRATEGY_NET,
     STRATEGY_RANDOM,
     VALUE_ONE,
 )
 from tajsim.games.tajmahal.strategies.learned import learned_choice
+from tajsim.games.tajmahal.strategies.net import net_policy_nb
 from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
 
 # Fixed-point values are clamped to +-2**40 points' worth: far beyond any heuristic value, and
@@ -87,16 +89,21 @@ def random_policy_nb(state, comp, player, params, prng, legal, n_legal):
 # in which LLVM optimises the whole heuristic again (issue 13: cold compile).
 @kernel(inline="always")
 def simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
-                     learned=True):
+                     learned=True, net=None):
     """Ask non-search strategy ``strategy_id`` for an action among ``legal[:n_legal]`` at its
     temperature, without restrictions (ISMCTS's rollouts).
 
     ``work`` is the heuristic family's scratch (float64[HEURISTIC_WORK_SIZE]), or None to
     compile a dispatcher without the family; ``learned=None`` compiles it without the learned
-    policy (``kernel_switches`` in :mod:`tajsim.games.tajmahal.strategies.ids`). The caller
-    must not pass the ids of a family left out.
+    policy (``kernel_switches`` in :mod:`tajsim.games.tajmahal.strategies.ids`); ``net`` is
+    None (no network: the GPU's dispatcher) or the ``net`` weights sets (int64[...]). The
+    caller must not pass the ids of a family left out.
     """
     if work is not None:
+        if net is not None:
+            if strategy_id == STRATEGY_NET:
+                return net_policy_nb(state, comp, player, params, prng, legal, n_legal, net,
+                                     work)
         # One call site of the shared kernel (not heuristic_policy_nb and greedy_policy_nb,
         # the same call twice): numba optimises the whole heuristic again at every call site.
         # ``learned`` scores the values its base heuristic (``params[:N_WEIGHTS]``) leaves.
