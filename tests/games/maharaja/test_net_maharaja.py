@@ -40,6 +40,7 @@ from tajsim.games.maharaja.strategies.net import (
     NB_SCORES,
     OBS_OFFSETS,
     OBS_SIZE,
+    VALUE_GAP_CAP,
     X_OWN_PICK,
     X_REVEALED,
     net_features_nb,
@@ -98,8 +99,9 @@ def test_observation_offsets_are_the_interop_layout():
 
 
 def test_candidates_are_hoarders_best_with_learneds_features(points):
-    """Candidate 0 is hoarder's own choice, the values fall, the first 15 features are
-    ``learned``'s (in thousandths, floored), a step's kind is one-hot and a pick has none."""
+    """Candidate 0 is hoarder's own choice, the values fall, the value is the distance below
+    candidate 0's (capped), the next 13 features are ``learned``'s (in thousandths, floored), a
+    step's kind is one-hot and a pick has none."""
     hoarder, params = SPEC.strategies.parse(LEARNED_BASE)
     switches = SPEC.strategies.kernel_switches([hoarder.strategy_id], [params])
     phases = set()
@@ -110,12 +112,15 @@ def test_candidates_are_hoarders_best_with_learneds_features(points):
         action = SPEC.kernels.choose_action(hoarder.strategy_id, state, COMP, player, params,
                                             prng.copy(), legal, len(legal), *switches)
         assert legal[cand[0]] == action
-        assert np.all(np.diff(phi[:, 0]) <= 0)
+        assert phi[0, 0] == 0 and np.all(np.diff(phi[:, 0]) <= 0)
         assert np.array_equal(phi[:, F_RANK], 1000 * np.arange(n))
         learned = np.zeros((len(legal), N_LEARNED_FEATURES))
         learned_features_nb(state, COMP, player, params, legal, len(legal), learned)
-        assert np.all(np.abs(phi[:, :N_LEARNED_FEATURES] - 1000 * learned[cand]) <= 1.0)
+        gap = np.minimum(1000 * (learned[cand[0], 0] - learned[cand, 0]), 1000 * VALUE_GAP_CAP)
+        assert np.all(np.abs(phi[:, 0] + gap) <= 1.0)
         pick = state[E.S_PHASE] == E.PHASE_PICK
+        assert np.array_equal(phi[:, 1], np.zeros(n) if pick else phi[:, 0])
+        assert np.all(np.abs(phi[:, 2:N_LEARNED_FEATURES] - 1000 * learned[cand, 2:]) <= 1.0)
         assert np.array_equal(phi[:, F_KIND:F_KIND + 9].sum(axis=1),
                               np.full(n, 0 if pick else 1000))
         phases.add(int(state[E.S_PHASE]))
@@ -163,8 +168,9 @@ def test_compiled_scores_equal_the_numpy_reference(net_spec, points):
 
 
 def test_the_anchor_scores_as_learned(points):
-    """At ``theta0 = net_anchor()`` and ``U = 0`` (the blend's share 0) a candidate's score is
-    ``learned``'s score of it (up to the features' thousandths)."""
+    """At ``theta0 = net_anchor()`` and ``U = 0`` (the blend's share 0) the candidates' scores
+    differ as ``learned``'s do (up to the features' thousandths), where their values are within
+    the cap of the best."""
     rng = np.random.default_rng(0)
     w = FORMAT.initial(4, rng)
     w.U[:] = 0.0
@@ -177,8 +183,10 @@ def test_the_anchor_scores_as_learned(points):
         scores, _ = FORMAT.reference_scores(quantised, x, phi)
         learned = np.zeros((len(legal), N_LEARNED_FEATURES))
         learned_features_nb(state, COMP, player, params, legal, len(legal), learned)
-        assert np.allclose(scores / 2.0 ** 20 / 1000, learned[cand] @ theta, rtol=1e-4,
-                           atol=0.05)
+        near = 1000 * (learned[cand[0], 0] - learned[cand, 0]) < 1000 * VALUE_GAP_CAP - 1
+        mine = (scores - scores[0]) / 2.0 ** 20 / 1000
+        theirs = (learned[cand] - learned[cand[0]]) @ theta
+        assert np.allclose(mine[near], theirs[near], rtol=1e-4, atol=0.05)
 
 
 def test_net_plays_legal_moves_and_ignores_hidden_information(net_spec):

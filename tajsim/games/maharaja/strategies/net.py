@@ -22,13 +22,17 @@ same in every game; this module gives it Maharaja's two inputs:
   the secret pick, each step of the turn, a moved house's destination, a replacement card. A
   candidate's features ``phi`` (int64 thousandths, ``FEATURE_NAMES``) are ``learned``'s 15
   (``learned.FEATURE_NAMES``: the heuristic's value, the pick's pair plan taken apart; here in
-  integers: the same quantities, floored to thousandths), then what the linear ``learned``
+  integers: the same quantities, floored to thousandths; the value as its distance below the
+  best candidate's, capped at ``VALUE_GAP_CAP`` gold: a softmax ignores a decision's constant,
+  and uncapped, the turn's 100-gold gaps between a palace and an idle step made the fit's
+  cross-entropy shrink the value's weight to nothing, the step then chosen by its kind alone),
+  then what the linear ``learned``
   cannot weigh at a step of the turn, where its features are the value alone: the action's kind
   (end the turn, travel, build, the Builder's free house, move a house from / to, a palace and
   whether at the centre, a governor, a card and which), and the candidate's rank by value. So
   the state decides, through ``theta(h)``, which kind of step or pair to prefer now.
 
-A candidate's score is ``VALUE_PRIOR x value + theta(h) . phi``; ``theta = 0`` plays the base
+A candidate's score is ``VALUE_PRIOR x phi[0] + theta(h) . phi``; ``theta = 0`` plays the base
 heuristic's order (the first of the best: its own choice).
 
 Scratch: the policy works in ``work``'s ``learned`` block (``ids.W_LEARNED``, free while
@@ -77,7 +81,6 @@ from tajsim.games.maharaja.strategies.ids import (
     WEIGHT_ONE,
     WORK_SIZE,
 )
-from tajsim.games.maharaja.strategies.learned import VALUE_FLOOR
 
 __all__ = ["D_IN", "FEATURE_NAMES", "NB_CAND", "NB_SCORES", "N_CANDIDATES", "N_FEATURES",
            "OBS_OFFSETS", "OBS_SIZE", "TEMPERATURE_SCALE", "VALUE_PRIOR", "fill_candidates",
@@ -141,18 +144,18 @@ F_KIND = N_LEARNED_FEATURES
 F_CARD = F_KIND + N_KINDS
 F_CENTRE = F_CARD + E.N_CARDS
 F_RANK = F_CENTRE + 1
-#: The weight of the value feature in every score: ``theta = 0`` plays the heuristic's order.
-#: A power of two (exact in fixed point); about ``learned``'s fitted weight of the value (0.054
-#: plus 0.027 outside the pick: the heuristic's units are fine-grained, a gold of them is not
-#: worth a nat of the softmax).
-VALUE_PRIOR = 1.0 / 16.0
+#: The weight of the value feature in every score: ``theta = 0`` plays the heuristic's order
+#: (a power of two, exact in fixed point: 4 gold of the heuristic's value a nat of the softmax;
+#: 1/16 and 1/4 imitated the search equally well on the first round's data).
+VALUE_PRIOR = 1.0 / 4.0
+#: The value feature's cap, in the heuristic's gold below the best candidate (the module doc):
+#: 10, 16 and 30 imitated the search equally well on held-out decisions of the first round,
+#: uncapped worse.
+VALUE_GAP_CAP = 16
 VALUE_PRIOR_FIXED = value_prior_fixed(VALUE_PRIOR)
 #: Score units (after ``>> THETA_SHIFT``: thousandths of the trained softmax's units) per unit
 #: of temperature: temperature 1 draws from the softmax the training fitted.
 TEMPERATURE_SCALE = 1000
-#: The value feature's ceiling in heuristic gold (phi stays far inside int32, the trainer's
-#: dtype); the floor is ``learned``'s.
-VALUE_CEIL = 1_000_000
 assert WEIGHT_ONE == 1 << 10  # thousandths of a fixed-point value: (v x 1000) >> 10
 ONE_SHIFT = 10
 
@@ -351,8 +354,7 @@ def fill_candidates(state, comp, player, params, legal, n_legal, work):
     load_weights(params, work)
     decide_nb(state, comp, player, legal, n_legal, work)  # every value into W_VALUES + i
     pick = state[E.S_PHASE] == E.PHASE_PICK
-    floor = np.int64(VALUE_FLOOR * WEIGHT_ONE)
-    ceil = np.int64(VALUE_CEIL * WEIGHT_ONE)
+    cap = np.int64(VALUE_GAP_CAP * WEIGHT_ONE)
     n_cand = 0
     for k in range(min(N_CANDIDATES, n_legal)):
         best = -1
@@ -371,8 +373,8 @@ def fill_candidates(state, comp, player, params, legal, n_legal, work):
         at = NB_PHI + k * N_FEATURES
         for f in range(N_FEATURES):
             work[at + f] = 0
-        v = min(max(v, floor), ceil)
-        work[at] = thousandths(v)
+        # the distance below the best (k = 0: the first), capped (module doc)
+        work[at] = -thousandths(min(work[NB_VALUE] - v, cap))
         work[at + 1] = 0 if pick else work[at]
         work[at + F_RANK] = 1000 * k
         if pick:
