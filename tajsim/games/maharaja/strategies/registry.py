@@ -257,9 +257,10 @@ def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
     return vec
 
 
-#: ``net``'s cost (StrategySpec.cost, a game's CPU over a random game's): measured by
-#: ``tajsim bench`` (docs/games/maharaja/strategies.md, "net").
-NET_COST = 40.0
+#: ``net``'s cost (StrategySpec.cost, a game's CPU over a random game's): 3.2 x hoarder's
+#: (10.5) by CPU time, 1,567 against 4,962 2-player games/s (``tajsim bench --game maharaja
+#: -p 2 -s net,net -w 1 --seconds 2``; docs/games/maharaja/strategies.md, "net").
+NET_COST = 33.0
 
 
 def net_spec(base_weights: np.ndarray, hidden: int, trained_cpu_s: float | None,
