@@ -1,8 +1,8 @@
 """``tajsim train --agent net`` (issue 41, section 3) on a tiny budget: the same seed gives the
 same weights (with one worker or two), a run stopped after a round and resumed from its
 checkpoint gives the weights of the run that was not stopped, the fit lowers its loss, the
-written file plays as ``net``, and the command's refusals are one line. Maharani's and Taj
-Mahal's trainings both (the trainer is generic)."""
+written file plays as ``net``, and the command's refusals are one line. Maharani's, Taj
+Mahal's and Maharaja's trainings (the trainer is generic)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from tajsim.cli.main import cli
 from tajsim.engine.net_weights import ARRAY_NAMES
+from tajsim.games.maharaja.spec import SPEC as MJ_SPEC
 from tajsim.games.maharani.spec import SPEC
 from tajsim.games.maharani.strategies.net_weights import load_net_file
 from tajsim.games.tajmahal.spec import SPEC as TM_SPEC
@@ -20,6 +21,9 @@ from tajsim.play.net_training import NetTrainConfig, train_net
 TINY = NetTrainConfig(seed=3, rounds=2, games=3, expert="mcts:iterations=8", hidden=6,
                       epochs=2, batch=64)
 TM_TINY = NetTrainConfig(seed=3, rounds=2, games=2, expert="ismcts:iterations=8", hidden=6,
+                         epochs=2, batch=64)
+MJ_TINY = NetTrainConfig(seed=3, rounds=2, games=2,
+                         expert="turnsearch:iterations=4:step_candidates=3", hidden=6,
                          epochs=2, batch=64)
 
 
@@ -83,23 +87,26 @@ def test_cli_writes_a_file_that_plays_and_refuses_in_one_line(tmp_path):
     assert stray.exit_code == 2 and "only with --agent net" in stray.output
 
 
-def test_taj_mahal_training_is_a_function_of_the_seed(tmp_path):
-    """Taj Mahal's network trains from its own spec (ismcts labels, tuned's candidates): the
-    same seed gives the same weights with one worker or two, a resumed run those of the
-    uninterrupted one, and the written file loads as Taj Mahal's ``net``."""
-    from tajsim.games.tajmahal.strategies.net_weights import load_net_file as tm_load
-
+@pytest.mark.parametrize("spec, tiny", [
+    (TM_SPEC, TM_TINY),
+    (MJ_SPEC, MJ_TINY),
+], ids=["tajmahal", "maharaja"])
+def test_other_games_training_is_a_function_of_the_seed(spec, tiny, tmp_path):
+    """Taj Mahal's and Maharaja's networks train from their own specs (their searches' labels,
+    their heuristics' candidates): the same seed gives the same weights with one worker or two,
+    a resumed run those of the uninterrupted one, and the written file loads as the game's
+    ``net`` weights."""
     quiet = {"log": lambda _line: None}
-    one = train_net(TM_SPEC, TM_TINY, **quiet)
-    two = train_net(TM_SPEC, NetTrainConfig(**{**TM_TINY.__dict__, "workers": 2}), **quiet)
+    one = train_net(spec, tiny, **quiet)
+    two = train_net(spec, NetTrainConfig(**{**tiny.__dict__, "workers": 2}), **quiet)
     assert weights_equal(one.weights, two.weights)
-    assert one.weights.W1.shape == (TM_SPEC.net.n_inputs, 6)
+    assert one.weights.W1.shape == (spec.net.n_inputs, tiny.hidden)
     assert all(r["decisions"] > 50 and r["loss_last"] < r["loss_first"] for r in one.history)
     ckpt = tmp_path / "ck.npz"
-    train_net(TM_SPEC, TM_TINY, checkpoint=ckpt, stop_after=1, **quiet)
-    resumed = train_net(TM_SPEC, TM_TINY, checkpoint=ckpt, resume=True, **quiet)
+    train_net(spec, tiny, checkpoint=ckpt, stop_after=1, **quiet)
+    resumed = train_net(spec, tiny, checkpoint=ckpt, resume=True, **quiet)
     assert weights_equal(one.weights, resumed.weights)
-    TM_SPEC.net.weights.save_net_file(tmp_path / "tm.npz", one.weights)
-    weights, _ = tm_load(tmp_path / "tm.npz")
-    assert weights_equal(weights, one.weights) or np.allclose(weights.W1, one.weights.W1,
-                                                              atol=1e-6)
+    spec.net.weights.save_net_file(tmp_path / "net.npz", one.weights)
+    weights, _ = spec.net.weights.load_net_file(tmp_path / "net.npz")
+    assert all(np.allclose(getattr(weights, n), getattr(one.weights, n), atol=1e-6)
+               for n in ARRAY_NAMES)
