@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -49,6 +51,23 @@ def check_bad_files_are_one_line(fmt: NetFormat, tmp_path: Path) -> None:
     fmt.save_net_file(tmp_path / "inf.npz", w)
     with pytest.raises(UserError, match="theta0 holds a weight that is not finite"):
         fmt.load_net_file(tmp_path / "inf.npz")
+    arrays: dict[str, Any] = {name: np.asarray(a, np.float32) for name, a in w.arrays().items()}
+    arrays["W1"] = arrays["W1"].astype(np.complex64)
+    np.savez(tmp_path / "complex.npz", meta=np.array("{}"), **arrays)
+    with pytest.raises(UserError, match="W1 not real numbers") as exc:
+        fmt.load_net_file(tmp_path / "complex.npz")
+    assert "\n" not in str(exc.value) and "cannot read" not in str(exc.value)
+    np.savez(tmp_path / "lacks.npz", meta=np.array("{}"))
+    with pytest.raises(UserError, match="lacks W1") as exc:
+        fmt.load_net_file(tmp_path / "lacks.npz")
+    assert "cannot read" not in str(exc.value)  # not wrapped twice
+    for bad_meta in ([1, 2], {"train_cpu_s": "abc"}, {"train_cpu_s": {"a": 1}}):
+        w = fmt.initial(8, np.random.default_rng(0))
+        w.meta = bad_meta  # type: ignore[assignment]
+        fmt.save_net_file(tmp_path / "meta.npz", w)
+        with pytest.raises(UserError, match="meta is not a JSON object") as exc:
+            fmt.load_net_file(tmp_path / "meta.npz")
+        assert "\n" not in str(exc.value)
 
 
 def run_in_cuda_simulator(script: str, tmp_path: Path, *args: str) -> str:
@@ -61,3 +80,28 @@ def run_in_cuda_simulator(script: str, tmp_path: Path, *args: str) -> str:
                           text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
+
+
+def check_features_ignore_redraw(spec: Any, comp: np.ndarray, features: Callable[..., int],
+                                 params: np.ndarray, points: list, d_in: int, n_candidates: int,
+                                 n_features: int, seed: int = 11) -> None:
+    """At each decision point ``(state, prng, player, legal)``, the conformance redraw of what
+    the seat cannot see (``spec.redraw_hidden``) changes neither the network's inputs nor its
+    candidates and their features (the wing's ``net_features_nb``): a leak fails here even
+    where a random network's decision would not change. The redraw must change some state."""
+    rng = np.random.default_rng(seed)
+    changed = 0
+
+    def run(state: np.ndarray, player: int, legal: np.ndarray) -> tuple[np.ndarray, ...]:
+        x = np.empty(d_in, np.int64)
+        phi = np.zeros((n_candidates, n_features), np.int64)
+        cand = np.empty(n_candidates, np.int64)
+        n = features(state, comp, player, params, legal, len(legal), x, phi, cand)
+        return x, phi[:n], cand[:n]
+
+    for state, _prng, player, legal in points:
+        other = spec.redraw_hidden(state, comp, player, rng)
+        changed += not np.array_equal(other, state)
+        for u, v in zip(run(state, player, legal), run(other, player, legal), strict=True):
+            assert np.array_equal(u, v), "the redraw changed the network's inputs or features"
+    assert changed > 0

@@ -14,6 +14,7 @@ its kernels equal it, score for score). ``NetAgent.weights`` is a game's ``NetFo
 from __future__ import annotations
 
 import json
+import math
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,8 +148,16 @@ class NetFormat:
                     raise UserError(f"net weights file {where!r} lacks {', '.join(missing)}; "
                                     f"expected the arrays {', '.join(ARRAY_NAMES)} and meta "
                                     "(written by tajsim train --agent net)")
-                arrays = {n: np.asarray(data[n], np.float64) for n in ARRAY_NAMES}
+                raw = {n: data[n] for n in ARRAY_NAMES}
+                not_real = [n for n, a in raw.items() if a.dtype.kind not in "iuf"]
+                if not_real:
+                    raise UserError(f"net weights file {where!r}: {', '.join(not_real)} not "
+                                    "real numbers; expected float arrays (written by tajsim "
+                                    "train --agent net)")
+                arrays = {n: np.asarray(a, np.float64) for n, a in raw.items()}
                 meta = json.loads(str(data["meta"]))
+        except UserError:
+            raise  # a ValueError too: already the one line
         except (OSError, ValueError, zipfile.BadZipFile) as exc:
             raise UserError(f"cannot read net weights file {where!r} ({exc}); expected a .npz "
                             "written by tajsim train --agent net") from None
@@ -170,5 +179,12 @@ class NetFormat:
                 raise UserError(f"net weights file {where!r}: {name} holds a weight that is "
                                 f"not finite or above {MAX_ABS_WEIGHT:g} in size; expected "
                                 "finite weights within it")
+        trained = meta.get("train_cpu_s") if isinstance(meta, dict) else None
+        if not isinstance(meta, dict) or not (
+                trained is None or (isinstance(trained, (int, float))
+                                    and not isinstance(trained, bool) and math.isfinite(trained))):
+            raise UserError(f"net weights file {where!r}: meta is not a JSON object with a "
+                            "number train_cpu_s; expected the meta tajsim train --agent net "
+                            "writes")
         w = NetWeights(meta=meta, **arrays)
         return w, self.remember_set(self.quantise(w))

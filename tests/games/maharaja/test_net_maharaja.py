@@ -14,6 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import net_checks
 import numpy as np
 import pytest
 from maharaja_helpers import COMP
@@ -59,16 +60,7 @@ from tajsim.play import conformance as C
 
 def random_net(path: Path, seed: int = 3, hidden: int = 16) -> Path:
     """A weights file whose policy departs from hoarder's order (theta0 and U not 0)."""
-    rng = np.random.default_rng(seed)
-    w = FORMAT.initial(hidden, rng)
-    w.W1 = rng.normal(0.0, 0.3, w.W1.shape)
-    w.b1 = rng.normal(0.0, 0.5, hidden)
-    w.theta0 = rng.normal(0.0, 1.0, N_FEATURES)
-    w.U = rng.normal(0.0, 0.2, w.U.shape)
-    w.wv = rng.normal(0.0, 0.1, hidden)
-    w.meta = {"test": True}
-    FORMAT.save_net_file(path, w)
-    return path
+    return net_checks.random_net(FORMAT, path, seed, hidden)
 
 
 @pytest.fixture(scope="module")
@@ -227,19 +219,13 @@ def test_a_line_up_with_two_weights_sets_plays_each_its_own(net_spec, tmp_path, 
 
 
 def test_bad_weights_files_are_one_line(tmp_path):
-    with pytest.raises(UserError, match="cannot read net weights file"):
-        FORMAT.load_net_file(tmp_path / "missing.npz")
+    net_checks.check_bad_files_are_one_line(FORMAT, tmp_path)
     w = FORMAT.initial(8, np.random.default_rng(0))
     w.W1 = w.W1[:-1]
     FORMAT.save_net_file(tmp_path / "short.npz", w)
     with pytest.raises(UserError, match=rf"W1 has shape \({D_IN - 1}, 8\); expected "
                                         rf"\({D_IN}, 8\) \(maharaja's"):
         build_registry(net_path=tmp_path / "short.npz")
-    w = FORMAT.initial(8, np.random.default_rng(0))
-    w.theta0[0] = np.inf
-    FORMAT.save_net_file(tmp_path / "inf.npz", w)
-    with pytest.raises(UserError, match="theta0 holds a weight that is not finite"):
-        FORMAT.load_net_file(tmp_path / "inf.npz")
 
 
 def test_the_environment_variable_names_the_weights_file(net_spec, monkeypatch, tmp_path):

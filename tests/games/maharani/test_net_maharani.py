@@ -209,3 +209,22 @@ def test_the_environment_variable_names_the_weights_file(net_spec, monkeypatch, 
     monkeypatch.setenv("TAJSIM_MAHARANI_NET", str(tmp_path / "none.npz"))
     with pytest.raises(UserError, match="^TAJSIM_MAHARANI_NET: cannot read net weights file"):
         build_registry()
+
+
+def test_inputs_and_candidates_ignore_hidden_information():
+    """The conformance redraw changes neither the inputs nor the candidates and their features
+    (a leak fails here even where the random network's decision would not change)."""
+    _, params = SPEC.strategies.parse("balanced")
+    points = C.decision_states(SPEC, 2, 16, seed=4, comp=MCOMP) \
+        + C.decision_states(SPEC, 4, 12, seed=5, comp=MCOMP)
+    net_checks.check_features_ignore_redraw(SPEC, MCOMP, net_features_nb, params, points, D_IN,
+                                            N_CANDIDATES, N_FEATURES)
+
+
+def test_the_cost_is_the_measured_multiple_of_balanced(net_spec):
+    """``net``'s StrategySpec cost is what ``tajsim bench`` measured (docs/net.md: 4.9 x
+    ``balanced``'s CPU a game), not a guess (the 12 first registered was 1.7 x)."""
+    spec, _ = net_spec
+    ratio = spec.strategies.get("net").relative_cost() / spec.strategies.get(
+        "balanced").relative_cost()
+    assert ratio == pytest.approx(4.9, rel=0.05)

@@ -226,3 +226,22 @@ def test_a_net_seat_plays_whole_games_in_the_batch_loop(net_spec):
                               np.empty(spec.n_actions, np.int64), np.zeros(0, np.int64),
                               *switches)
     assert n > 20 and spec.current_player(game.state) < 0
+
+
+def test_inputs_and_candidates_ignore_hidden_information():
+    """The conformance redraw (the others' hidden hands, the deck's order) changes neither the
+    inputs nor the candidates and their features: a leak fails here even where the random
+    network's decision would not change."""
+    _, params = SPEC.strategies.parse("tuned")
+    points = C.decision_states(SPEC, 2, 16, seed=4) + C.decision_states(SPEC, 4, 12, seed=5)
+    net_checks.check_features_ignore_redraw(SPEC, COMP, net_features_nb, params, points, D_IN,
+                                            N_CANDIDATES, N_FEATURES)
+
+
+def test_the_cost_is_the_measured_multiple_of_tuned(net_spec):
+    """``net``'s StrategySpec cost is what ``tajsim bench`` measured (docs/net.md, "Cost": 7.3 x
+    ``tuned``'s CPU a game), not a guess (the 14 first registered was 2 x)."""
+    spec, _ = net_spec
+    ratio = spec.strategies.get("net").relative_cost() / spec.strategies.get(
+        "tuned").relative_cost()
+    assert ratio == pytest.approx(7.3, rel=0.05)

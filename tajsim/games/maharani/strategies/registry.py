@@ -235,7 +235,9 @@ def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) ->
         params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
         param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
         n_params=N_PARAMS,
-        cost=12.0)  # one heuristic pass, the observation and a 32-unit layer a decision
+        # measured: 4.9 x balanced's (7.0) CPU a game, 2,125 against 10,487 2-player games/s
+        # (tajsim bench --game maharani -p 2 -s net,net -w 1 --seconds 2; docs/net.md)
+        cost=34.0)
 
 
 def expert_with_net_rollout(mcts_params: np.ndarray, net_vector: np.ndarray) -> np.ndarray:
