@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tajsim.engine.net_nb import MAX_HIDDEN
+from tajsim.engine.net_switch import net_switch
 from tajsim.engine.net_weights import NetFormat
 from tajsim.errors import UserError
 
@@ -31,6 +33,25 @@ def random_net(fmt: NetFormat, path: Path, seed: int = 3, hidden: int = 16) -> P
     w.meta = {"test": True}
     fmt.save_net_file(path, w)
     return path
+
+
+def alien_sets(fmt: NetFormat, params: np.ndarray, fp_slot: int
+               ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Copies of ``params`` naming weights sets of other dimensions than ``fmt``'s (another
+    game's: more inputs, more features, or more hidden units than ``MAX_HIDDEN``), each with
+    the ``net`` switch holding its set: a wing must refuse them as it does a missing set (read
+    as its own, a set of more features would write past the wing's ``theta``)."""
+    out = []
+    for d_in, n_features, hidden in ((fmt.d_in + 5, fmt.n_features, 8),
+                                     (fmt.d_in, fmt.n_features + 3, 8),
+                                     (fmt.d_in, fmt.n_features, MAX_HIDDEN + 1)):
+        other = NetFormat(d_in=d_in, n_features=n_features, value_prior=fmt.value_prior,
+                          game="other")
+        fp = other.remember_set(other.quantise(other.initial(hidden, np.random.default_rng(1))))
+        alien = np.array(params, np.float64, copy=True)
+        alien[fp_slot] = float(fp)
+        out.append((alien, net_switch([alien], fp_slot)))
+    return out
 
 
 def check_bad_files_are_one_line(fmt: NetFormat, tmp_path: Path) -> None:

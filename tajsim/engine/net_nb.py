@@ -33,7 +33,8 @@ from tajsim.engine.targets import kernel
 
 __all__ = ["FINGERPRINT_LIMIT", "MAX_HIDDEN", "SET_HEADER", "SHIFT", "THETA_SHIFT",
            "best_candidate", "candidate_score", "fingerprint_at", "net_forward", "net_hidden",
-           "net_set_offset", "net_theta", "net_value_of", "value_prior_fixed"]
+           "net_set_offset", "net_set_offset_checked", "net_theta", "net_value_of",
+           "value_prior_fixed"]
 
 #: Fixed point of W1, b1, U and wv (units of 2**-SHIFT) and of theta (2**-THETA_SHIFT).
 SHIFT = 12
@@ -59,6 +60,19 @@ def net_set_offset(net, fingerprint):
         if net[1 + 2 * k] == fingerprint:
             return net[2 + 2 * k]
     return np.int64(-1)
+
+
+@kernel
+def net_set_offset_checked(net, fingerprint, d_in, n_features):
+    """Where the set of ``fingerprint`` starts in ``net``, or -1: none, or a set whose
+    dimensions are not ``d_in`` inputs, ``n_features`` features and 1..``MAX_HIDDEN`` hidden
+    units (another game's set: the wing's scratch and inputs would be misread, and
+    :func:`net_theta` would write past its ``theta``). Every wing looks its set up by this."""
+    base = net_set_offset(net, fingerprint)
+    if base < 0 or net[base] != d_in or net[base + 2] != n_features \
+            or not 1 <= net[base + 1] <= MAX_HIDDEN:
+        return np.int64(-1)
+    return base
 
 
 @kernel

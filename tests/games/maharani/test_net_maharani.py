@@ -20,12 +20,14 @@ from tajsim.games.maharani.spec import SPEC
 from tajsim.games.maharani.strategies.learned import N_CANDIDATES, N_FEATURES
 from tajsim.games.maharani.strategies.net import (
     D_IN,
+    NET_FP_SLOT,
     OBS_OFFSETS,
     OBS_SIZE,
     S_CAND,
     S_SCORES,
     SCRATCH_SIZE,
     net_features_nb,
+    net_policy_nb,
     net_scores,
     net_value_nb,
 )
@@ -113,6 +115,19 @@ def test_a_line_up_with_two_weights_sets_plays_each_its_own(net_spec, tmp_path):
     assert net_scores(state, MCOMP, player, unknown, legal, len(legal), net, scratch) == -1
     with pytest.raises(ValueError, match="not loaded"):
         net_switch([unknown])
+
+
+def test_a_set_of_another_games_dimensions_is_refused(net_spec):
+    # a set of other dimensions (another game's) falls back as a missing set does
+    spec, _ = net_spec
+    _, p1 = spec.strategies.parse("net")
+    scratch = np.empty(SCRATCH_SIZE, np.int64)
+    state, prng, player, legal = C.decision_states(spec, 2, 4, seed=1)[0]
+    for alien, net in net_checks.alien_sets(FORMAT, p1, NET_FP_SLOT):
+        assert net_scores(state, MCOMP, player, alien, legal, len(legal), net, scratch) == -1
+        assert np.isnan(net_value_nb(state, MCOMP, player, alien, net))
+        assert net_policy_nb(state, MCOMP, player, alien, prng.copy(), legal, len(legal),
+                             net) == legal[0]
 
 
 def test_bad_weights_files_are_one_line(tmp_path):

@@ -29,6 +29,7 @@ from tajsim.games.tajmahal.strategies.net import (
     S_SCORES,
     SCRATCH_SIZE,
     net_features_nb,
+    net_policy_nb,
     net_scores,
     net_value_nb,
 )
@@ -119,6 +120,21 @@ def test_a_line_up_with_two_weights_sets_plays_each_its_own(net_spec, tmp_path):
     assert net_scores(state, COMP, player, unknown, legal, len(legal), net, scratch, work) == -1
     with pytest.raises(ValueError, match="not loaded"):
         net_switch([unknown], NET_FP_SLOT)
+
+
+def test_a_set_of_another_games_dimensions_is_refused(net_spec):
+    # a set of other dimensions (another game's) falls back as a missing set does
+    spec, _ = net_spec
+    _, p1 = spec.strategies.parse("net")
+    scratch = np.empty(SCRATCH_SIZE, np.int64)
+    work = np.zeros(HEURISTIC_WORK_SIZE)
+    state, prng, player, legal = C.decision_states(spec, 2, 4, seed=1)[0]
+    for alien, net in net_checks.alien_sets(FORMAT, p1, NET_FP_SLOT):
+        assert net_scores(state, COMP, player, alien, legal, len(legal), net, scratch,
+                          work) == -1
+        assert np.isnan(net_value_nb(state, COMP, player, alien, net))
+        assert net_policy_nb(state, COMP, player, alien, prng.copy(), legal, len(legal), net,
+                             work) == legal[0]
 
 
 def test_bad_weights_files_are_one_line(tmp_path):

@@ -61,7 +61,7 @@ from tajsim.engine.net_nb import (
     fingerprint_at,
     net_forward,
     net_hidden,
-    net_set_offset,
+    net_set_offset_checked,
     net_value_of,
     value_prior_fixed,
 )
@@ -419,11 +419,7 @@ def net_features_nb(state, comp, player, params, legal, n_legal, x_out, phi_out,
 def net_base(net, params):
     """Where the seat's weights set (``params[NET_FP_SLOT]``'s fingerprint) starts in ``net``,
     or -1: none, or a set of other dimensions (another game's: its layout would be misread)."""
-    base = net_set_offset(net, fingerprint_at(params, NET_FP_SLOT))
-    if base < 0 or net[base] != D_IN or net[base + 2] != N_FEATURES \
-            or not 1 <= net[base + 1] <= MAX_HIDDEN:
-        return np.int64(-1)
-    return base
+    return net_set_offset_checked(net, fingerprint_at(params, NET_FP_SLOT), D_IN, N_FEATURES)
 
 
 @kernel

@@ -43,7 +43,7 @@ from tajsim.engine.net_nb import (
     fingerprint_at,
     net_forward,
     net_hidden,
-    net_set_offset,
+    net_set_offset_checked,
     net_value_of,
     value_prior_fixed,
 )
@@ -335,7 +335,7 @@ def net_scores(state, comp, player, params, legal, n_legal, net, scratch, work):
     ``params``: float64[N_PARAMS] (the base heuristic's weights first, the fingerprint at
     ``NET_FP_SLOT``); ``net``: int64[...] (:mod:`tajsim.engine.net_nb`); ``scratch``:
     int64[>= SCRATCH_SIZE] and ``work``: float64[HEURISTIC_WORK_SIZE], written before read."""
-    base = net_set_offset(net, fingerprint_of(params))
+    base = net_set_offset_checked(net, fingerprint_of(params), D_IN, N_FEATURES)
     if base < 0:
         return np.int64(-1)
     obs = scratch[S_OBS:S_OBS + OBS_SIZE]
@@ -392,7 +392,7 @@ def net_policy_nb(state, comp, player, params, prng, legal, n_legal, net, work):
 def net_value_nb(state, comp, player, params, net):
     """The value head's estimate of the mover's result at ``state`` (float: units of 1, a win),
     or NaN when ``net`` holds no set for the seat's fingerprint."""
-    base = net_set_offset(net, fingerprint_of(params))
+    base = net_set_offset_checked(net, fingerprint_of(params), D_IN, N_FEATURES)
     if base < 0:
         return np.nan
     scratch = np.empty(SCRATCH_SIZE, np.int64)
