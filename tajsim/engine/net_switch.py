@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["fingerprint_of_set", "known_sets", "net_switch", "remember_set"]
+__all__ = ["fingerprint_of_set", "known_sets", "line_up_net_switch", "net_params",
+           "net_rollout_rows", "net_switch", "remember_set", "with_net_rollout"]
 
 #: The parameter slot holding a ``net`` seat's fingerprint by default: the slot after 16 base
 #: heuristic weights (Maharani's and Taj Mahal's ``NET_FP_SLOT``; a wing whose slot differs
@@ -79,3 +80,57 @@ def net_switch(rows: Sequence[Any] | None, fp_slot: int = FP_SLOT) -> np.ndarray
         parts.append(sets[fp])
         offset += len(sets[fp])
     return np.concatenate(parts)
+
+
+def net_params(n_params: int, base_weights: np.ndarray, fingerprint: int,
+               fp_slot: int = FP_SLOT) -> np.ndarray:
+    """A ``net`` seat's vector (float64[n_params]): the base heuristic's weights (its
+    candidates' values) first, the weights set's ``fingerprint`` at ``fp_slot``, the rest (the
+    generic options) 0. Every wing's ``registry.net_params``."""
+    base = np.asarray(base_weights, np.float64)
+    vec = np.zeros(n_params)
+    vec[:len(base)] = base
+    vec[fp_slot] = float(fingerprint)
+    return vec
+
+
+def with_net_rollout(search_params: np.ndarray, net_vector: np.ndarray, n_params: int,
+                     rollout_slot: int, rollout_net: int, rollouts_at: int) -> np.ndarray:
+    """A search's vector ``search_params`` rolling out with ``net`` (its vector ``net_vector``):
+    ``rollout_net`` in ``rollout_slot``, the rollouts' slice ``[rollouts_at:n_params - 2]``
+    ``net``'s own first slots (the base weights, the fingerprint); the search's settings and
+    the generic options (the last two slots) stay. Every wing's
+    ``registry.expert_with_net_rollout``."""
+    out = np.array(search_params, np.float64, copy=True)
+    net = np.asarray(net_vector, np.float64)
+    out[rollout_slot] = float(rollout_net)
+    out[rollouts_at:n_params - 2] = net[:n_params - 2 - rollouts_at]
+    return out
+
+
+def net_rollout_rows(strategy_ids: Sequence[int], params: Any, search_ids: Sequence[int],
+                     rollout_slot: int, rollout_net: int, rollouts_at: int) -> list[Any]:
+    """The rollouts' parameter slices (``row[rollouts_at:]``: the base weights, then the
+    fingerprint) of the seats of ``search_ids`` whose ``params`` row holds ``rollout_net`` in
+    ``rollout_slot`` (none without ``params``). Every wing's ``ids.net_rollout_rows``."""
+    if params is None:
+        return []
+    return [np.asarray(row, np.float64)[rollouts_at:]
+            for sid, row in zip(strategy_ids, params, strict=True)
+            if sid in search_ids and int(row[rollout_slot]) == rollout_net]
+
+
+def line_up_net_switch(strategy_ids: Sequence[int], params: Any, net_id: int,
+                       rollout_rows: list[Any], fp_slot: int = FP_SLOT) -> np.ndarray | None:
+    """The ``net`` kernel switch of a line-up (each wing's ``kernel_switches``): the sets its
+    ``net_id`` seats' ``params`` rows and the ``rollout_rows`` (:func:`net_rollout_rows`) name
+    (every set loaded for a ``net`` seat without ``params``), or None when the line-up has
+    neither (the kernels leave the network out)."""
+    ids = [int(i) for i in strategy_ids]
+    if net_id in ids:
+        rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
+                                            if sid == net_id] + list(rollout_rows)
+        return net_switch(rows, fp_slot)
+    if rollout_rows:
+        return net_switch(rollout_rows, fp_slot)
+    return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,8 @@ from tajsim.engine.net_nb import MAX_HIDDEN, SET_HEADER, SHIFT, THETA_SHIFT, val
 from tajsim.engine.net_switch import remember_set as _remember_set
 from tajsim.errors import UserError
 
-__all__ = ["ARRAY_NAMES", "MAX_ABS_WEIGHT", "NetFormat", "NetWeights"]
+__all__ = ["ARRAY_NAMES", "MAX_ABS_WEIGHT", "NetFormat", "NetWeights", "load_wing_net_file",
+           "net_file"]
 
 ARRAY_NAMES = ("W1", "b1", "theta0", "U", "wv", "bv")
 #: The largest weight magnitude a file may hold (trained ones stay below 10): the hidden units
@@ -188,3 +190,26 @@ class NetFormat:
                             "writes")
         w = NetWeights(meta=meta, **arrays)
         return w, self.remember_set(self.quantise(w))
+
+
+def net_file(env: str, shipped: Path) -> Path:
+    """The weights file a wing's ``net`` plays: the file the environment variable ``env``
+    (``TAJSIM_<GAME>_NET``) names when set, else the ``shipped`` file."""
+    named = os.environ.get(env, "")
+    return Path(named) if named else shipped
+
+
+def load_wing_net_file(fmt: NetFormat, path: str | Path | None, env: str, shipped: Path
+                       ) -> tuple[NetWeights, int] | None:
+    """The weights and fingerprint of ``path`` (default :func:`net_file`), or None when that
+    is the ``shipped`` file and it does not exist (``net`` is then not registered). A bad file
+    is a one-line ``UserError``, prefixed with ``env:`` when the variable named it."""
+    net_path = Path(path) if path is not None else net_file(env, shipped)
+    if not net_path.is_file() and net_path == shipped:
+        return None
+    try:
+        return fmt.load_net_file(net_path)
+    except UserError as exc:
+        if os.environ.get(env, "") and Path(os.environ[env]) == net_path:
+            raise UserError(f"{env}: {exc}") from None
+        raise

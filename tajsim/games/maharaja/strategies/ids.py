@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from tajsim.engine.learned import learned_switch
-from tajsim.engine.net_switch import net_switch
+from tajsim.engine.net_switch import line_up_net_switch
+from tajsim.engine.net_switch import net_rollout_rows as shared_rollout_rows
 from tajsim.games.maharaja.engine.enums import MAX_PLAYERS, N_ACTIONS, N_PAIRS, STATE_SIZE
 
 # params: float64[N_PARAMS]. The heuristic family reads the first N_WEIGHTS slots; ``learned``
@@ -119,22 +118,16 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None) -> tuple[An
                                    STRATEGY_NET} or search else None
     learned = learned_switch(search_ids, params, STRATEGY_LEARNED, STRATEGY_SEARCH,
                              SEARCH_ROLLOUT_SLOT, STRATEGY_LEARNED)
-    rollout_rows = net_rollout_rows(ids, params)
-    if STRATEGY_NET in id_set:
-        rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
-                                            if sid == STRATEGY_NET] + rollout_rows
-        return search, heuristics, learned, net_switch(rows, NET_FP_SLOT)
-    if rollout_rows:
-        return search, heuristics, learned, net_switch(rollout_rows, NET_FP_SLOT)
-    return search, heuristics, learned
+    net = line_up_net_switch(ids, params, STRATEGY_NET, net_rollout_rows(ids, params),
+                             NET_FP_SLOT)
+    if net is None:
+        return search, heuristics, learned
+    return search, heuristics, learned, net
 
 
 def net_rollout_rows(ids: list[int], params: Any) -> list[Any]:
     """The rollouts' parameter slices (``row[N_WEIGHTS:]``: the base heuristic's weights, then
     the fingerprint at ``NET_FP_SLOT``) of the search seats whose ``params`` row rolls out with
     ``net`` (none without ``params``)."""
-    if params is None:
-        return []
-    return [np.asarray(row, np.float64)[N_WEIGHTS:] for sid, row in zip(ids, params, strict=True)
-            if sid in (STRATEGY_SEARCH, STRATEGY_TURNSEARCH)
-            and int(row[SEARCH_ROLLOUT_SLOT]) == STRATEGY_NET]
+    return shared_rollout_rows(ids, params, (STRATEGY_SEARCH, STRATEGY_TURNSEARCH),
+                               SEARCH_ROLLOUT_SLOT, STRATEGY_NET, N_WEIGHTS)

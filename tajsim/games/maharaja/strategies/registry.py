@@ -29,11 +29,14 @@ restriction is (CPU, GPU, the search's own choice).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
+from tajsim.engine.net_switch import net_params as shared_net_params
+from tajsim.engine.net_switch import with_net_rollout
+from tajsim.engine.net_weights import load_wing_net_file
+from tajsim.engine.net_weights import net_file as shared_net_file
 from tajsim.errors import UserError
 from tajsim.games.maharaja.strategies.heuristic_work import WEIGHT_NAMES
 from tajsim.games.maharaja.strategies.ids import (
@@ -244,17 +247,13 @@ class MaharajaRegistry(StrategyRegistry):
 
 def net_file() -> Path:
     """The weights file ``net`` plays: ``$TAJSIM_MAHARAJA_NET`` when set, else ``NET_FILE``."""
-    named = os.environ.get(NET_ENV, "")
-    return Path(named) if named else NET_FILE
+    return shared_net_file(NET_ENV, NET_FILE)
 
 
 def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
     """``net``'s vector (float64[N_PARAMS]): the base preset's weights (its candidates' values)
     first, the weights set's fingerprint at ``NET_FP_SLOT``, the generic options 0."""
-    vec = np.zeros(N_PARAMS)
-    vec[:len(WEIGHT_NAMES)] = base_weights
-    vec[NET_FP_SLOT] = float(fingerprint)
-    return vec
+    return shared_net_params(N_PARAMS, base_weights, fingerprint, NET_FP_SLOT)
 
 
 #: ``net``'s cost (StrategySpec.cost, a game's CPU over a random game's): 3.2 x hoarder's
@@ -291,11 +290,7 @@ def expert_with_net_rollout(search_params: np.ndarray, net_vector: np.ndarray) -
     ``[N_WEIGHTS:]`` ``net``'s own first slots (hoarder's weights, the fingerprint): the
     network-guided search. The parameter check keeps users' ``rollout`` at 0..4, so this vector
     is built here, not parsed; the search's own settings and generic options stay."""
-    out = np.array(search_params, np.float64, copy=True)
-    net = np.asarray(net_vector, np.float64)
-    out[I_ROLLOUT] = float(STRATEGY_NET)
-    out[N_WEIGHTS:N_PARAMS - 2] = net[:N_PARAMS - 2 - N_WEIGHTS]
-    return out
+    return with_net_rollout(search_params, net_vector, N_PARAMS, I_ROLLOUT, STRATEGY_NET, N_WEIGHTS)
 
 
 def build_registry(net_path: str | Path | None = None) -> StrategyRegistry:
@@ -373,14 +368,9 @@ def build_registry(net_path: str | Path | None = None) -> StrategyRegistry:
         cost=11.0, deterministic=True,
         param_ranges=(WEIGHT_RANGE,) * len(WEIGHT_NAMES)
         + (THETA_RANGE,) * len(LEARNED_WEIGHT_NAMES)))
-    net_path = Path(net_path) if net_path is not None else net_file()
-    if net_path.is_file() or net_path != NET_FILE:
-        try:
-            weights, fingerprint = FORMAT.load_net_file(net_path)
-        except UserError as exc:
-            if os.environ.get(NET_ENV, "") and Path(os.environ[NET_ENV]) == net_path:
-                raise UserError(f"{NET_ENV}: {exc}") from None
-            raise
+    loaded = load_wing_net_file(FORMAT, net_path, NET_ENV, NET_FILE)
+    if loaded is not None:
+        weights, fingerprint = loaded
         trained = weights.meta.get("train_cpu_s")
         reg.register(net_spec(presets[LEARNED_BASE]["weights"], weights.hidden,
                               float(trained) if trained else None, fingerprint))

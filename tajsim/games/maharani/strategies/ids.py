@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from tajsim.engine.learned import learned_switch
-from tajsim.engine.net_switch import net_switch
+from tajsim.engine.net_switch import line_up_net_switch
+from tajsim.engine.net_switch import net_rollout_rows as shared_rollout_rows
 from tajsim.games.maharani.engine.enums import MAX_PLAYERS, MAX_TILES, N_ACTIONS, STATE_SIZE
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family reads the first
@@ -123,18 +124,13 @@ def kernel_switches(strategy_ids: Iterable[int], params: Any = None
                                    STRATEGY_NET} or search is not None else None
     learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_MCTS, MCTS_ROLLOUT_SLOT,
                              MCTS_ROLLOUT_LEARNED)
-    net = None
-    if STRATEGY_NET in id_set:
-        rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
-                                            if sid == STRATEGY_NET]
-        net = net_switch(None if rows is None else rows + net_rollout_rows(ids, params))
-    elif params is not None and net_rollout_rows(ids, params):
-        net = net_switch(net_rollout_rows(ids, params))
+    net = line_up_net_switch(ids, params, STRATEGY_NET, net_rollout_rows(ids, params),
+                             NET_FP_SLOT)
     return search, heuristics, learned, net
 
 
 def net_rollout_rows(ids: list[int], params: Any) -> list[Any]:
     """The rollouts' parameter slices (``row[N_WEIGHTS:]``: balanced's weights, then the
     fingerprint at ``NET_FP_SLOT``) of the MCTS seats that roll out with ``net``."""
-    return [row[N_WEIGHTS:] for sid, row in zip(ids, params, strict=True)
-            if sid == STRATEGY_MCTS and int(row[MCTS_ROLLOUT_SLOT]) == MCTS_ROLLOUT_NET]
+    return shared_rollout_rows(ids, params, (STRATEGY_MCTS,), MCTS_ROLLOUT_SLOT,
+                               MCTS_ROLLOUT_NET, N_WEIGHTS)

@@ -20,13 +20,14 @@ unit = one gold of the heuristic's values) and ``forbid`` (the families of
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
-from tajsim.engine.net_switch import FP_SLOT
-from tajsim.errors import UserError
+from tajsim.engine.net_switch import FP_SLOT, with_net_rollout
+from tajsim.engine.net_switch import net_params as shared_net_params
+from tajsim.engine.net_weights import load_wing_net_file
+from tajsim.engine.net_weights import net_file as shared_net_file
 from tajsim.games.maharani.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.maharani.strategies.ids import (
     LEARNED_OFFSET,
@@ -47,7 +48,7 @@ from tajsim.games.maharani.strategies.mcts import (
     ROLLOUT_LEARNED,
     ROLLOUT_NET,
 )
-from tajsim.games.maharani.strategies.net_weights import NetWeights, load_net_file
+from tajsim.games.maharani.strategies.net_weights import FORMAT, NetWeights
 from tajsim.games.maharani.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.learned_file import LearnedFile, load_learned_file
 from tajsim.strategies.presets import load_weight_presets
@@ -206,17 +207,13 @@ def expert_with_learned_rollout(expert_params: np.ndarray,
 
 def net_file() -> Path:
     """The weights file ``net`` plays: ``$TAJSIM_MAHARANI_NET`` when set, else ``NET_FILE``."""
-    named = os.environ.get(NET_ENV, "")
-    return Path(named) if named else NET_FILE
+    return shared_net_file(NET_ENV, NET_FILE)
 
 
 def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
     """``net``'s vector (float64[N_PARAMS]): the base preset's weights (its candidates' values)
     first, the weights set's fingerprint at ``FP_SLOT``, the generic options 0."""
-    vec = np.zeros(N_PARAMS)
-    vec[:len(WEIGHT_NAMES)] = base_weights
-    vec[FP_SLOT] = float(fingerprint)
-    return vec
+    return shared_net_params(N_PARAMS, base_weights, fingerprint, FP_SLOT)
 
 
 def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) -> StrategySpec:
@@ -245,11 +242,7 @@ def expert_with_net_rollout(mcts_params: np.ndarray, net_vector: np.ndarray) -> 
     ``rollout`` = ``ROLLOUT_NET``, the rollouts' slice ``[N_WEIGHTS:]`` ``net``'s own first
     slots (balanced's weights, the fingerprint): the network-guided search. The parameter
     check allows rollout 0..3, so this vector is built here, not parsed."""
-    out = np.array(mcts_params, np.float64, copy=True)
-    net = np.asarray(net_vector, np.float64)
-    out[I_ROLLOUT] = float(ROLLOUT_NET)
-    out[N_WEIGHTS:N_PARAMS - 2] = net[:N_PARAMS - 2 - N_WEIGHTS]
-    return out
+    return with_net_rollout(mcts_params, net_vector, N_PARAMS, I_ROLLOUT, ROLLOUT_NET, N_WEIGHTS)
 
 
 def build_registry(presets_path: str | Path | None = None,
@@ -274,14 +267,9 @@ def build_registry(presets_path: str | Path | None = None,
     weights = load_learned(learned_path)
     reg.register(mcts_spec(presets[rollout]["weights"], rollout, weights.theta))
     reg.register(learned_spec(weights))
-    net_path = Path(net_path) if net_path is not None else net_file()
-    if net_path.is_file() or net_path != NET_FILE:
-        try:
-            net_weights, fingerprint = load_net_file(net_path)
-        except UserError as exc:
-            if os.environ.get(NET_ENV, "") and Path(os.environ[NET_ENV]) == net_path:
-                raise UserError(f"{NET_ENV}: {exc}") from None
-            raise
+    loaded = load_wing_net_file(FORMAT, net_path, NET_ENV, NET_FILE)
+    if loaded is not None:
+        net_weights, fingerprint = loaded
         reg.register(net_spec(presets[LEARNED_BASE]["weights"], net_weights, fingerprint))
     return reg
 

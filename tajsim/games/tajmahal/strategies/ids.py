@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from tajsim.engine.learned import learned_switch
-from tajsim.engine.net_switch import net_switch
+from tajsim.engine.net_switch import line_up_net_switch
+from tajsim.engine.net_switch import net_rollout_rows as shared_rollout_rows
 
 # Every policy receives ``params``: float64[N_PARAMS]. The heuristic family uses the first
 # ``N_WEIGHTS`` slots; ``learned`` reads its base heuristic's weights there and its linear
@@ -76,19 +77,13 @@ def kernel_switches(strategy_ids, params=None
                                    STRATEGY_NET} or search else None
     learned = learned_switch(ids, params, STRATEGY_LEARNED, STRATEGY_ISMCTS, ISMCTS_ROLLOUT_SLOT,
                              ROLLOUT_LEARNED)
-    net = None
-    if STRATEGY_NET in id_set:
-        rows = None if params is None else [row for sid, row in zip(ids, params, strict=True)
-                                            if sid == STRATEGY_NET]
-        net = net_switch(None if rows is None else rows + net_rollout_rows(ids, params),
-                         NET_FP_SLOT)
-    elif params is not None and net_rollout_rows(ids, params):
-        net = net_switch(net_rollout_rows(ids, params), NET_FP_SLOT)
+    net = line_up_net_switch(ids, params, STRATEGY_NET, net_rollout_rows(ids, params),
+                             NET_FP_SLOT)
     return search, heuristics, learned, net
 
 
 def net_rollout_rows(ids: list[int], params: Any) -> list[Any]:
     """The rollouts' parameter slices (``row[N_WEIGHTS:]``: the base weights, then the
     fingerprint at ``NET_FP_SLOT``) of the ISMCTS seats that roll out with ``net``."""
-    return [row[N_WEIGHTS:] for sid, row in zip(ids, params, strict=True)
-            if sid == STRATEGY_ISMCTS and int(row[ISMCTS_ROLLOUT_SLOT]) == ROLLOUT_NET]
+    return shared_rollout_rows(ids, params, (STRATEGY_ISMCTS,), ISMCTS_ROLLOUT_SLOT, ROLLOUT_NET,
+                               N_WEIGHTS)

@@ -27,15 +27,16 @@ two slots of the vector (:mod:`tajsim.engine.choice`). Pure-Python strategies
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from tajsim.engine.game_options import TuningSpace
-from tajsim.engine.net_weights import NetWeights
-from tajsim.errors import UserError
+from tajsim.engine.net_switch import net_params as shared_net_params
+from tajsim.engine.net_switch import with_net_rollout
+from tajsim.engine.net_weights import NetWeights, load_wing_net_file
+from tajsim.engine.net_weights import net_file as shared_net_file
 from tajsim.games.tajmahal.strategies.heuristic import WEIGHT_NAMES
 from tajsim.games.tajmahal.strategies.ids import (
     LEARNED_OFFSET,
@@ -54,7 +55,7 @@ from tajsim.games.tajmahal.strategies.ids import (
 )
 from tajsim.games.tajmahal.strategies.ismcts import I_ROLLOUT, ISMCTS_PARAM_NAMES, ROLLOUT_LEARNED
 from tajsim.games.tajmahal.strategies.learned import FEATURE_NAMES, N_FEATURES
-from tajsim.games.tajmahal.strategies.net_weights import load_net_file
+from tajsim.games.tajmahal.strategies.net_weights import FORMAT
 from tajsim.games.tajmahal.strategies.restrictions import RESTRICTIONS
 from tajsim.strategies.learned_file import LearnedFile, load_learned_file
 from tajsim.strategies.presets import load_weight_presets
@@ -264,17 +265,13 @@ def _rollout_theta(learned: LearnedFile) -> np.ndarray:
 
 def net_file() -> Path:
     """The weights file ``net`` plays: ``$TAJSIM_TAJMAHAL_NET`` when set, else ``NET_FILE``."""
-    named = os.environ.get(NET_ENV, "")
-    return Path(named) if named else NET_FILE
+    return shared_net_file(NET_ENV, NET_FILE)
 
 
 def net_params(base_weights: np.ndarray, fingerprint: int) -> np.ndarray:
     """``net``'s vector (float64[N_PARAMS]): the base preset's weights (its candidates' values)
     first, the weights set's fingerprint at ``NET_FP_SLOT``, the generic options 0."""
-    vec = np.zeros(N_PARAMS)
-    vec[:len(WEIGHT_NAMES)] = base_weights
-    vec[NET_FP_SLOT] = float(fingerprint)
-    return vec
+    return shared_net_params(N_PARAMS, base_weights, fingerprint, NET_FP_SLOT)
 
 
 def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) -> StrategySpec:
@@ -304,26 +301,17 @@ def expert_with_net_rollout(ismcts_params: np.ndarray, net_vector: np.ndarray) -
     ``rollout`` = ``ROLLOUT_NET``, the rollouts' slice ``[N_WEIGHTS:]`` ``net``'s own first
     slots (the base weights, the fingerprint): the network-guided search. The parameter check
     allows rollout 0..3, so this vector is built here, not parsed."""
-    out = np.array(ismcts_params, np.float64, copy=True)
-    net = np.asarray(net_vector, np.float64)
-    out[I_ROLLOUT] = float(ROLLOUT_NET)
-    out[N_WEIGHTS:N_PARAMS - 2] = net[:N_PARAMS - 2 - N_WEIGHTS]
-    return out
+    return with_net_rollout(ismcts_params, net_vector, N_PARAMS, I_ROLLOUT, ROLLOUT_NET, N_WEIGHTS)
 
 
 def load_net_spec(path: str | Path | None = None) -> StrategySpec | None:
     """``net`` playing the weights file ``path`` (default :func:`net_file`), or None when it is
     the shipped file and that does not exist. A bad file is a one-line ``UserError``, prefixed
     with ``TAJSIM_TAJMAHAL_NET:`` when the variable named it."""
-    net_path = Path(path) if path is not None else net_file()
-    if not net_path.is_file() and net_path == NET_FILE:
+    loaded = load_wing_net_file(FORMAT, path, NET_ENV, NET_FILE)
+    if loaded is None:
         return None
-    try:
-        weights, fingerprint = load_net_file(net_path)
-    except UserError as exc:
-        if os.environ.get(NET_ENV, "") and Path(os.environ[NET_ENV]) == net_path:
-            raise UserError(f"{NET_ENV}: {exc}") from None
-        raise
+    weights, fingerprint = loaded
     return net_spec(load_presets()[LEARNED_BASE]["weights"], weights, fingerprint)
 
 
