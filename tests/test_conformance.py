@@ -167,6 +167,8 @@ def _parity_cases():
         presets = [s.name for s in spec.strategies.with_tag("preset")]
         if presets:
             cases.append((game, presets[0], configs[:1]))
+        if spec.net is not None and spec.net.strategy in spec.strategies:
+            cases.append((game, spec.net.strategy, configs[:1]))
     return cases
 
 
