@@ -126,3 +126,31 @@ def check_features_ignore_redraw(spec: Any, comp: np.ndarray, features: Callable
         for u, v in zip(run(state, player, legal), run(other, player, legal), strict=True):
             assert np.array_equal(u, v), "the redraw changed the network's inputs or features"
     assert changed > 0
+
+
+def check_guided_search_rolls_out(spec: Any, comp: np.ndarray, search_id: int, search: str,
+                                  with_net_rollout: Callable[[np.ndarray, np.ndarray],
+                                                             np.ndarray]) -> None:
+    """A search whose rollout is ``net`` gets the set through ``kernel_switches`` (the fourth
+    switch) and plays whole games; without the switch it refuses in one line, not by a silent
+    other rollout. ``search`` is the search's strategy string, ``with_net_rollout`` the wing's
+    ``expert_with_net_rollout``."""
+    from tajsim.play import conformance as C
+
+    _, net_vec = spec.strategies.parse("net")
+    _, search_vec = spec.strategies.parse(search)
+    guided = with_net_rollout(search_vec, net_vec)
+    switches = spec.strategies.kernel_switches([search_id], [guided])
+    assert switches[3] is not None and switches[3][0] == 1
+    assert spec.strategies.kernel_switches([search_id], [search_vec])[3] is None
+    k = spec.kernels
+    for g in range(2):
+        game = spec.game_class(2, spec.default_edition, 5, g, g)
+        n = k.play_out(game.comp, game.state, np.array([search_id, 0], np.int64),
+                       np.stack([guided, np.zeros_like(guided)]), game.prng,
+                       np.empty(spec.n_actions, np.int64), np.zeros(0, np.int64), *switches)
+        assert n > 20 and spec.current_player(game.state) < 0
+    state, prng, player, legal = C.decision_states(spec, 2, 2, seed=3)[0]
+    with pytest.raises(ValueError, match="kernel has net=None"):
+        k.choose_action(search_id, state, comp, player, guided, prng, legal, len(legal),
+                        *switches[:3], None)

@@ -196,24 +196,8 @@ def test_the_network_guided_search_rolls_out_with_net(net_spec):
     from tajsim.games.maharani.strategies.ids import STRATEGY_MCTS
     from tajsim.games.maharani.strategies.registry import expert_with_net_rollout
 
-    spec, _ = net_spec
-    _, net_vec = spec.strategies.parse("net")
-    _, mcts_vec = spec.strategies.parse("mcts:iterations=6")
-    guided = expert_with_net_rollout(mcts_vec, net_vec)
-    switches = spec.strategies.kernel_switches([STRATEGY_MCTS], [guided])
-    assert switches[3] is not None and switches[3][0] == 1
-    assert spec.strategies.kernel_switches([STRATEGY_MCTS], [mcts_vec])[3] is None
-    k = spec.kernels
-    for g in range(2):
-        game = spec.game_class(2, spec.default_edition, 5, g, g)
-        n = k.play_out(game.comp, game.state, np.array([STRATEGY_MCTS, 0], np.int64),
-                       np.stack([guided, np.zeros_like(guided)]), game.prng,
-                       np.empty(spec.n_actions, np.int64), np.zeros(0, np.int64), *switches)
-        assert n > 20 and spec.current_player(game.state) < 0
-    state, prng, player, legal = C.decision_states(spec, 2, 2, seed=3)[0]
-    with pytest.raises(ValueError, match="kernel has net=None"):
-        k.choose_action(STRATEGY_MCTS, state, MCOMP, player, guided, prng, legal, len(legal),
-                        *switches[:3], None)
+    net_checks.check_guided_search_rolls_out(net_spec[0], MCOMP, STRATEGY_MCTS, "mcts:iterations=6",
+                                             expert_with_net_rollout)
 
 
 def test_the_environment_variable_names_the_weights_file(net_spec, monkeypatch, tmp_path):
