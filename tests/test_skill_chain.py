@@ -5,6 +5,8 @@ reproducibility from a seed on a tiny real chain, the files written and the CLI'
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,7 +35,7 @@ from tajsim.analysis.skill_matches import (
 )
 from tajsim.cli.main import cli
 from tajsim.errors import UserError
-from tajsim.reporting.skill_chain_sections import chain_markdown, write_chain
+from tajsim.reporting.skill_chain_sections import chain_markdown, read_chain, write_chain
 
 
 def synthetic(stronger_wins: int, n: int, ties: int = 0) -> MatchOutcomes:
@@ -372,3 +374,207 @@ def test_cli_refuses_a_folder_of_other_files(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     res = CliRunner().invoke(cli, ["chain", "--game", "maharani", "--out", str(tmp_path)])
     one_line_error(res, "other files")
+
+
+# -- tajsim chain --resume -----------------------------------------------------------------
+#: A cheap real chain: Maharani at 2 players, mcts from 1 iteration, 20 games a step in 2 looks
+#: (seed 1: steps 1 and 3 stop at their first look, step 2 plays both; all three significant).
+RESUMABLE = ["chain", "--game", "maharani", "-p", "2", "--start", "1", "--games", "20",
+             "--looks", "2", "--seed", "1", "-w", "1", "-q"]
+
+
+def chain_run(out, *args: str):
+    return CliRunner().invoke(cli, [*RESUMABLE, "--out", str(out), *args])
+
+
+def table_lines(folder) -> list[str]:
+    return [line for line in (folder / "chain.md").read_text().splitlines()
+            if line.startswith("| ") or line.startswith("**Chain length")]
+
+
+@pytest.fixture(scope="module")
+def fresh_chain(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fresh")
+    res = chain_run(out, "--max-steps", "3")
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_a_resumed_chain_equals_the_chain_played_in_one_go(fresh_chain, tmp_path):
+    assert chain_run(tmp_path, "--max-steps", "1").exit_code == 0
+    one = (tmp_path / "chain.csv").read_text()
+    res = chain_run(tmp_path, "--max-steps", "2", "--resume")
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "chain.md").read_text()
+    assert "Resumed: step 1 played earlier, 2 in a resumed run" in text
+    assert "--max-steps 2 " in text and "--resume" not in text.split("```")[1]
+    assert re.search(r"^Cost: [\d,]+ s wall, [\d,]+ s CPU in all: [\d,]+ s wall, [\d,]+ s CPU "
+                     r"earlier \(step 1\) and .* in the resumed run \(step 2; 1 worker", text,
+                     re.MULTILINE), text
+    assert (tmp_path / "chain.csv").read_text().startswith(one)  # step 1 kept as it was
+    res = chain_run(tmp_path, "--max-steps", "3", "--resume")
+    assert res.exit_code == 0, res.output
+    # every column of every step, and the page's table, as the chain played in one go
+    assert (tmp_path / "chain.csv").read_bytes() == (fresh_chain / "chain.csv").read_bytes()
+    assert table_lines(tmp_path) == table_lines(fresh_chain)
+    fresh = pd.read_csv(fresh_chain / "chain.csv")
+    assert fresh["significant"].all() and fresh["look"].tolist() == [1, 2, 1]
+    text = (tmp_path / "chain.md").read_text()
+    assert "Resumed: steps 1-2 played earlier, 3 in a resumed run" in text
+    made = text.split("```")[1].strip()
+    assert made == (fresh_chain / "chain.md").read_text().split("```")[1].strip().replace(
+        str(fresh_chain), str(tmp_path))
+    # the API: kept steps read back and played on give the one-go table
+    kept = read_chain(tmp_path).table.iloc[:1]
+    table, _ = play_chain("maharani", 2, "1", games=20, looks=2, max_steps=3, seed=1,
+                          workers=1, kept=kept)
+    pd.testing.assert_frame_equal(table, fresh.astype(table.dtypes.to_dict()), rtol=1e-5)
+
+
+def test_resume_plays_nothing_where_there_is_nothing_to_play(fresh_chain, tmp_path):
+    import shutil
+
+    for steps in ("3", "2"):  # --max-steps not above the kept steps: reported as it is
+        folder = tmp_path / steps
+        shutil.copytree(fresh_chain, folder)
+        before = {p.name: p.read_bytes() for p in folder.iterdir()}
+        res = CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(folder), "--max-steps",
+                                       steps, "--resume"])
+        assert res.exit_code == 0, res.output
+        assert "step 3 (kept)" in res.output and "nothing to play" in res.output
+        assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_resume_of_an_ended_chain_says_it_has_ended(tmp_path):
+    # 2 games a step cannot be significant (p >= 0.079): the chain ends at step 1
+    args = ["chain", "--game", "maharani", "-p", "2", "--start", "1", "--games", "2",
+            "--looks", "1", "--seed", "3", "-w", "1", "--out", str(tmp_path)]
+    assert CliRunner().invoke(cli, [*args, "--max-steps", "1", "-q"]).exit_code == 0
+    assert not pd.read_csv(tmp_path / "chain.csv")["significant"].iloc[0]
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    res = CliRunner().invoke(cli, [*args, "--max-steps", "4", "--resume"])
+    assert res.exit_code == 0, res.output
+    assert "the chain has ended: step 1 is not significant; nothing to play" in res.output
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+@pytest.mark.parametrize("option, value, needle", [
+    ("--games", "40", "--games 20, this command asks for --games 40"),
+    ("--seed", "2", "--seed 1, this command asks for --seed 2"),
+    ("--start", "4", "--start mcts:iterations=1, this command asks for --start "
+                     "mcts:iterations=4"),
+    ("--looks", "3", "--looks 2, this command asks for --looks 3"),
+    ("--interim-p", "0.002", "--interim-p 0.001, this command asks for --interim-p 0.002"),
+    ("--factor", "2", "--factor 4, this command asks for --factor 2"),
+    ("-p", "4", "-p 2, this command asks for -p 4"),
+    ("--game", "tajmahal", "--game maharani, this command asks for --game tajmahal"),
+])
+def test_resume_refuses_another_design(fresh_chain, option, value, needle):
+    args = list(RESUMABLE)
+    if option in args:
+        args[args.index(option) + 1] = value
+    else:
+        args += [option, value]
+    if option == "--game":
+        args[args.index("--start") + 1] = "ismcts:iterations=1"
+    res = CliRunner().invoke(cli, [*args, "--out", str(fresh_chain), "--max-steps", "4",
+                                   "--resume"])
+    one_line_error(res, needle, str(fresh_chain))
+
+
+def test_resume_compares_editions_by_name(tmp_path):
+    from tajsim.cli.chain import check_same_design
+
+    design = dict(game="tajmahal", players=2, start="ismcts:iterations=16", games=2000,
+                  looks=4, interim_p=0.001, factor=4.0, seed=1)
+    earlier = {**design, "edition": None, "max_steps": 4, "out": "x", "workers": 1}
+    check_same_design(earlier, tmp_path, **design, edition="2018")  # the default, named
+    with pytest.raises(UserError, match="--edition 2018, this command asks for --edition 2000"):
+        check_same_design(earlier, tmp_path, **design, edition="2000")
+    # a one-look chain has no interim look: its --interim-p (unwritten by old chains) is moot
+    check_same_design({**earlier, "looks": 1, "interim_p": None}, tmp_path,
+                      **{**design, "looks": 1, "interim_p": 0.01}, edition="2018")
+
+
+def test_resume_without_an_earlier_chain_is_one_line(tmp_path):
+    one_line_error(chain_run(tmp_path / "none", "--max-steps", "2", "--resume"),
+                   "chain.csv is missing")
+    tmp_path.joinpath("chain.csv").write_text("step\n1\n")
+    one_line_error(chain_run(tmp_path, "--max-steps", "2", "--resume"), "chain.md is missing")
+
+
+def _corrupt(kind: str, csv: str) -> str:
+    lines = csv.splitlines()
+    head, rows = lines[0].split(","), [line.split(",") for line in lines[1:]]
+    if kind == "columns":
+        return ",".join(head[:-1]) + "\n" + "\n".join(",".join(r[:-1]) for r in rows) + "\n"
+    if kind == "value":
+        rows[0][head.index("share")] = "lots"
+    elif kind == "bool":
+        rows[0][head.index("significant")] = "maybe"
+    elif kind == "steps":
+        rows[0][head.index("step")] = "2"
+    elif kind == "level":
+        rows[0][head.index("stronger")] = "mcts:iterations=5"
+    elif kind == "games":
+        rows[0][head.index("n")] = "12"
+    elif kind == "empty":
+        rows = []
+    elif kind == "truncated":
+        return "\n".join(lines)[: len(lines[0]) + 20]
+    return "\n".join(",".join(r) for r in [head, *rows]) + "\n"
+
+
+@pytest.mark.parametrize("kind, needle", [
+    ("columns", "wrong columns (missing level)"),
+    ("value", "column share: 'lots' is not a float"),
+    ("bool", "column significant: 'maybe' is not a bool"),
+    ("steps", "steps 2, 2, 3 are not 1 .. 3"),
+    ("level", "step 1: levels mcts:iterations=1 -> mcts:iterations=5 are not the design's"),
+    ("games", "step 1: n = 12 games at look 1 is not the design's 10"),
+    ("empty", "holds no steps"),
+    ("truncated", "chain.csv"),
+])
+def test_resume_refuses_a_corrupt_chain_csv(fresh_chain, tmp_path, kind, needle):
+    import shutil
+
+    shutil.copytree(fresh_chain, tmp_path, dirs_exist_ok=True)
+    csv = tmp_path / "chain.csv"
+    csv.write_text(_corrupt(kind, csv.read_text()))
+    one_line_error(chain_run(tmp_path, "--max-steps", "4", "--resume"), needle, str(csv))
+
+
+def test_resume_refuses_a_chain_md_without_its_command(fresh_chain, tmp_path):
+    import shutil
+
+    shutil.copytree(fresh_chain, tmp_path, dirs_exist_ok=True)
+    md = tmp_path / "chain.md"
+    md.write_text(md.read_text().replace("Made with:", "Made by hand:"))
+    one_line_error(chain_run(tmp_path, "--max-steps", "4", "--resume"), "Made with",
+                   str(md))
+
+
+def test_a_resumed_chain_without_the_earlier_cost_says_so(tmp_path):
+    assert chain_run(tmp_path, "--max-steps", "1").exit_code == 0
+    md = tmp_path / "chain.md"
+    md.write_text("\n".join(line for line in md.read_text().splitlines()
+                            if not line.startswith("Cost:")) + "\n")
+    res = chain_run(tmp_path, "--max-steps", "2", "--resume")
+    assert res.exit_code == 0, res.output
+    text = md.read_text()
+    assert "Cost of the resumed run (step 2): " in text
+    assert "the earlier run's (step 1) is not recorded" in text
+    assert not re.search(r"^Cost: ", text, re.MULTILINE)
+
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
+
+
+def test_the_shipped_one_look_chain_reads_back_with_its_design():
+    stored = read_chain(REPORTS / "maharaja/chain_2p_search")  # written before the look columns
+    assert stored.options["looks"] == 1 and stored.options["interim_p"] is None
+    assert stored.table["look"].tolist() == [1, 1, 1]
+    assert stored.table["level"].tolist() == [0.05] * 3 and stored.wall_s is None
+    shipped = read_chain(REPORTS / "maharaja/chain_2p")
+    assert shipped.options["start"] == "turnsearch:iterations=4"
+    assert (shipped.wall_s, shipped.cpu_s) == (673.0, 152.0)

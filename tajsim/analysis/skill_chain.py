@@ -83,8 +83,8 @@ from tajsim.strategies.spec import StrategySpec
 
 __all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_INTERIM_P", "DEFAULT_LOOKS",
            "DEFAULT_MARGIN", "ChainLevels", "StepDesign", "StepStatistics", "chain_levels",
-           "concat_outcomes", "elo_gap", "one_sided_p", "play_chain", "run_chain",
-           "search_strategy", "stage_outcomes", "step_design", "step_statistics"]
+           "check_kept_steps", "concat_outcomes", "elo_gap", "one_sided_p", "play_chain",
+           "run_chain", "search_strategy", "stage_outcomes", "step_design", "step_statistics"]
 
 #: The one-sided level of each step's test.
 ALPHA = 0.05
@@ -381,7 +381,8 @@ PlayStep = Callable[..., MatchOutcomes]
 def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPHA,
               margin: float = DEFAULT_MARGIN, budgets: Sequence[float] | None = None,
               on_step: Callable[[pd.DataFrame], None] | None = None,
-              design: StepDesign | None = None) -> pd.DataFrame:
+              design: StepDesign | None = None,
+              kept: pd.DataFrame | None = None) -> pd.DataFrame:
     """Climb ``levels`` (weakest first) step by step until a step's gain is not significant.
 
     ``play_step(k, weaker, stronger)`` plays step ``k`` (1-based) and returns its
@@ -403,15 +404,24 @@ def run_chain(levels: Sequence[str], play_step: PlayStep, *, alpha: float = ALPH
         before the first that is not), ``ended`` (``"not significant"``, or ``"levels
         exhausted"`` when every step gained: the length is then a lower bound); ``on_step``
         sees ``"running"`` while the chain goes on.
+
+    ``kept``: the first steps of the same chain played earlier (a resumed chain,
+    :func:`check_kept_steps`): they are not played again, the chain goes on at the next step
+    (nothing more when the last kept step is not significant), and the table holds them first.
+    Each step's games depend on the step alone (``play_step`` seeds them from it), so the table
+    is the one the chain played in one go makes.
     """
     if len(levels) < 2:
         raise ValueError("a chain needs at least two levels")
     budget_list = list(budgets) if budgets is not None else [float("nan")] * len(levels)
     rows: list[dict[str, Any]] = []
-    table = pd.DataFrame(columns=list(CHAIN_COLUMNS))
+    if kept is not None:
+        rows = [dict(r) for r in kept[list(CHAIN_COLUMNS)].to_dict("records")]
+    table = _chain_table(rows) if rows else pd.DataFrame(columns=list(CHAIN_COLUMNS))
     if design is not None:
         alpha = design.alpha
-    for k in range(1, len(levels)):
+    first = len(rows) + 1 if all(bool(r["significant"]) for r in rows) else len(levels)
+    for k in range(first, len(levels)):
         weaker, stronger = levels[k - 1], levels[k]
         if design is None:
             out, look, looks, level = play_step(k, weaker, stronger), 0, 1, alpha
@@ -458,6 +468,49 @@ def _chain_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return table
 
 
+def check_kept_steps(table: pd.DataFrame, levels: ChainLevels, design: StepDesign,
+                     where: str) -> None:
+    """That ``table`` (a chain read back, :data:`CHAIN_COLUMNS`) holds the first steps of the
+    chain of ``levels`` and ``design``: steps 1 .. k, each between the design's levels at their
+    budgets, its games those of the look it stopped at, every step but the last significant.
+    ``levels`` must reach at least k steps. A one-line ``UserError`` naming ``where`` (the
+    file) otherwise."""
+    def bad(step: int | None, what: str) -> UserError:
+        at = f" step {step}:" if step is not None else ""
+        return UserError(f"{where}:{at} {what}; expected the steps 1 .. k of the chain from "
+                         f"{levels.labels[0]} as tajsim chain wrote them")
+
+    if table.empty:
+        raise bad(None, "holds no steps")
+    steps = [int(x) for x in table["step"]]
+    if steps != list(range(1, len(steps) + 1)):
+        raise bad(None, f"steps {', '.join(map(str, steps[:6]))} are not 1 .. {len(steps)}")
+    labels, budgets = levels.labels, levels.budgets
+    for i, r in enumerate(table.itertuples(index=False)):
+        k = i + 1
+        if k >= len(labels):
+            raise bad(k, f"{r.stronger} is beyond the design's last level {labels[-1]}")
+        if (r.weaker, r.stronger) != (labels[k - 1], labels[k]):
+            raise bad(k, f"levels {r.weaker} -> {r.stronger} are not the design's "
+                         f"{labels[k - 1]} -> {labels[k]}")
+        if (float(r.budget_weaker), float(r.budget_stronger)) != (budgets[k - 1], budgets[k]):
+            raise bad(k, f"budgets {r.budget_weaker:g} -> {r.budget_stronger:g} are not "
+                         f"{budgets[k - 1]:g} -> {budgets[k]:g}")
+        if int(r.looks) != design.looks or not 1 <= int(r.look) <= design.looks:
+            raise bad(k, f"look {r.look} of {r.looks} is not a look of the design's "
+                         f"{design.looks}")
+        if int(r.n) != design.stages[int(r.look) - 1]:
+            raise bad(k, f"n = {r.n} games at look {r.look} is not the design's "
+                         f"{design.stages[int(r.look) - 1]}")
+        level = design.level(int(r.look) - 1)
+        if not math.isclose(float(r.level), level, rel_tol=1e-5):
+            raise bad(k, f"level {r.level:g} is not look {r.look}'s {level:g}")
+        if bool(r.ends_chain) is bool(r.significant):
+            raise bad(k, "ends_chain is not the opposite of significant")
+        if not r.significant and k < len(steps):
+            raise bad(k, "is not significant, yet steps follow it")
+
+
 def stage_outcomes(game: str, players: int, weaker: str, stronger: str, design: StepDesign,
                    step: int, stage: int, seed: int, *, edition: str | None = None,
                    workers: int | None = None, progress: bool | None = False,
@@ -478,7 +531,7 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                interim_p: float = DEFAULT_INTERIM_P, workers: int | None = None,
                progress: bool | None = False, log: Callable[[str], None] | None = None,
                on_step: Callable[[pd.DataFrame], None] | None = None,
-               ) -> tuple[pd.DataFrame, ChainLevels]:
+               kept: pd.DataFrame | None = None) -> tuple[pd.DataFrame, ChainLevels]:
     """Play a skill chain of ``game`` at ``players`` seats (:func:`chain_levels`,
     :func:`run_chain`): each step a match of up to ``games`` games (rounded up to whole seating
     blocks) on every core, in ``looks`` group-sequential stages (:func:`step_design`; ``looks =
@@ -486,7 +539,11 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
     the sequential design; otherwise each stage's new games a match whose seed is derived from
     ``seed``, the step and the stage). Returns the chain table (its ``attrs`` also hold
     ``game``, ``players``, ``seed``, ``games``, ``factor``, ``param``, ``ended_by_range``,
-    ``looks``, ``stages``, ``interim_p`` and ``final_level``) and the levels."""
+    ``looks``, ``stages``, ``interim_p`` and ``final_level``) and the levels.
+
+    ``kept``: the first steps of this chain, played earlier (read back from its
+    ``chain.csv``; checked by :func:`check_kept_steps`): a resumed chain plays on from the next
+    step with the seeds the chain played in one go uses, so its table is that chain's."""
     spec = get_game(game)
     players = spec.players_or_default(players, edition)
     design = step_design(games, match_block(players), looks, alpha=alpha, interim_p=interim_p)
@@ -494,6 +551,10 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
     if len(levels.budgets) < 2:
         raise UserError(f"{levels.text(levels.budgets[0])} at {factor:g} times its budget "
                         f"leaves {levels.param}'s range; expected a lower start")
+    if kept is not None:
+        check_kept_steps(kept, chain_levels(spec, start, factor=factor,
+                                            max_steps=max(max_steps, len(kept))),
+                         design, "the kept steps")
     increments = design.increments()
 
     def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
@@ -526,8 +587,8 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
 
     if looks == 1:
         table = run_chain(levels.labels, play_step, alpha=alpha, margin=margin,
-                          budgets=levels.budgets, on_step=step_done)
+                          budgets=levels.budgets, on_step=step_done, kept=kept)
     else:
         table = run_chain(levels.labels, play_stage, margin=margin, budgets=levels.budgets,
-                          on_step=step_done, design=design)
+                          on_step=step_done, design=design, kept=kept)
     return tagged(table), levels

@@ -6,7 +6,7 @@ each step the two levels head to head in every seating, until a step's gain is n
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,8 @@ from tajsim.errors import UserError
 
 if TYPE_CHECKING:  # pandas loads only when a chain runs, not for tajsim --help
     import pandas as pd
+
+    from tajsim.engine.spec import GameSpec
 
 #: The files a chain writes (a folder holding anything else is refused without --force).
 CHAIN_FILES = ("chain.csv", "chain.md", "fig_chain.png")
@@ -43,6 +45,47 @@ def check_chain_folder(out: Path, force: bool) -> None:
             raise UserError(f"--out {str(out)!r} holds other files ({', '.join(foreign[:3])}"
                             f"{' ...' if len(foreign) > 3 else ''}); expected an empty folder or "
                             "an earlier chain's (or --force)")
+
+
+def _edition_name(spec: GameSpec, edition: str | None) -> str:
+    """The edition's name (the game's default for None)."""
+    return spec.editions[spec.edition_index(edition if edition is not None
+                                            else spec.default_edition)]
+
+
+def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -> None:
+    """That the chain in ``folder`` (its "Made with" options, :func:`read_chain`) was played
+    with the ``requested`` design (``game``, ``players``, ``start``, ``games``, ``looks``,
+    ``interim_p``, ``factor``, ``seed``, ``edition``); a one-line ``UserError`` naming the first
+    option that differs, its earlier and its requested value. ``interim_p`` counts only for
+    steps of more than one look (a one-look step has no interim look)."""
+    from tajsim.games.registry import get_game
+
+    flags = {"game": "--game", "players": "-p", "start": "--start", "games": "--games",
+             "looks": "--looks", "interim_p": "--interim-p", "factor": "--factor",
+             "seed": "--seed", "edition": "--edition"}
+
+    def text(name: str, value: Any) -> str:
+        if name == "interim_p" and value is None:
+            return "0.001"  # the default, not written by chains made before the option
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    before = dict(earlier)
+    if before.get("game") == requested["game"]:  # the edition's name, the default for none
+        try:
+            before["edition"] = _edition_name(get_game(requested["game"]),
+                                              before.get("edition"))
+        except UserError:
+            pass  # an unknown edition: shown as written, it differs
+    for name, flag in flags.items():
+        if name == "interim_p" and requested["looks"] == 1:
+            continue
+        was, now = text(name, before.get(name)), text(name, requested[name])
+        if was != now:
+            raise UserError(f"--resume: the chain in {folder} was played with {flag} {was}, "
+                            f"this command asks for {flag} {now}; expected the earlier "
+                            "chain's design (every option but --max-steps, --workers and "
+                            "--out as its chain.md's Made with line gives it)")
 
 
 @click.command("chain")
@@ -74,10 +117,15 @@ def check_chain_folder(out: Path, force: bool) -> None:
               help="Folder for chain.md, chain.csv and fig_chain.png (default: "
                    "reports/<game>/chain_<N>p).")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files.")
+@click.option("--resume", is_flag=True,
+              help="Extend the chain already in --out (its chain.csv and chain.md): the same "
+                   "design (every option but --max-steps, --workers, --out), its steps kept, "
+                   "not played again; play goes on at the next step with the seeds the chain "
+                   "played in one go uses, up to a larger --max-steps.")
 @verbosity_options
 def command(game: str, players: int | None, start: str | None, games: int, looks: int,
             interim_p: float, max_steps: int, factor: float, edition: str | None, seed: int,
-            workers: int | None, out: str | None, force: bool, quiet: bool,
+            workers: int | None, out: str | None, force: bool, resume: bool, quiet: bool,
             verbose: bool) -> None:
     """Skill chain: the game's search at 4 times the budget per level, each step played head
     to head in every seating, until a step's gain is not significant (one-sided score test at
@@ -91,15 +139,22 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
       tajsim chain --game maharani -p 2 --start 25 --games 2000
       tajsim chain --game maharaja -p 4 --start turnsearch:iterations=2 --max-steps 3
       tajsim chain --game tajmahal -p 4 --start ismcts:iterations=50 --looks 1
+      tajsim chain --game maharani -p 2 --start 25 --games 2000 --max-steps 8 --resume
     """
+    import shlex
     import time
 
-    from tajsim.analysis.skill_chain import chain_levels, play_chain, step_design
+    from tajsim.analysis.skill_chain import (
+        chain_levels,
+        check_kept_steps,
+        play_chain,
+        step_design,
+    )
     from tajsim.analysis.skill_matches import match_block
     from tajsim.cli.profile import cpu_seconds
     from tajsim.games.registry import get_game
     from tajsim.reporting.experiments import report_dir
-    from tajsim.reporting.skill_chain_sections import write_chain
+    from tajsim.reporting.skill_chain_sections import read_chain, write_chain
 
     echo = Echo(quiet, verbose)
     workers = check_workers(workers)
@@ -118,31 +173,74 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     check_chain_folder(folder, force)
+    # the command that makes the whole chain in one go (a resumed chain's too); shlex.quote
+    # leaves the plain texts of the shipped chains as they are
     made_with = (f"tajsim chain --game {spec.name} -p {players} --start "
-                 f"{levels.labels[0]} --games {games} --looks {looks} --interim-p "
-                 f"{interim_p:g} --max-steps {max_steps} --factor {factor:g} --seed {seed} "
-                 f"--out {folder}" + (f" -w {workers}" if workers is not None else ""))
+                 f"{shlex.quote(levels.labels[0])} --games {games} --looks {looks} --interim-p "
+                 f"{interim_p:g} --max-steps {max_steps} --factor {factor:g}"
+                 + (f" --edition {shlex.quote(edition)}" if edition is not None else "")
+                 + f" --seed {seed} --out {shlex.quote(str(folder))}"
+                 + (f" -w {workers}" if workers is not None else ""))
+
+    def say_step(r: pd.Series, kept: str = "") -> None:
+        verdict = (f"{'significant' if r.significant else 'not significant'} at "
+                   f"{r.level:g}")
+        at = f" at look {r.look} of {r.looks}" if r.looks > 1 else ""
+        echo.say(f"step {r.step}{kept}{at}: {r.stronger} wins {100 * r.share:.1f}% "
+                 f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] against {r.weaker} "
+                 f"(n = {r.n:,}, one-sided p = {r.p_value:.2g}; Elo gap {r.elo:+.0f} "
+                 f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]; upsets "
+                 f"{100 * r.upset_rate:.1f}%): {verdict}")
+
+    kept = None
+    earlier: dict[str, float | int | None] = {}
+    if resume:
+        stored = read_chain(folder)
+        check_same_design(stored.options, folder, game=spec.name, players=players,
+                          start=levels.labels[0], games=games, looks=looks,
+                          interim_p=interim_p, factor=factor, seed=seed,
+                          edition=_edition_name(spec, edition))
+        kept = stored.table
+        steps = len(kept)
+        # the levels as far as the kept steps reach, and one step beyond
+        reach = chain_levels(spec, levels.labels[0], factor=factor,
+                             max_steps=max(max_steps, steps + 1))
+        check_kept_steps(kept, reach, design, f"--resume: {folder / 'chain.csv'}")
+        for _, r in kept.iterrows():
+            say_step(r, " (kept)")
+        last = kept.iloc[-1]
+        where = f"{folder}/chain.md, chain.csv and fig_chain.png are left as they are"
+        if not last.significant:
+            echo.say(f"the chain has ended: step {steps} is not significant; nothing to play "
+                     f"({where})")
+            return
+        if len(reach.budgets) - 1 == steps:
+            echo.say(f"the chain has ended: the budget after {last.stronger} leaves "
+                     f"{reach.param}'s range; nothing to play ({where})")
+            return
+        if max_steps <= steps:
+            echo.say(f"the chain has {steps} step{'s' if steps != 1 else ''} already, "
+                     f"--max-steps {max_steps} plays no more (a larger --max-steps extends "
+                     f"it); nothing to play ({where})")
+            return
+        earlier = {"earlier_steps": steps, "earlier_wall_s": stored.wall_s,
+                   "earlier_cpu_s": stored.cpu_s}
+        echo.say(f"resuming the chain in {folder}: {steps} step{'s' if steps != 1 else ''} "
+                 f"kept (not played again), playing on from step {steps + 1}")
     looks_text = (f" in {design.looks} looks ({', '.join(f'{x:,}' for x in design.stages)})"
                   if looks > 1 else "")
     echo.say(f"skill chain of {spec.title}, {players} players: {' -> '.join(levels.labels)}; "
              f"up to {design.stages[-1]:,} games a step{looks_text}, seed {seed}")
-    on_interrupt("no step finished; nothing was written")
+    on_interrupt("no step finished; nothing was written" if kept is None else
+                 f"no new step finished; the earlier chain in {folder} is as it was")
     started, cpu_started = time.perf_counter(), cpu_seconds()
 
     def step_done(table: pd.DataFrame) -> None:
         # the cost so far, beside the command (worker CPU counts once the workers finish)
         table.attrs.update(wall_s=time.perf_counter() - started,
-                           cpu_s=cpu_seconds() - cpu_started, workers=workers)
+                           cpu_s=cpu_seconds() - cpu_started, workers=workers, **earlier)
         write_chain(table, folder, made_with)
-        r = table.iloc[-1]
-        verdict = (f"{'significant' if r.significant else 'not significant'} at "
-                   f"{r.level:g}")
-        at = f" at look {r.look} of {r.looks}" if r.looks > 1 else ""
-        echo.say(f"step {r.step}{at}: {r.stronger} wins {100 * r.share:.1f}% "
-                 f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] against {r.weaker} "
-                 f"(n = {r.n:,}, one-sided p = {r.p_value:.2g}; Elo gap {r.elo:+.0f} "
-                 f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]; upsets "
-                 f"{100 * r.upset_rate:.1f}%): {verdict}")
+        say_step(table.iloc[-1])
         on_interrupt(f"the {len(table)} finished step{'s' if len(table) != 1 else ''} are "
                      f"kept in {folder}/chain.md and chain.csv")
 
@@ -150,7 +248,7 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                           interim_p=interim_p, max_steps=max_steps, factor=factor, seed=seed,
                           edition=edition,
                           workers=workers, progress=False if quiet else None, log=echo.log,
-                          on_step=step_done)
+                          on_step=step_done, kept=kept)
     length = table.attrs["chain_length"]
     bound = "" if table.attrs["ended"] == "not significant" else "at least "
     echo.say(f"chain length: {bound}{length} significant step{'s' if length != 1 else ''}; "

@@ -14,12 +14,17 @@
 from __future__ import annotations
 
 import math
+import re
+import shlex
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from tajsim.analysis.skill_chain import ALPHA, CHAIN_COLUMNS
 from tajsim.analysis.skill_profile import profile_matrix
 from tajsim.analysis.stats.verdicts import (
     DIFFERS,
@@ -40,8 +45,8 @@ from tajsim.reporting.render import (
 from tajsim.reporting.verdict_wording import margin_of
 from tajsim.running.run_files import atomic_write
 
-__all__ = ["chain_figure", "chain_markdown", "profile_cells", "read_stored_profile",
-           "section_skill_profile", "write_chain"]
+__all__ = ["StoredChain", "chain_figure", "chain_markdown", "profile_cells", "read_chain",
+           "read_stored_profile", "section_skill_profile", "write_chain"]
 
 
 def _pct(x: float, signed: bool = False) -> str:
@@ -399,15 +404,42 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
                      "measured.")
     if command:
         lines += ["", "Made with:", "", "```", command, "```"]
+        earlier = int(a.get("earlier_steps") or 0)
+        if earlier:
+            lines += ["", f"Resumed: {_steps(1, earlier)} played earlier, "
+                      f"{_steps(earlier + 1, len(table), word=False)} in a resumed run "
+                      "(`--resume`: the earlier steps kept, not replayed; each step's games are "
+                      "seeded from the chain's seed and the step, so the table is the one this "
+                      "command makes in one go)."]
         if a.get("wall_s") is not None:
             workers = a.get("workers")
             cores = ("all cores" if workers is None
                      else f"{workers} worker{'s' if workers != 1 else ''}")
-            lines += ["", f"Cost: {float(a['wall_s']):,.0f} s wall, {float(a['cpu_s']):,.0f} s "
-                      f"CPU ({cores}; the "
-                      "CPU of this process and its finished worker processes) on the machine "
-                      "it ran on."]
+            how = (f"{cores}; the CPU of this process and its finished worker processes")
+            wall, cpu = float(a["wall_s"]), float(a["cpu_s"])
+            if not earlier:
+                lines += ["", f"Cost: {wall:,.0f} s wall, {cpu:,.0f} s CPU ({how}) on the "
+                          "machine it ran on."]
+            elif a.get("earlier_wall_s") is not None:
+                e_wall, e_cpu = float(a["earlier_wall_s"]), float(a["earlier_cpu_s"])
+                lines += ["", f"Cost: {e_wall + wall:,.0f} s wall, {e_cpu + cpu:,.0f} s CPU in "
+                          f"all: {e_wall:,.0f} s wall, {e_cpu:,.0f} s CPU earlier "
+                          f"({_steps(1, earlier)}) and {wall:,.0f} s wall, {cpu:,.0f} s CPU in "
+                          f"the resumed run ({_steps(earlier + 1, len(table))}; {how}), on the "
+                          "machines they ran on."]
+            else:
+                lines += ["", f"Cost of the resumed run ({_steps(earlier + 1, len(table))}): "
+                          f"{wall:,.0f} s wall, {cpu:,.0f} s CPU ({how}) on the machine it "
+                          f"ran on; the earlier run's ({_steps(1, earlier)}) is not recorded."]
     return "\n".join(lines) + "\n"
+
+
+def _steps(first: int, last: int, word: bool = True) -> str:
+    """``steps 1-2``, ``step 3`` (``3`` without ``word``); ``no step`` for none."""
+    if last < first:
+        return "no step"
+    span = str(first) if first == last else f"{first}-{last}"
+    return f"{'step' if first == last else 'steps'} {span}" if word else span
 
 
 def write_chain(table: pd.DataFrame, out_dir: str | Path, command: str = "",
@@ -429,3 +461,154 @@ def write_chain(table: pd.DataFrame, out_dir: str | Path, command: str = "",
             plt.close("all")
     atomic_write(paths[1], text.encode("utf-8"))
     return paths
+
+
+# -- a chain read back (tajsim chain --resume) ------------------------------------------------
+#: The options of a chain's "Made with" command that :func:`read_chain` reads, and their types.
+_MADE_WITH = {"--game": ("game", str), "-p": ("players", int), "--start": ("start", str),
+              "--games": ("games", int), "--looks": ("looks", int),
+              "--interim-p": ("interim_p", float), "--max-steps": ("max_steps", int),
+              "--factor": ("factor", float), "--edition": ("edition", str),
+              "--seed": ("seed", int), "--out": ("out", str), "-w": ("workers", int)}
+#: The columns of chains written before the group-sequential steps (one look each).
+_ONE_LOOK_COLUMNS = CHAIN_COLUMNS[:-3]
+
+
+@dataclass(frozen=True)
+class StoredChain:
+    """A chain that ``tajsim chain`` wrote (:func:`read_chain`): its table (the columns of
+    :data:`~tajsim.analysis.skill_chain.CHAIN_COLUMNS`, the values as ``chain.csv`` holds them),
+    the options of the command that made it (its design: ``game``, ``players``, ``start``,
+    ``games``, ``looks``, ``interim_p`` (None where the command does not give it: the default),
+    ``max_steps``, ``factor``, ``seed``, ``edition`` (None: the default), ``out``, ``workers``),
+    that command, and its cost (wall and CPU seconds; None where ``chain.md`` has no Cost
+    line)."""
+
+    table: pd.DataFrame
+    options: dict[str, Any]
+    command: str
+    wall_s: float | None
+    cpu_s: float | None
+
+
+def _csv_value(text: str, kind: str) -> Any:
+    if kind == "int":
+        return int(text)
+    if kind == "float":
+        return float(text) if text != "" else float("nan")
+    if kind == "bool":
+        if text not in ("True", "False"):
+            raise ValueError(text)
+        return text == "True"
+    if text == "":
+        raise ValueError(text)
+    return text
+
+
+#: The kind of each chain column's values in chain.csv.
+_COLUMN_KIND = {c: ("int" if c in ("step", "n", "look", "looks")
+                    else "bool" if c in ("significant", "ends_chain")
+                    else "str" if c in ("weaker", "stronger", "equivalence") else "float")
+                for c in CHAIN_COLUMNS}
+
+
+def read_chain(folder: str | Path) -> StoredChain:
+    """The chain ``tajsim chain`` wrote into ``folder``: ``chain.csv`` (every value checked
+    against its column's type) and the "Made with" command and Cost line of ``chain.md`` (the
+    chain's design). A chain of one-look steps written before the look columns existed reads
+    with ``look`` 1, ``looks`` 1 and ``level`` 0.05 (what it tested at). A missing, corrupt or
+    truncated file is a one-line ``UserError`` naming it and what was expected; nothing is
+    guessed."""
+    from tajsim.errors import UserError
+
+    folder = Path(folder)
+    csv_path, md_path = folder / "chain.csv", folder / "chain.md"
+    expected = ("expected the chain.csv and chain.md that tajsim chain writes (run it without "
+                "--resume to start a chain)")
+    for path in (csv_path, md_path):
+        if not path.is_file():
+            raise UserError(f"--resume: {path} is missing; {expected}")
+    try:
+        text = md_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"--resume: {md_path} cannot be read ({exc}); {expected}") from None
+    found = re.search(r"^Made with:\n\n```\n(.+)\n```", text, re.MULTILINE)
+    if found is None:
+        raise UserError(f"--resume: {md_path} has no \"Made with\" command; expected the "
+                        "chain.md of tajsim chain, whose command gives the chain's design")
+    command = found.group(1).strip()
+    options = _made_with_options(command, md_path)
+    cost = re.search(r"^Cost: ([\d,.]+) s wall, ([\d,.]+) s CPU", text, re.MULTILINE)
+    wall = float(cost.group(1).replace(",", "")) if cost else None
+    cpu = float(cost.group(2).replace(",", "")) if cost else None
+    try:
+        raw = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(f"--resume: {csv_path} cannot be read ({first}); expected the table "
+                        "tajsim chain writes") from None
+    columns = tuple(raw.columns)
+    if columns == _ONE_LOOK_COLUMNS and options["looks"] == 1:
+        raw = raw.assign(look="1", looks="1", level=str(ALPHA))
+    elif columns != CHAIN_COLUMNS:
+        missing = [c for c in CHAIN_COLUMNS if c not in columns]
+        other = [c for c in columns if c not in CHAIN_COLUMNS]
+        what = (f"missing {', '.join(missing[:4])}" if missing else
+                f"other columns {', '.join(other[:4])}" if other else "columns out of order")
+        raise UserError(f"--resume: {csv_path} has the wrong columns ({what}); expected the "
+                        f"{len(CHAIN_COLUMNS)} columns {CHAIN_COLUMNS[0]} .. {CHAIN_COLUMNS[-1]} "
+                        "that tajsim chain writes")
+    rows: list[dict[str, Any]] = []
+    for i, record in enumerate(raw.to_dict("records")):
+        row: dict[str, Any] = {}
+        for column in CHAIN_COLUMNS:
+            value, kind = record[column], _COLUMN_KIND[column]
+            try:
+                row[column] = _csv_value(str(value), kind)
+            except ValueError:
+                raise UserError(f"--resume: {csv_path} line {i + 2}, column {column}: "
+                                f"{value!r} is not {'a' if kind != 'int' else 'an'} {kind}; "
+                                "expected the table tajsim chain writes") from None
+        rows.append(row)
+    if not rows:
+        raise UserError(f"--resume: {csv_path} holds no steps; expected the table tajsim chain "
+                        "writes after each step")
+    table = pd.DataFrame(rows, columns=list(CHAIN_COLUMNS))
+    return StoredChain(table, options, command, wall, cpu)
+
+
+def _made_with_options(command: str, where: Path) -> dict[str, Any]:
+    """The options of a chain's "Made with" command (:data:`_MADE_WITH`); a one-line
+    ``UserError`` for a command that is not a chain's."""
+    from tajsim.errors import UserError
+
+    def bad(what: str) -> UserError:
+        return UserError(f"--resume: {where}'s \"Made with\" command {what}; expected the "
+                         "tajsim chain command that made the chain")
+
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise bad(f"cannot be split ({exc})") from None
+    if words[:2] != ["tajsim", "chain"]:
+        raise bad("is not a tajsim chain command")
+    options: dict[str, Any] = {"interim_p": None, "edition": None, "workers": None}
+    rest = words[2:]
+    while rest:
+        flag = rest.pop(0)
+        if flag not in _MADE_WITH:
+            raise bad(f"has an option it does not know ({flag})")
+        if not rest:
+            raise bad(f"ends without {flag}'s value")
+        name, kind = _MADE_WITH[flag]
+        value = rest.pop(0)
+        try:
+            options[name] = kind(value)
+        except ValueError:
+            raise bad(f"gives {flag} {value!r}, not {'an int' if kind is int else 'a number'}")\
+                from None
+    missing = [f for f, (name, _) in _MADE_WITH.items()
+               if name not in options and f not in ("--interim-p", "--edition", "-w")]
+    if missing:
+        raise bad(f"lacks {', '.join(missing)}")
+    return options
