@@ -575,6 +575,7 @@ def test_the_shipped_one_look_chain_reads_back_with_its_design():
     assert stored.options["looks"] == 1 and stored.options["interim_p"] is None
     assert stored.table["look"].tolist() == [1, 1, 1]
     assert stored.table["level"].tolist() == [0.05] * 3 and stored.wall_s is None
-    shipped = read_chain(REPORTS / "maharaja/chain_2p")
-    assert shipped.options["start"] == "turnsearch:iterations=4"
-    assert (shipped.wall_s, shipped.cpu_s) == (673.0, 152.0)
+    # an ended chain (its one step not significant): nothing will resume it and change its cost
+    shipped = read_chain(REPORTS / "maharaja/chain_4p_start1")
+    assert shipped.options["start"] == "turnsearch:iterations=1"
+    assert (shipped.wall_s, shipped.cpu_s) == (782.0, 291.0)
