@@ -277,7 +277,9 @@ def chain_figure(table: pd.DataFrame) -> plt.Figure:
     def budget(text: str) -> str:  # "mcts:iterations=25" -> "25"
         return text.split(":")[-1].partition("=")[2] or text
 
-    labels = [f"{budget(w)}\u2192{budget(st)}\nn = {int(n):,}"
+    # more than five steps: the two budgets on two lines, so neighbouring labels do not touch
+    arrow = "\u2192\n" if len(steps) > 5 else "\u2192"
+    labels = [f"{budget(w)}{arrow}{budget(st)}\nn = {int(n):,}"
               for w, st, n in zip(table["weaker"], table["stronger"], table["n"])]
     fig, axes = plt.subplots(1, 2, figsize=(PAGE_WIDTH_IN, 3.4), layout="constrained")
     sig = table["significant"].to_numpy(bool)
