@@ -277,10 +277,12 @@ def chain_figure(table: pd.DataFrame) -> plt.Figure:
     def budget(text: str) -> str:  # "mcts:iterations=25" -> "25"
         return text.split(":")[-1].partition("=")[2] or text
 
-    # more than five steps: the two budgets on two lines, so neighbouring labels do not touch
-    arrow = "\u2192\n" if len(steps) > 5 else "\u2192"
-    labels = [f"{budget(w)}{arrow}{budget(st)}\nn = {int(n):,}"
-              for w, st, n in zip(table["weaker"], table["stronger"], table["n"])]
+    pairs = [(budget(w), budget(st)) for w, st in zip(table["weaker"], table["stronger"])]
+    # long budgets or many steps: the two budgets on two lines, so neighbouring labels (about
+    # 36 characters fit across a panel) do not touch
+    wide = len(pairs) * max((len(a) + len(b) + 1 for a, b in pairs), default=0) > 36
+    arrow = "\u2192\n" if wide else "\u2192"
+    labels = [f"{a}{arrow}{b}\nn = {int(n):,}" for (a, b), n in zip(pairs, table["n"])]
     fig, axes = plt.subplots(1, 2, figsize=(PAGE_WIDTH_IN, 3.4), layout="constrained")
     sig = table["significant"].to_numpy(bool)
     for ax, (est, low, high, name, ref) in zip(axes, (
