@@ -60,10 +60,7 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
     option that differs, its earlier and its requested value. ``interim_p`` counts only for
     steps of more than one look (a one-look step has no interim look)."""
     from tajsim.games.registry import get_game
-
-    flags = {"game": "--game", "players": "-p", "start": "--start", "games": "--games",
-             "looks": "--looks", "interim_p": "--interim-p", "factor": "--factor",
-             "seed": "--seed", "edition": "--edition"}
+    from tajsim.reporting.skill_chain_sections import CHAIN_DESIGN_FLAGS
 
     def text(name: str, value: Any) -> str:
         if name == "interim_p" and value is None:
@@ -77,7 +74,7 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
                                               before.get("edition"))
         except UserError:
             pass  # an unknown edition: shown as written, it differs
-    for name, flag in flags.items():
+    for name, flag in CHAIN_DESIGN_FLAGS.items():
         if name == "interim_p" and requested["looks"] == 1:
             continue
         was, now = text(name, before.get(name)), text(name, requested[name])

@@ -45,8 +45,8 @@ from tajsim.reporting.render import (
 from tajsim.reporting.verdict_wording import margin_of
 from tajsim.running.run_files import atomic_write
 
-__all__ = ["StoredChain", "chain_figure", "chain_markdown", "profile_cells", "read_chain",
-           "read_stored_profile", "section_skill_profile", "write_chain"]
+__all__ = ["CHAIN_DESIGN_FLAGS", "StoredChain", "chain_figure", "chain_markdown", "profile_cells",
+           "read_chain", "read_stored_profile", "section_skill_profile", "write_chain"]
 
 
 def _pct(x: float, signed: bool = False) -> str:
@@ -474,6 +474,10 @@ _MADE_WITH = {"--game": ("game", str), "-p": ("players", int), "--start": ("star
               "--interim-p": ("interim_p", float), "--max-steps": ("max_steps", int),
               "--factor": ("factor", float), "--edition": ("edition", str),
               "--seed": ("seed", int), "--out": ("out", str), "-w": ("workers", int)}
+#: The options that make a chain's design (every one of :data:`_MADE_WITH` but those that
+#: change no game): option name -> its flag.
+CHAIN_DESIGN_FLAGS = {name: flag for flag, (name, _) in _MADE_WITH.items()
+                      if name not in ("max_steps", "out", "workers")}
 #: The columns of chains written before the group-sequential steps (one look each).
 _ONE_LOOK_COLUMNS = CHAIN_COLUMNS[:-3]
 
