@@ -29,6 +29,7 @@ from tajsim.reporting.ladder import (
     LadderData,
     default_search,
     fast_strategies,
+    keep_openspiel,
     ladder_document,
     load_json,
     openspiel_tables,
@@ -169,6 +170,14 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         return
     data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
     check_interrupt()  # tables played after a Ctrl-C (searches cut short) are not kept
+    # The OpenSpiel tables an earlier --openspiel-only run put into the saved ladder stay in it
+    # and its document (a run without --openspiel used to write over them).
+    kept = keep_openspiel(data, output.with_suffix(".json"))
+    if kept is not None:
+        if kept[0]:
+            echo.say(kept[1])
+        else:
+            click.echo(f"warning: {kept[1]}", err=True)
     saved = _write(save_json, data, output.with_suffix(".json"), None)
     path = _write(write_docs, data, output, saved)
     echo.say(f"wrote {path} ({data.seconds:.0f} s)")

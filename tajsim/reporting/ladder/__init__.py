@@ -27,7 +27,8 @@ The measured section of ``docs/strategies.md`` lies between ``<!-- ladder:begin 
 ``<!-- ladder:end -->``; the prose around it is kept.
 
 One module a job: ``config`` (what is played, the saved numbers' shape, where the document
-goes), ``matches`` (playing the tables), ``markdown`` (the document) and ``saved`` (the JSON).
+goes), ``matches`` (playing the tables), ``markdown`` (the document) and ``saved`` (the JSON,
+and the OpenSpiel tables a new run keeps from the saved ladder it replaces).
 """
 
 from tajsim.reporting.ladder.config import (
@@ -46,8 +47,8 @@ from tajsim.reporting.ladder.markdown import (
     write_docs,
 )
 from tajsim.reporting.ladder.matches import openspiel_tables, run_ladder
-from tajsim.reporting.ladder.saved import load_json, save_json
+from tajsim.reporting.ladder.saved import keep_openspiel, load_json, save_json
 
 __all__ = ["BEGIN", "END", "REPO", "LadderConfig", "LadderData", "default_search",
-           "fast_strategies", "ladder_document", "load_json", "openspiel_tables",
+           "fast_strategies", "keep_openspiel", "ladder_document", "load_json", "openspiel_tables",
            "render_markdown", "render_openspiel", "run_ladder", "save_json", "write_docs"]

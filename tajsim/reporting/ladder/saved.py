@@ -1,14 +1,18 @@
 """The ladder's measured numbers as JSON (:func:`save_json`, :func:`load_json`), from which
-``tajsim ladder --render-only`` writes the document again without playing.
+``tajsim ladder --render-only`` writes the document again without playing, and the OpenSpiel
+tables a new run keeps from the saved ladder it replaces (:func:`keep_openspiel`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
+from numbers import Real
 from pathlib import Path
 
 from tajsim.errors import UserError
+from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.reporting.ladder.config import LadderData
 
 
@@ -25,3 +29,69 @@ def load_json(path: str | Path) -> LadderData:
         return LadderData(**json.loads(Path(path).read_text()))
     except (OSError, ValueError, TypeError) as exc:
         raise UserError(f"{path} is not a saved ladder (JSON): {exc}") from None
+
+
+#: What each OpenSpiel row must hold (``matches.openspiel_tables``) to be rendered.
+_ROW_KEYS: dict[str, type | tuple[type, ...]] = {
+    "setting": str, "a": str, "b": str, "share": Real, "ci": (list, tuple), "games": int,
+    "players": int, "seconds_per_decision_a": Real, "seconds_per_decision_b": Real}
+
+
+def _not_kept(old: LadderData, data: LadderData) -> str | None:
+    """Why the OpenSpiel rows of the saved ladder ``old`` cannot go into ``data`` (a new run
+    of the same document): rows not as the ladder saves them, or another game or edition,
+    whether the saved ladder's or the one their own command plays; None if they can."""
+    rows = old.openspiel
+    if not isinstance(rows, list) or not isinstance(old.config, dict):
+        return "the saved ladder is malformed (its config or openspiel is not a JSON object/list)"
+    for k, row in enumerate(rows, 1):
+        if not isinstance(row, dict):
+            return f"row {k} is not a JSON object"
+        for key, kind in _ROW_KEYS.items():
+            value = row.get(key)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                return f"row {k} has no valid {key!r} (got {value!r})"
+        if len(row["ci"]) != 2 or not all(isinstance(x, Real) for x in row["ci"]):
+            return f"row {k} has no valid 'ci' (got {row['ci']!r})"
+    game = data.config.get("game") or DEFAULT_GAME
+    saved_game = old.config.get("game") or DEFAULT_GAME
+    if saved_game != game:
+        return f"they belong to a {saved_game} ladder; this one is {game}"
+    edition = data.config.get("edition", 0)
+    if old.config.get("edition", 0) != edition:
+        return (f"they belong to a ladder of edition (rules code) {old.config.get('edition', 0)}"
+                f"; this one is {edition}")
+    label = str(get_game(game).editions[int(edition) & 0xFF])
+    for k, row in enumerate(rows, 1):
+        command = str(row.get("command", ""))
+        for option, expected in (("--game", game), ("--edition", label)):
+            found = re.search(rf"{option} (\S+)", command)
+            if found and found.group(1) != expected:
+                return (f"row {k} was played with {option} {found.group(1)}; this ladder has "
+                        f"{option} {expected}")
+    return None
+
+
+def keep_openspiel(data: LadderData, path: str | Path) -> tuple[bool, str] | None:
+    """Carry into ``data`` (a run that played no OpenSpiel table) the OpenSpiel tables that the
+    saved ladder ``path`` holds (put there by an earlier ``--openspiel-only`` run), if they
+    belong to the same game and edition, so that writing ``data`` over ``path`` loses nothing.
+    Returns whether they were kept and the line to print: that they were kept, or dropped and
+    why (rows that are not as the ladder saves them, another game or edition, or a file that is
+    not a saved ladder); None if there was nothing to keep (no file, no tables, or ``data``
+    played its own, which replace them as an ``--openspiel-only`` run's do)."""
+    file = Path(path)
+    if data.openspiel or not file.is_file():
+        return None
+    try:
+        old = load_json(file)
+    except UserError as exc:
+        return False, f"dropped whatever OpenSpiel tables {file} held: {exc}"
+    if not old.openspiel:
+        return None
+    why = _not_kept(old, data)
+    if why is not None:
+        return False, (f"dropped the OpenSpiel tables of an earlier --openspiel-only run from "
+                       f"{file}: {why}")
+    data.openspiel = old.openspiel
+    return True, f"kept the OpenSpiel tables of an earlier --openspiel-only run from {file}"
