@@ -61,11 +61,11 @@ def lineup_arrays(spec, labels):
 
 def heuristic_lineup(spec) -> list[str]:
     """``balanced`` (where the game has it) and the next hand-written strategies of ``spec`` in
-    registry order, five at most (no search, ``random`` or ``learned``): for Taj Mahal
+    registry order, five at most (no search, ``random``, ``learned`` or ``net``): for Taj Mahal
     :data:`HEURISTIC_LINEUP`."""
     names = [s.name for s in spec.strategies.all()
              if "search" not in s.tags and "cpu_only" not in s.tags
-             and s.name not in ("random", "learned")]
+             and s.name not in ("random", "learned", "net")]
     names.sort(key=lambda name: name != "balanced")  # stable: balanced first, then in order
     return names[:5]
 
@@ -106,14 +106,14 @@ def play_cpu(spec, comp, players, seed, g, lineups, ids, params, threads, rules=
 
 
 def play_gpu(spec, comp, players, seed, g, lineups, ids, params, block=None, rules=0):
-    from tajsim.engine.gpu import heuristics_on, play_batch_gpu
+    from tajsim.engine.gpu import heuristics_on, net_weights, play_batch_gpu
 
     results = np.zeros(g.shape[0] * players, spec.result_dtype)
     setups = np.zeros(g.shape[0], spec.setup_dtype)
     heuristics = heuristics_on(spec, ids)
     t = time.perf_counter()
     play_batch_gpu(spec, comp, players, rules, seed, g, g, lineups, ids, params, results, setups,
-                   heuristics, block=block)
+                   heuristics, block=block, net=net_weights(spec, ids, params))
     return time.perf_counter() - t, results, setups
 
 

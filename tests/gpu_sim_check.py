@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from tajsim.engine.gpu import heuristics_on, play_batch_gpu
+from tajsim.engine.gpu import heuristics_on, net_weights, play_batch_gpu
 from tajsim.engine.targets import simulated
 from tajsim.games.registry import get_game
 
@@ -131,7 +131,7 @@ def run_case(case):
     poison = poisoned_local_arrays() if case.get("poison") else contextlib.nullcontext()
     with poison:
         play_batch_gpu(spec, comp, n, rules, seed, game_ids, game_ids, lineups, ids, params,
-                       results, setups, heuristics, states)
+                       results, setups, heuristics, states, net=net_weights(spec, ids, params))
     return {"games": G, "differences": differences(spec, cpu, (results, setups, states))}
 
 

@@ -274,9 +274,13 @@ def test_refusals_are_one_line():
     assert missing.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("heuristics", [True, False])
-@pytest.mark.parametrize("game", GPU_GAMES)
-def test_ptx_has_no_fused_multiply_add(game, heuristics):
+NET_GAMES = [name for name in GPU_GAMES if get_game(name).kernels.gpu.choose_net is not None]
+
+
+@pytest.mark.parametrize(("game", "heuristics", "net"),
+                         [(g, h, False) for g in GPU_GAMES for h in (True, False)]
+                         + [(g, True, True) for g in NET_GAMES])
+def test_ptx_has_no_fused_multiply_add(game, heuristics, net):
     """libNVVM contracts a * b + c into one FMA unless told not to; the rounding then differs
     from the CPU's and near-ties go the other way. The batch kernels are compiled without it.
 
@@ -287,12 +291,14 @@ def test_ptx_has_no_fused_multiply_add(game, heuristics):
     (an unrounded ``mul.f64`` followed by an ``add.f64`` it may fuse when it makes machine
     code).
 
-    Both kernels of each game are compiled: the one without the heuristic family is typed with
+    Every kernel of each game is compiled: the one without the heuristic family is typed with
     its switches as None, which the simulator never types (a switch that a kernel borrowed
-    before its ``is None`` test once broke it)."""
+    before its ``is None`` test once broke it), and the one with ``net``: the simulator runs
+    the network as Python, so this is where its device code is compiled at all."""
     from tajsim.engine.gpu import compile_ptx
 
-    ptx = compile_ptx(get_game(game), heuristics)  # libNVVM from the test extra's CUDA toolkit
+    # libNVVM from the test extra's CUDA toolkit
+    ptx = compile_ptx(get_game(game), heuristics, net=net)
     assert ".entry" in ptx
     # libdevice's exp and log (inlined, so unnamed in the PTX) evaluate polynomials with
     # explicit FMAs: this also finds them (Taj Mahal's heuristic had 702 before it stopped
@@ -312,9 +318,11 @@ def test_batch_kernels_are_built_without_lto():
 
     assert jit_options() == {"lto": False}
     for game in GPU_GAMES:
-        for heuristics in (True, False):
-            options = batch_kernel(get_game(game), heuristics).targetoptions
-            assert options["lto"] is False, (game, heuristics)
+        for heuristics, net in ((True, False), (False, False), (True, True)):
+            if net and game not in NET_GAMES:
+                continue
+            options = batch_kernel(get_game(game), heuristics, net).targetoptions
+            assert options["lto"] is False, (game, heuristics, net)
 
 
 def test_gpu_kernels_read_no_local_memory_before_writing_it():
@@ -370,8 +378,8 @@ def test_experiment_files_take_a_device(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=SIM_ENV,
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    # the GPU played, with the heuristic family (greedy) in its kernel
-    assert proc.stdout.split("\n")[:2] == ["cpu []", "gpu [('tajmahal', True)]"]
+    # the GPU played, with the heuristic family (greedy) in its kernel and no network
+    assert proc.stdout.split("\n")[:2] == ["cpu []", "gpu [('tajmahal', True, False)]"]
     assert _tree(tmp_path / "out-cpu") == _tree(tmp_path / "out-gpu")
 
 
@@ -460,3 +468,40 @@ def test_taj_mahal_learned_gpu_equals_cpu():
               "strategies": [f"learned:{theta}:temperature=1", "tuned", "learned"]}]
     for report in simulate_cases(cases):
         assert report["differences"] == []
+
+
+def test_every_game_with_a_network_plays_it_on_the_gpu():
+    """Every game whose registry has ``net`` gives its GPU a ``choose_net``: ``--device gpu``
+    plays the network (no strategy is CPU only but the searches)."""
+    for game in GPU_GAMES:
+        spec = get_game(game)
+        if "net" in spec.strategies.names():
+            assert game in NET_GAMES, game
+        assert all("cpu_only" not in s.tags for s in spec.strategies.all()), game
+
+
+def test_net_gpu_equals_cpu_at_a_temperature_and_with_restrictions():
+    """Each game's ``net`` (issue 41) on the GPU batch kernel: its weights sets passed to the
+    kernel, its scratch a local array, at temperature 0 and above (its integer softmax draws
+    from the seat's stream), restricted (the legal list filtered before the network scores
+    it), beside a heuristic, at 3 or 4 seats."""
+    cases = [{"game": "tajmahal", "players": 3, "edition": "2018", "games": 1, "seed": 53,
+              "strategies": ["net:temperature=1:forbid=goods+connections", "net", "tuned"]},
+             {"game": "maharani", "players": 4, "edition": "2012", "games": 1, "seed": 59,
+              "strategies": ["net:temperature=1.5:forbid=markers+second_tiles", "net",
+                             "balanced", "greedy"]},
+             {"game": "maharaja", "players": 3, "edition": "basic", "games": 1, "seed": 61,
+              "strategies": ["net:temperature=2:forbid=governor", "net", "hoarder"]}]
+    for case, report in zip(cases, simulate_cases(cases), strict=True):
+        assert report["differences"] == [], (case, report["differences"])
+
+
+def test_runner_plays_net_on_the_gpu_as_on_the_cpu(tmp_path):
+    """``simulate --device gpu`` with a ``net`` seat (the runner derives the line-up's weights
+    sets and launches the kernel with the network) writes the CPU's files byte for byte."""
+    base = ["simulate", "--game", "maharani", "-n", "2", "-p", "2", "-s", "net,greedy",
+            "--chunk-size", "1", "-w", "1", "-q", "--seed", "6"]
+    assert _run([*base, "--out", str(tmp_path / "cpu")]).returncode == 0
+    gpu = _run([*base, "--out", str(tmp_path / "gpu"), "--device", "gpu"])
+    assert gpu.returncode == 0, gpu.stderr
+    assert _tree(tmp_path / "cpu") == _tree(tmp_path / "gpu")

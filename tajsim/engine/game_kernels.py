@@ -29,11 +29,22 @@ class GpuKernels:
         Length of that scratch.
     work_dtype : numpy scalar type
         Its dtype: float64 (the default) or int64 (Maharaja's integer heuristic).
+    choose_net : ``(strategy_id, state, comp, player, params, prng, legal, n_legal, work, net,
+        net_scratch) -> action``, optional
+        ``choose_simple`` with the ``net`` strategy too, for a line-up with a ``net`` seat:
+        ``net`` the weights sets (int64[...], the line-up's ``net`` kernel switch),
+        ``net_scratch`` the network's int64 scratch (int64[net_scratch_size]); ``work`` is never
+        None here (the network scores the heuristic's candidates). None: the game's GPU does
+        not play ``net``.
+    net_scratch_size : int
+        Length of ``net_scratch`` (1 where the network works in ``work``).
     """
 
     choose_simple: Callable[..., int]
     work_size: int
     work_dtype: Any = np.float64
+    choose_net: Callable[..., int] | None = None
+    net_scratch_size: int = 1
 
 
 @dataclass(frozen=True)

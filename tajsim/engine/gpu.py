@@ -48,6 +48,7 @@ start_game: Any = None
 legal_actions: Any = None
 apply_action: Any = None
 choose_simple: Any = None
+choose_net: Any = None
 write_records: Any = None
 current_player: Any = None
 round_of: Any = None
@@ -63,13 +64,18 @@ WORK_DTYPE = np.float64
 #: way to marshal it), and a constant condition is pruned before typing, so the family's code is
 #: not compiled into the kernel that does not play it.
 FAMILY_OFF = False
+#: Whether the kernel plays ``net`` (``GpuKernels.choose_net``, with the weights sets in ``net``
+#: and ``NET_SCRATCH_SIZE`` slots of int64 scratch): a constant like ``FAMILY_OFF``, so a
+#: line-up without a ``net`` seat compiles none of the network.
+NET_ON = False
+NET_SCRATCH_SIZE = 1
 #: Whether the game records its rounds (``GameKernels.track_round``): the same scores after
 #: every round as the CPU's loop writes into the setup records.
 TRACK_ROUNDS = False
 
 
 def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, lineup_ids,
-           lineup_params, results, setups, states, keep_states, queue):
+           lineup_params, net, results, setups, states, keep_states, queue):
     """Play the games (the source compiled per game by :func:`batch_kernel`).
 
     A thread plays game ``cuda.grid(1)`` first, then takes the next unplayed game from
@@ -79,9 +85,11 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     of its index and is written to its own rows, so the order does not matter.
 
     With ``FAMILY_OFF`` (line-ups without the heuristic family) that family's code is left out
-    and the policy gets no scratch. With ``keep_states`` 1, ``states`` (int64[G, STATE_SIZE]) gets
-    each game's final state (the tests compare them with the CPU's); with 0 it is a dummy
-    int64[1, STATE_SIZE] (no zero-size device arrays).
+    and the policy gets no scratch. With ``NET_ON`` the policy is ``choose_net``, with the
+    weights sets ``net`` (int64[...], the line-up's ``net`` kernel switch; a dummy int64[1]
+    otherwise) and the network's scratch. With ``keep_states`` 1, ``states``
+    (int64[G, STATE_SIZE]) gets each game's final state (the tests compare them with the
+    CPU's); with 0 it is a dummy int64[1, STATE_SIZE] (no zero-size device arrays).
     """
     shared_comp = cuda.shared.array(COMP_SIZE, np.int64)
     for i in range(cuda.threadIdx.x, COMP_SIZE, cuda.blockDim.x):
@@ -92,6 +100,7 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
     legal = cuda.local.array(N_ACTIONS, np.int64)
     seat_ids = cuda.local.array(MAX_PLAYERS, np.int64)
     work = cuda.local.array(WORK_SIZE, WORK_DTYPE)
+    net_scratch = cuda.local.array(NET_SCRATCH_SIZE, np.int64)  # written before it is read
     for i in range(WORK_SIZE):  # local memory starts undefined; a policy may keep a memo there
         work[i] = 0
     G = game_ids.shape[0]
@@ -110,6 +119,10 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
             elif FAMILY_OFF:
                 action = choose_simple(seat_ids[p], state, shared_comp, p,
                                        lineup_params[lineups[g, p]], prng, legal, n, None)
+            elif NET_ON:
+                action = choose_net(seat_ids[p], state, shared_comp, p,
+                                    lineup_params[lineups[g, p]], prng, legal, n, work, net,
+                                    net_scratch)
             else:
                 action = choose_simple(seat_ids[p], state, shared_comp, p,
                                        lineup_params[lineups[g, p]], prng, legal, n, work)
@@ -125,16 +138,21 @@ def _batch(comp, n_players, rules, master_seed, game_ids, setup_ids, lineups, li
         g = cuda.atomic.add(queue, 0, 1)
 
 
-_KERNELS: dict[tuple[str, bool], Any] = {}
+_KERNELS: dict[tuple[str, bool, bool], Any] = {}
 _LOCK = threading.Lock()
 
 
-def _kernel_source(spec: GameSpec, heuristics: bool) -> Any:
+def _kernel_source(spec: GameSpec, heuristics: bool, net: bool = False) -> Any:
     """``_batch`` in globals bound to ``spec``'s device functions and sizes, with the heuristic
-    family in or out."""
+    family in or out, and ``net`` in or out (in only with the family: the network scores the
+    heuristic's candidates)."""
     rules, gpu = spec.kernels, spec.kernels.gpu
     if gpu is None:
         raise UserError(f"{spec.title} has no GPU kernels; expected --device cpu")
+    if net and (gpu.choose_net is None or not heuristics):
+        raise UserError(f"{spec.title}'s GPU kernels do not play net"
+                        + ("" if gpu.choose_net is None else " without the heuristic family")
+                        + "; expected --device cpu")
     cuda_mod = cuda_module()
     no_fma_contraction()
     env = dict(_batch.__globals__)
@@ -144,6 +162,8 @@ def _kernel_source(spec: GameSpec, heuristics: bool) -> Any:
         legal_actions=device_function(rules.legal_actions),
         apply_action=device_function(rules.apply_action),
         choose_simple=device_function(gpu.choose_simple),
+        choose_net=device_function(gpu.choose_net) if net else None,
+        NET_ON=bool(net), NET_SCRATCH_SIZE=max(1, gpu.net_scratch_size) if net else 1,
         write_records=device_function(rules.write_records),
         current_player=device_function(rules.current_player),
         TRACK_ROUNDS=rules.track_round is not None,
@@ -155,7 +175,8 @@ def _kernel_source(spec: GameSpec, heuristics: bool) -> Any:
         WORK_DTYPE=gpu.work_dtype, FAMILY_OFF=not heuristics,
     )
     return types.FunctionType(_batch.__code__, env,
-                              f"{spec.name}_batch" + ("_heuristics" if heuristics else ""))
+                              f"{spec.name}_batch" + ("_heuristics" if heuristics else "")
+                              + ("_net" if net else ""))
 
 
 def jit_options() -> dict[str, Any]:
@@ -176,14 +197,14 @@ def jit_options() -> dict[str, Any]:
     return {} if simulated() else {"lto": False}
 
 
-def batch_kernel(spec: GameSpec, heuristics: bool) -> Any:
-    """The CUDA batch kernel of ``spec`` with the heuristic family in or out (built once per
-    process; compiled at its first launch, with :func:`jit_options`)."""
-    key = (spec.name, bool(heuristics))
+def batch_kernel(spec: GameSpec, heuristics: bool, net: bool = False) -> Any:
+    """The CUDA batch kernel of ``spec`` with the heuristic family in or out and ``net`` in or
+    out (built once per process; compiled at its first launch, with :func:`jit_options`)."""
+    key = (spec.name, bool(heuristics), bool(net))
     with _LOCK:
         built = _KERNELS.get(key)
         if built is None:
-            built = cuda_module().jit(_kernel_source(spec, heuristics), **jit_options())
+            built = cuda_module().jit(_kernel_source(spec, heuristics, net), **jit_options())
             _KERNELS[key] = built
     return built
 
@@ -203,12 +224,13 @@ def kernel_signature(spec: GameSpec) -> tuple[Any, ...]:
 
     i64 = nb.int64
     vec, mat = nb.Array(i64, 1, "C"), nb.Array(i64, 2, "C")
-    return (vec, i64, i64, i64, vec, vec, mat, vec, nb.Array(nb.float64, 2, "C"),
+    return (vec, i64, i64, i64, vec, vec, mat, vec, nb.Array(nb.float64, 2, "C"), vec,
             nb.Array(from_dtype(aligned(spec.result_dtype)), 1, "C"),
             nb.Array(from_dtype(aligned(spec.setup_dtype)), 1, "C"), mat, i64, vec)
 
 
-def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) -> str:
+def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0),
+                net: bool = False) -> str:
     """The PTX that a launch of ``spec``'s batch kernel loads on a GPU of compute capability
     ``cc``, made without a GPU (numba-cuda, the CUDA toolkit's libNVVM and, where the kernel is
     linked with LTO, nvJitLink: ``pip install tajsim[gpu]``); the tests look for fused
@@ -222,7 +244,7 @@ def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) 
     cuda_mod = cuda_module()
     from numba.cuda import dispatcher
 
-    lto = bool(batch_kernel(spec, heuristics).targetoptions.get("lto"))
+    lto = bool(batch_kernel(spec, heuristics, net).targetoptions.get("lto"))
 
     class _Device:  # device functions ask the current device for its compute capability
         compute_capability = cc
@@ -231,7 +253,8 @@ def compile_ptx(spec: GameSpec, heuristics: bool, cc: tuple[int, int] = (9, 0)) 
     with _LOCK:
         dispatcher.get_current_device = _Device
         try:
-            code, _ = cuda_mod.compile(_kernel_source(spec, heuristics), kernel_signature(spec),
+            code, _ = cuda_mod.compile(_kernel_source(spec, heuristics, net),
+                                       kernel_signature(spec),
                                        device=False, abi="numba", cc=cc,
                                        output="ltoir" if lto else "ptx")
         finally:
@@ -269,6 +292,14 @@ def block_size() -> int:
     return int(text)
 
 
+def net_weights(spec: GameSpec, strategy_ids: Any, params: Any) -> np.ndarray | None:
+    """The ``net`` argument of :func:`play_batch_gpu` for a line-up (``strategy_ids``, their
+    ``params`` rows): the weights sets its ``net`` seats name (the fourth of the game's
+    ``kernel_switches``, int64[...]), or None when it has none (or the game no ``net``)."""
+    switches = spec.strategies.kernel_switches(strategy_ids, params)
+    return switches[3] if len(switches) > 3 else None
+
+
 def heuristics_on(spec: GameSpec, strategy_ids: Any) -> bool:
     """The ``heuristics`` argument of :func:`play_batch_gpu` for a line-up of these strategy
     ids: whether the heuristic family (the second of the game's ``kernel_switches``) is in. A
@@ -281,7 +312,8 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
                    master_seed: int, game_ids: np.ndarray, setup_ids: np.ndarray,
                    lineups: np.ndarray, lineup_ids: np.ndarray, lineup_params: np.ndarray,
                    results: np.ndarray, setups: np.ndarray, heuristics: bool,
-                   states: np.ndarray | None = None, block: int | None = None) -> None:
+                   states: np.ndarray | None = None, block: int | None = None,
+                   net: np.ndarray | None = None) -> None:
     """Play the games on the GPU and fill ``results`` and ``setups`` as ``play_batch`` does.
 
     Parameters
@@ -297,9 +329,12 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
         Each game's final state.
     block : int, optional
         Threads per block (default :func:`block_size`).
+    net : int64[...], optional
+        The weights sets of the line-up's ``net`` seats (:func:`net_weights`); None: the
+        kernel without the network.
     """
     cuda_mod = cuda_module()
-    kern = batch_kernel(spec, heuristics)
+    kern = batch_kernel(spec, heuristics, net is not None)
     G = int(game_ids.shape[0])
     if G == 0:
         return
@@ -325,6 +360,8 @@ def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,
         cuda_mod.to_device(np.ascontiguousarray(lineups, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_ids, np.int64)),
         cuda_mod.to_device(np.ascontiguousarray(lineup_params, np.float64)),
+        cuda_mod.to_device(np.ascontiguousarray(net if net is not None else np.zeros(1),
+                                                np.int64)),
         d_results, d_setups, d_states, np.int64(0 if states is None else 1),
         cuda_mod.to_device(np.array([blocks * threads], np.int64)))
     d_results.copy_to_host(results_dev)

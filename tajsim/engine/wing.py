@@ -24,7 +24,10 @@ kernels (the rules)                     ``W.engine.nb``: ``start_game_nb``, ``le
                                         when the loop hooks draw without a list
 kernels (the policies)                  ``W.strategies.nb.choose_action_nb``; the GPU's
                                         ``choose_simple_nb`` from ``W.strategies.rollout``,
-                                        else ``W.strategies.nb``, with ``gpu_work_size``
+                                        else ``W.strategies.nb``, with ``gpu_work_size``;
+                                        ``choose_net_nb`` and ``NET_SCRATCH_SIZE`` from
+                                        ``W.strategies.rollout`` (if present: the GPU
+                                        plays ``net``)
 kernels (the loop)                      ``W.play.nb``: ``play_out_nb``, ``write_records_nb``,
                                         ``play_batch_nb``, ``play_batch_parallel_nb``
 strategies, n_params, restrictions,     ``W.strategies.registry``: ``REGISTRY`` (its
@@ -175,7 +178,9 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
             phase=rules.phase_nb,
             gpu=GpuKernels(choose_simple=_first(name, (rollout, "choose_simple_nb"),
                                                 (policies, "choose_simple_nb")),
-                           work_size=gpu_work_size, work_dtype=gpu_work_dtype),
+                           work_size=gpu_work_size, work_dtype=gpu_work_dtype,
+                           choose_net=_optional(rollout, "choose_net_nb"),
+                           net_scratch_size=int(_optional(rollout, "NET_SCRATCH_SIZE") or 1)),
             count_legal=rules.count_legal_nb if without_list else None,
             nth_legal=rules.nth_legal_nb if without_list else None,
             round_of=getattr(hooks, "round_of_nb", None),

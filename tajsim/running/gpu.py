@@ -37,8 +37,10 @@ def check_device_name(device: Any) -> str:
 
 
 def check_gpu_run(config: RunConfig) -> None:
-    """Refuse, in one line, what the GPU cannot play: a game without GPU kernels or a search
-    strategy (they stay on the CPU); then check that numba-cuda sees a GPU."""
+    """Refuse, in one line, what the GPU cannot play: a game without GPU kernels, a search
+    strategy (they stay on the CPU), or a strategy the game's GPU kernels do not play (tagged
+    ``cpu_only``, or a ``net`` where the wing has no ``choose_net``); then check that
+    numba-cuda sees a GPU."""
     spec = get_game(config.game)
     if spec.kernels.gpu is None:
         raise UserError(f"{spec.title} has no GPU kernels; expected --device cpu")
@@ -48,9 +50,10 @@ def check_gpu_run(config: RunConfig) -> None:
             raise UserError(f"strategy {label!r} is a search strategy, which plays on the CPU "
                             "only; expected random, greedy or a heuristic preset with "
                             "--device gpu, or --device cpu")
-        if "cpu_only" in strategy.tags:  # e.g. net: the GPU batch takes no weights array yet
-            raise UserError(f"strategy {label!r} plays on the CPU only (the GPU batch kernel "
-                            "does not take its weights yet); expected --device cpu")
+        if "cpu_only" in strategy.tags or ("net" in strategy.tags
+                                           and spec.kernels.gpu.choose_net is None):
+            raise UserError(f"strategy {label!r} plays on the CPU only ({spec.title}'s GPU "
+                            "batch kernel does not play it); expected --device cpu")
     check_device()
 
 

@@ -278,7 +278,7 @@ def net_spec(base_weights: np.ndarray, hidden: int, trained_cpu_s: float | None,
                      "--agent net"
                      + (f", {trained_cpu_s / 60:.0f} CPU min" if trained_cpu_s else "") + ")"),
         params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
-        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net"),
         n_params=N_PARAMS, deterministic=True,
         cost=NET_COST)
 

@@ -102,3 +102,18 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n, work,
                             heuristics, learned, net)
+
+
+#: The GPU batch kernel's scratch for ``net``: none of its own (Maharaja's network works in the
+#: heuristic's ``work``, int64[WORK_SIZE]).
+NET_SCRATCH_SIZE = 1
+
+
+@kernel(inline="always")
+def choose_net_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work, net,
+                  net_scratch):
+    """``choose_simple_nb`` with ``net`` (int64[...], the line-up's weights sets) among the
+    strategies: the GPU batch kernel's entry for a line-up with a ``net`` seat
+    (``GpuKernels.choose_net``). ``net_scratch`` is unused (the network works in ``work``)."""
+    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work,
+                            True, True, net)

@@ -230,7 +230,7 @@ def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) ->
                      "iteration from mcts (tajsim train --agent net"
                      + (f", {float(trained) / 60:.0f} CPU min" if trained else "") + ")"),
         params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
-        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net"),
         n_params=N_PARAMS,
         # measured: 4.9 x balanced's (7.0) CPU a game, 2,125 against 10,487 2-player games/s
         # (tajsim bench --game maharani -p 2 -s net,net -w 1 --seconds 2; docs/net.md)

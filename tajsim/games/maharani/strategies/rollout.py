@@ -30,7 +30,7 @@ from tajsim.games.maharani.strategies.ids import (
     STRATEGY_RANDOM,
 )
 from tajsim.games.maharani.strategies.learned import learned_policy_nb
-from tajsim.games.maharani.strategies.net import net_policy_nb
+from tajsim.games.maharani.strategies.net import SCRATCH_SIZE, net_choose, net_policy_nb
 from tajsim.games.maharani.strategies.restrictions import restrict_legal
 
 
@@ -82,3 +82,24 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n,
                             heuristics, learned, net)
+
+
+#: The GPU batch kernel's int64 scratch for ``net`` (``net_choose``'s; the CPU's
+#: ``net_policy_nb`` allocates its own).
+NET_SCRATCH_SIZE = SCRATCH_SIZE
+
+
+@kernel(inline="always")
+def choose_net_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work, net,
+                  net_scratch):
+    """``choose_simple_nb`` with ``net`` (int64[...], the line-up's weights sets) among the
+    strategies: the GPU batch kernel's entry for a line-up with a ``net`` seat
+    (``GpuKernels.choose_net``). The network decides in ``net_scratch``
+    (int64[NET_SCRATCH_SIZE]) where the CPU's ``net_policy_nb`` allocates; ``work`` switches the
+    heuristic family on, as in the batch kernel's call of ``choose_simple_nb``."""
+    if strategy_id == STRATEGY_NET:
+        n = restrict_legal(state, comp, legal, n_legal, forbid_mask(params))
+        if n == 1 and n_legal > 1:  # the restriction left one action: nothing to choose
+            return legal[0]
+        return net_choose(state, comp, player, params, prng, legal, n, net, net_scratch)
+    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work)

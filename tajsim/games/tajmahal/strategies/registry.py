@@ -288,7 +288,7 @@ def net_spec(base_weights: np.ndarray, weights: NetWeights, fingerprint: int) ->
                      "iteration from ismcts (tajsim train --agent net"
                      + (f", {float(trained) / 60:.0f} CPU min" if trained else "") + ")"),
         params=tuple(float(x) for x in params[:N_PARAMS - 2]), param_names=names,
-        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net", "cpu_only"),
+        param_ranges=(INTERNAL_SLOT,) * len(names), tags=("learned", "net"),
         # measured: 7.3 x tuned's (7.0) CPU a game, 1,518 against 11,122 2-player games/s
         # (tajsim bench --game tajmahal -p 2 -s net,net -w 1 --seconds 2; docs/net.md, "Cost")
         cost=51.0,

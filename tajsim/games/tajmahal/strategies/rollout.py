@@ -43,7 +43,7 @@ from tajsim.games.tajmahal.strategies.ids import (
     VALUE_ONE,
 )
 from tajsim.games.tajmahal.strategies.learned import learned_choice
-from tajsim.games.tajmahal.strategies.net import net_policy_nb
+from tajsim.games.tajmahal.strategies.net import SCRATCH_SIZE, net_choose, net_policy_nb
 from tajsim.games.tajmahal.strategies.restrictions import restrict_legal
 
 # Fixed-point values are clamped to +-2**40 points' worth: far beyond any heuristic value, and
@@ -136,3 +136,24 @@ def choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_le
     if n == 1:  # the restriction left one action: nothing to choose
         return legal[0]
     return simple_choice_nb(strategy_id, state, comp, player, params, prng, legal, n, work)
+
+
+#: The GPU batch kernel's int64 scratch for ``net`` (``net_choose``'s; the CPU's
+#: ``net_policy_nb`` allocates its own).
+NET_SCRATCH_SIZE = SCRATCH_SIZE
+
+
+@kernel(inline="always")
+def choose_net_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work, net,
+                  net_scratch):
+    """``choose_simple_nb`` with ``net`` (int64[...], the line-up's weights sets) among the
+    strategies: the GPU batch kernel's entry for a line-up with a ``net`` seat
+    (``GpuKernels.choose_net``). The network decides in ``net_scratch``
+    (int64[NET_SCRATCH_SIZE]) and the heuristic's ``work``, where the CPU's ``net_policy_nb``
+    allocates its scratch."""
+    if strategy_id == STRATEGY_NET:
+        n = restrict_legal(state, comp, legal, n_legal, forbid_mask(params))
+        if n == 1:  # the restriction left one action: nothing to choose
+            return legal[0]
+        return net_choose(state, comp, player, params, prng, legal, n, net, net_scratch, work)
+    return choose_simple_nb(strategy_id, state, comp, player, params, prng, legal, n_legal, work)
