@@ -108,3 +108,26 @@ def test_a_file_that_is_not_a_saved_ladder_is_said_and_replaced(ladder):
                                  f"{saved} is not a saved ladder (JSON): ")
     assert len(res.stderr.splitlines()) == 1
     assert load_json(saved).openspiel == [] and load_json(saved).vs_random
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (lambda d: d.config.update(game="maharaja"), "is a maharaja ladder; expected a maharani"),
+    (lambda d: d.config.update(edition=1), "is a ladder of edition (rules code) 1; expected 0"),
+])
+def test_openspiel_only_into_another_ladder_is_refused_before_playing(ladder, monkeypatch,
+                                                                       change, why):
+    """``--openspiel-only`` puts its tables into the saved ladder beside ``--output``: one of
+    another game or edition is refused in one line before any table is played (it used to
+    take them, and its document then showed another game's tables)."""
+    doc, shipped = ladder
+    _store(doc, shipped, change)
+
+    def played(*args, **kwargs):
+        raise AssertionError("a table was played")
+
+    monkeypatch.setattr(ladder_cli, "openspiel_tables", played)
+    res = CliRunner().invoke(cli, ["ladder", "--game", "maharani", "--openspiel", "ismcts",
+                                   "--openspiel-only", "--openspiel-games", "4",
+                                   "--output", str(doc)])
+    assert res.exit_code == 2, res.output
+    assert why in res.output and res.output.strip().count("\n") == 0, res.output

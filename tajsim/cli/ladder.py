@@ -27,6 +27,7 @@ from tajsim.reporting.ladder import (
     REPO,
     LadderConfig,
     LadderData,
+    check_openspiel_target,
     default_search,
     fast_strategies,
     keep_openspiel,
@@ -154,6 +155,8 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         click.echo(f"note: --openspiel-games {openspiel_games}: each OpenSpiel table plays "
                    f"{cfg.openspiel_table_games()} games (whole seat rotations: a multiple of "
                    f"{rotation} at {cfg.openspiel_players} players)", err=True)
+    if openspiel_only:  # before any game: the saved ladder the tables go into is this one's
+        check_openspiel_target(output.with_suffix(".json"), spec.name, cfg.edition)
     on_interrupt(f"nothing written ({output} and its .json are written once every table has "
                  "played)")
     if openspiel_only:

@@ -47,8 +47,14 @@ from tajsim.reporting.ladder.markdown import (
     write_docs,
 )
 from tajsim.reporting.ladder.matches import openspiel_tables, run_ladder
-from tajsim.reporting.ladder.saved import keep_openspiel, load_json, save_json
+from tajsim.reporting.ladder.saved import (
+    check_openspiel_target,
+    keep_openspiel,
+    load_json,
+    save_json,
+)
 
-__all__ = ["BEGIN", "END", "REPO", "LadderConfig", "LadderData", "default_search",
-           "fast_strategies", "keep_openspiel", "ladder_document", "load_json", "openspiel_tables",
+__all__ = ["BEGIN", "END", "REPO", "LadderConfig", "LadderData", "check_openspiel_target",
+           "default_search", "fast_strategies", "keep_openspiel", "ladder_document", "load_json",
+           "openspiel_tables",
            "render_markdown", "render_openspiel", "run_ladder", "save_json", "write_docs"]

@@ -72,6 +72,25 @@ def _not_kept(old: LadderData, data: LadderData) -> str | None:
     return None
 
 
+def check_openspiel_target(path: str | Path, game: str, edition: int) -> None:
+    """Before an ``--openspiel-only`` run plays: a one-line ``UserError`` if the saved ladder
+    ``path`` it will put its tables into is of another game or edition (rules code
+    ``edition``), naming both; nothing if there is no such file (the tables are only
+    printed)."""
+    file = Path(path)
+    if not file.is_file():
+        return
+    old = load_json(file)
+    config = old.config if isinstance(old.config, dict) else {}
+    saved_game = config.get("game") or DEFAULT_GAME
+    if saved_game != game:
+        raise UserError(f"--openspiel-only: {file} is a {saved_game} ladder; expected a {game} "
+                        f"ladder (or another --output)")
+    if config.get("edition", 0) != edition:
+        raise UserError(f"--openspiel-only: {file} is a ladder of edition (rules code) "
+                        f"{config.get('edition', 0)}; expected {edition} (or another --output)")
+
+
 def keep_openspiel(data: LadderData, path: str | Path) -> tuple[bool, str] | None:
     """Carry into ``data`` (a run that played no OpenSpiel table) the OpenSpiel tables that the
     saved ladder ``path`` holds (put there by an earlier ``--openspiel-only`` run), if they
