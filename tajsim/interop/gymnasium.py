@@ -44,7 +44,8 @@ registered compiled tajsim strategies (``pip install 'tajsim[interop]'``)::
 * Seeds: ``reset(seed=s)`` plays game 0 of master seed ``s`` and each later ``reset()`` the
   next game (1, 2, ...), the game ``tajsim.simulate`` plays under that seed and index (the
   opponents' own chance included), so an episode is a pure function of the seed and the
-  learner's actions. Without a seed the first master seed comes from ``np_random``.
+  learner's actions (a random seat too: drawn from the master seed and the game's index).
+  Without a seed the first master seed comes from ``np_random``.
 * ``render_mode="ansi"``: ``render()`` returns the game's own description (``str(game)``).
 """
 
@@ -109,6 +110,10 @@ def score_margin(game: BaseGame, seat: int) -> float:
     """The learner's normalised score margin now, in [-0.5, 0.5]
     (:func:`~tajsim.interop.rewards.score_margin_of`: the sign follows ``better_score``)."""
     return score_margin_of(game.scores(), seat, game.spec.higher_score_wins)
+
+
+#: Mixed into the master seed and game index that draw a random seat (``seat="random"``).
+RANDOM_SEAT_SALT = 0x5EA7
 
 
 def check_seed(seed: Any) -> int | None:
@@ -280,8 +285,9 @@ class SeatEnv(_Env):
         if self.curriculum is not None:
             self._use_opponents(self.curriculum(self.episodes))
         self.episodes += 1
-        if self.random_seat:
-            self.seat = int(self.np_random.integers(self.n_players))
+        if self.random_seat:  # from the episode's seed and index, as its game: reproducible
+            draw = np.random.default_rng([self.master_seed, self.game_index, RANDOM_SEAT_SALT])
+            self.seat = int(draw.integers(self.n_players))
         self.seats: list[tuple[int, np.ndarray] | Policy | None] = list(self._opponent_seats)
         self.seats.insert(self.seat, None)
         self.game = self.game_spec.game_class(self.n_players, self.edition, self.master_seed,
