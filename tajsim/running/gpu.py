@@ -47,9 +47,11 @@ def check_gpu_run(config: RunConfig) -> None:
     for label in config.labels:
         strategy, _ = spec.strategies.parse(label)
         if "search" in strategy.tags:
+            playable = ", ".join(s.name for s in spec.strategies.all()
+                                 if "search" not in s.tags and "cpu_only" not in s.tags)
             raise UserError(f"strategy {label!r} is a search strategy, which plays on the CPU "
-                            "only; expected random, greedy or a heuristic preset with "
-                            "--device gpu, or --device cpu")
+                            f"only; expected one of {playable} with --device gpu, or "
+                            "--device cpu")
         if "cpu_only" in strategy.tags or ("net" in strategy.tags
                                            and spec.kernels.gpu.choose_net is None):
             raise UserError(f"strategy {label!r} plays on the CPU only ({spec.title}'s GPU "
