@@ -330,6 +330,51 @@ def test_a_real_chain_is_reproducible_from_its_seed(tiny_chain):
     assert tiny_chain.attrs["players"] == 2 and tiny_chain.attrs["seed"] == 11
 
 
+def _stage_runs(store: Path) -> list[Path]:
+    return sorted(p for p in store.glob("step-*/look-*/run-*") if p.is_dir())
+
+
+def test_a_stored_chain_keeps_its_games_and_plays_only_the_missing_ones(tiny_chain, tmp_path):
+    store = tmp_path / "games"
+    first, _ = play_chain("maharani", 2, "1", games=6, max_steps=2, seed=11, workers=1,
+                          store=store)
+    pd.testing.assert_frame_equal(first, tiny_chain)  # storing changes no game
+    assert first.attrs["stored_games"] == 0
+    runs = _stage_runs(store)
+    assert runs and all((r / "manifest.json").is_file() for r in runs)
+    looks = {(r.parent.parent.name, r.parent.name) for r in runs}
+    assert ("step-1", "look-1") in looks and ("step-1", "look-3") in looks
+    # a run killed part way: the last chunk of one stage lost (its done mark), another
+    # stage's chunk corrupted; played again, only those games are played, the rest read back
+    lost = runs[0]
+    marks = sorted((lost / "aggregates").glob("chunk-*.npz"))
+    marks[-1].unlink()
+    bad = sorted((runs[-1] / "chunks").glob("chunk-*.parquet"))[0]
+    bad.write_bytes(bad.read_bytes()[:-7] + b"garbage")
+    with pytest.warns(UserWarning):
+        again, _ = play_chain("maharani", 2, "1", games=6, max_steps=2, seed=11, workers=1,
+                              store=store)
+    pd.testing.assert_frame_equal(again, tiny_chain)
+    total = int(tiny_chain["n"].sum())
+    assert 0 < again.attrs["stored_games"] < total
+    # every game stored: nothing is played
+    last, _ = play_chain("maharani", 2, "1", games=6, max_steps=2, seed=11, workers=1,
+                         store=store)
+    pd.testing.assert_frame_equal(last, tiny_chain)
+    assert last.attrs["stored_games"] == total
+
+
+def test_a_stored_match_of_another_design_gets_its_own_folder(tmp_path):
+    from tajsim.analysis.skill_matches import play_match
+
+    one = play_match("maharani", 2, "random", "greedy", 4, seed=1, workers=1, store=tmp_path)
+    two = play_match("maharani", 2, "random", "greedy", 4, seed=2, workers=1, store=tmp_path)
+    assert len(list(tmp_path.iterdir())) == 2  # another seed: another run folder
+    again = play_match("maharani", 2, "random", "greedy", 4, seed=1, workers=1, store=tmp_path)
+    pd.testing.assert_frame_equal(again, one)
+    assert not one.equals(two)
+
+
 def test_the_chain_files(tiny_chain, tmp_path):
     paths = write_chain(tiny_chain, tmp_path, command="tajsim chain ...")
     assert [p.name for p in paths] == ["chain.csv", "chain.md", "fig_chain.png"]
@@ -437,12 +482,12 @@ def test_resume_plays_nothing_where_there_is_nothing_to_play(fresh_chain, tmp_pa
     for steps in ("3", "2"):  # --max-steps not above the kept steps: reported as it is
         folder = tmp_path / steps
         shutil.copytree(fresh_chain, folder)
-        before = {p.name: p.read_bytes() for p in folder.iterdir()}
+        before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
         res = CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(folder), "--max-steps",
                                        steps, "--resume"])
         assert res.exit_code == 0, res.output
         assert "step 3 (kept)" in res.output and "nothing to play" in res.output
-        assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+        assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
 
 
 def test_resume_of_an_ended_chain_says_it_has_ended(tmp_path):
@@ -451,11 +496,11 @@ def test_resume_of_an_ended_chain_says_it_has_ended(tmp_path):
             "--looks", "1", "--seed", "3", "-w", "1", "--out", str(tmp_path)]
     assert CliRunner().invoke(cli, [*args, "--max-steps", "1", "-q"]).exit_code == 0
     assert not pd.read_csv(tmp_path / "chain.csv")["significant"].iloc[0]
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     res = CliRunner().invoke(cli, [*args, "--max-steps", "4", "--resume"])
     assert res.exit_code == 0, res.output
     assert "the chain has ended: step 1 is not significant; nothing to play" in res.output
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
 
 
 @pytest.mark.parametrize("option, value, needle", [
@@ -494,6 +539,26 @@ def test_resume_compares_editions_by_name(tmp_path):
     # a one-look chain has no interim look: its --interim-p (unwritten by old chains) is moot
     check_same_design({**earlier, "looks": 1, "interim_p": None}, tmp_path,
                       **{**design, "looks": 1, "interim_p": 0.01}, edition="2018")
+
+
+def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
+    out = tmp_path / "c"
+    assert chain_run(out, "--max-steps", "1").exit_code == 0
+    assert _stage_runs(out / "games")  # the default store: games/ in --out
+    before = (out / "chain.csv").read_bytes()
+    res = chain_run(out, "--max-steps", "1")  # the same command again: every game read back
+    assert res.exit_code == 0, res.output
+    assert (out / "chain.csv").read_bytes() == before
+    n = int(pd.read_csv(out / "chain.csv")["n"].sum())
+    assert f"The cost leaves out the {n:,} games read back from `{out / 'games'}`" in (
+        out / "chain.md").read_text()
+    bare = tmp_path / "bare"
+    assert chain_run(bare, "--max-steps", "1", "--store", "none").exit_code == 0
+    assert not (bare / "games").exists()
+    assert (bare / "chain.csv").read_bytes() == before
+    (tmp_path / "file").write_text("x")
+    one_line_error(chain_run(tmp_path / "d", "--store", str(tmp_path / "file")), "--store",
+                   "is a file")
 
 
 def test_resume_without_an_earlier_chain_is_one_line(tmp_path):

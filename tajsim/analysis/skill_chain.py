@@ -60,6 +60,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -84,7 +85,8 @@ from tajsim.strategies.spec import StrategySpec
 __all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_INTERIM_P", "DEFAULT_LOOKS",
            "DEFAULT_MARGIN", "ChainLevels", "StepDesign", "StepStatistics", "chain_levels",
            "check_kept_steps", "concat_outcomes", "elo_gap", "one_sided_p", "play_chain",
-           "run_chain", "search_strategy", "stage_outcomes", "step_design", "step_statistics"]
+           "run_chain", "search_strategy", "stage_outcomes", "stage_store", "step_design",
+           "step_statistics"]
 
 #: The one-sided level of each step's test.
 ALPHA = 0.05
@@ -514,14 +516,27 @@ def check_kept_steps(table: pd.DataFrame, levels: ChainLevels, design: StepDesig
 def stage_outcomes(game: str, players: int, weaker: str, stronger: str, design: StepDesign,
                    step: int, stage: int, seed: int, *, edition: str | None = None,
                    workers: int | None = None, progress: bool | None = False,
-                   log: Callable[[str], None] | None = None) -> MatchOutcomes:
+                   log: Callable[[str], None] | None = None, store: str | Path | None = None,
+                   on_games: Callable[[int, int], None] | None = None) -> MatchOutcomes:
     """The new games of look ``stage`` (0-based) of chain step ``step``: a match of the
     design's increment, its seed derived from ``seed``, the step and the stage (so the games of
-    a stage are the same whatever the step's stopping point), A the weaker level."""
+    a stage are the same whatever the step's stopping point), A the weaker level. ``store``:
+    the chain's games folder; the stage keeps its games in ``step-<step>/look-<stage + 1>``
+    there (:func:`~tajsim.analysis.skill_matches.play_match`)."""
     results = play_match(game, players, weaker, stronger, design.increments()[stage],
                          derive_seed(seed, "chain step", step, "stage", stage),
-                         edition=edition, workers=workers, progress=progress, log=log)
+                         edition=edition, workers=workers, progress=progress, log=log,
+                         store=stage_store(store, step, stage), on_games=on_games)
     return pair_outcomes(results, weaker, stronger)
+
+
+def stage_store(store: str | Path | None, step: int, stage: int | None) -> Path | None:
+    """The folder of a step's stage (0-based; None: the step of a one-look chain) in a chain's
+    games folder ``store`` (None: nothing stored)."""
+    if store is None:
+        return None
+    folder = Path(store) / f"step-{step}"
+    return folder if stage is None else folder / f"look-{stage + 1}"
 
 
 def play_chain(game: str, players: int | None = None, start: str | None = None, *,
@@ -531,7 +546,8 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                interim_p: float = DEFAULT_INTERIM_P, workers: int | None = None,
                progress: bool | None = False, log: Callable[[str], None] | None = None,
                on_step: Callable[[pd.DataFrame], None] | None = None,
-               kept: pd.DataFrame | None = None) -> tuple[pd.DataFrame, ChainLevels]:
+               kept: pd.DataFrame | None = None,
+               store: str | Path | None = None) -> tuple[pd.DataFrame, ChainLevels]:
     """Play a skill chain of ``game`` at ``players`` seats (:func:`chain_levels`,
     :func:`run_chain`): each step a match of up to ``games`` games (rounded up to whole seating
     blocks) on every core, in ``looks`` group-sequential stages (:func:`step_design`; ``looks =
@@ -543,7 +559,12 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
 
     ``kept``: the first steps of this chain, played earlier (read back from its
     ``chain.csv``; checked by :func:`check_kept_steps`): a resumed chain plays on from the next
-    step with the seeds the chain played in one go uses, so its table is that chain's."""
+    step with the seeds the chain played in one go uses, so its table is that chain's.
+
+    ``store``: a folder that keeps every stage's games as it is played (:func:`stage_store`),
+    so a chain killed in the middle of a step loses at most a chunk of each run: played again,
+    it reads the stored games back instead of playing them (verified; the table is the same).
+    The table's ``attrs["stored_games"]`` counts the games read back rather than played."""
     spec = get_game(game)
     players = spec.players_or_default(players, edition)
     design = step_design(games, match_block(players), looks, alpha=alpha, interim_p=interim_p)
@@ -556,13 +577,18 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                                             max_steps=max(max_steps, len(kept))),
                          design, "the kept steps")
     increments = design.increments()
+    stored = [0]
+
+    def count(_played: int, earlier: int) -> None:
+        stored[0] += earlier
 
     def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
         if log is not None:
             log(f"step {k}: {weaker} against {stronger}, {games:,} games")
         results = play_match(spec.name, players, weaker, stronger, games,
                              derive_seed(seed, "chain step", k), edition=edition,
-                             workers=workers, progress=progress, log=log)
+                             workers=workers, progress=progress, log=log,
+                             store=stage_store(store, k, None), on_games=count)
         return pair_outcomes(results, weaker, stronger)
 
     def play_stage(k: int, weaker: str, stronger: str, stage: int) -> MatchOutcomes:
@@ -570,7 +596,8 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
             log(f"step {k}, look {stage + 1} of {design.looks}: {weaker} against {stronger}, "
                 f"{increments[stage]:,} more games ({design.stages[stage]:,} in all)")
         return stage_outcomes(spec.name, players, weaker, stronger, design, k, stage, seed,
-                              edition=edition, workers=workers, progress=progress, log=log)
+                              edition=edition, workers=workers, progress=progress, log=log,
+                              store=store, on_games=count)
 
     def tagged(table: pd.DataFrame) -> pd.DataFrame:
         table.attrs.update(game=spec.name, title=spec.title, players=players, seed=seed,
@@ -578,7 +605,7 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                            ended_by_range=levels.ended_by_range, alpha=alpha, margin=margin,
                            looks=design.looks, stages=list(design.stages),
                            interim_p=interim_p if looks > 1 else None,
-                           final_level=design.final_level)
+                           final_level=design.final_level, stored_games=stored[0])
         return table
 
     def step_done(table: pd.DataFrame) -> None:

@@ -32,17 +32,20 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tajsim.analysis.frames import game_index, win_value
+from tajsim.running.config import code_fingerprint
 from tajsim.running.records import concat_results
 from tajsim.running.simulate import run_simulation
 
 __all__ = ["MatchOutcomes", "arrangements", "derive_seed", "match_block", "match_runs",
-           "pair_outcomes", "play_match", "rotation_classes"]
+           "pair_outcomes", "play_match", "rotation_classes", "run_folder",
+           "STORE_CHUNKS"]
 
 #: Seeds are int64 master seeds of the runner.
 _SEED_LIMIT = 2**63
@@ -125,18 +128,51 @@ def match_runs(a: str, b: str, players: int, games: int, seed: int) -> list[Matc
     return runs
 
 
+#: Chunks per run of a stored match (``play_match(store=...)``): the unit an interrupted match
+#: keeps, small enough that a killed search match loses minutes, not hours.
+STORE_CHUNKS = 64
+
+
+def run_folder(store: str | Path, game: str, players: int, edition: str | None,
+               options: dict[str, bool] | None, index: int, run: MatchRun) -> Path:
+    """The folder of run ``index`` of a match stored in ``store``: ``run-<index>-<key>``, the
+    key a digest of what fixes the run's games (game, players, edition, options, line-up, game
+    count, seed and the game's code fingerprint), so runs of another design, or games played
+    by other code, never share a folder."""
+    what = repr((game, int(players), edition, sorted((options or {}).items()),
+                 run.strategies, int(run.games), int(run.seed), code_fingerprint(game)))
+    return Path(store) / f"run-{index}-{hashlib.sha256(what.encode()).hexdigest()[:12]}"
+
+
 def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *,
                edition: str | None = None, options: dict[str, bool] | None = None,
                workers: int | None = None, progress: bool | None = False,
-               log: Callable[[str], None] | None = None) -> pd.DataFrame:
+               log: Callable[[str], None] | None = None, store: str | Path | None = None,
+               on_games: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Play a match (:func:`match_runs`) on every core (``workers`` None) and return its
     results frame, with a ``run_id`` column naming each run (its line-up), so that game ids
-    of different runs do not collide."""
+    of different runs do not collide.
+
+    ``store``: a folder that keeps each run's games as a resumable run directory
+    (:func:`run_folder`, :mod:`tajsim.running.store`; :data:`STORE_CHUNKS` chunks a run): a
+    match killed part way keeps its finished chunks, and the same call plays only the missing
+    games (a game is fixed by its seed and index, so the frame is the one an unstored match
+    returns). Stored chunks are verified before use. ``on_games(played, stored)`` receives,
+    per run, the games this call played and those it read from the store."""
     frames, ids = [], []
-    for run in match_runs(a, b, players, games, seed):
+    for index, run in enumerate(match_runs(a, b, players, games, seed)):
+        out = chunk_size = None
+        if store is not None:
+            out = run_folder(store, game, players, edition, options, index, run)
+            chunk_size = max(1, -(-run.games // STORE_CHUNKS))
+        played: list[int] = []
         result = run_simulation(run.games, players, list(run.strategies), edition, run.seed,
                                 game=game, options=options, workers=workers, records=True,
-                                rotate=run.rotate, progress=progress, log=log)
+                                rotate=run.rotate, progress=progress, log=log, out=out,
+                                chunk_size=chunk_size, on_chunk=played.append)
+        if on_games is not None:
+            now = sum(stop - start for start, stop in map(result.config.chunk_games, played))
+            on_games(now, run.games - now)
         frames.append(result.records)
         ids.append(run.run_id)
     return concat_results(frames, run_ids=ids)

@@ -27,8 +27,9 @@ if TYPE_CHECKING:  # pandas loads only when a chain runs, not for tajsim --help
 
     from tajsim.engine.spec import GameSpec
 
-#: The files a chain writes (a folder holding anything else is refused without --force).
-CHAIN_FILES = ("chain.csv", "chain.md", "fig_chain.png")
+#: The files a chain writes (a folder holding anything else is refused without --force); games/
+#: keeps the games of its steps as they are played (--store's default).
+CHAIN_FILES = ("chain.csv", "chain.md", "fig_chain.png", "games")
 #: Games per step at most (each step keeps its games in memory).
 MAX_GAMES = 200_000
 
@@ -114,6 +115,11 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
               help="Folder for chain.md, chain.csv and fig_chain.png (default: "
                    "reports/<game>/chain_<N>p).")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files.")
+@click.option("--store", default=None, metavar="DIR",
+              help="Folder that keeps every step's games as they are played, in resumable "
+                   "runs (default: games/ in --out; 'none': keep nothing). A chain stopped in "
+                   "the middle of a step plays only the missing games when the same command "
+                   "runs again (with --resume once a step has finished).")
 @click.option("--resume", is_flag=True,
               help="Extend the chain already in --out (its chain.csv and chain.md): the same "
                    "design (every option but --max-steps, --workers, --out), its steps kept, "
@@ -122,8 +128,8 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
 @verbosity_options
 def command(game: str, players: int | None, start: str | None, games: int, looks: int,
             interim_p: float, max_steps: int, factor: float, edition: str | None, seed: int,
-            workers: int | None, out: str | None, force: bool, resume: bool, quiet: bool,
-            verbose: bool) -> None:
+            workers: int | None, out: str | None, force: bool, store: str | None, resume: bool,
+            quiet: bool, verbose: bool) -> None:
     """Skill chain: the game's search at 4 times the budget per level, each step played head
     to head in every seating, until a step's gain is not significant (one-sided score test at
     5%; each step in --looks group-sequential looks, stopping early as significant below
@@ -170,6 +176,11 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     check_chain_folder(folder, force)
+    games_store = (None if store is not None and store.strip().lower() == "none"
+                   else Path(store) if store is not None else folder / "games")
+    if games_store is not None and games_store.exists() and not games_store.is_dir():
+        raise UserError(f"--store {str(games_store)!r} is a file; expected a folder for the "
+                        "chain's games (or 'none')")
     # the command that makes the whole chain in one go (a resumed chain's too); shlex.quote
     # leaves the plain texts of the shipped chains as they are
     made_with = (f"tajsim chain --game {spec.name} -p {players} --start "
@@ -228,24 +239,29 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                   if looks > 1 else "")
     echo.say(f"skill chain of {spec.title}, {players} players: {' -> '.join(levels.labels)}; "
              f"up to {design.stages[-1]:,} games a step{looks_text}, seed {seed}")
-    on_interrupt("no step finished; nothing was written" if kept is None else
-                 f"no new step finished; the earlier chain in {folder} is as it was")
+    kept_games = ("" if games_store is None else
+                  f"; the games played are kept in {games_store} and the same command plays "
+                  "only the missing ones")
+    on_interrupt(("no step finished; no table was written" if kept is None else
+                  f"no new step finished; the earlier chain in {folder} is as it was")
+                 + kept_games)
     started, cpu_started = time.perf_counter(), cpu_seconds()
 
     def step_done(table: pd.DataFrame) -> None:
         # the cost so far, beside the command (worker CPU counts once the workers finish)
         table.attrs.update(wall_s=time.perf_counter() - started,
-                           cpu_s=cpu_seconds() - cpu_started, workers=workers, **earlier)
+                           cpu_s=cpu_seconds() - cpu_started, workers=workers,
+                           store=None if games_store is None else str(games_store), **earlier)
         write_chain(table, folder, made_with)
         say_step(table.iloc[-1])
         on_interrupt(f"the {len(table)} finished step{'s' if len(table) != 1 else ''} are "
-                     f"kept in {folder}/chain.md and chain.csv")
+                     f"kept in {folder}/chain.md and chain.csv{kept_games}")
 
     table, _ = play_chain(spec.name, players, levels.labels[0], games=games, looks=looks,
                           interim_p=interim_p, max_steps=max_steps, factor=factor, seed=seed,
                           edition=edition,
                           workers=workers, progress=False if quiet else None, log=echo.log,
-                          on_step=step_done, kept=kept)
+                          on_step=step_done, kept=kept, store=games_store)
     length = table.attrs["chain_length"]
     bound = "" if table.attrs["ended"] == "not significant" else "at least "
     echo.say(f"chain length: {bound}{length} significant step{'s' if length != 1 else ''}; "

@@ -435,6 +435,12 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
                 lines += ["", f"Cost of the resumed run ({_steps(earlier + 1, len(table))}): "
                           f"{wall:,.0f} s wall, {cpu:,.0f} s CPU ({how}) on the machine it "
                           f"ran on; the earlier run's ({_steps(1, earlier)}) is not recorded."]
+            stored = int(a.get("stored_games") or 0)
+            if stored:
+                lines.append(f"The cost leaves out the {stored:,} games read back from "
+                             f"`{a.get('store')}` rather than played: an earlier run of this "
+                             "command played and kept them (`--store`; a game is fixed by its "
+                             "seed, so they are the games this command plays).")
     return "\n".join(lines) + "\n"
 
 
