@@ -131,3 +131,45 @@ def test_openspiel_only_into_another_ladder_is_refused_before_playing(ladder, mo
                                    "--output", str(doc)])
     assert res.exit_code == 2, res.output
     assert why in res.output and res.output.strip().count("\n") == 0, res.output
+
+
+def _other_bot(rows: list[dict]) -> list[dict]:
+    """The shipped ISMCTS rows as if an earlier run had played them against OpenSpiel's MCTS."""
+    other = copy.deepcopy(rows)
+    for row in other:
+        row["b"] = row["b"].replace("openspiel:ismcts:", "openspiel:mcts:")
+        row["bot"] = "mcts"
+    return other[:1]
+
+
+def test_openspiel_only_replaces_its_bots_tables_and_keeps_the_others(ladder, monkeypatch):
+    """``--openspiel-only --openspiel ismcts`` replaces the saved ISMCTS tables and keeps those
+    of another bot (it used to replace every saved table with its own)."""
+    doc, shipped = ladder
+    saved = doc.with_suffix(".json")
+    mcts = _other_bot(shipped.openspiel)
+    _store(doc, shipped, lambda d: d.openspiel.extend(mcts))
+    new = copy.deepcopy(shipped.openspiel)
+    for row in new:
+        row.update(share=0.5, bot="ismcts")
+
+    monkeypatch.setattr(ladder_cli, "openspiel_tables", lambda cfg, log=None: new)
+    res = CliRunner().invoke(cli, ["ladder", "--game", "maharani", "--openspiel", "ismcts",
+                                   "--openspiel-only", "--openspiel-games", "40",
+                                   "--openspiel-players", "2", "--output", str(doc)])
+    assert res.exit_code == 0, res.output
+    assert f"kept the OpenSpiel tables of mcts at 2 players from {saved}" in res.stdout
+    rows = load_json(saved).openspiel
+    assert rows == json.loads(json.dumps(mcts + new))  # the old ISMCTS rows gone, MCTS kept
+    assert doc.read_text().count("openspiel:mcts:") == 1
+
+
+def test_a_row_without_its_bot_is_keyed_by_the_bot_in_its_b():
+    from tajsim.reporting.ladder.saved import openspiel_key
+
+    assert openspiel_key({"b": "openspiel:ismcts:iterations=20", "players": 2}) == ("ismcts", 2)
+    assert openspiel_key({"b": "openspiel:ismcts:seconds=0.007178", "players": 3}) == (
+        "ismcts", 3)
+    assert openspiel_key({"b": "openspiel:mcts:uct_c=2:iterations=20", "players": 2}) == (
+        "mcts:uct_c=2", 2)
+    assert openspiel_key({"bot": " ismcts ", "b": "x", "players": 2}) == ("ismcts", 2)

@@ -166,15 +166,21 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         saved = output.with_suffix(".json")
         if saved.is_file():  # place the tables in the saved ladder and its document
             data = load_json(saved)
-            data.openspiel = rows
+            data.openspiel = rows  # replacing the saved tables of these bots, no others
+            kept = keep_openspiel(data, saved)
+            if kept is not None:
+                if kept[0]:
+                    echo.say(kept[1])
+                else:
+                    click.echo(f"warning: {kept[1]}", err=True)
             _write(save_json, data, saved, None)
             path = _write(write_docs, data, output, saved)
             echo.say(f"added the OpenSpiel tables to {path} and {saved}")
         return
     data = run_ladder(cfg, log=echo.say)  # validates the strategies before any game
     check_interrupt()  # tables played after a Ctrl-C (searches cut short) are not kept
-    # The OpenSpiel tables an earlier --openspiel-only run put into the saved ladder stay in it
-    # and its document (a run without --openspiel used to write over them).
+    # The OpenSpiel tables an earlier run put into the saved ladder stay in it and its document,
+    # but for the bots this run played again (a run used to write over all of them).
     kept = keep_openspiel(data, output.with_suffix(".json"))
     if kept is not None:
         if kept[0]:

@@ -195,7 +195,7 @@ def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None
         theirs = f"openspiel:{bot}:iterations={it}"
         say(f"{ours} vs {theirs} (equal iterations)")
         equal_iterations = _openspiel_match(cfg, ours, theirs, 600 + 2 * k)
-        equal_iterations.update(setting="equal iterations", command=command)
+        equal_iterations.update(setting="equal iterations", command=command, bot=bot.strip())
         out.append(equal_iterations)
         if bot.split(":")[0] != "ismcts":
             continue  # only ISMCTS takes a time budget
@@ -206,7 +206,7 @@ def openspiel_tables(cfg: LadderConfig, log: Callable[[str], None] | None = None
         theirs = f"openspiel:{bot}:seconds={seconds:.6f}"
         say(f"{search} vs {theirs} (equal time)")
         equal_time = _openspiel_match(cfg, search, theirs, 601 + 2 * k)
-        equal_time.update(setting="equal time", command=command)
+        equal_time.update(setting="equal time", command=command, bot=bot.strip())
         out.append(equal_time)
     return out
 

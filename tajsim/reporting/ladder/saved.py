@@ -91,16 +91,30 @@ def check_openspiel_target(path: str | Path, game: str, edition: int) -> None:
                         f"{config.get('edition', 0)}; expected {edition} (or another --output)")
 
 
+def openspiel_key(row: dict) -> tuple[str, int]:
+    """What a table of the OpenSpiel rows is about: its bot (the ``--openspiel BOT`` text; for
+    rows saved before the ladder wrote ``bot``, read from ``b``, ``openspiel:BOT:iterations=N``
+    or ``openspiel:BOT:seconds=S``) and its table size. A run's tables replace the saved ones
+    with the same key, no others."""
+    bot = row.get("bot")
+    if not isinstance(bot, str):
+        name, *items = str(row.get("b", "")).removeprefix("openspiel:").split(":")
+        kept = [i for i in items if i.partition("=")[0] not in ("iterations", "seconds")]
+        bot = ":".join([name, *kept])
+    return bot.strip(), int(row.get("players", 0))
+
+
 def keep_openspiel(data: LadderData, path: str | Path) -> tuple[bool, str] | None:
-    """Carry into ``data`` (a run that played no OpenSpiel table) the OpenSpiel tables that the
-    saved ladder ``path`` holds (put there by an earlier ``--openspiel-only`` run), if they
-    belong to the same game and edition, so that writing ``data`` over ``path`` loses nothing.
-    Returns whether they were kept and the line to print: that they were kept, or dropped and
-    why (rows that are not as the ladder saves them, another game or edition, or a file that is
-    not a saved ladder); None if there was nothing to keep (no file, no tables, or ``data``
-    played its own, which replace them as an ``--openspiel-only`` run's do)."""
+    """Carry into ``data`` (a run about to be written over ``path``) the OpenSpiel tables that
+    the saved ladder ``path`` holds and ``data`` did not play again: those of other bots or
+    table sizes (:func:`openspiel_key`), if they belong to the same game and edition, so that
+    writing ``data`` over ``path`` loses nothing; a bot ``data`` played replaces its saved
+    tables. Returns whether tables were kept and the line to print: that they were kept, or
+    dropped and why (rows that are not as the ladder saves them, another game or edition, or a
+    file that is not a saved ladder); None if there was nothing to keep (no file, no tables, or
+    every saved table played again)."""
     file = Path(path)
-    if data.openspiel or not file.is_file():
+    if not file.is_file():
         return None
     try:
         old = load_json(file)
@@ -112,5 +126,13 @@ def keep_openspiel(data: LadderData, path: str | Path) -> tuple[bool, str] | Non
     if why is not None:
         return False, (f"dropped the OpenSpiel tables of an earlier --openspiel-only run from "
                        f"{file}: {why}")
-    data.openspiel = old.openspiel
-    return True, f"kept the OpenSpiel tables of an earlier --openspiel-only run from {file}"
+    played = {openspiel_key(row) for row in data.openspiel or []}
+    carried = [row for row in old.openspiel if openspiel_key(row) not in played]
+    if not carried:
+        return None
+    data.openspiel = carried + list(data.openspiel or [])
+    if not played:
+        return True, f"kept the OpenSpiel tables of an earlier --openspiel-only run from {file}"
+    bots = sorted({f"{bot} at {n} players" for bot, n in map(openspiel_key, carried)})
+    return True, (f"kept the OpenSpiel tables of {', '.join(bots)} from {file} (this run "
+                  "played other bots)")
