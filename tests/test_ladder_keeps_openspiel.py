@@ -53,7 +53,7 @@ def test_a_plain_run_keeps_the_openspiel_tables_in_the_json_and_the_document(lad
     saved = doc.with_suffix(".json")
     res = _run(doc)
     assert res.exit_code == 0, res.output
-    assert (f"kept the OpenSpiel tables of an earlier --openspiel-only run from {saved}"
+    assert (f"kept the OpenSpiel tables of an earlier run from {saved}"
             in res.stdout.splitlines())
     assert res.stderr == ""
     data = load_json(saved)
@@ -92,7 +92,7 @@ def test_tables_of_another_ladder_or_malformed_are_dropped_with_one_line(ladder,
     _store(doc, shipped, change)
     res = _run(doc, "-q")
     assert res.exit_code == 0, res.output
-    assert res.stderr == (f"warning: dropped the OpenSpiel tables of an earlier --openspiel-only "
+    assert res.stderr == (f"warning: dropped the OpenSpiel tables of an earlier "
                           f"run from {saved}: {why}\n")
     assert load_json(saved).openspiel == []
     assert "Against OpenSpiel" not in doc.read_text()
@@ -173,3 +173,24 @@ def test_a_row_without_its_bot_is_keyed_by_the_bot_in_its_b():
     assert openspiel_key({"b": "openspiel:mcts:uct_c=2:iterations=20", "players": 2}) == (
         "mcts:uct_c=2", 2)
     assert openspiel_key({"bot": " ismcts ", "b": "x", "players": 2}) == ("ismcts", 2)
+
+
+def test_bots_are_keyed_by_their_settings_in_canonical_form():
+    from tajsim.reporting.ladder.saved import openspiel_key
+
+    assert openspiel_key({"bot": "mcts:uct_c=2:max_simulations=10", "players": 2}) == \
+        openspiel_key({"bot": "mcts:max_simulations=10.0:uct_c=2.0", "players": 2})
+    assert openspiel_key({"bot": "mcts:uct_c=2", "players": 2}) != \
+        openspiel_key({"bot": "mcts:uct_c=3", "players": 2})
+
+
+def test_tables_of_two_sizes_show_each_rows_players():
+    rows = load_json(SHIPPED.with_suffix(".json")).openspiel
+    four = [{**r, "players": 4} for r in copy.deepcopy(rows)]
+    one = render_openspiel(rows, "maharani")
+    assert "2 players, seats alternating" in one[2] and "players |" not in one[8]
+    both = render_openspiel(rows + four, "maharani")
+    assert "at the players of each row" in both[2]
+    assert both[8].startswith("| setting | players | A | B |")
+    body = [line for line in both if line.startswith("| equal")]
+    assert [line.split(" | ")[1] for line in body] == ["2", "2", "4", "4"]

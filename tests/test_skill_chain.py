@@ -368,7 +368,9 @@ def test_a_stored_match_of_another_design_gets_its_own_folder(tmp_path):
     from tajsim.analysis.skill_matches import play_match
 
     one = play_match("maharani", 2, "random", "greedy", 4, seed=1, workers=1, store=tmp_path)
-    two = play_match("maharani", 2, "random", "greedy", 4, seed=2, workers=1, store=tmp_path)
+    with pytest.warns(UserWarning, match="played with another design or other engine code"):
+        two = play_match("maharani", 2, "random", "greedy", 4, seed=2, workers=1,
+                         store=tmp_path)
     assert len(list(tmp_path.iterdir())) == 2  # another seed: another run folder
     again = play_match("maharani", 2, "random", "greedy", 4, seed=1, workers=1, store=tmp_path)
     pd.testing.assert_frame_equal(again, one)
@@ -476,18 +478,24 @@ def test_a_resumed_chain_equals_the_chain_played_in_one_go(fresh_chain, tmp_path
     pd.testing.assert_frame_equal(table, fresh.astype(table.dtypes.to_dict()), rtol=1e-5)
 
 
+def _contents(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file below ``folder`` (its games store included): bytes and modification time."""
+    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def test_resume_plays_nothing_where_there_is_nothing_to_play(fresh_chain, tmp_path):
     import shutil
 
     for steps in ("3", "2"):  # --max-steps not above the kept steps: reported as it is
         folder = tmp_path / steps
         shutil.copytree(fresh_chain, folder)
-        before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+        before = _contents(folder)
         res = CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(folder), "--max-steps",
                                        steps, "--resume"])
         assert res.exit_code == 0, res.output
         assert "step 3 (kept)" in res.output and "nothing to play" in res.output
-        assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+        assert _contents(folder) == before
 
 
 def test_resume_of_an_ended_chain_says_it_has_ended(tmp_path):
@@ -496,11 +504,11 @@ def test_resume_of_an_ended_chain_says_it_has_ended(tmp_path):
             "--looks", "1", "--seed", "3", "-w", "1", "--out", str(tmp_path)]
     assert CliRunner().invoke(cli, [*args, "--max-steps", "1", "-q"]).exit_code == 0
     assert not pd.read_csv(tmp_path / "chain.csv")["significant"].iloc[0]
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    before = _contents(tmp_path)
     res = CliRunner().invoke(cli, [*args, "--max-steps", "4", "--resume"])
     assert res.exit_code == 0, res.output
     assert "the chain has ended: step 1 is not significant; nothing to play" in res.output
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert _contents(tmp_path) == before
 
 
 @pytest.mark.parametrize("option, value, needle", [
@@ -542,6 +550,8 @@ def test_resume_compares_editions_by_name(tmp_path):
 
 
 def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
+    import shutil
+
     out = tmp_path / "c"
     assert chain_run(out, "--max-steps", "1").exit_code == 0
     assert _stage_runs(out / "games")  # the default store: games/ in --out
@@ -552,6 +562,20 @@ def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
     n = int(pd.read_csv(out / "chain.csv")["n"].sum())
     assert f"The cost leaves out the {n:,} games read back from `{out / 'games'}`" in (
         out / "chain.md").read_text()
+    # extended with --resume: the games the earlier run read back stay left out of the cost
+    res = chain_run(out, "--max-steps", "2", "--resume")
+    assert res.exit_code == 0, res.output
+    assert f"The cost leaves out the {n:,} games read back" in (out / "chain.md").read_text()
+    # a folder of its own (--store) is in the command, and a resume without it reads it back
+    own, mine = tmp_path / "own", tmp_path / "mine"
+    assert chain_run(own, "--max-steps", "1", "--store", str(mine)).exit_code == 0
+    made = (own / "chain.md").read_text().split("```")[1]
+    assert f"--store {mine}" in made and _stage_runs(mine) and not (own / "games").exists()
+    shutil.rmtree(own)
+    assert chain_run(own, "--max-steps", "1", "--store", str(mine)).exit_code == 0
+    res = chain_run(own, "--max-steps", "2", "--resume")
+    assert res.exit_code == 0, res.output
+    assert not (own / "games").exists() and (mine / "step-2").is_dir()
     bare = tmp_path / "bare"
     assert chain_run(bare, "--max-steps", "1", "--store", "none").exit_code == 0
     assert not (bare / "games").exists()
@@ -559,6 +583,9 @@ def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
     (tmp_path / "file").write_text("x")
     one_line_error(chain_run(tmp_path / "d", "--store", str(tmp_path / "file")), "--store",
                    "is a file")
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "games").write_text("x")
+    one_line_error(chain_run(tmp_path / "e"), "games folder", "default games/ in --out")
 
 
 def test_resume_without_an_earlier_chain_is_one_line(tmp_path):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,12 +40,12 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.frames import game_index, win_value
-from tajsim.running.config import code_fingerprint
+from tajsim.running.config import RunConfig, code_fingerprint
 from tajsim.running.records import concat_results
 from tajsim.running.simulate import run_simulation
 
 __all__ = ["MatchOutcomes", "arrangements", "derive_seed", "match_block", "match_runs",
-           "pair_outcomes", "play_match", "rotation_classes", "run_folder",
+           "pair_outcomes", "play_match", "rotation_classes", "stored_run",
            "STORE_CHUNKS"]
 
 #: Seeds are int64 master seeds of the runner.
@@ -133,15 +134,32 @@ def match_runs(a: str, b: str, players: int, games: int, seed: int) -> list[Matc
 STORE_CHUNKS = 64
 
 
-def run_folder(store: str | Path, game: str, players: int, edition: str | None,
-               options: dict[str, bool] | None, index: int, run: MatchRun) -> Path:
-    """The folder of run ``index`` of a match stored in ``store``: ``run-<index>-<key>``, the
-    key a digest of what fixes the run's games (game, players, edition, options, line-up, game
-    count, seed and the game's code fingerprint), so runs of another design, or games played
-    by other code, never share a folder."""
-    what = repr((game, int(players), edition, sorted((options or {}).items()),
-                 run.strategies, int(run.games), int(run.seed), code_fingerprint(game)))
-    return Path(store) / f"run-{index}-{hashlib.sha256(what.encode()).hexdigest()[:12]}"
+def stored_run(store: str | Path, game: str, players: int, edition: str | None,
+               options: dict[str, bool] | None, index: int,
+               run: MatchRun) -> tuple[Path, int]:
+    """The folder and chunk size of run ``index`` of a match stored in ``store``:
+    ``run-<index>-<key>``, the key a digest of the run's configuration (what the run store
+    compares before it resumes: game, players, edition, options, line-up and parameters, game
+    count, seed, chunk size, seating) and of the game's code fingerprint, so the key changes
+    exactly where the stored games could not be used: runs of another design, or games
+    played by other code, never share a folder."""
+    chunk_size = max(1, -(-run.games // STORE_CHUNKS))
+    config = RunConfig.make(games=run.games, players=players, strategies=list(run.strategies),
+                            edition=edition, seed=run.seed, chunk_size=chunk_size,
+                            rotate=run.rotate, records=True, game=game, options=options)
+    what = f"{config.fingerprint()} {code_fingerprint(game)}"
+    key = hashlib.sha256(what.encode()).hexdigest()[:12]
+    return Path(store) / f"run-{index}-{key}", chunk_size
+
+
+def _other_runs(folder: Path) -> list[Path]:
+    """The run folders of ``folder``'s parent with ``folder``'s index and another key."""
+    index = folder.name.rsplit("-", 1)[0] + "-"
+    parent = folder.parent
+    if not parent.is_dir():
+        return []
+    return sorted(p for p in parent.iterdir()
+                  if p.is_dir() and p.name.startswith(index) and p.name != folder.name)
 
 
 def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *,
@@ -154,7 +172,7 @@ def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *
     of different runs do not collide.
 
     ``store``: a folder that keeps each run's games as a resumable run directory
-    (:func:`run_folder`, :mod:`tajsim.running.store`; :data:`STORE_CHUNKS` chunks a run): a
+    (:func:`stored_run`, :mod:`tajsim.running.store`; :data:`STORE_CHUNKS` chunks a run): a
     match killed part way keeps its finished chunks, and the same call plays only the missing
     games (a game is fixed by its seed and index, so the frame is the one an unstored match
     returns). Stored chunks are verified before use. ``on_games(played, stored)`` receives,
@@ -163,8 +181,13 @@ def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *
     for index, run in enumerate(match_runs(a, b, players, games, seed)):
         out = chunk_size = None
         if store is not None:
-            out = run_folder(store, game, players, edition, options, index, run)
-            chunk_size = max(1, -(-run.games // STORE_CHUNKS))
+            out, chunk_size = stored_run(store, game, players, edition, options, index, run)
+            other = _other_runs(out)
+            if other and not out.exists():
+                warnings.warn(f"{out.parent} holds the games of run {index} played with "
+                              f"another design or other engine code ({other[0].name}); they "
+                              "are not these games, so this run plays its own", UserWarning,
+                              stacklevel=2)
         played: list[int] = []
         result = run_simulation(run.games, players, list(run.strategies), edition, run.seed,
                                 game=game, options=options, workers=workers, records=True,

@@ -176,20 +176,6 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     check_chain_folder(folder, force)
-    games_store = (None if store is not None and store.strip().lower() == "none"
-                   else Path(store) if store is not None else folder / "games")
-    if games_store is not None and games_store.exists() and not games_store.is_dir():
-        raise UserError(f"--store {str(games_store)!r} is a file; expected a folder for the "
-                        "chain's games (or 'none')")
-    # the command that makes the whole chain in one go (a resumed chain's too); shlex.quote
-    # leaves the plain texts of the shipped chains as they are
-    made_with = (f"tajsim chain --game {spec.name} -p {players} --start "
-                 f"{shlex.quote(levels.labels[0])} --games {games} --looks {looks} --interim-p "
-                 f"{interim_p:g} --max-steps {max_steps} --factor {factor:g}"
-                 + (f" --edition {shlex.quote(edition)}" if edition is not None else "")
-                 + f" --seed {seed} --out {shlex.quote(str(folder))}"
-                 + (f" -w {workers}" if workers is not None else ""))
-
     def say_step(r: pd.Series, kept: str = "") -> None:
         verdict = (f"{'significant' if r.significant else 'not significant'} at "
                    f"{r.level:g}")
@@ -210,6 +196,8 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                           edition=_edition_name(spec, edition))
         kept = stored.table
         steps = len(kept)
+        if store is None and stored.options.get("store") is not None:
+            store = stored.options["store"]  # the earlier chain's games folder
         # the levels as far as the kept steps reach, and one step beyond
         reach = chain_levels(spec, levels.labels[0], factor=factor,
                              max_steps=max(max_steps, steps + 1))
@@ -232,9 +220,25 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                      f"it); nothing to play ({where})")
             return
         earlier = {"earlier_steps": steps, "earlier_wall_s": stored.wall_s,
-                   "earlier_cpu_s": stored.cpu_s}
+                   "earlier_cpu_s": stored.cpu_s, "earlier_stored_games": stored.stored_games}
         echo.say(f"resuming the chain in {folder}: {steps} step{'s' if steps != 1 else ''} "
                  f"kept (not played again), playing on from step {steps + 1}")
+    no_store = store is not None and store.strip().lower() == "none"
+    games_store = (None if no_store else Path(store) if store is not None
+                   else folder / "games")
+    if games_store is not None and games_store.exists() and not games_store.is_dir():
+        raise UserError(f"the chain's games folder {str(games_store)!r} (--store, default "
+                        "games/ in --out) is a file; expected a folder (or --store none)")
+    # the command that makes the whole chain in one go (a resumed chain's too); shlex.quote
+    # leaves the plain texts of the shipped chains as they are
+    made_with = (f"tajsim chain --game {spec.name} -p {players} --start "
+                 f"{shlex.quote(levels.labels[0])} --games {games} --looks {looks} --interim-p "
+                 f"{interim_p:g} --max-steps {max_steps} --factor {factor:g}"
+                 + (f" --edition {shlex.quote(edition)}" if edition is not None else "")
+                 + f" --seed {seed} --out {shlex.quote(str(folder))}"
+                 + (f" -w {workers}" if workers is not None else "")
+                 + (f" --store {shlex.quote(store)}" if store is not None else ""))
+
     looks_text = (f" in {design.looks} looks ({', '.join(f'{x:,}' for x in design.stages)})"
                   if looks > 1 else "")
     echo.say(f"skill chain of {spec.title}, {players} players: {' -> '.join(levels.labels)}; "

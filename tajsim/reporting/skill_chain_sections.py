@@ -435,7 +435,7 @@ def chain_markdown(table: pd.DataFrame, command: str = "") -> str:
                 lines += ["", f"Cost of the resumed run ({_steps(earlier + 1, len(table))}): "
                           f"{wall:,.0f} s wall, {cpu:,.0f} s CPU ({how}) on the machine it "
                           f"ran on; the earlier run's ({_steps(1, earlier)}) is not recorded."]
-            stored = int(a.get("stored_games") or 0)
+            stored = int(a.get("stored_games") or 0) + int(a.get("earlier_stored_games") or 0)
             if stored:
                 lines.append(f"The cost leaves out the {stored:,} games read back from "
                              f"`{a.get('store')}` rather than played: an earlier run of this "
@@ -479,11 +479,12 @@ _MADE_WITH = {"--game": ("game", str), "-p": ("players", int), "--start": ("star
               "--games": ("games", int), "--looks": ("looks", int),
               "--interim-p": ("interim_p", float), "--max-steps": ("max_steps", int),
               "--factor": ("factor", float), "--edition": ("edition", str),
-              "--seed": ("seed", int), "--out": ("out", str), "-w": ("workers", int)}
+              "--seed": ("seed", int), "--out": ("out", str), "-w": ("workers", int),
+              "--store": ("store", str)}
 #: The options that make a chain's design (every one of :data:`_MADE_WITH` but those that
 #: change no game): option name -> its flag.
 CHAIN_DESIGN_FLAGS = {name: flag for flag, (name, _) in _MADE_WITH.items()
-                      if name not in ("max_steps", "out", "workers")}
+                      if name not in ("max_steps", "out", "workers", "store")}
 #: The columns of chains written before the group-sequential steps (one look each).
 _ONE_LOOK_COLUMNS = CHAIN_COLUMNS[:-3]
 
@@ -496,13 +497,15 @@ class StoredChain:
     ``games``, ``looks``, ``interim_p`` (None where the command does not give it: the default),
     ``max_steps``, ``factor``, ``seed``, ``edition`` (None: the default), ``out``, ``workers``),
     that command, and its cost (wall and CPU seconds; None where ``chain.md`` has no Cost
-    line)."""
+    line), and ``stored_games``: the games its runs read back from ``--store`` rather than
+    played, which the cost leaves out (0 where ``chain.md`` names none)."""
 
     table: pd.DataFrame
     options: dict[str, Any]
     command: str
     wall_s: float | None
     cpu_s: float | None
+    stored_games: int = 0
 
 
 def _csv_value(text: str, kind: str) -> Any:
@@ -555,6 +558,8 @@ def read_chain(folder: str | Path) -> StoredChain:
     cost = re.search(r"^Cost: ([\d,.]+) s wall, ([\d,.]+) s CPU", text, re.MULTILINE)
     wall = float(cost.group(1).replace(",", "")) if cost else None
     cpu = float(cost.group(2).replace(",", "")) if cost else None
+    left_out = re.search(r"^The cost leaves out the ([\d,]+) games read back", text, re.MULTILINE)
+    stored_games = int(left_out.group(1).replace(",", "")) if left_out else 0
     try:
         raw = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
     except (OSError, ValueError, UnicodeDecodeError) as exc:
@@ -588,7 +593,7 @@ def read_chain(folder: str | Path) -> StoredChain:
         raise UserError(f"--resume: {csv_path} holds no steps; expected the table tajsim chain "
                         "writes after each step")
     table = pd.DataFrame(rows, columns=list(CHAIN_COLUMNS))
-    return StoredChain(table, options, command, wall, cpu)
+    return StoredChain(table, options, command, wall, cpu, stored_games)
 
 
 def _made_with_options(command: str, where: Path) -> dict[str, Any]:
@@ -606,7 +611,8 @@ def _made_with_options(command: str, where: Path) -> dict[str, Any]:
         raise bad(f"cannot be split ({exc})") from None
     if words[:2] != ["tajsim", "chain"]:
         raise bad("is not a tajsim chain command")
-    options: dict[str, Any] = {"interim_p": None, "edition": None, "workers": None}
+    options: dict[str, Any] = {"interim_p": None, "edition": None, "workers": None,
+                               "store": None}
     rest = words[2:]
     while rest:
         flag = rest.pop(0)
@@ -622,7 +628,7 @@ def _made_with_options(command: str, where: Path) -> dict[str, Any]:
             raise bad(f"gives {flag} {value!r}, not {'an int' if kind is int else 'a number'}")\
                 from None
     missing = [f for f, (name, _) in _MADE_WITH.items()
-               if name not in options and f not in ("--interim-p", "--edition", "-w")]
+               if name not in options and f not in ("--interim-p", "--edition", "-w", "--store")]
     if missing:
         raise bad(f"lacks {', '.join(missing)}")
     return options

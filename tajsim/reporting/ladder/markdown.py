@@ -334,12 +334,14 @@ def render_markdown(data: LadderData) -> str:
 
 def render_openspiel(rows: Sequence[dict], game: str) -> list[str]:
     """The OpenSpiel table (Markdown lines) of :func:`openspiel_tables`' rows."""
-    n = rows[0]["players"]
+    sizes = sorted({int(r["players"]) for r in rows})
+    one_size = len(sizes) == 1  # else a players column: tables of several sizes are kept
+    where = f"{sizes[0]} players" if one_size else "at the players of each row"
     lines = [
         "### Against OpenSpiel's bots",
         "",
         f"Our search (A) against an OpenSpiel bot (B) playing through `tajsim.interop."
-        f"openspiel`, {n} players, seats alternating (A B, rotated); share of the wins taken by "
+        f"openspiel`, {where}, seats alternating (A B, rotated); share of the wins taken by "
         "A (parity 50%). Equal time: OpenSpiel's ISMCTS stops after the seconds per decision "
         "our search took at its own settings (measured alone first). Played by:",
         "",
@@ -347,11 +349,13 @@ def render_openspiel(rows: Sequence[dict], game: str) -> list[str]:
         *dict.fromkeys(r["command"] for r in rows if "command" in r),
         "```",
         "",
-        "| setting | A | B | A's share | 95% CI | games | A s/decision | B s/decision |",
-        "|---|---|---|---:|---|---:|---:|---:|",
+        "| setting | " + ("" if one_size else "players | ") + "A | B | A's share | 95% CI | "
+        "games | A s/decision | B s/decision |",
+        "|---|" + ("" if one_size else "---:|") + "---|---|---:|---|---:|---:|---:|",
     ]
     for r in rows:
-        lines.append(f"| {r['setting']} | `{r['a']}` | `{r['b']}` | {_pct(r['share'])} | "
+        size = "" if one_size else f"{r['players']} | "
+        lines.append(f"| {r['setting']} | {size}`{r['a']}` | `{r['b']}` | {_pct(r['share'])} | "
                      f"{_ci(r['ci'])} | {r['games']} | {r['seconds_per_decision_a']:.4f} | "
                      f"{r['seconds_per_decision_b']:.4f} |")
     return lines

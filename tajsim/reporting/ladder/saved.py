@@ -94,14 +94,23 @@ def check_openspiel_target(path: str | Path, game: str, edition: int) -> None:
 def openspiel_key(row: dict) -> tuple[str, int]:
     """What a table of the OpenSpiel rows is about: its bot (the ``--openspiel BOT`` text; for
     rows saved before the ladder wrote ``bot``, read from ``b``, ``openspiel:BOT:iterations=N``
-    or ``openspiel:BOT:seconds=S``) and its table size. A run's tables replace the saved ones
-    with the same key, no others."""
+    or ``openspiel:BOT:seconds=S``), its settings in a canonical form (sorted, numbers as
+    numbers: ``mcts:uct_c=2`` and ``mcts:uct_c=2.0`` are one bot), and its table size. A run's
+    tables replace the saved ones with the same key, no others."""
     bot = row.get("bot")
-    if not isinstance(bot, str):
-        name, *items = str(row.get("b", "")).removeprefix("openspiel:").split(":")
-        kept = [i for i in items if i.partition("=")[0] not in ("iterations", "seconds")]
-        bot = ":".join([name, *kept])
-    return bot.strip(), int(row.get("players", 0))
+    text = bot if isinstance(bot, str) else str(row.get("b", "")).removeprefix("openspiel:")
+    name, *items = text.strip().split(":")
+    settings = []
+    for item in items:
+        key, _, value = item.strip().partition("=")
+        if not isinstance(bot, str) and key in ("iterations", "seconds"):
+            continue  # what the ladder set for the table, not the bot's own settings
+        try:
+            value = f"{float(value):g}"
+        except ValueError:
+            pass
+        settings.append(f"{key.strip()}={value}")
+    return ":".join([name.strip(), *sorted(settings)]), int(row.get("players", 0))
 
 
 def keep_openspiel(data: LadderData, path: str | Path) -> tuple[bool, str] | None:
@@ -124,15 +133,14 @@ def keep_openspiel(data: LadderData, path: str | Path) -> tuple[bool, str] | Non
         return None
     why = _not_kept(old, data)
     if why is not None:
-        return False, (f"dropped the OpenSpiel tables of an earlier --openspiel-only run from "
-                       f"{file}: {why}")
+        return False, f"dropped the OpenSpiel tables of an earlier run from {file}: {why}"
     played = {openspiel_key(row) for row in data.openspiel or []}
     carried = [row for row in old.openspiel if openspiel_key(row) not in played]
     if not carried:
         return None
     data.openspiel = carried + list(data.openspiel or [])
     if not played:
-        return True, f"kept the OpenSpiel tables of an earlier --openspiel-only run from {file}"
+        return True, f"kept the OpenSpiel tables of an earlier run from {file}"
     bots = sorted({f"{bot} at {n} players" for bot, n in map(openspiel_key, carried)})
     return True, (f"kept the OpenSpiel tables of {', '.join(bots)} from {file} (this run "
                   "played other bots)")
