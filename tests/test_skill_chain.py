@@ -671,3 +671,29 @@ def test_the_shipped_one_look_chain_reads_back_with_its_design():
     shipped = read_chain(REPORTS / "maharaja/chain_4p_start1")
     assert shipped.options["start"] == "turnsearch:iterations=1"
     assert (shipped.wall_s, shipped.cpu_s) == (782.0, 291.0)
+
+
+def test_the_documented_resume_commands_extend_the_shipped_chains():
+    """docs/running.md lists the command that extends each shipped chain whose end is not
+    measured: each has the design of the chain in its --out (so --resume accepts it) and
+    one step more than the chain has."""
+    import shlex
+
+    from tajsim.cli.chain import _edition_name, check_same_design
+    from tajsim.games.registry import get_game
+    from tajsim.reporting.skill_chain_sections import _made_with_options
+
+    text = (REPORTS.parent / "docs/running.md").read_text()
+    commands = [line for line in text.splitlines()
+                if line.startswith("tajsim chain ") and line.endswith(" --resume")]
+    assert len(commands) == 4
+    for command in commands:
+        options = _made_with_options(command.removesuffix(" --resume"), "docs/running.md")
+        stored = read_chain(REPORTS.parent / options["out"])
+        assert stored.table["significant"].all(), options["out"]  # its end not measured
+        assert options["max_steps"] == len(stored.table) + 1, options["out"]
+        design = {k: options[k] for k in ("game", "players", "start", "games", "looks",
+                                          "interim_p", "factor", "seed")}
+        check_same_design(stored.options, Path(options["out"]), **design,
+                          edition=_edition_name(get_game(options["game"]), None))
+        assert shlex.split(command)[:2] == ["tajsim", "chain"]
