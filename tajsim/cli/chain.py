@@ -82,8 +82,8 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
         if was != now:
             raise UserError(f"--resume: the chain in {folder} was played with {flag} {was}, "
                             f"this command asks for {flag} {now}; expected the earlier "
-                            "chain's design (every option but --max-steps, --workers and "
-                            "--out as its chain.md's Made with line gives it)")
+                            "chain's design (every option but --max-steps, --workers, --out "
+                            "and --store as its chain.md's Made with line gives it)")
 
 
 @click.command("chain")
@@ -122,9 +122,9 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
                    "runs again (with --resume once a step has finished).")
 @click.option("--resume", is_flag=True,
               help="Extend the chain already in --out (its chain.csv and chain.md): the same "
-                   "design (every option but --max-steps, --workers, --out), its steps kept, "
-                   "not played again; play goes on at the next step with the seeds the chain "
-                   "played in one go uses, up to a larger --max-steps.")
+                   "design (every option but --max-steps, --workers, --out, --store), its steps "
+                   "kept, not played again; play goes on at the next step with the seeds the "
+                   "chain played in one go uses, up to a larger --max-steps.")
 @verbosity_options
 def command(game: str, players: int | None, start: str | None, games: int, looks: int,
             interim_p: float, max_steps: int, factor: float, edition: str | None, seed: int,
