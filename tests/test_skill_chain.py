@@ -562,10 +562,23 @@ def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
     n = int(pd.read_csv(out / "chain.csv")["n"].sum())
     assert f"The cost leaves out the {n:,} games read back from `{out / 'games'}`" in (
         out / "chain.md").read_text()
+    # a damaged stored chunk: played again, said in one line, the table the same
+    bad = sorted((out / "games").rglob("chunk-*.parquet"))[0]
+    bad.write_bytes(bad.read_bytes()[:-7] + b"garbage")
+    res = chain_run(out, "--max-steps", "1")
+    assert res.exit_code == 0, res.output
+    assert (out / "chain.csv").read_bytes() == before
+    warned = [line for line in res.stderr.splitlines() if "warning" in line.lower()]
+    assert warned and all(line.startswith("warning: ") for line in warned), res.stderr
+    assert "UserWarning" not in res.stderr
+    read_back = int(re.search(r"leaves out the ([\d,]+) games read back",
+                              (out / "chain.md").read_text()).group(1))
+    assert 0 < read_back < n  # the damaged chunk's games were played again
     # extended with --resume: the games the earlier run read back stay left out of the cost
     res = chain_run(out, "--max-steps", "2", "--resume")
     assert res.exit_code == 0, res.output
-    assert f"The cost leaves out the {n:,} games read back" in (out / "chain.md").read_text()
+    assert f"The cost leaves out the {read_back:,} games read back" in (
+        out / "chain.md").read_text()
     # a folder of its own (--store) is in the command, and a resume without it reads it back
     own, mine = tmp_path / "own", tmp_path / "mine"
     assert chain_run(own, "--max-steps", "1", "--store", str(mine)).exit_code == 0

@@ -155,6 +155,7 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     )
     from tajsim.analysis.skill_matches import match_block
     from tajsim.cli.profile import cpu_seconds
+    from tajsim.cli.simulate import catch_warnings, echo_warnings
     from tajsim.games.registry import get_game
     from tajsim.reporting.experiments import report_dir
     from tajsim.reporting.skill_chain_sections import read_chain, write_chain
@@ -250,8 +251,14 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                   f"no new step finished; the earlier chain in {folder} is as it was")
                  + kept_games)
     started, cpu_started = time.perf_counter(), cpu_seconds()
+    caught: list = []  # the warnings of the play so far (a damaged stored chunk...)
+
+    def say_warnings() -> None:
+        echo_warnings(caught, echo)
+        caught.clear()
 
     def step_done(table: pd.DataFrame) -> None:
+        say_warnings()
         # the cost so far, beside the command (worker CPU counts once the workers finish)
         table.attrs.update(wall_s=time.perf_counter() - started,
                            cpu_s=cpu_seconds() - cpu_started, workers=workers,
@@ -261,11 +268,16 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
         on_interrupt(f"the {len(table)} finished step{'s' if len(table) != 1 else ''} are "
                      f"kept in {folder}/chain.md and chain.csv{kept_games}")
 
-    table, _ = play_chain(spec.name, players, levels.labels[0], games=games, looks=looks,
-                          interim_p=interim_p, max_steps=max_steps, factor=factor, seed=seed,
-                          edition=edition,
-                          workers=workers, progress=False if quiet else None, log=echo.log,
-                          on_step=step_done, kept=kept, store=games_store)
+    with catch_warnings() as recorded:
+        caught = recorded  # one line each, after each step, and when the play stops
+        try:
+            table, _ = play_chain(spec.name, players, levels.labels[0], games=games,
+                                  looks=looks, interim_p=interim_p, max_steps=max_steps,
+                                  factor=factor, seed=seed, edition=edition, workers=workers,
+                                  progress=False if quiet else None, log=echo.log,
+                                  on_step=step_done, kept=kept, store=games_store)
+        finally:
+            say_warnings()
     length = table.attrs["chain_length"]
     bound = "" if table.attrs["ended"] == "not significant" else "at least "
     echo.say(f"chain length: {bound}{length} significant step{'s' if length != 1 else ''}; "
