@@ -710,3 +710,24 @@ def test_the_documented_resume_commands_extend_the_shipped_chains():
         check_same_design(stored.options, Path(options["out"]), **design,
                           edition=_edition_name(get_game(options["game"]), None))
         assert shlex.split(command)[:2] == ["tajsim", "chain"]
+
+
+def test_the_readme_chain_table_is_the_shipped_chains():
+    """README's table of the six chains: each row's last step, share, interval, n, p and
+    length as its chain.csv holds them."""
+    text = (REPORTS.parent / "README.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "chain.md)" in line]
+    assert len(rows) == 6
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        folder = REPORTS.parent / re.search(r"\(([^)]+)/chain\.md\)", cells[2]).group(1)
+        table = read_chain(folder).table
+        last = table.iloc[-1]
+        share = (f"{100 * last.share:.1f}% [{100 * last.ci_low:.1f}, "
+                 f"{100 * last.ci_high:.1f}]")
+        assert cells[4] == share, (folder, cells[4], share)
+        assert cells[5] == f"{int(last.n):,}", folder
+        assert cells[6] == f"{last.p_value:.2g}", folder
+        length = int(table["significant"].sum())
+        assert cells[7] == (f"at least {length}: end not measured" if last.significant
+                            else f"**{length}** (ends)"), folder
