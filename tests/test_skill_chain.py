@@ -606,6 +606,10 @@ def test_resume_without_an_earlier_chain_is_one_line(tmp_path):
                    "chain.csv is missing")
     tmp_path.joinpath("chain.csv").write_text("step\n1\n")
     one_line_error(chain_run(tmp_path, "--max-steps", "2", "--resume"), "chain.md is missing")
+    # a chain stopped before its first step finished: its games, no table
+    (tmp_path / "first" / "games" / "step-1").mkdir(parents=True)
+    one_line_error(chain_run(tmp_path / "first", "--max-steps", "2", "--resume"),
+                   "holds no finished step yet", "without --resume")
 
 
 def _corrupt(kind: str, csv: str) -> str:

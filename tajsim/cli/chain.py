@@ -190,6 +190,12 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     kept = None
     earlier: dict[str, float | int | None] = {}
     if resume:
+        first_games = (Path(store) if store is not None and store.strip().lower() != "none"
+                       else folder / "games")
+        if not (folder / "chain.csv").exists() and (first_games / "step-1").is_dir():
+            raise UserError(f"--resume: {folder} holds no finished step yet (no chain.csv), "
+                            f"only games of its first step in {first_games}; expected the same "
+                            "command without --resume, which reads them back and plays on")
         stored = read_chain(folder)
         check_same_design(stored.options, folder, game=spec.name, players=players,
                           start=levels.labels[0], games=games, looks=looks,
