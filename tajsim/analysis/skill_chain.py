@@ -517,7 +517,7 @@ def stage_outcomes(game: str, players: int, weaker: str, stronger: str, design: 
                    step: int, stage: int, seed: int, *, edition: str | None = None,
                    workers: int | None = None, progress: bool | None = False,
                    log: Callable[[str], None] | None = None, store: str | Path | None = None,
-                   on_games: Callable[[int, int], None] | None = None) -> MatchOutcomes:
+                   on_stored: Callable[[int], None] | None = None) -> MatchOutcomes:
     """The new games of look ``stage`` (0-based) of chain step ``step``: a match of the
     design's increment, its seed derived from ``seed``, the step and the stage (so the games of
     a stage are the same whatever the step's stopping point), A the weaker level. ``store``:
@@ -526,7 +526,7 @@ def stage_outcomes(game: str, players: int, weaker: str, stronger: str, design: 
     results = play_match(game, players, weaker, stronger, design.increments()[stage],
                          derive_seed(seed, "chain step", step, "stage", stage),
                          edition=edition, workers=workers, progress=progress, log=log,
-                         store=stage_store(store, step, stage), on_games=on_games)
+                         store=stage_store(store, step, stage), on_stored=on_stored)
     return pair_outcomes(results, weaker, stronger)
 
 
@@ -579,8 +579,8 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
     increments = design.increments()
     stored = [0]
 
-    def count(_played: int, earlier: int) -> None:
-        stored[0] += earlier
+    def count(games: int) -> None:
+        stored[0] += games
 
     def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
         if log is not None:
@@ -588,7 +588,7 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
         results = play_match(spec.name, players, weaker, stronger, games,
                              derive_seed(seed, "chain step", k), edition=edition,
                              workers=workers, progress=progress, log=log,
-                             store=stage_store(store, k, None), on_games=count)
+                             store=stage_store(store, k, None), on_stored=count)
         return pair_outcomes(results, weaker, stronger)
 
     def play_stage(k: int, weaker: str, stronger: str, stage: int) -> MatchOutcomes:
@@ -597,7 +597,7 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                 f"{increments[stage]:,} more games ({design.stages[stage]:,} in all)")
         return stage_outcomes(spec.name, players, weaker, stronger, design, k, stage, seed,
                               edition=edition, workers=workers, progress=progress, log=log,
-                              store=store, on_games=count)
+                              store=store, on_stored=count)
 
     def tagged(table: pd.DataFrame) -> pd.DataFrame:
         table.attrs.update(game=spec.name, title=spec.title, players=players, seed=seed,

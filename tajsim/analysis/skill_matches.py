@@ -166,7 +166,7 @@ def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *
                edition: str | None = None, options: dict[str, bool] | None = None,
                workers: int | None = None, progress: bool | None = False,
                log: Callable[[str], None] | None = None, store: str | Path | None = None,
-               on_games: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+               on_stored: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Play a match (:func:`match_runs`) on every core (``workers`` None) and return its
     results frame, with a ``run_id`` column naming each run (its line-up), so that game ids
     of different runs do not collide.
@@ -175,8 +175,8 @@ def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *
     (:func:`stored_run`, :mod:`tajsim.running.store`; :data:`STORE_CHUNKS` chunks a run): a
     match killed part way keeps its finished chunks, and the same call plays only the missing
     games (a game is fixed by its seed and index, so the frame is the one an unstored match
-    returns). Stored chunks are verified before use. ``on_games(played, stored)`` receives,
-    per run, the games this call played and those it read from the store."""
+    returns). Stored chunks are verified before use. ``on_stored(games)`` receives, per run,
+    the games this call read back from the store rather than played."""
     frames, ids = [], []
     for index, run in enumerate(match_runs(a, b, players, games, seed)):
         out = chunk_size = None
@@ -193,9 +193,9 @@ def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *
                                 game=game, options=options, workers=workers, records=True,
                                 rotate=run.rotate, progress=progress, log=log, out=out,
                                 chunk_size=chunk_size, on_chunk=played.append)
-        if on_games is not None:
+        if on_stored is not None:
             now = sum(stop - start for start, stop in map(result.config.chunk_games, played))
-            on_games(now, run.games - now)
+            on_stored(run.games - now)
         frames.append(result.records)
         ids.append(run.run_id)
     return concat_results(frames, run_ids=ids)

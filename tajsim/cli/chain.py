@@ -48,6 +48,13 @@ def check_chain_folder(out: Path, force: bool) -> None:
                             "an earlier chain's (or --force)")
 
 
+def games_folder(store: str | None, out: Path) -> Path | None:
+    """The chain's games folder: ``--store`` (None: ``games/`` in ``out``; ``none``: none)."""
+    if store is None:
+        return out / "games"
+    return None if store.strip().lower() == "none" else Path(store)
+
+
 def _edition_name(spec: GameSpec, edition: str | None) -> str:
     """The edition's name (the game's default for None)."""
     return spec.editions[spec.edition_index(edition if edition is not None
@@ -190,9 +197,9 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     kept = None
     earlier: dict[str, float | int | None] = {}
     if resume:
-        first_games = (Path(store) if store is not None and store.strip().lower() != "none"
-                       else folder / "games")
-        if not (folder / "chain.csv").exists() and (first_games / "step-1").is_dir():
+        first_games = games_folder(store, folder)
+        if (not (folder / "chain.csv").exists() and first_games is not None
+                and (first_games / "step-1").is_dir()):
             raise UserError(f"--resume: {folder} holds no finished step yet (no chain.csv), "
                             f"only games of its first step in {first_games}; expected the same "
                             "command without --resume, which reads them back and plays on")
@@ -230,9 +237,7 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                    "earlier_cpu_s": stored.cpu_s, "earlier_stored_games": stored.stored_games}
         echo.say(f"resuming the chain in {folder}: {steps} step{'s' if steps != 1 else ''} "
                  f"kept (not played again), playing on from step {steps + 1}")
-    no_store = store is not None and store.strip().lower() == "none"
-    games_store = (None if no_store else Path(store) if store is not None
-                   else folder / "games")
+    games_store = games_folder(store, folder)
     if games_store is not None and games_store.exists() and not games_store.is_dir():
         raise UserError(f"the chain's games folder {str(games_store)!r} (--store, default "
                         "games/ in --out) is a file; expected a folder (or --store none)")

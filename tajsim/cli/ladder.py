@@ -167,12 +167,7 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
         if saved.is_file():  # place the tables in the saved ladder and its document
             data = load_json(saved)
             data.openspiel = rows  # replacing the saved tables of these bots, no others
-            kept = keep_openspiel(data, saved)
-            if kept is not None:
-                if kept[0]:
-                    echo.say(kept[1])
-                else:
-                    click.echo(f"warning: {kept[1]}", err=True)
+            _say_kept(keep_openspiel(data, saved), echo)
             _write(save_json, data, saved, None)
             path = _write(write_docs, data, output, saved)
             echo.say(f"added the OpenSpiel tables to {path} and {saved}")
@@ -181,15 +176,20 @@ def command(game, strategies, search, players, edition, seed, random_games, fiel
     check_interrupt()  # tables played after a Ctrl-C (searches cut short) are not kept
     # The OpenSpiel tables an earlier run put into the saved ladder stay in it and its document,
     # but for the bots this run played again (a run used to write over all of them).
-    kept = keep_openspiel(data, output.with_suffix(".json"))
-    if kept is not None:
-        if kept[0]:
-            echo.say(kept[1])
-        else:
-            click.echo(f"warning: {kept[1]}", err=True)
+    _say_kept(keep_openspiel(data, output.with_suffix(".json")), echo)
     saved = _write(save_json, data, output.with_suffix(".json"), None)
     path = _write(write_docs, data, output, saved)
     echo.say(f"wrote {path} ({data.seconds:.0f} s)")
+
+
+def _say_kept(kept: tuple[bool, str] | None, echo: Echo) -> None:
+    """The line of :func:`keep_openspiel`: what was kept (said), or dropped (a warning)."""
+    if kept is None:
+        return
+    if kept[0]:
+        echo.say(kept[1])
+    else:
+        click.echo(f"warning: {kept[1]}", err=True)
 
 
 def check_openspiel_bots(bots: tuple[str, ...], iterations: int) -> None:

@@ -627,8 +627,7 @@ def _made_with_options(command: str, where: Path) -> dict[str, Any]:
         except ValueError:
             raise bad(f"gives {flag} {value!r}, not {'an int' if kind is int else 'a number'}")\
                 from None
-    missing = [f for f, (name, _) in _MADE_WITH.items()
-               if name not in options and f not in ("--interim-p", "--edition", "-w", "--store")]
+    missing = [f for f, (name, _) in _MADE_WITH.items() if name not in options]
     if missing:
         raise bad(f"lacks {', '.join(missing)}")
     return options
