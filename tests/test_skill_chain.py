@@ -430,8 +430,9 @@ RESUMABLE = ["chain", "--game", "maharani", "-p", "2", "--start", "1", "--games"
              "--looks", "2", "--seed", "1", "-w", "1", "-q"]
 
 
-def chain_run(out, *args: str):
-    return CliRunner().invoke(cli, [*RESUMABLE, "--out", str(out), *args])
+def chain_run(out, *args: str, quiet: bool = True):
+    flags = RESUMABLE if quiet else [a for a in RESUMABLE if a != "-q"]
+    return CliRunner().invoke(cli, [*flags, "--out", str(out), *args])
 
 
 def table_lines(folder) -> list[str]:
@@ -553,13 +554,20 @@ def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
     import shutil
 
     out = tmp_path / "c"
-    assert chain_run(out, "--max-steps", "1").exit_code == 0
+    res = chain_run(out, "--max-steps", "1", quiet=False)
+    assert res.exit_code == 0, res.output
     assert _stage_runs(out / "games")  # the default store: games/ in --out
+    assert "step 1, look 1 of 2: " in res.stdout and "read back" not in res.stdout
     before = (out / "chain.csv").read_bytes()
-    res = chain_run(out, "--max-steps", "1")  # the same command again: every game read back
+    # the same command again: every game read back, each look saying so
+    res = chain_run(out, "--max-steps", "1", quiet=False)
     assert res.exit_code == 0, res.output
     assert (out / "chain.csv").read_bytes() == before
+    looks = re.findall(r"^step 1, look \d of 2: ([\d,]+) of its games read back from (.+)$",
+                       res.stdout, re.M)
     n = int(pd.read_csv(out / "chain.csv")["n"].sum())
+    assert all(where == str(out / "games") for _, where in looks), res.stdout
+    assert sum(int(count.replace(",", "")) for count, _ in looks) == n, res.stdout
     assert f"The cost leaves out the {n:,} games read back from `{out / 'games'}`" in (
         out / "chain.md").read_text()
     # a damaged stored chunk: played again, said in one line, the table the same

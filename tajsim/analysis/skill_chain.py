@@ -547,7 +547,8 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                progress: bool | None = False, log: Callable[[str], None] | None = None,
                on_step: Callable[[pd.DataFrame], None] | None = None,
                kept: pd.DataFrame | None = None,
-               store: str | Path | None = None) -> tuple[pd.DataFrame, ChainLevels]:
+               store: str | Path | None = None,
+               announce: Callable[[str], None] | None = None) -> tuple[pd.DataFrame, ChainLevels]:
     """Play a skill chain of ``game`` at ``players`` seats (:func:`chain_levels`,
     :func:`run_chain`): each step a match of up to ``games`` games (rounded up to whole seating
     blocks) on every core, in ``looks`` group-sequential stages (:func:`step_design`; ``looks =
@@ -564,7 +565,11 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
     ``store``: a folder that keeps every stage's games as it is played (:func:`stage_store`),
     so a chain killed in the middle of a step loses at most a chunk of each run: played again,
     it reads the stored games back instead of playing them (verified; the table is the same).
-    The table's ``attrs["stored_games"]`` counts the games read back rather than played."""
+    The table's ``attrs["stored_games"]`` counts the games read back rather than played.
+
+    ``announce(line)`` receives a line as each step (or look) begins, and one after a look
+    whose games were read back from ``store`` saying how many: what a long step is doing
+    (default: ``log``)."""
     spec = get_game(game)
     players = spec.players_or_default(players, edition)
     design = step_design(games, match_block(players), looks, alpha=alpha, interim_p=interim_p)
@@ -578,26 +583,38 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
                          design, "the kept steps")
     increments = design.increments()
     stored = [0]
+    say = announce or log
 
     def count(games: int) -> None:
         stored[0] += games
 
+    def said_read_back(where: str, before: int) -> None:
+        if say is not None and stored[0] > before:
+            say(f"{where}: {stored[0] - before:,} of its games read back from {store}")
+
     def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
-        if log is not None:
-            log(f"step {k}: {weaker} against {stronger}, {games:,} games")
+        if say is not None:
+            say(f"step {k}: {weaker} against {stronger}, {games:,} games")
+        before = stored[0]
         results = play_match(spec.name, players, weaker, stronger, games,
                              derive_seed(seed, "chain step", k), edition=edition,
                              workers=workers, progress=progress, log=log,
                              store=stage_store(store, k, None), on_stored=count)
+        said_read_back(f"step {k}", before)
         return pair_outcomes(results, weaker, stronger)
 
     def play_stage(k: int, weaker: str, stronger: str, stage: int) -> MatchOutcomes:
-        if log is not None:
-            log(f"step {k}, look {stage + 1} of {design.looks}: {weaker} against {stronger}, "
-                f"{increments[stage]:,} more games ({design.stages[stage]:,} in all)")
-        return stage_outcomes(spec.name, players, weaker, stronger, design, k, stage, seed,
-                              edition=edition, workers=workers, progress=progress, log=log,
-                              store=store, on_stored=count)
+        look = f"step {k}, look {stage + 1} of {design.looks}"
+        if say is not None:
+            games_here = (f"{increments[0]:,} games" if stage == 0 else
+                          f"{increments[stage]:,} more games ({design.stages[stage]:,} in all)")
+            say(f"{look}: {weaker} against {stronger}, {games_here}")
+        before = stored[0]
+        outcomes = stage_outcomes(spec.name, players, weaker, stronger, design, k, stage, seed,
+                                  edition=edition, workers=workers, progress=progress, log=log,
+                                  store=store, on_stored=count)
+        said_read_back(look, before)
+        return outcomes
 
     def tagged(table: pd.DataFrame) -> pd.DataFrame:
         table.attrs.update(game=spec.name, title=spec.title, players=players, seed=seed,

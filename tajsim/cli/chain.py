@@ -286,7 +286,8 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                                   looks=looks, interim_p=interim_p, max_steps=max_steps,
                                   factor=factor, seed=seed, edition=edition, workers=workers,
                                   progress=False if quiet else None, log=echo.log,
-                                  on_step=step_done, kept=kept, store=games_store)
+                                  on_step=step_done, kept=kept, store=games_store,
+                                  announce=echo.say)
         finally:
             say_warnings()
     length = table.attrs["chain_length"]
