@@ -536,6 +536,30 @@ def test_resume_refuses_another_design(fresh_chain, option, value, needle):
     one_line_error(res, needle, str(fresh_chain))
 
 
+@pytest.mark.parametrize("args, needle", [
+    (("--max-steps", "3", "--seed", "2"),
+     "holds a chain played with --seed 1, this command asks for --seed 2 and would replace it"),
+    (("--max-steps", "3", "--start", "4"), "--start mcts:iterations=1, this command asks for "
+                                           "--start mcts:iterations=4 and would replace it"),
+    (("--max-steps", "2"), "holds a chain of 3 steps and --max-steps 2 would replace it"),
+])
+def test_a_chain_is_not_replaced_by_another_design_without_force(fresh_chain, tmp_path, args,
+                                                                  needle):
+    import shutil
+
+    out = tmp_path / "c"
+    shutil.copytree(fresh_chain, out)
+    before = (out / "chain.csv").read_bytes()
+    one_line_error(chain_run(out, *args, "--store", "none"), needle, str(out))
+    assert (out / "chain.csv").read_bytes() == before
+    (out / "chain.md").write_text("no command here")  # unreadable: refused too
+    one_line_error(chain_run(out, *args), "holds a chain that cannot be read back",
+                   "--force to replace it")
+    res = chain_run(out, "--max-steps", "1", "--force", "--store", "none")
+    assert res.exit_code == 0, res.output  # --force replaces it
+    assert len(pd.read_csv(out / "chain.csv")) == 1
+
+
 def test_resume_compares_editions_by_name(tmp_path):
     from tajsim.cli.chain import check_same_design
 

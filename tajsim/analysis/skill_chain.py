@@ -52,7 +52,8 @@ independent):
 * ``equivalence``: for the step that ends the chain, what its games exclude: the TOST verdict of
   ``share - 1/2`` within ``margin`` (:func:`tajsim.analysis.stats.verdicts.equivalence_test`)
   and the minimum detectable gain at that n; a chain that ends on an inconclusive step (too
-  few games to exclude a gain of ``margin``) says so.
+  few games to exclude a gain of ``margin``) says so. Every step has it: two-sided, so a step
+  the one-sided test finds significant at 0.025 <= p < 0.05 reads ``inconclusive``.
 """
 
 from __future__ import annotations

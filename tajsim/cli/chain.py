@@ -61,12 +61,14 @@ def _edition_name(spec: GameSpec, edition: str | None) -> str:
                                             else spec.default_edition)]
 
 
-def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -> None:
+def check_same_design(earlier: dict[str, Any], folder: Path, *, replacing: bool = False,
+                      **requested: Any) -> None:
     """That the chain in ``folder`` (its "Made with" options, :func:`read_chain`) was played
     with the ``requested`` design (``game``, ``players``, ``start``, ``games``, ``looks``,
     ``interim_p``, ``factor``, ``seed``, ``edition``); a one-line ``UserError`` naming the first
     option that differs, its earlier and its requested value. ``interim_p`` counts only for
-    steps of more than one look (a one-look step has no interim look)."""
+    steps of more than one look (a one-look step has no interim look). ``replacing``: the
+    command would write a new chain over it (no ``--resume``), and the line says so."""
     from tajsim.games.registry import get_game
     from tajsim.reporting.skill_chain_sections import CHAIN_DESIGN_FLAGS
 
@@ -86,11 +88,40 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
         if name == "interim_p" and requested["looks"] == 1:
             continue
         was, now = text(name, before.get(name)), text(name, requested[name])
+        if was != now and replacing:
+            raise UserError(f"--out {folder} holds a chain played with {flag} {was}, this "
+                            f"command asks for {flag} {now} and would replace it; expected "
+                            "another --out for a chain of another design (or --force to "
+                            "replace it, or --resume with its design to extend it)")
         if was != now:
             raise UserError(f"--resume: the chain in {folder} was played with {flag} {was}, "
                             f"this command asks for {flag} {now}; expected the earlier "
                             "chain's design (every option but --max-steps, --workers, --out "
                             "and --store as its chain.md's Made with line gives it)")
+
+
+def check_keeps_earlier_chain(folder: Path, max_steps: int, **design: Any) -> None:
+    """Without ``--resume`` or ``--force``, a chain already in ``folder`` is played again only
+    where nothing of it is lost: the same design (:func:`check_same_design`) and a
+    ``--max-steps`` that reaches its steps (the table then starts with those steps, the
+    same games by their seeds). A one-line ``UserError`` otherwise, before any game is
+    played: a shipped chain is not overwritten by a command of another design."""
+    from tajsim.reporting.skill_chain_sections import read_chain
+
+    if not ((folder / "chain.csv").exists() or (folder / "chain.md").exists()):
+        return
+    try:
+        stored = read_chain(folder)
+    except UserError as exc:
+        raise UserError(f"--out {folder} holds a chain that cannot be read back "
+                        f"({str(exc).removeprefix('--resume: ')}); expected another --out (or "
+                        "--force to replace it)") from None
+    check_same_design(stored.options, folder, replacing=True, **design)
+    steps = len(stored.table)
+    if steps > max_steps:
+        raise UserError(f"--out {folder} holds a chain of {steps} steps and --max-steps "
+                        f"{max_steps} would replace it with at most {max_steps}; expected "
+                        f"--max-steps {steps} or more, another --out (or --force to replace it)")
 
 
 @click.command("chain")
@@ -120,8 +151,10 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
               help="Local cores to use (default: all).")
 @click.option("--out", "-o", default=None, metavar="DIR",
               help="Folder for chain.md, chain.csv and fig_chain.png (default: "
-                   "reports/<game>/chain_<N>p).")
-@click.option("--force", is_flag=True, help="Write into a folder that holds other files.")
+                   "reports/<game>/chain_<N>p; reports/chain_<N>p for Taj Mahal).")
+@click.option("--force", is_flag=True,
+              help="Write into a folder that holds other files, or replace a chain of "
+                   "another design (or more steps) in it.")
 @click.option("--store", default=None, metavar="DIR",
               help="Folder that keeps every step's games as they are played, in resumable "
                    "runs (default: games/ in --out; 'none': keep nothing). A chain stopped in "
@@ -184,6 +217,12 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     check_chain_folder(folder, force)
+    if not resume and not force:
+        check_keeps_earlier_chain(folder, max_steps, game=spec.name, players=players,
+                                  start=levels.labels[0], games=games, looks=looks,
+                                  interim_p=interim_p, factor=factor, seed=seed,
+                                  edition=_edition_name(spec, edition))
+
     def say_step(r: pd.Series, kept: str = "") -> None:
         verdict = (f"{'significant' if r.significant else 'not significant'} at "
                    f"{r.level:g}")

@@ -60,7 +60,8 @@ def parse_budgets(text: str | None) -> list[float] | None:
 @click.option("--workers", "-w", type=int, default=None, metavar="W",
               help="Local cores to use (default: all).")
 @click.option("--out", "-o", default=None, metavar="DIR",
-              help="Report folder (default: reports/<game>/profile_<N>p).")
+              help="Report folder (default: reports/<game>/profile_<N>p; "
+                   "reports/profile_<N>p for Taj Mahal).")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files.")
 @verbosity_options
 def command(game: str, players: int | None, games: int, levels: str | None,
