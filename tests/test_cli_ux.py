@@ -333,20 +333,46 @@ def test_line_progress_says_nothing_early_then_every_tenth_and_the_end():
 
     assert [chunk(1.0), chunk(2.0), chunk(3.0)] == [0, 0, 0]  # a short run prints nothing
     assert chunk(12.0) == 1  # 4 of 20 chunks, past 10 s
-    assert lines[0] == "simulating: played 4 of 20 chunks (400 of 2,000 games), 12 s"
+    assert lines[0] == ("simulating: played 4 of 20 chunks (400 of 2,000 games), 12 s, about "
+                        "48 s left")  # at the pace so far
     assert chunk(12.0) == 1  # 5 of 20: the same tenth
     assert chunk(14.0) == 1  # 6 of 20: a new tenth, but 2 s after the last line
     assert chunk(18.0) == 2  # 7 of 20: a tenth not yet said, 6 s after the last line
-    assert lines[-1] == "simulating: played 7 of 20 chunks (700 of 2,000 games), 18 s"
+    assert lines[-1] == ("simulating: played 7 of 20 chunks (700 of 2,000 games), 18 s, about "
+                         "33 s left")
     assert chunk(50.0) == 3  # 8 of 20: a new tenth
     assert chunk(81.0) == 4  # 9 of 20: the same tenth, but 31 s after the last line
-    assert lines[-1] == "simulating: played 9 of 20 chunks (900 of 2,000 games), 81 s"
+    assert lines[-1] == ("simulating: played 9 of 20 chunks (900 of 2,000 games), 81 s, about "
+                         "2 min left")
     bar.close()
     assert len(lines) == 4  # close() repeats nothing the last line said...
     assert chunk(81.0) == 4 and chunk(82.0) == 4  # 10 and 11: a burst, no line
     bar.close()  # ...but ends with the last state
     assert len(lines) == 5
-    assert lines[-1] == "simulating: played 11 of 20 chunks (1,100 of 2,000 games), 82 s"
+    assert lines[-1] == ("simulating: played 11 of 20 chunks (1,100 of 2,000 games), 82 s, about "
+                         "67 s left")
+
+
+def test_line_progress_counts_the_time_left_from_the_games_played_here():
+    from tajsim.running.simulate import duration_text
+
+    now = [0.0]
+    lines: list[str] = []
+    # a resumed run: 1,000 of 4,000 games read back, then 500 played in 600 s
+    bar = LineProgress(chunks=40, games=4000, chunks_done=10, games_done=1000,
+                       write=lines.append, clock=lambda: now[0])
+    for i in range(5):
+        now[0] = 120.0 * (i + 1)
+        bar.update(100)
+    bar.close()
+    assert lines[-1].endswith("(1,500 of 4,000 games), 600 s, about 50 min left")
+    assert [duration_text(s) for s in (0.4, 89, 91, 5369, 5400, 11_100)] == [
+        "0 s", "89 s", "2 min", "89 min", "1 h 30 min", "3 h 05 min"]
+    done = LineProgress(chunks=1, games=10, write=lines.append, clock=lambda: now[0])
+    now[0] += 20.0
+    done.update(10)
+    done.close()
+    assert lines[-1].endswith("(10 of 10 games), 20 s")  # nothing left to say
 
 
 def test_simulate_in_a_log_prints_progress_lines(capsys, monkeypatch):

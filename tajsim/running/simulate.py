@@ -111,17 +111,29 @@ def progress_mode(progress: bool | None) -> str:
         return "lines"
 
 
+def duration_text(seconds: float) -> str:
+    """``seconds`` as a reader counts them: ``48 s``, ``12 min``, ``3 h 05 min``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
 class LineProgress:
     """Progress for logs, where a bar's carriage returns would pile up: one line such as
-    ``simulating: played 12 of 64 chunks (18,750 of 100,000 games), 41 s`` (see
-    ``PROGRESS_QUIET_S``). The same ``update(games)`` / ``close()`` calls as a tqdm bar, one
-    ``update`` per finished chunk."""
+    ``simulating: played 12 of 64 chunks (18,750 of 100,000 games), 41 s, about 5 min left``
+    (see ``PROGRESS_QUIET_S``; the time left at the pace of the games played so far in this
+    process, games read back from a stored run not counted). The same ``update(games)`` /
+    ``close()`` calls as a tqdm bar, one ``update`` per finished chunk."""
 
     def __init__(self, chunks: int, games: int, chunks_done: int = 0, games_done: int = 0,
                  write: Callable[[str], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.chunks, self.games = chunks, games
         self.chunks_done, self.games_done = chunks_done, games_done
+        self._games_at_start = games_done
         self._write = write or (lambda line: print(line, file=sys.stderr, flush=True))
         self._clock = clock
         self._start = self._last = clock()
@@ -132,8 +144,14 @@ class LineProgress:
         return chunks_done * 10 // max(1, self.chunks)
 
     def _line(self, now: float) -> str:
+        elapsed = now - self._start
+        played = self.games_done - self._games_at_start
+        left = ""
+        if 0 < played and self.games_done < self.games and elapsed > 0:
+            pace = elapsed / played
+            left = f", about {duration_text((self.games - self.games_done) * pace)} left"
         return (f"simulating: played {self.chunks_done:,} of {self.chunks:,} chunks "
-                f"({self.games_done:,} of {self.games:,} games), {now - self._start:.0f} s")
+                f"({self.games_done:,} of {self.games:,} games), {elapsed:.0f} s{left}")
 
     def update(self, games: int) -> None:
         self.chunks_done += 1
