@@ -364,6 +364,18 @@ def test_a_stored_chain_keeps_its_games_and_plays_only_the_missing_ones(tiny_cha
     assert last.attrs["stored_games"] == total
 
 
+def test_a_one_look_chain_announces_its_rounded_step_and_the_games_read_back(tmp_path):
+    said: list[str] = []
+    kwargs = dict(games=3, max_steps=1, seed=11, workers=1, looks=1, store=tmp_path,
+                  announce=said.append)
+    first, _ = play_chain("maharani", 2, "1", **kwargs)
+    assert said == ["step 1: mcts:iterations=1 against mcts:iterations=4, 4 games"]  # 3 -> 4
+    said.clear()
+    again, _ = play_chain("maharani", 2, "1", **kwargs)
+    pd.testing.assert_frame_equal(first, again, check_like=True, check_exact=True)
+    assert said[1] == f"step 1: 4 of its games read back from {tmp_path}"
+
+
 def test_a_stored_match_of_another_design_gets_its_own_folder(tmp_path):
     from tajsim.analysis.skill_matches import play_match
 
@@ -536,25 +548,24 @@ def test_resume_refuses_another_design(fresh_chain, option, value, needle):
     one_line_error(res, needle, str(fresh_chain))
 
 
-@pytest.mark.parametrize("args, needle", [
-    (("--max-steps", "3", "--seed", "2"),
-     "holds a chain played with --seed 1, this command asks for --seed 2 and would replace it"),
-    (("--max-steps", "3", "--start", "4"), "--start mcts:iterations=1, this command asks for "
-                                           "--start mcts:iterations=4 and would replace it"),
-    (("--max-steps", "2"), "holds a chain of 3 steps and --max-steps 2 would replace it"),
+@pytest.mark.parametrize("args", [
+    ("--max-steps", "3"),  # the same command: it would replay the chain, rewriting its table
+    ("--max-steps", "5"),
+    ("--max-steps", "3", "--seed", "2"),  # another design
+    ("--max-steps", "1", "--start", "4"),
 ])
-def test_a_chain_is_not_replaced_by_another_design_without_force(fresh_chain, tmp_path, args,
-                                                                  needle):
+def test_a_chain_is_not_replaced_without_resume_or_force(fresh_chain, tmp_path, args):
     import shutil
 
     out = tmp_path / "c"
     shutil.copytree(fresh_chain, out)
     before = (out / "chain.csv").read_bytes()
-    one_line_error(chain_run(out, *args, "--store", "none"), needle, str(out))
+    needles = (f"--out {out} holds a chain already (chain.csv and chain.md); expected --resume "
+               "to extend it, another --out, or --force")
+    one_line_error(chain_run(out, *args), needles)
     assert (out / "chain.csv").read_bytes() == before
-    (out / "chain.md").write_text("no command here")  # unreadable: refused too
-    one_line_error(chain_run(out, *args), "holds a chain that cannot be read back",
-                   "--force to replace it")
+    (out / "chain.md").unlink()  # half a chain (killed between the two writes): refused too
+    one_line_error(chain_run(out, *args), "holds a chain already (chain.csv);")
     res = chain_run(out, "--max-steps", "1", "--force", "--store", "none")
     assert res.exit_code == 0, res.output  # --force replaces it
     assert len(pd.read_csv(out / "chain.csv")) == 1
@@ -583,8 +594,8 @@ def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
     assert _stage_runs(out / "games")  # the default store: games/ in --out
     assert "step 1, look 1 of 2: " in res.stdout and "read back" not in res.stdout
     before = (out / "chain.csv").read_bytes()
-    # the same command again: every game read back, each look saying so
-    res = chain_run(out, "--max-steps", "1", quiet=False)
+    # played again from the start (--force): every game read back, each look saying so
+    res = chain_run(out, "--max-steps", "1", "--force", quiet=False)
     assert res.exit_code == 0, res.output
     assert (out / "chain.csv").read_bytes() == before
     looks = re.findall(r"^step 1, look \d of 2: ([\d,]+) of its games read back from (.+)$",
@@ -597,7 +608,7 @@ def test_the_command_keeps_its_games_and_reads_them_back(tmp_path):
     # a damaged stored chunk: played again, said in one line, the table the same
     bad = sorted((out / "games").rglob("chunk-*.parquet"))[0]
     bad.write_bytes(bad.read_bytes()[:-7] + b"garbage")
-    res = chain_run(out, "--max-steps", "1")
+    res = chain_run(out, "--max-steps", "1", "--force")
     assert res.exit_code == 0, res.output
     assert (out / "chain.csv").read_bytes() == before
     warned = [line for line in res.stderr.splitlines() if "warning" in line.lower()]

@@ -53,7 +53,8 @@ independent):
   ``share - 1/2`` within ``margin`` (:func:`tajsim.analysis.stats.verdicts.equivalence_test`)
   and the minimum detectable gain at that n; a chain that ends on an inconclusive step (too
   few games to exclude a gain of ``margin``) says so. Every step has it: two-sided, so a step
-  the one-sided test finds significant at 0.025 <= p < 0.05 reads ``inconclusive``.
+  the one-sided test finds significant at 0.025 <= p (below its level) can read
+  ``inconclusive`` (or, with many games, ``equivalent``).
 """
 
 from __future__ import annotations
@@ -595,7 +596,7 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
 
     def play_step(k: int, weaker: str, stronger: str) -> MatchOutcomes:
         if say is not None:
-            say(f"step {k}: {weaker} against {stronger}, {games:,} games")
+            say(f"step {k}: {weaker} against {stronger}, {design.stages[-1]:,} games")
         before = stored[0]
         results = play_match(spec.name, players, weaker, stronger, games,
                              derive_seed(seed, "chain step", k), edition=edition,

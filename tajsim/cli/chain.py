@@ -61,14 +61,12 @@ def _edition_name(spec: GameSpec, edition: str | None) -> str:
                                             else spec.default_edition)]
 
 
-def check_same_design(earlier: dict[str, Any], folder: Path, *, replacing: bool = False,
-                      **requested: Any) -> None:
+def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -> None:
     """That the chain in ``folder`` (its "Made with" options, :func:`read_chain`) was played
     with the ``requested`` design (``game``, ``players``, ``start``, ``games``, ``looks``,
     ``interim_p``, ``factor``, ``seed``, ``edition``); a one-line ``UserError`` naming the first
     option that differs, its earlier and its requested value. ``interim_p`` counts only for
-    steps of more than one look (a one-look step has no interim look). ``replacing``: the
-    command would write a new chain over it (no ``--resume``), and the line says so."""
+    steps of more than one look (a one-look step has no interim look)."""
     from tajsim.games.registry import get_game
     from tajsim.reporting.skill_chain_sections import CHAIN_DESIGN_FLAGS
 
@@ -88,11 +86,6 @@ def check_same_design(earlier: dict[str, Any], folder: Path, *, replacing: bool 
         if name == "interim_p" and requested["looks"] == 1:
             continue
         was, now = text(name, before.get(name)), text(name, requested[name])
-        if was != now and replacing:
-            raise UserError(f"--out {folder} holds a chain played with {flag} {was}, this "
-                            f"command asks for {flag} {now} and would replace it; expected "
-                            "another --out for a chain of another design (or --force to "
-                            "replace it, or --resume with its design to extend it)")
         if was != now:
             raise UserError(f"--resume: the chain in {folder} was played with {flag} {was}, "
                             f"this command asks for {flag} {now}; expected the earlier "
@@ -100,28 +93,16 @@ def check_same_design(earlier: dict[str, Any], folder: Path, *, replacing: bool 
                             "and --store as its chain.md's Made with line gives it)")
 
 
-def check_keeps_earlier_chain(folder: Path, max_steps: int, **design: Any) -> None:
-    """Without ``--resume`` or ``--force``, a chain already in ``folder`` is played again only
-    where nothing of it is lost: the same design (:func:`check_same_design`) and a
-    ``--max-steps`` that reaches its steps (the table then starts with those steps, the
-    same games by their seeds). A one-line ``UserError`` otherwise, before any game is
-    played: a shipped chain is not overwritten by a command of another design."""
-    from tajsim.reporting.skill_chain_sections import read_chain
-
-    if not ((folder / "chain.csv").exists() or (folder / "chain.md").exists()):
-        return
-    try:
-        stored = read_chain(folder)
-    except UserError as exc:
-        raise UserError(f"--out {folder} holds a chain that cannot be read back "
-                        f"({str(exc).removeprefix('--resume: ')}); expected another --out (or "
-                        "--force to replace it)") from None
-    check_same_design(stored.options, folder, replacing=True, **design)
-    steps = len(stored.table)
-    if steps > max_steps:
-        raise UserError(f"--out {folder} holds a chain of {steps} steps and --max-steps "
-                        f"{max_steps} would replace it with at most {max_steps}; expected "
-                        f"--max-steps {steps} or more, another --out (or --force to replace it)")
+def check_keeps_earlier_chain(folder: Path) -> None:
+    """Without ``--resume`` or ``--force``, a folder that holds a chain (its ``chain.csv`` or
+    ``chain.md``) is refused in one line, before any game is played: a new chain would rewrite
+    the table after its first step, so the earlier steps (hours of games, the shipped chains in
+    the default folders) would be lost even where the design is the same."""
+    found = [name for name in ("chain.csv", "chain.md") if (folder / name).exists()]
+    if found:
+        raise UserError(f"--out {folder} holds a chain already ({' and '.join(found)}); "
+                        "expected --resume to extend it, another --out, or --force to play "
+                        "it again from the start and replace it")
 
 
 @click.command("chain")
@@ -153,8 +134,8 @@ def check_keeps_earlier_chain(folder: Path, max_steps: int, **design: Any) -> No
               help="Folder for chain.md, chain.csv and fig_chain.png (default: "
                    "reports/<game>/chain_<N>p; reports/chain_<N>p for Taj Mahal).")
 @click.option("--force", is_flag=True,
-              help="Write into a folder that holds other files, or replace a chain of "
-                   "another design (or more steps) in it.")
+              help="Write into a folder that holds other files, or play a new chain over the "
+                   "one in it (replaced after the first step).")
 @click.option("--store", default=None, metavar="DIR",
               help="Folder that keeps every step's games as they are played, in resumable "
                    "runs (default: games/ in --out; 'none': keep nothing). A chain stopped in "
@@ -179,10 +160,10 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
 
     \b
     Examples:
-      tajsim chain --game maharani -p 2 --start 25 --games 2000
-      tajsim chain --game maharaja -p 4 --start turnsearch:iterations=2 --max-steps 3
-      tajsim chain --game tajmahal -p 4 --start ismcts:iterations=50 --looks 1
-      tajsim chain --game maharani -p 2 --start 25 --games 2000 --max-steps 8 --resume
+      tajsim chain --game maharani -p 2 --start 25 --games 2000 -o mine
+      tajsim chain --game maharaja -p 4 --start turnsearch:iterations=2 --max-steps 3 -o m4
+      tajsim chain --game tajmahal -p 4 --start ismcts:iterations=50 --looks 1 -o t4
+      tajsim chain --game maharani -p 2 --start 25 --games 2000 --max-steps 8 -o mine --resume
     """
     import shlex
     import time
@@ -218,10 +199,7 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     check_chain_folder(folder, force)
     if not resume and not force:
-        check_keeps_earlier_chain(folder, max_steps, game=spec.name, players=players,
-                                  start=levels.labels[0], games=games, looks=looks,
-                                  interim_p=interim_p, factor=factor, seed=seed,
-                                  edition=_edition_name(spec, edition))
+        check_keeps_earlier_chain(folder)
 
     def say_step(r: pd.Series, kept: str = "") -> None:
         verdict = (f"{'significant' if r.significant else 'not significant'} at "
@@ -294,12 +272,14 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                   if looks > 1 else "")
     echo.say(f"skill chain of {spec.title}, {players} players: {' -> '.join(levels.labels)}; "
              f"up to {design.stages[-1]:,} games a step{looks_text}, seed {seed}")
-    kept_games = ("" if games_store is None else
-                  f"; the games played are kept in {games_store} and the same command plays "
-                  "only the missing ones")
+    def kept_games(again: str) -> str:
+        return ("" if games_store is None else
+                f"; the games played are kept in {games_store} and {again} plays only the "
+                "missing ones")
+
     on_interrupt(("no step finished; no table was written" if kept is None else
                   f"no new step finished; the earlier chain in {folder} is as it was")
-                 + kept_games)
+                 + kept_games("the same command"))
     started, cpu_started = time.perf_counter(), cpu_seconds()
     caught: list = []  # the warnings of the play so far (a damaged stored chunk...)
 
@@ -315,8 +295,11 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
                            store=None if games_store is None else str(games_store), **earlier)
         write_chain(table, folder, made_with)
         say_step(table.iloc[-1])
+        # the folder now holds a chain: a fresh run goes on with --resume
         on_interrupt(f"the {len(table)} finished step{'s' if len(table) != 1 else ''} are "
-                     f"kept in {folder}/chain.md and chain.csv{kept_games}")
+                     f"kept in {folder}/chain.md and chain.csv"
+                     + kept_games("the same command" if resume else
+                                  "the same command with --resume"))
 
     with catch_warnings() as recorded:
         caught = recorded  # one line each, after each step, and when the play stops

@@ -123,7 +123,7 @@ def duration_text(seconds: float) -> str:
 
 class LineProgress:
     """Progress for logs, where a bar's carriage returns would pile up: one line such as
-    ``simulating: played 12 of 64 chunks (18,750 of 100,000 games), 41 s, about 5 min left``
+    ``simulating: played 12 of 64 chunks (18,750 of 100,000 games), 41 s, about 3 min left``
     (see ``PROGRESS_QUIET_S``; the time left at the pace of the games played so far in this
     process, games read back from a stored run not counted). The same ``update(games)`` /
     ``close()`` calls as a tqdm bar, one ``update`` per finished chunk."""
