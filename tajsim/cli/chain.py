@@ -34,18 +34,28 @@ CHAIN_FILES = ("chain.csv", "chain.md", "fig_chain.png", "games")
 MAX_GAMES = 200_000
 
 
-def check_chain_folder(out: Path, force: bool) -> None:
-    """``out`` is a folder (or nothing yet) holding nothing but an earlier chain's files, unless
-    ``force``; a one-line ``UserError`` otherwise, before any game is played."""
+def check_chain_folder(out: Path, force: bool, resume: bool = False) -> None:
+    """``out`` is a folder (or nothing yet) for a chain, unless ``force``; a one-line
+    ``UserError`` otherwise, before any game is played. Refused: a folder holding other files
+    than a chain's, and, without ``resume``, one holding a chain already (its ``chain.csv`` or
+    ``chain.md``): a new chain would rewrite the table after its first step, so the earlier
+    steps (hours of games, the shipped chains in the default folders) would be lost even where
+    the design is the same."""
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {str(out)!r} is a file; expected a folder for the chain's files")
-    if out.is_dir() and not force:
-        foreign = sorted(p.name for p in out.iterdir()
-                         if p.name not in CHAIN_FILES and not p.name.startswith("."))
-        if foreign:
-            raise UserError(f"--out {str(out)!r} holds other files ({', '.join(foreign[:3])}"
-                            f"{' ...' if len(foreign) > 3 else ''}); expected an empty folder or "
-                            "an earlier chain's (or --force)")
+    if not out.is_dir() or force:
+        return
+    foreign = sorted(p.name for p in out.iterdir()
+                     if p.name not in CHAIN_FILES and not p.name.startswith("."))
+    if foreign:
+        raise UserError(f"--out {str(out)!r} holds other files ({', '.join(foreign[:3])}"
+                        f"{' ...' if len(foreign) > 3 else ''}); expected an empty folder or "
+                        "an earlier chain's (or --force)")
+    found = [name for name in ("chain.csv", "chain.md") if (out / name).exists()]
+    if found and not resume:
+        raise UserError(f"--out {out} holds a chain already ({' and '.join(found)}); "
+                        "expected --resume to extend it, another --out, or --force to play "
+                        "it again from the start and replace it")
 
 
 def games_folder(store: str | None, out: Path) -> Path | None:
@@ -91,18 +101,6 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
                             f"this command asks for {flag} {now}; expected the earlier "
                             "chain's design (every option but --max-steps, --workers, --out "
                             "and --store as its chain.md's Made with line gives it)")
-
-
-def check_keeps_earlier_chain(folder: Path) -> None:
-    """Without ``--resume`` or ``--force``, a folder that holds a chain (its ``chain.csv`` or
-    ``chain.md``) is refused in one line, before any game is played: a new chain would rewrite
-    the table after its first step, so the earlier steps (hours of games, the shipped chains in
-    the default folders) would be lost even where the design is the same."""
-    found = [name for name in ("chain.csv", "chain.md") if (folder / name).exists()]
-    if found:
-        raise UserError(f"--out {folder} holds a chain already ({' and '.join(found)}); "
-                        "expected --resume to extend it, another --out, or --force to play "
-                        "it again from the start and replace it")
 
 
 @click.command("chain")
@@ -197,9 +195,7 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     design = step_design(games, match_block(players), looks, interim_p=interim_p)
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
-    check_chain_folder(folder, force)
-    if not resume and not force:
-        check_keeps_earlier_chain(folder)
+    check_chain_folder(folder, force, resume)
 
     def say_step(r: pd.Series, kept: str = "") -> None:
         verdict = (f"{'significant' if r.significant else 'not significant'} at "
