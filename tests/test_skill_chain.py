@@ -778,3 +778,56 @@ def test_the_readme_chain_table_is_the_shipped_chains():
         length = int(table["significant"].sum())
         assert cells[7] == (f"at least {length}: end not measured" if last.significant
                             else f"**{length}** (ends)"), folder
+
+
+def shipped_chain_games() -> list[tuple[Path, Path]]:
+    """(chain folder, run folder) of every stored run under the shipped chains' games/."""
+    return [(games.parent, run) for games in sorted(REPORTS.glob("**/games"))
+            if (games.parent / "chain.md").exists()
+            for run in sorted(games.glob("step-*/look-*/run-*"))]
+
+
+def test_the_committed_chain_games_are_the_games_a_resume_reads_back():
+    """The games of a chain step are committed so that a step of hours goes on over sittings
+    on fresh clones. Each stored run must be one that its chain's ``--resume`` reads back:
+    its folder key is the digest of the run's design and of the game's code, so an edit to
+    the game's engine or wing would leave the committed games unread and play them afresh
+    (hours). Such an edit must say so and remove them; and every chunk must verify."""
+    from tajsim.analysis.skill_chain import stage_store
+    from tajsim.analysis.skill_matches import derive_seed, stored_run
+    from tajsim.running.run_reading import run_status
+
+    for chain, run in shipped_chain_games():
+        options = read_chain(chain).options
+        step = int(run.parent.parent.name.removeprefix("step-"))
+        stage = int(run.parent.name.removeprefix("look-")) - 1
+        levels = chain_levels(options["game"], options["start"], factor=options["factor"],
+                              max_steps=step).labels
+        design = step_design(options["games"], match_block(options["players"]),
+                             options["looks"], interim_p=options["interim_p"])
+        runs = match_runs(levels[step - 1], levels[step], options["players"],
+                          design.increments()[stage],
+                          derive_seed(options["seed"], "chain step", step, "stage", stage))
+        expected = {stored_run(stage_store(chain / "games", step, stage), options["game"],
+                               options["players"], options["edition"], None, i, r)[0].name
+                    for i, r in enumerate(runs)}
+        assert run.name in expected, (
+            f"{run.relative_to(REPORTS)} is not a run of its chain's design and this code "
+            f"({sorted(expected)}): its games would be played again; remove them on purpose")
+        assert run_status(run).chunks_finished > 0, run
+
+
+def test_the_chain_games_are_committed_and_their_locks_are_not():
+    import shutil
+    import subprocess
+
+    root = REPORTS.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    run = "reports/chain_2p/games/step-6/look-1/run-0-0123456789ab"
+    paths = [f"{run}/chunks/chunk-000001.parquet", f"{run}/aggregates/chunk-000001.npz",
+             f"{run}/aggregates/chunk-000001.check.json", f"{run}/manifest.json",
+             f"{run}/.lock", "reports/default/runs/r/chunks/chunk-000001.parquet"]
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root,
+                             capture_output=True, text=True).stdout.split()
+    assert ignored == [f"{run}/.lock", "reports/default/runs/r/chunks/chunk-000001.parquet"]
