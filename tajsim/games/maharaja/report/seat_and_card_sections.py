@@ -61,6 +61,13 @@ def _heat_figure(ctx: ReportContext, groups: list[tuple[str, pd.DataFrame]],
         grid = cells.pivot_table(index="seat", columns="card", values="win_rate",
                                  observed=True).reindex(columns=order)
         parity = 100 * float(sub["baseline"].mean())
+        if label != "all games":
+            ax.set_title(label)
+        if grid.empty:  # an empty image has no extent (matplotlib warns of singular limits)
+            ax.text(0.5, 0.5, f"no cell of {MIN_CELL} player-games or more", ha="center",
+                    va="center", transform=ax.transAxes, fontsize=9)
+            ax.set_axis_off()
+            continue
         image = ax.imshow(100 * grid.to_numpy(np.float64), cmap="RdBu_r", aspect="auto",
                           norm=TwoSlopeNorm(vmin=0, vcenter=parity, vmax=max(60, 2 * parity)))
         for i in range(grid.shape[0]):
@@ -71,10 +78,9 @@ def _heat_figure(ctx: ReportContext, groups: list[tuple[str, pd.DataFrame]],
                             color="white" if v > 0.45 or v < 0.1 else "black")
         ax.set_xticks(range(len(order)), [cards[c].replace("Wandering ", "") for c in order])
         ax.set_yticks(range(grid.shape[0]), [f"seat {int(s)}" for s in grid.index])
-        if label != "all games":
-            ax.set_title(label)
-    fig.colorbar(image, ax=axes, orientation="horizontal", location="bottom", shrink=0.5,
-                 label="win rate (%); white: the rate of equal players")
+    if image is not None:
+        fig.colorbar(image, ax=axes, orientation="horizontal", location="bottom",
+                     shrink=0.5, label="win rate (%); white: the rate of equal players")
     ctx.figure(fig, "seat_and_card",
                "Win rate (%) of each seat with each drafted character card (seat 0 drafts "
                f"first; cells of fewer than {MIN_CELL} player-games blank); n and Wilson "
