@@ -817,7 +817,7 @@ def test_the_committed_chain_games_are_the_games_a_resume_reads_back():
         assert run_status(run).chunks_finished > 0, run
 
 
-def test_the_chain_games_are_committed_and_their_locks_are_not():
+def test_the_chain_games_are_committed_and_their_locks_and_partial_files_are_not():
     import shutil
     import subprocess
 
@@ -827,7 +827,8 @@ def test_the_chain_games_are_committed_and_their_locks_are_not():
     run = "reports/chain_2p/games/step-6/look-1/run-0-0123456789ab"
     paths = [f"{run}/chunks/chunk-000001.parquet", f"{run}/aggregates/chunk-000001.npz",
              f"{run}/aggregates/chunk-000001.check.json", f"{run}/manifest.json",
-             f"{run}/.lock", "reports/default/runs/r/chunks/chunk-000001.parquet"]
+             f"{run}/.lock", f"{run}/chunks/.chunk-000002.parquet.tmp-4242",
+             "reports/default/runs/r/chunks/chunk-000001.parquet"]
     ignored = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root,
                              capture_output=True, text=True).stdout.split()
-    assert ignored == [f"{run}/.lock", "reports/default/runs/r/chunks/chunk-000001.parquet"]
+    assert ignored == paths[4:]  # the lock, a file being written, a run's chunks
