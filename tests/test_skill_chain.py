@@ -781,40 +781,49 @@ def test_the_readme_chain_table_is_the_shipped_chains():
 
 
 def shipped_chain_games() -> list[tuple[Path, Path]]:
-    """(chain folder, run folder) of every stored run under the shipped chains' games/."""
+    """(chain folder, run folder) of every stored run under the shipped chains' games/
+    (``step-K/look-J/run-*``, or ``step-K/run-*`` for a one-look chain)."""
     return [(games.parent, run) for games in sorted(REPORTS.glob("**/games"))
             if (games.parent / "chain.md").exists()
-            for run in sorted(games.glob("step-*/look-*/run-*"))]
+            for run in sorted([*games.glob("step-*/look-*/run-*"), *games.glob("step-*/run-*")])]
 
 
 def test_the_committed_chain_games_are_the_games_a_resume_reads_back():
     """The games of a chain step are committed so that a step of hours goes on over sittings
-    on fresh clones. Each stored run must be one that its chain's ``--resume`` reads back:
-    its folder key is the digest of the run's design and of the game's code, so an edit to
-    the game's engine or wing would leave the committed games unread and play them afresh
-    (hours). Such an edit must say so and remove them; and every chunk must verify."""
+    on fresh clones. Every stored chunk must verify. A run of the step the chain has not
+    finished must be one its ``--resume`` reads back: its folder key digests the run's design
+    and the game's code, so an edit to the game's engine or wing would leave those games
+    unread and play them afresh (hours); such an edit must remove them on purpose, or wait
+    for the step to end. A finished step's games are its table's evidence, played by the code
+    of their day."""
     from tajsim.analysis.skill_chain import stage_store
     from tajsim.analysis.skill_matches import derive_seed, stored_run
     from tajsim.running.run_reading import run_status
 
     for chain, run in shipped_chain_games():
-        options = read_chain(chain).options
-        step = int(run.parent.parent.name.removeprefix("step-"))
-        stage = int(run.parent.name.removeprefix("look-")) - 1
+        assert run_status(run).chunks_finished > 0, run  # raises on a damaged chunk
+        stored = read_chain(chain)
+        options = stored.options
+        one_look = run.parent.name.startswith("step-")
+        step = int((run.parent if one_look else run.parent.parent).name.split("-")[1])
+        if step <= len(stored.table):
+            continue
+        stage = None if one_look else int(run.parent.name.split("-")[1]) - 1
         levels = chain_levels(options["game"], options["start"], factor=options["factor"],
                               max_steps=step).labels
         design = step_design(options["games"], match_block(options["players"]),
-                             options["looks"], interim_p=options["interim_p"])
-        runs = match_runs(levels[step - 1], levels[step], options["players"],
-                          design.increments()[stage],
-                          derive_seed(options["seed"], "chain step", step, "stage", stage))
+                             options["looks"], interim_p=options["interim_p"] or 0.001)
+        seed = (derive_seed(options["seed"], "chain step", step) if stage is None else
+                derive_seed(options["seed"], "chain step", step, "stage", stage))
+        games = options["games"] if stage is None else design.increments()[stage]
+        runs = match_runs(levels[step - 1], levels[step], options["players"], games, seed)
         expected = {stored_run(stage_store(chain / "games", step, stage), options["game"],
                                options["players"], options["edition"], None, i, r)[0].name
                     for i, r in enumerate(runs)}
         assert run.name in expected, (
             f"{run.relative_to(REPORTS)} is not a run of its chain's design and this code "
-            f"({sorted(expected)}): its games would be played again; remove them on purpose")
-        assert run_status(run).chunks_finished > 0, run
+            f"({sorted(expected)}): --resume would play its games again; remove them on "
+            "purpose, or make the edit once the step has ended")
 
 
 def test_the_chain_games_are_committed_and_their_locks_and_partial_files_are_not():
