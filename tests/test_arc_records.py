@@ -146,7 +146,7 @@ def test_kingmaking_replays_reproduce_the_games_and_a_deterministic_seat_never_d
 
 
 # a small run leaves Maharaja's seat-and-card heat map without a cell: drawn, not warned about
-@pytest.mark.filterwarnings("error::UserWarning")
+@pytest.mark.filterwarnings("error:Attempting to set identical low and high:UserWarning")
 def test_the_arc_section_renders_when_named_and_only_then(tmp_path):
     from tajsim.reporting.report import build_report
     frame = tajsim.simulate(40, 4, ["random"], seed=9, game="maharaja", workers=1,

@@ -334,6 +334,18 @@ def _stage_runs(store: Path) -> list[Path]:
     return sorted(p for p in store.glob("step-*/look-*/run-*") if p.is_dir())
 
 
+def named_run_folders(store: Path, table: pd.DataFrame, game: str, players: int, games: int,
+                      seed: int, looks: int = 4) -> list[Path]:
+    """The run folders ``stage_run_folders`` names for every look a chain's table played."""
+    from tajsim.analysis.skill_chain import stage_run_folders
+
+    design = step_design(games, match_block(players), looks)
+    return [folder for r in table.itertuples()
+            for stage in ([None] if looks == 1 else range(int(r.look)))
+            for folder in stage_run_folders(store, game, players, r.weaker, r.stronger, design,
+                                            int(r.step), stage, seed, games=games)]
+
+
 def test_a_stored_chain_keeps_its_games_and_plays_only_the_missing_ones(tiny_chain, tmp_path):
     store = tmp_path / "games"
     first, _ = play_chain("maharani", 2, "1", games=6, max_steps=2, seed=11, workers=1,
@@ -344,6 +356,7 @@ def test_a_stored_chain_keeps_its_games_and_plays_only_the_missing_ones(tiny_cha
     assert runs and all((r / "manifest.json").is_file() for r in runs)
     looks = {(r.parent.parent.name, r.parent.name) for r in runs}
     assert ("step-1", "look-1") in looks and ("step-1", "look-3") in looks
+    assert runs == sorted(named_run_folders(store, first, "maharani", 2, 6, 11))
     # a run killed part way: the last chunk of one stage lost (its done mark), another
     # stage's chunk corrupted; played again, only those games are played, the rest read back
     lost = runs[0]
@@ -374,6 +387,9 @@ def test_a_one_look_chain_announces_its_rounded_step_and_the_games_read_back(tmp
     again, _ = play_chain("maharani", 2, "1", **kwargs)
     pd.testing.assert_frame_equal(first, again, check_like=True, check_exact=True)
     assert said[1] == f"step 1: 4 of its games read back from {tmp_path}"
+    runs = sorted(tmp_path.glob("step-*/run-*"))
+    assert runs and runs == sorted(named_run_folders(tmp_path, first, "maharani", 2, 3, 11,
+                                                     looks=1))
 
 
 def test_a_stored_match_of_another_design_gets_its_own_folder(tmp_path):
@@ -791,17 +807,18 @@ def shipped_chain_games() -> list[tuple[Path, Path]]:
 def test_the_committed_chain_games_are_the_games_a_resume_reads_back():
     """The games of a chain step are committed so that a step of hours goes on over sittings
     on fresh clones. Every stored chunk must verify. A run of the step the chain has not
-    finished must be one its ``--resume`` reads back: its folder key digests the run's design
-    and the game's code, so an edit to the game's engine or wing would leave those games
-    unread and play them afresh (hours); such an edit must remove them on purpose, or wait
-    for the step to end. A finished step's games are its table's evidence, played by the code
-    of their day."""
-    from tajsim.analysis.skill_chain import stage_store
-    from tajsim.analysis.skill_matches import derive_seed, stored_run
+    finished must be one its ``--resume`` reads back (``stage_run_folders``, the folders the
+    stored-chain tests above check the chain writes): its key digests the run's design and
+    the game's code, so an edit to that code would leave those games unread and play them
+    afresh (hours); such an edit must remove them on purpose, or wait for the step to end.
+    A finished step's games are its table's evidence, played by the code of their day."""
+    from tajsim.analysis.skill_chain import stage_run_folders
     from tajsim.running.run_reading import run_status
 
     for chain, run in shipped_chain_games():
-        assert run_status(run).chunks_finished > 0, run  # raises on a damaged chunk
+        if not (run / "manifest.json").exists():
+            continue  # opened by a run stopped before it wrote anything
+        run_status(run)  # raises on a damaged chunk
         stored = read_chain(chain)
         options = stored.options
         one_look = run.parent.name.startswith("step-")
@@ -813,17 +830,14 @@ def test_the_committed_chain_games_are_the_games_a_resume_reads_back():
                               max_steps=step).labels
         design = step_design(options["games"], match_block(options["players"]),
                              options["looks"], interim_p=options["interim_p"] or 0.001)
-        seed = (derive_seed(options["seed"], "chain step", step) if stage is None else
-                derive_seed(options["seed"], "chain step", step, "stage", stage))
-        games = options["games"] if stage is None else design.increments()[stage]
-        runs = match_runs(levels[step - 1], levels[step], options["players"], games, seed)
-        expected = {stored_run(stage_store(chain / "games", step, stage), options["game"],
-                               options["players"], options["edition"], None, i, r)[0].name
-                    for i, r in enumerate(runs)}
-        assert run.name in expected, (
+        expected = stage_run_folders(chain / "games", options["game"], options["players"],
+                                     levels[step - 1], levels[step], design, step, stage,
+                                     options["seed"], games=options["games"],
+                                     edition=options["edition"])
+        assert run in expected, (
             f"{run.relative_to(REPORTS)} is not a run of its chain's design and this code "
-            f"({sorted(expected)}): --resume would play its games again; remove them on "
-            "purpose, or make the edit once the step has ended")
+            f"({[p.name for p in expected]}): --resume would play its games again; remove "
+            "them on purpose, or make the edit once the step has ended")
 
 
 def test_the_chain_games_are_committed_and_their_locks_and_partial_files_are_not():
@@ -834,10 +848,14 @@ def test_the_chain_games_are_committed_and_their_locks_and_partial_files_are_not
     if shutil.which("git") is None or not (root / ".git").exists():
         pytest.skip("not a git checkout")
     run = "reports/chain_2p/games/step-6/look-1/run-0-0123456789ab"
+    one_look = "reports/maharaja/chain_2p_search/games/step-3/run-1-0123456789ab"
     paths = [f"{run}/chunks/chunk-000001.parquet", f"{run}/aggregates/chunk-000001.npz",
              f"{run}/aggregates/chunk-000001.check.json", f"{run}/manifest.json",
+             f"{one_look}/chunks/chunk-000000.parquet",
              f"{run}/.lock", f"{run}/chunks/.chunk-000002.parquet.tmp-4242",
-             "reports/default/runs/r/chunks/chunk-000001.parquet"]
-    ignored = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root,
+             "reports/default/runs/r/chunks/chunk-000001.parquet",
+             "reports/x/chunks/chunk-000001.parquet", "reports/x/aggregates/chunk-000001.npz"]
+    ignored = subprocess.run(["git", "-c", "core.excludesFile=/dev/null", "check-ignore",
+                              "--no-index", *paths], cwd=root,
                              capture_output=True, text=True).stdout.split()
-    assert ignored == paths[4:]  # the lock, a file being written, a run's chunks
+    assert ignored == paths[5:]  # the lock, a file being written, a run's chunks

@@ -74,8 +74,10 @@ from tajsim.analysis.skill_matches import (
     MatchOutcomes,
     derive_seed,
     match_block,
+    match_runs,
     pair_outcomes,
     play_match,
+    stored_run,
 )
 from tajsim.analysis.stats import wilson_interval
 from tajsim.analysis.stats.verdicts import equivalence_test
@@ -87,8 +89,8 @@ from tajsim.strategies.spec import StrategySpec
 __all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_INTERIM_P", "DEFAULT_LOOKS",
            "DEFAULT_MARGIN", "ChainLevels", "StepDesign", "StepStatistics", "chain_levels",
            "check_kept_steps", "concat_outcomes", "elo_gap", "one_sided_p", "play_chain",
-           "run_chain", "search_strategy", "stage_outcomes", "stage_store", "step_design",
-           "step_statistics"]
+           "run_chain", "search_strategy", "stage_match", "stage_outcomes", "stage_run_folders",
+           "stage_store", "step_design", "step_statistics"]
 
 #: The one-sided level of each step's test.
 ALPHA = 0.05
@@ -525,11 +527,22 @@ def stage_outcomes(game: str, players: int, weaker: str, stronger: str, design: 
     a stage are the same whatever the step's stopping point), A the weaker level. ``store``:
     the chain's games folder; the stage keeps its games in ``step-<step>/look-<stage + 1>``
     there (:func:`~tajsim.analysis.skill_matches.play_match`)."""
-    results = play_match(game, players, weaker, stronger, design.increments()[stage],
-                         derive_seed(seed, "chain step", step, "stage", stage),
+    games, match_seed = stage_match(design, step, stage, seed)
+    results = play_match(game, players, weaker, stronger, games, match_seed,
                          edition=edition, workers=workers, progress=progress, log=log,
                          store=stage_store(store, step, stage), on_stored=on_stored)
     return pair_outcomes(results, weaker, stronger)
+
+
+def stage_match(design: StepDesign, step: int, stage: int | None, seed: int,
+                games: int | None = None) -> tuple[int, int]:
+    """The game count and seed of the match of look ``stage`` (0-based) of chain step
+    ``step``, or of the whole step of a one-look chain (``stage`` None: ``games`` as asked,
+    the match rounds them to whole blocks)."""
+    if stage is None:
+        return (design.stages[-1] if games is None else games,
+                derive_seed(seed, "chain step", step))
+    return design.increments()[stage], derive_seed(seed, "chain step", step, "stage", stage)
 
 
 def stage_store(store: str | Path | None, step: int, stage: int | None) -> Path | None:
@@ -539,6 +552,21 @@ def stage_store(store: str | Path | None, step: int, stage: int | None) -> Path 
         return None
     folder = Path(store) / f"step-{step}"
     return folder if stage is None else folder / f"look-{stage + 1}"
+
+
+def stage_run_folders(store: str | Path, game: str, players: int, weaker: str, stronger: str,
+                      design: StepDesign, step: int, stage: int | None, seed: int, *,
+                      games: int | None = None, edition: str | None = None) -> list[Path]:
+    """The run folders in which a chain's games folder ``store`` keeps the games of a step's
+    stage (:func:`stage_match`, :func:`stage_store`,
+    :func:`~tajsim.analysis.skill_matches.stored_run`): the folders a resumed chain reads
+    back, so stored games elsewhere were played by another design or other code."""
+    count, match_seed = stage_match(design, step, stage, seed, games)
+    folder = stage_store(store, step, stage)
+    assert folder is not None
+    return [stored_run(folder, game, players, edition, None, index, run)[0]
+            for index, run in enumerate(match_runs(weaker, stronger, players, count,
+                                                   match_seed))]
 
 
 def play_chain(game: str, players: int | None = None, start: str | None = None, *,
@@ -598,9 +626,9 @@ def play_chain(game: str, players: int | None = None, start: str | None = None, 
         if say is not None:
             say(f"step {k}: {weaker} against {stronger}, {design.stages[-1]:,} games")
         before = stored[0]
-        results = play_match(spec.name, players, weaker, stronger, games,
-                             derive_seed(seed, "chain step", k), edition=edition,
-                             workers=workers, progress=progress, log=log,
+        step_games, step_seed = stage_match(design, k, None, seed, games)
+        results = play_match(spec.name, players, weaker, stronger, step_games, step_seed,
+                             edition=edition, workers=workers, progress=progress, log=log,
                              store=stage_store(store, k, None), on_stored=count)
         said_read_back(f"step {k}", before)
         return pair_outcomes(results, weaker, stronger)
