@@ -339,3 +339,46 @@ def test_the_report_section_states_the_cards_and_refuses_claims_without_forcing(
     text = build_report(free, tmp_path / "free", game="maharaja",
                         sections=["seat_and_card"]).read_text()
     assert "No seat was told which card to draft" in text and "The card decides" not in text
+
+
+def _heat_groups(players_of_groups: list[int]) -> list[tuple[str, pd.DataFrame]]:
+    """Seat x card cells of ``seat_card_table``'s shape, one group a player count."""
+    cards = list(CARD_SLUGS)[:3]
+    groups = []
+    for players in players_of_groups:
+        rows = [{"seat": seat, "card": card, "n": 40, "win_rate": (seat + 1) / (2 * players),
+                 "baseline": 1 / players, "n_players": players}
+                for seat in range(players) for card in cards]
+        groups.append((f"{players} players", pd.DataFrame(rows)))
+    return groups
+
+
+@pytest.mark.parametrize(("players", "bars"), [([2, 4], 2), ([4, 4], 1)])
+def test_the_heat_map_has_a_colour_bar_a_scale(players, bars):
+    """Each panel's white is its own rate of equal players (50% at 2 players, 25% at 4): one
+    colour bar serves every panel only where those rates agree, else each panel has its own,
+    never one panel's scale under another's."""
+    import matplotlib.pyplot as plt
+
+    from tajsim.games.maharaja.report.seat_and_card_sections import _heat_figure
+
+    figures = []
+
+    class Context:
+        results = None
+
+        def figure(self, fig, *_args):
+            figures.append(fig)
+
+    _heat_figure(Context(), _heat_groups(players), {c: c.title() for c in list(CARD_SLUGS)[:3]})
+    (fig,) = figures
+    images = [im for ax in fig.axes for im in ax.images]
+    assert [im.norm.vcenter for im in images] == [100 / p for p in players]
+    with_bar = [im for im in images if im.colorbar is not None]
+    assert len(with_bar) == bars
+    for im in with_bar:  # a bar's ticks are read on its own panel's scale
+        assert im.colorbar.norm.vcenter == im.norm.vcenter
+    for ax, p in zip(fig.axes, players, strict=False):  # a cell at parity is white: black text
+        at_parity = [t for t in ax.texts if t.get_text() == f"{100 / p:.0f}"]
+        assert at_parity and all(t.get_color() == "black" for t in at_parity)
+    plt.close(fig)

@@ -51,18 +51,23 @@ def _points(x: float) -> str:
 
 def _heat_figure(ctx: ReportContext, groups: list[tuple[str, pd.DataFrame]],
                  cards: dict[str, str]) -> None:
-    """One heat map a group: each seat's win rate (%) with each drafted card."""
+    """One heat map a group: each seat's win rate (%) with each drafted card, white at the
+    group's rate of equal players. Groups of other player counts have other such rates, so one
+    colour bar is shared only where every panel's is the same; otherwise each panel has its
+    own (a shared bar would read one group's scale onto the others)."""
     order = list(cards)
-    fig, axes = panel_grid(len(groups), panel_height=1.1 + 0.34 * max(
-        int(g["seat"].dropna().nunique()) for _, g in groups), extra_height=0.5)
+    parities = [100 * float(g["baseline"].mean()) for _, g in groups]
+    shared = bool(np.allclose(parities, parities[0]))
+    fig, axes = panel_grid(len(groups), panel_height=(0.0 if shared else 0.6) + 1.1 + 0.34 * max(
+        int(g["seat"].dropna().nunique()) for _, g in groups), extra_height=0.5 if shared else 0)
+    label = "win rate (%); white: the rate of equal players"
     image = None
-    for ax, (label, sub) in zip(axes, groups):
+    for ax, (title, sub), parity in zip(axes, groups, parities):
         cells = sub[sub["seat"].notna() & (sub["card"] != "all") & (sub["n"] >= MIN_CELL)]
         grid = cells.pivot_table(index="seat", columns="card", values="win_rate",
                                  observed=True).reindex(columns=order)
-        parity = 100 * float(sub["baseline"].mean())
-        if label != "all games":
-            ax.set_title(label)
+        if title != "all games":
+            ax.set_title(title)
         if grid.empty:  # an empty image has no extent (matplotlib warns of singular limits)
             ax.text(0.5, 0.5, f"no cell of {MIN_CELL} player-games or more", ha="center",
                     va="center", transform=ax.transAxes, fontsize=9)
@@ -73,14 +78,18 @@ def _heat_figure(ctx: ReportContext, groups: list[tuple[str, pd.DataFrame]],
         for i in range(grid.shape[0]):
             for j in range(grid.shape[1]):
                 v = grid.iat[i, j]
-                if np.isfinite(v):
+                if np.isfinite(v):  # white on the dark ends of the panel's own scale
+                    shade = float(image.norm(100 * v))
                     ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
-                            color="white" if v > 0.45 or v < 0.1 else "black")
+                            color="white" if abs(shade - 0.5) > 0.25 else "black")
         ax.set_xticks(range(len(order)), [cards[c].replace("Wandering ", "") for c in order])
         ax.set_yticks(range(grid.shape[0]), [f"seat {int(s)}" for s in grid.index])
-    if image is not None:
+        if not shared:
+            fig.colorbar(image, ax=ax, orientation="horizontal", location="bottom",
+                         shrink=0.8, label=f"win rate (%); white {parity:.0f}: equal players")
+    if shared and image is not None:
         fig.colorbar(image, ax=axes, orientation="horizontal", location="bottom",
-                     shrink=0.5, label="win rate (%); white: the rate of equal players")
+                     shrink=0.5, label=label)
     ctx.figure(fig, "seat_and_card",
                "Win rate (%) of each seat with each drafted character card (seat 0 drafts "
                f"first; cells of fewer than {MIN_CELL} player-games blank); n and Wilson "
