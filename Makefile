@@ -22,10 +22,10 @@ report: $(STAMP)
 ## Lint, the one-way layers (import-linter, docs/architecture.md), the generic layers' types
 ## (mypy, [tool.mypy] in pyproject.toml) and the whole test suite, one pytest-xdist worker per
 ## core, at most 4 (tests/conftest.py; TEST_WORKERS=0 runs it in one process); a test file stays
-## on one worker, so its module fixtures are built once. A fresh clone's suite is mostly numba
-## compiling kernels (an empty cache): 2 workers took 939 s against 1,741 s in one process on
-## the 2-core machine; on 2026-11-29 `.ci/run` in a fresh clone with an empty numba cache took
-## 10 min in all (548 s of pytest, 1,870 tests), 4.5 min of pytest with the cache warm.
+## on one worker, so its module fixtures are built once. On the 2-core machine, 2026-11-30,
+## `.ci/run` in a fresh clone (empty numba cache) took 16 min in all: 830 s of pytest, 2,232
+## tests; with the cache warm pytest takes nearly as long (the tests' own work, not compiling,
+## is most of it: test_gpu.py's PTX compiles and GPU-simulator games, drawn reports, training).
 TEST_WORKERS ?= auto
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
