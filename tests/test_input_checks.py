@@ -54,7 +54,7 @@ def no_play(monkeypatch):
 # -- 1. strategy parameters ----------------------------------------------------------------------
 @pytest.mark.parametrize("game,strategy,needle", [
     ("tajmahal", "ismcts:iterations=0", "parameter iterations=0 in 'ismcts:iterations=0' is out "
-                                        "of range; expected an integer from 1 to 100,000"),
+                                        "of range; expected an integer from 1 to 4,194,304"),
     ("tajmahal", "ismcts:iterations=-1", "iterations=-1 in 'ismcts:iterations=-1' is out of "
                                          "range"),
     ("tajmahal", "ismcts:iterations=1.5", "iterations=1.5 in 'ismcts:iterations=1.5' is not a "
@@ -62,7 +62,7 @@ def no_play(monkeypatch):
     # It used to end in a MemoryError traceback: the tree is allocated for every iteration.
     ("tajmahal", "ismcts:iterations=99999999999", "iterations=99999999999 in "
                                                   "'ismcts:iterations=99999999999' is out of "
-                                                  "range; expected an integer from 1 to 100,000 "
+                                                  "range; expected an integer from 1 to 4,194,304 "
                                                   "(each iteration adds a tree node"),
     ("tajmahal", "ismcts:group=0.5", "group=0.5 in 'ismcts:group=0.5' is not a switch; "
                                      "expected 0 or 1"),
@@ -71,7 +71,7 @@ def no_play(monkeypatch):
     ("maharaja", "search:iterations=-5", "parameter iterations=-5 in 'search:iterations=-5' is "
                                          "out of range; expected an integer from 1 to 4,096"),
     ("maharani", "mcts:iterations=-1", "parameter iterations=-1 in 'mcts:iterations=-1' is out "
-                                       "of range; expected an integer from 1 to 100,000"),
+                                       "of range; expected an integer from 1 to 4,194,304"),
     ("tajmahal", "balanced:connect=nan", "connect=nan in 'balanced:connect=nan' is not a finite "
                                          "number; expected a number from -1,000 to 1,000"),
     ("tajmahal", "ismcts:r_pair=inf", "r_pair=inf in 'ismcts:r_pair=inf' is not a finite"),
@@ -158,7 +158,7 @@ def test_a_preset_file_with_a_degenerate_weight_is_refused(tmp_path, value, need
 def test_strategies_lists_the_ranges_and_no_internal_slot():
     res = invoke("strategies", "--game", "maharani")
     assert res.exit_code == 0, res.output
-    assert "iterations: an integer from 1 to 100,000" in res.stdout
+    assert "iterations: an integer from 1 to 4,194,304" in res.stdout
     assert "zone .. feed (11): a number from -1,000 to 1,000" in res.stdout
     assert "_unused" not in res.stdout
 

@@ -259,9 +259,9 @@ def test_levels_climb_the_search_budget_by_the_factor():
     assert levels.labels == ["mcts:iterations=25", "mcts:iterations=100",
                              "mcts:iterations=400", "mcts:iterations=1600"]
     assert levels.param == "iterations" and not levels.ended_by_range
-    # the range of iterations ends at 100,000: 25 * 4**6 = 102,400 is not a level
-    top = chain_levels("maharani", "mcts:iterations=25:exploration=1", max_steps=9)
-    assert top.budgets[-1] == 25_600 and top.ended_by_range
+    # the range of iterations ends at 2**22 = 4,194,304: 25 * 4**9 = 6,553,600 is not a level
+    top = chain_levels("maharani", "mcts:iterations=25:exploration=1", max_steps=12)
+    assert top.budgets[-1] == 1_638_400 and top.ended_by_range
     assert all("exploration=1" in t for t in top.labels)
     timed = chain_levels("maharani", "mcts:ms=2", max_steps=2)
     assert timed.param == "ms" and timed.labels[-1] == "mcts:ms=32"

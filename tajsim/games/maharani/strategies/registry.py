@@ -99,8 +99,8 @@ ROLLOUT_WEIGHT_NAMES = tuple(f"r_{name}" for name in WEIGHT_NAMES)
 WEIGHT_RANGE = float_param(-1000, 1000)
 #: What each mcts setting may be (``docs/games/maharani/strategies.md`` lists them).
 MCTS_RANGES: dict[str, ParamRange] = {
-    "iterations": int_param(1, 100_000, "each iteration plays a rollout: more would take "
-                                        "hours a decision"),
+    "iterations": int_param(1, 1 << 22, "each iteration plays a rollout: the most take "
+                                        "about 3 CPU minutes an opening decision"),
     "exploration": float_param(0, 1000),
     "rollout": int_param(0, 3, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
                                "the r_* weights, 3 learned with the r_* and r_w_* weights"),

@@ -121,8 +121,9 @@ WEIGHT_RANGE = float_param(-1000, 1000)
 LEARNED_WEIGHT_RANGE = float_param(-1e6, 1e6)
 #: What each ismcts setting may be (``docs/strategies.md`` lists them).
 ISMCTS_RANGES: dict[str, ParamRange] = {
-    "iterations": int_param(1, 100_000, "each iteration adds a tree node and plays the game "
-                                        "out: more would take hours a decision"),
+    "iterations": int_param(1, 1 << 22, "each iteration adds a tree node of 56 bytes and "
+                                        "plays the game out: the most is a 235 MB tree, about "
+                                        "a CPU minute an opening decision"),
     "exploration": float_param(0, 100),
     "rollout": int_param(0, 3, "the rollout policy: 0 random, 1 greedy, 2 the heuristic with "
                                "the r_* weights, 3 the learned policy (r_* weights, "
