@@ -752,7 +752,8 @@ def test_the_shipped_one_look_chain_reads_back_with_its_design():
 def test_the_documented_resume_commands_extend_the_shipped_chains():
     """docs/running.md lists the command that extends each shipped chain whose end is not
     measured: each has the design of the chain in its --out (so --resume accepts it) and
-    one step more than the chain has."""
+    one step more than the chain has, whose stronger level is within the search's range (or
+    the command would say "nothing to play")."""
     import shlex
 
     from tajsim.cli.chain import _edition_name, check_same_design
@@ -768,6 +769,9 @@ def test_the_documented_resume_commands_extend_the_shipped_chains():
         stored = read_chain(REPORTS.parent / options["out"])
         assert stored.table["significant"].all(), options["out"]  # its end not measured
         assert options["max_steps"] == len(stored.table) + 1, options["out"]
+        reach = chain_levels(options["game"], options["start"], factor=options["factor"],
+                             max_steps=options["max_steps"])
+        assert len(reach.budgets) - 1 == options["max_steps"], (options["out"], reach.labels)
         design = {k: options[k] for k in ("game", "players", "start", "games", "looks",
                                           "interim_p", "factor", "seed")}
         check_same_design(stored.options, Path(options["out"]), **design,
