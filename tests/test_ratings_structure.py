@@ -166,3 +166,37 @@ def test_a_strategy_that_loses_a_little_to_the_best_is_not_in_the_support():
 
     payoff = np.array([[0.0, 0.0028, 0.023], [-0.0028, 0.0, 0.02], [-0.023, -0.02, 0.0]])
     assert nash_equilibrium(payoff).tolist() == [1.0, 0.0, 0.0]
+
+
+def test_the_bradley_terry_verdict_is_a_tested_order_not_an_interval_overlap():
+    """The best strategy by Bradley-Terry is a claim about the first two strengths' difference:
+    a Wald test with the centred strengths' covariance, Holm over the pairs, stated with its
+    p (not read off whether two intervals overlap)."""
+    from tajsim.analysis.ratings import (
+        bradley_terry_order,
+        bradley_terry_pairs,
+        bradley_terry_verdict,
+    )
+
+    def table(share_ab: float):
+        shares = {("a", "b"): share_ab, ("a", "c"): 0.6, ("b", "c"): 0.6, ("a", "d"): 0.6,
+                  ("b", "d"): 0.6, ("c", "d"): 0.5}
+        return bradley_terry_pairs(_pairs(shares, n=2000))
+
+    clear, close = table(0.55), table(0.52)
+    assert clear.attrs["cov"].shape == (4, 4)
+    order = bradley_terry_order(clear)
+    assert order is not None and order.tiers[0] == ("a",) and len(order.pairwise) == 6
+    verdict = bradley_terry_verdict(clear)
+    assert verdict.startswith("`a` is the strongest (Wald tests of the strengths' differences "
+                              "with their covariance, Holm over 6 pairs; `a` against `b`: p = ")
+    p_ab = order.pairwise.query("a == 'a' and b == 'b'")["p_holm"].iloc[0]
+    assert p_ab < 0.05 and f"p = {p_ab:.2g})" in verdict
+    assert bradley_terry_verdict(close).startswith("`a` and `b` are first, not told apart (")
+    # the difference's variance uses the covariance: centred strengths are correlated
+    cov = clear.attrs["cov"]
+    se_ab = float(order.pairwise.query("a == 'a' and b == 'b'")["se"].iloc[0])
+    assert se_ab == pytest.approx(np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]))
+    assert abs(cov[0, 1]) > 1e-6
+    single = bradley_terry_pairs(_pairs({("a", "b"): 1.0}))  # separated: nothing finite to test
+    assert bradley_terry_verdict(single) == "no two finite strengths to compare"

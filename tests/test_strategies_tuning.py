@@ -77,10 +77,10 @@ def test_ladder_quick_writes_the_tables(tmp_path):
     strongest = max(data.vs_field, key=lambda r: r["win"])["strategy"]
     assert ("vs_strongest" in data.search) == (strongest != "balanced")
     doc = tmp_path / "strategies.md"
-    doc.write_text(f"# Strategies\n\nprose\n\n{BEGIN}\nold\n{END}\n\nmore prose\n")
+    doc.write_text(f"# Strategies\n\nprose\n\n{BEGIN}\nthe old section\n{END}\n\nmore prose\n")
     write_docs(data, doc)
     text = doc.read_text()
-    assert "prose" in text and "more prose" in text and "old" not in text
+    assert "prose" in text and "more prose" in text and "the old section" not in text
     assert "Head to head" in text and "seconds per game" in text and "Summary" in text
     save_json(data, tmp_path / "ladder.json")
     assert render_markdown(load_json(tmp_path / "ladder.json")) == render_markdown(data)

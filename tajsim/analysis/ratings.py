@@ -30,13 +30,16 @@ from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparatio
 
 from tajsim.analysis.frames import game_index, validate_games
 from tajsim.analysis.stats import holm, normal_quantile, wilson_interval
+from tajsim.analysis.stats.verdicts import Order, format_p, tested_order
 from tajsim.analysis.winrates import seat_lineup_balance
 
 __all__ = [
     "PairMatrix",
     "Structure",
     "bradley_terry",
+    "bradley_terry_order",
     "bradley_terry_pairs",
+    "bradley_terry_verdict",
     "find_cycles",
     "head_to_head",
     "head_to_head_matrix",
@@ -626,7 +629,7 @@ def bradley_terry_pairs(pairs: PairMatrix, confidence: float = 0.95) -> pd.DataF
             warnings.simplefilter("ignore")
             return GLM(y[rows], X, family=Binomial(), var_weights=w[rows]).fit()
 
-    theta_c, se, above, below, keep, _ = _centred_strengths(a, b, y, K, fit_glm)
+    theta_c, se, above, below, keep, cov = _centred_strengths(a, b, y, K, fit_glm)
     z = normal_quantile(confidence)
     with np.errstate(invalid="ignore"):
         out = pd.DataFrame({
@@ -639,7 +642,43 @@ def bradley_terry_pairs(pairs: PairMatrix, confidence: float = 0.95) -> pd.DataF
     order = [*above, *sorted(keep, key=lambda k: -theta_c[k]), *reversed(below)]
     out = out.iloc[order].reset_index(drop=True)
     out["rank"] = np.arange(1, K + 1, dtype=np.int64)
+    out.attrs["cov"] = cov[np.ix_(order, order)]  # the rows' strengths' covariance
     return out
+
+
+def bradley_terry_order(bt: pd.DataFrame) -> Order | None:
+    """The finite Bradley-Terry strengths of ``bt`` (:func:`bradley_terry` or
+    :func:`bradley_terry_pairs`) in a tested order: every pair's difference by a Wald test with
+    the strengths' covariance (``bt.attrs["cov"]``: centred strengths are correlated), Holm
+    over the pairs (:func:`tajsim.analysis.stats.verdicts.tested_order`). Overlapping
+    intervals would not say that two strengths are not told apart. None when fewer than two
+    strengths are finite or the covariance is missing."""
+    finite = np.isfinite(bt["strength"].to_numpy(np.float64))
+    cov = bt.attrs.get("cov")
+    if finite.sum() < 2 or cov is None:
+        return None
+    rows = np.flatnonzero(finite)
+    return tested_order(list(bt["strategy"].iloc[rows]), bt["strength"].to_numpy()[rows],
+                        cov=np.asarray(cov)[np.ix_(rows, rows)])
+
+
+def bradley_terry_verdict(bt: pd.DataFrame) -> str:
+    """The best strategy by Bradley-Terry in words, from :func:`bradley_terry_order`: "`X` is
+    the strongest" when the first tier holds one strategy, else "`X` and `Y` are first, not
+    told apart", with the test named and the first two's Holm-adjusted p."""
+    order = bradley_terry_order(bt)
+    if order is None:
+        return "no two finite strengths to compare"
+    pw = order.pairwise
+    first_two = pw[(pw["a"] == order.names[0]) & (pw["b"] == order.names[1])].iloc[0]
+    test = (f"Wald tests of the strengths' differences with their covariance, Holm over "
+            f"{len(pw)} pair{'s' if len(pw) != 1 else ''}; `{order.names[0]}` against "
+            f"`{order.names[1]}`: p = {format_p(float(first_two['p_holm']))}")
+    tier = order.tiers[0]
+    if len(tier) == 1:
+        return f"`{tier[0]}` is the strongest ({test})"
+    names = ", ".join(f"`{n}`" for n in tier[:-1]) + f" and `{tier[-1]}`"
+    return f"{names} are first, not told apart ({test})"
 
 
 @dataclass(frozen=True)

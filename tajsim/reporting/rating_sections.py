@@ -84,14 +84,13 @@ def section_ratings(ctx: ReportContext) -> None:
     finite = bt[np.isfinite(bt["strength"])]
     if len(finite) > 1:
         top, second = finite.iloc[0], finite.iloc[1]
-        apart = top["ci_low"] > second["ci_high"]
         ctx.headline(
-            f"Bradley-Terry (all pairwise finishing orders of {games:,} games): {top['strategy']} "
-            f"is {'the strongest' if apart else 'first, but not told apart from the next'}, "
-            f"strength {top['strength']:+.2f} [{top['ci_low']:+.2f}, {top['ci_high']:+.2f}] "
-            f"against {second['strategy']}'s {second['strength']:+.2f} "
+            f"Bradley-Terry (all pairwise finishing orders of {games:,} games): "
+            f"{ratings.bradley_terry_verdict(bt)}; strength of {top['strategy']} "
+            f"{top['strength']:+.2f} [{top['ci_low']:+.2f}, {top['ci_high']:+.2f}], of "
+            f"{second['strategy']} {second['strength']:+.2f} "
             f"[{second['ci_low']:+.2f}, {second['ci_high']:+.2f}] (log-odds against the "
-            "average strategy)" + ("." if apart else "; the intervals overlap."))
+            "average strategy).")
     ctx.table(os_table, f"openskill ratings (interval: μ ± 1.96σ).{rated}", "openskill_ratings")
     ctx.table(bt, "Bradley-Terry strengths.", "bradley_terry")
     ctx.table(h2h, "Head-to-head with 95% Wilson intervals.", "head_to_head")

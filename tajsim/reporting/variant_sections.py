@@ -280,28 +280,45 @@ def section_variants(ctx: ReportContext) -> None:
             f"{r.variant} {_pts(r.estimate, r.ci_low, r.ci_high)}" for r in g.itertuples()))
     best_words = "; ".join(f"{r.level} ({r.n_players}p): **{r.variant}**"
                            for r in best.itertuples())
-    ctx.headline(
-        "Largest deviation of a seat from parity (points, 95% interval), by level: "
-        + "; ".join(words) + f". Closest to parity: {best_words}."
-        + (" Stronger level's share in mixed tables: "
-           + "; ".join(f"{r.variant} {r.level} ({r.n_players}p): "
-                       f"{_pct(r.estimate, r.ci_low, r.ci_high)}"
-                       for r in gradient.itertuples()) + "." if len(gradient) else ""))
+    parts = []
+    if words:
+        parts.append("Largest deviation of a seat from parity (points, 95% interval), by "
+                     f"level: {'; '.join(words)}. Closest to parity: {best_words}.")
+    if len(gradient):
+        parts.append("Stronger level's share in mixed tables: " + "; ".join(
+            f"{r.variant} {r.level} ({r.n_players}p): {_pct(r.estimate, r.ci_low, r.ci_high)}"
+            for r in gradient.itertuples()) + ".")
+    if not parts and len(styles):  # style mixes only: which style wins is the comparison
+        parts.append(
+            "Which style wins, by variant (the winners' styles' entropy, bits, 95% bootstrap "
+            "interval): " + "; ".join(
+                f"{level} ({n}p): " + ", ".join(
+                    f"{r.variant} {_bits(r.estimate, r.ci_low, r.ci_high)}"
+                    for r in g.itertuples())
+                for (n, level), g in styles.groupby(["n_players", "level"], sort=False))
+            + ".")
+    if parts:
+        ctx.headline(" ".join(parts))
     sizes = sorted(int(n) for n in long["n_players"].unique())
-    for i, n in enumerate(sizes):  # one table a table size: each fits the page's rows
-        at_n = long[long["n_players"] == n]
-        ctx.table(variant_table_wide(at_n, "balance").drop(columns="players"),
+    full_csv = True  # the long table goes with the first table shown
+    for n in sizes:  # one table a table size: each fits the page's rows
+        wide = variant_table_wide(long[long["n_players"] == n], "balance")
+        if wide.empty:  # only style mixes at this size: their table below shows them
+            continue
+        ctx.table(wide.drop(columns="players"),
                   f"The variants side by side at {n} "
                   "players: per level, each seat's win rate (%), the largest deviation from "
                   "parity (points, 95% interval), ties, length and the winners' diversity "
                   "(mirror games), or the stronger level's share, the first seat's rate and the "
                   "winning level's entropy (mixed tables: the skill profile's key numbers). The "
                   "style mixes and the arc of the same rows follow.",
-                  "variant_comparison" if i == 0 else None, full=long if i == 0 else None)
+                  "variant_comparison" if full_csv else None, full=long if full_csv else None)
+        full_csv = False
     if len(styles):
         ctx.table(variant_table_wide(long, "styles"), "Which style wins, by variant: the "
                   "winning style's entropy (bits, 95% bootstrap interval, of log2(k) at most) "
-                  "and each style's share of the wins (Wilson interval over the games).")
+                  "and each style's share of the wins (Wilson interval over the games).",
+                  "variant_comparison" if full_csv else None, full=long if full_csv else None)
     for n in sizes:
         arc_rows = variant_table_wide(long[long["n_players"] == n], "arc")
         if "runaway: leader over null (pts)" not in arc_rows.columns:

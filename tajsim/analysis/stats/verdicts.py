@@ -254,8 +254,12 @@ class Equivalence:
                 f"at this n: {scale * self.mde:.{digits}f}{unit})")
 
 
-def _p(p: float) -> str:
+def format_p(p: float) -> str:
+    """A p-value as the reports write it: two significant digits, "< 1e-4" below, "n/a"."""
     return "n/a" if not np.isfinite(p) else f"{p:.2g}" if p >= 1e-4 else "< 1e-4"
+
+
+_p = format_p
 
 
 def equivalence_test(

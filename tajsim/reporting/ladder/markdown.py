@@ -14,6 +14,7 @@ from tajsim.analysis.ratings import (
     PairMatrix,
     Structure,
     bradley_terry_pairs,
+    bradley_terry_verdict,
     head_to_head_structure,
 )
 from tajsim.games.registry import get_game
@@ -133,17 +134,8 @@ def structure_lines(data: LadderData) -> list[str]:
         row = nash.loc[r.strategy]
         lines.append(f"| {r.strategy} | {strength} | {ci} | {100 * row.nash_weight:.0f}% | "
                      f"{_pct(row.nash_payoff)} |")
-    finite = bt[np.isfinite(bt["strength"])]
-    if len(finite) > 1:
-        top, second = finite.iloc[0], finite.iloc[1]
-        told = top["ci_low"] > second["ci_high"]
-        bt_verdict = (f"`{top['strategy']}` is the strongest" if told else
-                      f"`{top['strategy']}` is first but not separated from "
-                      f"`{second['strategy']}` (the intervals overlap)")
-    else:
-        bt_verdict = "no two finite strengths to compare"
-    lines += ["", f"Best strategy by Bradley-Terry: {bt_verdict}. By Nash averaging: "
-              f"{structure.verdict}."]
+    lines += ["", f"Best strategy by Bradley-Terry: {bradley_terry_verdict(bt)}. "
+              f"By Nash averaging: {structure.verdict}."]
     return lines
 
 

@@ -162,3 +162,19 @@ def test_space_gold_is_one_value_per_game_and_space():
     assert t["n"].tolist() == [3, 3]  # games, not rows
     assert t["mean_gold"].tolist() == [1.0, 3.0]
     assert (t["low"] < t["mean_gold"]).all() and (t["mean_gold"] < t["high"]).all()
+
+
+def test_colour_zone_value_orders_the_colours_by_a_tested_order(frame):
+    """The colours' zone gold is ordered by pairwise tests clustered by game (Holm), not read
+    off whether two intervals overlap: equal colours share one tier, a colour given one more
+    gold a seat is alone in the first."""
+    names = {"colour_names": ["w", "x", "y", "z", "u", "v"]}
+    equal = colour_zone_value(frame, names)
+    assert equal.attrs["order"].tiers == (tuple(sorted(names["colour_names"])),)
+    assert (equal["tier"] == 1).all() and len(equal.attrs["order"].pairwise) == 15
+    richer = frame.assign(zones_c3=frame["zones_c3"] + 1)
+    t = colour_zone_value(richer, names).set_index("colour")
+    assert t.loc["y", "tier"] == 1 and (t.drop(index="y")["tier"] == 2).all()
+    # separated from every other colour, each pair after Holm
+    pw = colour_zone_value(richer, names).attrs["order"].pairwise
+    assert pw[pw["a"] == "y"]["p_holm"].max() < 1e-6

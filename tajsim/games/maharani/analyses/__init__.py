@@ -29,6 +29,7 @@ import pandas as pd
 
 from tajsim.analysis.frames import game_index, win_value
 from tajsim.analysis.stats import mean_ci, wilson_interval, within_group_ols
+from tajsim.analysis.stats.verdicts import cluster_sums, clustered_ratios, tested_order
 from tajsim.games.maharani.engine.enums import N_COLOURS, N_QUARTERS, PART_NAMES, QUARTER_GOLD
 
 __all__ = [
@@ -187,7 +188,12 @@ def colour_zone_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = No
     """Per tile colour: mean zone gold a seat made with it (t interval) and the win share that
     goes with one more gold of that colour's zones (one within-game regression on all six
     colours, game fixed effects, seat and strategy dummies, cluster-robust intervals).
-    ``meta`` (``Components.frame_meta()``) names the colours."""
+    ``meta`` (``Components.frame_meta()``) names the colours.
+
+    ``tier`` (int64, 1 = most zone gold): the colours' tested order of mean zone gold, every
+    pair's difference clustered by game (a seat's colours and a game's seats are not
+    independent), Holm over the pairs; colours of one tier are not told apart.
+    ``attrs["order"]``: that :class:`~tajsim.analysis.stats.verdicts.Order`."""
     names = list((meta or {}).get("colour_names", [f"colour {k}" for k in
                                                     range(1, N_COLOURS + 1)]))
     cols = [f"zones_c{k}" for k in range(1, N_COLOURS + 1)]
@@ -201,7 +207,18 @@ def colour_zone_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = No
         rows.append({"colour": names[k], "column": col, "n": n, "mean_zone_gold": m,
                      "low": lo, "high": hi, "win_per_gold": r["coef"], "win_low": r["low"],
                      "win_high": r["high"], "n_games": r["n_games"]})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    game = pd.factorize(frame["_game"])[0]
+    seats = np.repeat(game, N_COLOURS)
+    colour = np.tile(np.arange(N_COLOURS), len(frame))
+    sums, counts = cluster_sums(seats, colour, frame[cols].to_numpy(np.float64).ravel(),
+                                N_COLOURS)
+    estimate, cov = clustered_ratios(sums, counts)
+    order = tested_order(names, estimate, cov=cov)
+    tier_of = {name: i + 1 for i, tier in enumerate(order.tiers) for name in tier}
+    out["tier"] = np.array([tier_of[name] for name in names], dtype=np.int64)
+    out.attrs["order"] = order
+    return out
 
 
 def space_gold(results: pd.DataFrame, meta: Mapping[str, Any] | None = None,

@@ -22,6 +22,7 @@ from tajsim.reporting.render import (
     ReportContext,
     error_bars,
     errorbar_panel,
+    join_words,
     panel_grid,
     rate_limits,
 )
@@ -222,14 +223,23 @@ def _section_colours(ctx: ReportContext) -> None:
     ranked = table.sort_values("mean_zone_gold", ascending=False)
     if len(ranked) > 1:
         most, least = ranked.iloc[0], ranked.iloc[-1]
-        apart = most["low"] > least["high"]
+        order = table.attrs["order"]
+        test = (f"every pair tested, clustered by game, Holm over {len(order.pairwise)} "
+                "pairs")
+        apart = order.pairwise[order.pairwise["separated"]]
+        if len(order.tiers) > 1:
+            verdict = f"tested order: {order.value} ({test}; braces: not told apart)"
+        elif apart.empty:
+            verdict = f"the colours are not told apart ({test})"
+        else:
+            verdict = (f"no order of the colours ({test}): of the pairs only "
+                       + join_words([f"{a} > {b}" for a, b in zip(apart["a"], apart["b"])])
+                       + (" is" if len(apart) == 1 else " are") + " told apart")
         ctx.headline(
             f"Zone gold per seat and game ranges from {most['mean_zone_gold']:.2f} "
             f"[{most['low']:.2f}, {most['high']:.2f}] ({most['colour']}) to "
             f"{least['mean_zone_gold']:.2f} [{least['low']:.2f}, {least['high']:.2f}] "
-            f"({least['colour']}) over {int(most['n']):,} seats"
-            + ("." if apart else "; the intervals overlap, so the data do not tell the "
-               "colours apart."))
+            f"({least['colour']}) over {int(most['n']):,} seats; {verdict}.")
     table = table.assign(n_games=table["n_games"].astype("Int64"))
     ctx.table(table.drop(columns=["column"]), "Zone gold by tile colour and its value in "
               "wins (n = seats, n_games = games).", "colour_zone_value", full=table)
