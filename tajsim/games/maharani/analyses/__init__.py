@@ -208,11 +208,10 @@ def colour_zone_value(results: pd.DataFrame, meta: Mapping[str, Any] | None = No
                      "low": lo, "high": hi, "win_per_gold": r["coef"], "win_low": r["low"],
                      "win_high": r["high"], "n_games": r["n_games"]})
     out = pd.DataFrame(rows)
-    game = pd.factorize(frame["_game"])[0]
-    seats = np.repeat(game, N_COLOURS)
+    game_of_value = np.repeat(pd.factorize(frame["_game"])[0], N_COLOURS)  # a seat's six
     colour = np.tile(np.arange(N_COLOURS), len(frame))
-    sums, counts = cluster_sums(seats, colour, frame[cols].to_numpy(np.float64).ravel(),
-                                N_COLOURS)
+    sums, counts = cluster_sums(game_of_value, colour,
+                                frame[cols].to_numpy(np.float64).ravel(), N_COLOURS)
     estimate, cov = clustered_ratios(sums, counts)
     order = tested_order(names, estimate, cov=cov)
     tier_of = {name: i + 1 for i, tier in enumerate(order.tiers) for name in tier}
