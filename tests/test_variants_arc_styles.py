@@ -190,20 +190,25 @@ def test_the_figure_shortens_the_level_labels():
     assert short_level("mcts:rollout=3") == "mcts rollout=3"
 
 
+def _variants_report(frames: list[pd.DataFrame], out) -> str:
+    """The report.md of the variants section alone on ``frames`` (ranks from the scores)."""
+    from tajsim.reporting.report import build_report
+
+    results = pd.concat(frames, ignore_index=True)
+    results["rank"] = results.groupby(["run_id", "game_id"])["score"].rank(
+        ascending=False, method="min").astype(int)
+    build_report(results, out, sections=["variants"])
+    return (out / "report.md").read_text()
+
+
 def test_a_comparison_of_style_mixes_only_writes_its_report(tmp_path):
     """Rule options compared on one table of the presets (Maharaja's rule_options.toml) give
     style-mix rows only: the per-size balance tables have no row, and the report shows the
     styles' table with the long CSV instead of failing."""
-    from tajsim.reporting.report import build_report
-
     styles = ["a", "b", "c"]
     frames = [arc_frame(lambda g: [styles[(g + k) % 3] for k in range(3)], 3, 60, seed=s,
                         run_id=f"mix-{v}", variant=v) for s, v in ((11, "defaults"), (12, "x"))]
-    results = pd.concat(frames, ignore_index=True)
-    results["rank"] = results.groupby(["run_id", "game_id"])["score"].rank(
-        ascending=False, method="min").astype(int)
-    build_report(results, tmp_path, sections=["variants"])
-    md = (tmp_path / "report.md").read_text()
+    md = _variants_report(frames, tmp_path)
     assert "Which style wins, by variant" in md and "The variants side by side at" not in md
     assert "by level: ." not in md and "- **Variants side by side.** Which style wins" in md
     table = pd.read_csv(tmp_path / "table_variant_comparison.csv")
@@ -213,14 +218,8 @@ def test_a_comparison_of_style_mixes_only_writes_its_report(tmp_path):
 def test_a_comparison_of_mixed_pairs_only_says_the_stronger_share(tmp_path):
     """Without mirror levels (Maharani's robustness: mixed pairs of presets on each board) the
     headline is the stronger level's share, not an empty list of deviations."""
-    from tajsim.reporting.report import build_report
-
     frames = [arc_frame(lambda g: ["strong", "a"] if g % 2 else ["a", "strong"], 2, 60, seed=s,
                         run_id=f"pair-{v}", variant=v) for s, v in ((13, "defaults"), (14, "x"))]
-    results = pd.concat(frames, ignore_index=True)
-    results["rank"] = results.groupby(["run_id", "game_id"])["score"].rank(
-        ascending=False, method="min").astype(int)
-    build_report(results, tmp_path, sections=["variants"])
-    md = (tmp_path / "report.md").read_text()
+    md = _variants_report(frames, tmp_path)
     assert "by level: ." not in md
     assert "- **Variants side by side.** Stronger level's share in mixed tables: defaults " in md

@@ -247,9 +247,9 @@ class Equivalence:
             level = f"{100 * (1 - 2 * self.alpha):g}%"
             return (f"equivalent within {m} ({fmt(self.estimate)} [{fmt(low)}, {fmt(high)}]"
                     f"{unit} ({level} interval), n = {self.n:,}; TOST p = "
-                    f"{_p(self.p_equivalent)})")
+                    f"{format_p(self.p_equivalent)})")
         if self.verdict == DIFFERS:
-            return f"differs ({est}; p = {_p(self.p_differs)}; margin {m})"
+            return f"differs ({est}; p = {format_p(self.p_differs)}; margin {m})"
         return (f"inconclusive ({est}: neither excludes 0 nor lies within {m}; detectable "
                 f"at this n: {scale * self.mde:.{digits}f}{unit})")
 
@@ -257,9 +257,6 @@ class Equivalence:
 def format_p(p: float) -> str:
     """A p-value as the reports write it: two significant digits, "< 1e-4" below, "n/a"."""
     return "n/a" if not np.isfinite(p) else f"{p:.2g}" if p >= 1e-4 else "< 1e-4"
-
-
-_p = format_p
 
 
 def equivalence_test(
