@@ -211,3 +211,11 @@ def test_argmax_sets_compared(reference, value, expected):
     from tajsim.analysis.stats.verdicts import compare_verdicts
 
     assert compare_verdicts(reference, value) == expected
+
+
+def test_p_values_read_as_a_clause():
+    from tajsim.analysis.stats.verdicts import format_p, p_clause
+
+    assert (format_p(0.0772), format_p(3e-7), format_p(float("nan"))) == ("0.077", "< 1e-4",
+                                                                           "n/a")
+    assert (p_clause(0.0772), p_clause(3e-7)) == ("p = 0.077", "p < 1e-4")

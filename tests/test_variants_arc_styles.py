@@ -223,3 +223,39 @@ def test_a_comparison_of_mixed_pairs_only_says_the_stronger_share(tmp_path):
     md = _variants_report(frames, tmp_path)
     assert "by level: ." not in md
     assert "- **Variants side by side.** Stronger level's share in mixed tables: defaults " in md
+
+
+def test_closest_to_parity_is_a_tested_order():
+    """The variant with the smallest largest-seat deviation is called closest to parity only
+    where its absolute deviation is below each other variant's (one-sided z tests, all
+    p < 0.05); a tie of point estimates, or an interval too wide, is not an order."""
+    from tajsim.analysis.variants import closest_to_parity
+
+    def rows(level, devs):
+        return [{"variant": v, "n_players": 4, "level": level, "measure": "max_seat_deviation",
+                 "estimate": d, "ci_low": d - h, "ci_high": d + h} for v, d, h in devs]
+
+    long = pd.DataFrame(rows("apart", [("a", 0.10, 0.02), ("b", -0.01, 0.02),
+                                       ("c", 0.08, 0.02)])
+                        + rows("tied", [("a", -0.007, 0.02), ("b", 0.007, 0.02),
+                                        ("c", 0.05, 0.02)])
+                        + rows("alone", [("a", 0.05, 0.02)]))
+    out = closest_to_parity(long).set_index("level")
+    apart, tied, alone = out.loc["apart"], out.loc["tied"], out.loc["alone"]
+    assert apart["variant"] == "b" and apart["closest"] and apart["p_value"] < 1e-6
+    assert apart["not_apart"] == "b"
+    assert tied["variant"] == "a" and not tied["closest"] and tied["p_value"] == 0.5
+    assert tied["not_apart"] == "a, b"  # c lies 3 standard errors above: told apart
+    assert np.isnan(alone["p_value"]) and not alone["closest"]
+
+
+def test_the_headline_names_the_variant_closest_to_parity_only_when_tested(tmp_path):
+    """Two variants of the same game (mirror games, other seeds) differ by chance only: the
+    headline says the smallest deviation is not told apart, and names no variant."""
+    frames = [arc_frame(mirror("weak"), 3, 300, seed=s, run_id=f"m-{v}", variant=v)
+              for s, v in ((21, "defaults"), (22, "x"))]
+    md = _variants_report(frames, tmp_path)
+    closest = md[md.index("Closest to parity ("):].split("\n", 1)[0]
+    named = closest.split("after looking): ", 1)[1]
+    assert named.startswith("weak (3p): not told apart (") and "p = " in named
+    assert "**" not in named

@@ -58,16 +58,17 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from tajsim.analysis import arc
 from tajsim.analysis.compare import share_interval
 from tajsim.analysis.frames import game_index, round_columns, win_value
 from tajsim.analysis.stats.proportions import wilson_interval
-from tajsim.analysis.stats.verdicts import holm_family
+from tajsim.analysis.stats.verdicts import ALPHA, holm_family
 
 __all__ = ["ARC_MEASURES", "ARC_NULL_SAMPLES", "BOOTSTRAP_DRAWS", "LENGTH_COLUMNS",
-           "REQUIRED_COLUMNS", "VARIANT_COLUMNS", "entropy_bits", "entropy_interval",
-           "has_trajectories", "style_label", "variant_comparison"]
+           "REQUIRED_COLUMNS", "VARIANT_COLUMNS", "closest_to_parity", "entropy_bits",
+           "entropy_interval", "has_trajectories", "style_label", "variant_comparison"]
 
 REQUIRED_COLUMNS = ("game_id", "n_players", "seat", "strategy", "winner")
 #: The game-length columns tried in order when ``length`` is not given.
@@ -284,6 +285,45 @@ def _mixed_rows(frame: pd.DataFrame, levels: Sequence[str] | None,
         if with_arc:
             out += _arc_rows(label, sub)
     return out
+
+
+def closest_to_parity(long: pd.DataFrame, alpha: float = ALPHA,
+                      confidence: float = 0.95) -> pd.DataFrame:
+    """Per table size and level of :func:`variant_comparison`'s frame, the variant whose largest
+    seat deviation from parity is smallest, and whether that order is tested.
+
+    The smallest ``|max_seat_deviation|`` is compared with each other variant's by a one-sided
+    z test of the difference of the absolute deviations (each standard error from its interval
+    at ``confidence``; the variants' runs are independent). The variant is *closest to parity*
+    where every test rejects at ``alpha`` (an intersection-union test: no multiplicity
+    correction). The deviation's seat is chosen after looking, so each test is approximate.
+
+    Returns ``n_players``, ``level``, ``variant`` (the smallest deviation), ``estimate`` (its
+    deviation), ``p_value`` (the largest one-sided p over the other variants; NaN where there is
+    no other), ``closest`` (bool) and ``not_apart`` (the variants, this one first, whose
+    deviation is not told apart from it, comma-joined).
+    """
+    z_crit = float(stats.norm.ppf(0.5 + confidence / 2))
+    dev = long[long["measure"] == "max_seat_deviation"]
+    rows = []
+    for (n, level), g in dev.groupby(["n_players", "level"], sort=False):
+        size = g["estimate"].abs().to_numpy(np.float64)
+        se = (g["ci_high"] - g["ci_low"]).to_numpy(np.float64) / (2 * z_crit)
+        order = np.argsort(size, kind="stable")
+        best = int(order[0])
+        others = order[1:]
+        with np.errstate(divide="ignore", invalid="ignore"):  # exact rates: se 0
+            p = stats.norm.sf((size[others] - size[best])
+                              / np.sqrt(se[others] ** 2 + se[best] ** 2))
+        p = np.where(np.isnan(p), 1.0, p)  # equal and exact: not told apart
+        names = g["variant"].astype(str).to_numpy()
+        p_max = float(p.max()) if len(p) else float("nan")
+        rows.append({"n_players": n, "level": level, "variant": names[best],
+                     "estimate": float(g["estimate"].iloc[best]), "p_value": p_max,
+                     "closest": bool(len(p) and p_max < alpha),
+                     "not_apart": ", ".join([names[best], *names[others][p >= alpha]])})
+    return pd.DataFrame(rows, columns=["n_players", "level", "variant", "estimate", "p_value",
+                                       "closest", "not_apart"])
 
 
 def variant_comparison(results: pd.DataFrame, column: str = "variant",

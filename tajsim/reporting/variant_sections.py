@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from tajsim.analysis.arc import RUNAWAY_MARGIN
-from tajsim.analysis.variants import has_trajectories
+from tajsim.analysis.stats.verdicts import ALPHA, p_clause
+from tajsim.analysis.variants import closest_to_parity, has_trajectories
 from tajsim.reporting.render import (
     PAGE_WIDTH_IN,
     ReportContext,
@@ -31,8 +32,10 @@ __all__ = ["section_variants", "variant_table_wide"]
 SEAT_GAME_MEASURES = ("comeback", "leader_wins_null")
 #: The parts of :func:`variant_table_wide`.
 TABLE_PARTS = ("all", "balance", "styles", "arc")
-#: Marker colours of the variants (cycled).
-LEVEL_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b")
+#: Marker colours of the variants; past ten, the markers' shapes tell the variants apart.
+LEVEL_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b",
+                 "#3f9c9c", "#7a7a7a", "#c9709f", "#8c8a2e", "#2f3f6f")
+LEVEL_MARKERS = ("o", "s", "^", "D")
 
 
 def _pts(est: float, low: float, high: float) -> str:
@@ -192,6 +195,11 @@ def _arc_paragraph(long: pd.DataFrame) -> str:
         f"show a runaway leader and {len(catch_up)} a catch-up (Holm p < 0.05).")
 
 
+def _variant_marker(j: int) -> str:
+    """The j-th variant's marker: a new shape each time the colours start again."""
+    return LEVEL_MARKERS[j // len(LEVEL_COLOURS) % len(LEVEL_MARKERS)]
+
+
 def _panels_figure(panels: list[tuple[str, pd.DataFrame, float | None, float]],
                    variants: list[str]) -> plt.Figure:
     """Two panels a row, one tick per level (and table size), the variants as coloured points
@@ -215,8 +223,9 @@ def _panels_figure(panels: list[tuple[str, pd.DataFrame, float | None, float]],
             est = scale * sub["estimate"].to_numpy(np.float64)
             low = scale * sub["ci_low"].to_numpy(np.float64)
             high = scale * sub["ci_high"].to_numpy(np.float64)
-            ax.errorbar(est, ys, xerr=error_bars(est, low, high), fmt="o", ms=3, capsize=2,
-                        lw=1, color=LEVEL_COLOURS[j % len(LEVEL_COLOURS)], label=variant)
+            ax.errorbar(est, ys, xerr=error_bars(est, low, high), fmt=_variant_marker(j),
+                        ms=3, capsize=2, lw=1, color=LEVEL_COLOURS[j % len(LEVEL_COLOURS)],
+                        label=variant)
         ax.set_yticks(-np.arange(len(levels)), levels, fontsize=7)
         ax.set_ylim(-len(levels) + 0.5, 0.5)
         ax.tick_params(axis="x", labelsize=7)
@@ -243,7 +252,6 @@ def section_variants(ctx: ReportContext) -> None:
     games = {str(k): n_games(g) for k, g in r.groupby("variant", observed=True, sort=False)}
     dev = long[long["measure"] == "max_seat_deviation"]
     gradient = long[long["measure"] == "stronger_share"]
-    best = dev.loc[dev["estimate"].abs().groupby([dev["n_players"], dev["level"]]).idxmin()]
     named = join_words([f"**{v}** ({games.get(v, 0):,} games)" for v in variants])
     ctx.para(
         f"{len(variants)} variants ({named}) "
@@ -278,12 +286,20 @@ def section_variants(ctx: ReportContext) -> None:
     for (n, level), g in dev.groupby(["n_players", "level"], sort=False):
         words.append(f"{level} ({n}p): " + ", ".join(
             f"{r.variant} {_pts(r.estimate, r.ci_low, r.ci_high)}" for r in g.itertuples()))
-    best_words = "; ".join(f"{r.level} ({r.n_players}p): **{r.variant}**"
-                           for r in best.itertuples())
+    best_words = "; ".join(
+        f"{r.level} ({r.n_players}p): " + (
+            f"**{r.variant}** ({p_clause(r.p_value)})" if r.closest
+            else f"not told apart ({r.not_apart}; {p_clause(r.p_value)})")
+        for r in closest_to_parity(long).itertuples() if np.isfinite(r.p_value))
     parts = []
     if words:
         parts.append("Largest deviation of a seat from parity (points, 95% interval), by "
-                     f"level: {'; '.join(words)}. Closest to parity: {best_words}.")
+                     f"level: {'; '.join(words)}."
+                     + (f" Closest to parity (the smallest absolute deviation, named where "
+                        f"it is below each other variant's: one-sided z tests, the largest p "
+                        f"shown, all below {ALPHA:g}; else the variants not told apart from "
+                        f"it; approximate, the seat chosen after looking): {best_words}."
+                        if best_words else ""))
     if len(gradient):
         parts.append("Stronger level's share in mixed tables: " + "; ".join(
             f"{r.variant} {r.level} ({r.n_players}p): {_pct(r.estimate, r.ci_low, r.ci_high)}"

@@ -65,6 +65,7 @@ __all__ = [
     "equivalence_test",
     "holm_family",
     "mde_proportion",
+    "p_clause",
     "minimum_detectable_effect",
     "rank_first_probability",
     "tested_order",
@@ -257,6 +258,12 @@ class Equivalence:
 def format_p(p: float) -> str:
     """A p-value as the reports write it: two significant digits, "< 1e-4" below, "n/a"."""
     return "n/a" if not np.isfinite(p) else f"{p:.2g}" if p >= 1e-4 else "< 1e-4"
+
+
+def p_clause(p: float) -> str:
+    """``format_p`` in a sentence: "p = 0.077", "p < 1e-4"."""
+    text = format_p(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def equivalence_test(

@@ -355,3 +355,25 @@ def test_every_analysis_runs_on_real_games():
 def test_toll_heatmap_draws():
     fig = toll_heatmap(real_frame(40))
     assert fig.axes
+
+
+def test_governor_raw_gap_and_its_within_game_part():
+    """The raw gap (top level minus never) carries a Newcombe interval, and the within-game
+    coefficient scaled to the top level's mean count says how much of it one game's players
+    show: none when the strategy, not the action, wins."""
+    f = synthetic(6000)
+    a = (f["strategy"] == "a").to_numpy()
+    f["chose_governor"] = RNG.poisson(np.where(a, 2.0, 0.5))
+    f["gold"] = 12 + RNG.normal(0, 3, len(f))
+    f["winner"] = one_winner(f, np.where(a, 3.0, 1.0))
+    t = governor_value(f).set_index("measure")
+    rates = t.loc["win_rate"].set_index("level")
+    gap, part = t.loc["raw_gap"], t.loc["within_game_gap"]
+    assert gap["level"] == "3+ vs 0" and gap["n"] == rates.loc[["3+", "0"], "n"].sum()
+    assert gap["estimate"] == pytest.approx(rates.loc["3+", "estimate"]
+                                            - rates.loc["0", "estimate"])
+    assert 0 < gap["ci_low"] < gap["estimate"] < gap["ci_high"]
+    mean_top = f.loc[f["chose_governor"] >= 3, "chose_governor"].mean()
+    within = t[t["outcome"] == "win"].loc["within_game"]
+    assert part["estimate"] == pytest.approx(within["estimate"] * mean_top)
+    assert covers(part, 0.0) and part["ci_high"] < gap["ci_low"] / 2

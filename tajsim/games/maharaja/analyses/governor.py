@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from tajsim.analysis.stats import within_group_ols
+from tajsim.analysis.stats import newcombe_difference, within_group_ols
 from tajsim.analysis.winrates import win_rates
 from tajsim.games.maharaja.analyses.helpers import (
     CONTROLS,
@@ -35,7 +35,13 @@ def governor_value(results: pd.DataFrame, by: Sequence[str] | str | None = None,
       1, 2, "3+"), by group (Wilson);
     * "within_game": one more choice of the action, compared among the players of one game:
       the coefficient of ``chose_governor`` in ``outcome ~ chose_governor + seat + strategy +
-      one effect per game`` for ``win`` (win share) and ``gold``, intervals clustered by game.
+      one effect per game`` for ``win`` (win share) and ``gold``, intervals clustered by game;
+    * "raw_gap" (``level`` "3+ vs 0", by group): the top level's win rate minus that of the
+      players who never chose the action (Newcombe interval; player-games as independent, as
+      the rates);
+    * "within_game_gap" (``level`` "3+ vs 0", outcome ``win``): the within-game coefficient
+      times the top level's mean number of choices: the part of the raw gap that one game's
+      players show between those counts, with the coefficient's interval scaled alike.
 
     Both are associations: players choose the action when it pays (or when nothing else
     does), so neither is the effect of forcing it on a player.
@@ -55,14 +61,36 @@ def governor_value(results: pd.DataFrame, by: Sequence[str] | str | None = None,
     rates["outcome"] = "win"
     rates["level"] = rates["level"].astype(str)
     parts = [rates]
+    top, gap_level = levels[-1], f"{levels[-1]} vs {levels[0]}"
+    ends = rates[rates["level"].isin([levels[0], top])]
+    for _, g in (ends.groupby(keys, observed=True, sort=False) if keys else [((), ends)]):
+        ranked = g.set_index("level")
+        if not {levels[0], top} <= set(ranked.index):
+            continue
+        hi, lo = ranked.loc[top], ranked.loc[levels[0]]
+        diff, low, high = newcombe_difference(hi["estimate"] * hi["n"], hi["n"],
+                                              lo["estimate"] * lo["n"], lo["n"], confidence)
+        row = {k: hi[k] for k in keys}
+        parts.append(pd.DataFrame([{**row, "measure": "raw_gap", "level": gap_level,
+                                    "outcome": "win", "n": int(hi["n"] + lo["n"]),
+                                    "estimate": float(diff), "ci_low": float(low),
+                                    "ci_high": float(high)}]))
+    top_choices = frame.loc[times == GOVERNOR_TOP, "chose_governor"].astype(np.float64)
     for outcome in ("win", "gold"):
         fit = within_group_ols(frame, outcome, ["chose_governor"], CONTROLS, group="_game",
                                confidence=confidence).iloc[0]
-        parts.append(pd.DataFrame([{"measure": "within_game", "outcome": outcome,
-                                    "n": int(fit["n"]), "n_games": int(fit["n_games"]),
+        within = {"outcome": outcome, "n": int(fit["n"]), "n_games": int(fit["n_games"])}
+        parts.append(pd.DataFrame([{**within, "measure": "within_game",
                                     "estimate": fit["coef"], "ci_low": fit["low"],
                                     "ci_high": fit["high"]}]))
+        if outcome == "win" and len(top_choices):
+            scale = float(top_choices.mean())
+            parts.append(pd.DataFrame([{**within, "measure": "within_game_gap",
+                                        "level": gap_level, "estimate": fit["coef"] * scale,
+                                        "ci_low": fit["low"] * scale,
+                                        "ci_high": fit["high"] * scale}]))
     out = pd.concat(parts, ignore_index=True)
+    out["n_games"] = out["n_games"].astype("Int64")  # the raw gap's rows count player-games
     return out[["measure", *keys, "level", "outcome", "n", "n_games", "estimate", "ci_low",
                 "ci_high", "baseline"]]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tajsim.games.maharaja.analyses.governor import GOVERNOR_TOP
 from tajsim.games.maharaja.play.records import slug
 from tajsim.games.maharaja.report.section_helpers import (
     GROUP_COLOURS,
@@ -97,7 +98,6 @@ def section_governor(ctx: ReportContext) -> None:
     pooled = ctx.analysis("governor_value", by=None)
     within = pooled[pooled["measure"] == "within_game"].set_index("outcome")
     win, gold = within.loc["win"], within.loc["gold"]
-    flat = win["ci_low"] <= 0 <= win["ci_high"]
     compared = (
         f"among the players of one game ({int(win['n_games']):,} games; seat and strategy "
         f"controls, intervals clustered by game), one more choice of the action goes with "
@@ -107,25 +107,44 @@ def section_governor(ctx: ReportContext) -> None:
         "when it pays); the action's effect on a given strategy is measured by playing that "
         "strategy with and without it (e.g. `hoarder` against `hoarder:governor=0`).")
     if facet:  # raw rates are not comparable across player counts: by group only
-        ahead = sum(1 for _, sub in series
-                    if sub.iloc[-1]["ci_low"] > sub.iloc[0]["ci_high"])
+        gaps = table[table["measure"] == "raw_gap"]
+        ahead = int((gaps["ci_low"] > 0).sum())
         ctx.headline(f"In {ahead} of {len(series)} groups the players who chose the governor "
-                 f"action {levels[-1]} times win more than those who never did (the "
-                 f"intervals apart). Compared {compared}")
+                     f"action {levels[-1]} times win more than those who never did (the "
+                     f"difference's Newcombe interval above 0). Compared {compared}")
     else:
         raw = pooled[pooled["measure"] == "win_rate"]
         low, high = raw.iloc[0], raw.iloc[-1]
-        apart = high["ci_low"] > low["ci_high"] or high["ci_high"] < low["ci_low"]
+        gap = pooled[pooled["measure"] == "raw_gap"]
+        part = pooled[pooled["measure"] == "within_game_gap"]
+        mostly_who = ""
+        if len(gap) and len(part):
+            gap, part = gap.iloc[0], part.iloc[0]
+            # both 95% bounds, each one-sided at 97.5%: a 5% test whatever their correlation
+            if gap["ci_low"] > 0 and -gap["ci_low"] / 2 < part["ci_low"] \
+                    and part["ci_high"] < gap["ci_low"] / 2:
+                gap_pts = _signed_ci(*(100 * gap[c] for c in ("estimate", "ci_low", "ci_high")), 1)
+                part_pts = _signed_ci(*(100 * part[c] for c in ("estimate", "ci_low", "ci_high")),
+                                      1)
+                choices = ctx.results["chose_governor"]
+                mean_top = float(choices[choices >= GOVERNOR_TOP].mean())
+                mostly_who = (
+                    f"Most of that difference ({gap_pts} points, Newcombe) is who chooses it, "
+                    f"not the choosing: among the players of one game, choosing the action "
+                    f"{mean_top:.1f} times (the {high['level']} players' mean) instead of never "
+                    f"goes with {part_pts} points (the coefficient below, times that count), "
+                    "inside half the gap's lower bound either way (the two 95% bounds: a test "
+                    "at 5%). ")
         ctx.headline(
             f"Players who chose the governor action {high['level']} times win "
             f"{_ci(high['estimate'], high['ci_low'], high['ci_high'], percent=True)} of "
             f"{int(high['n']):,} player-games, those who never did "
             f"{_ci(low['estimate'], low['ci_low'], low['ci_high'], percent=True)} of "
-            f"{int(low['n']):,}. "
-            + ("Most of that difference is who chooses it: compared " if apart and flat
-               else "Compared ") + compared)
-    ctx.table(_display(table), "Win rate by governor choices (Wilson) and the within-game "
-              "comparison (regression coefficient per choice, clustered by game).",
+            f"{int(low['n']):,}. " + mostly_who + "Compared " + compared)
+    ctx.table(_display(table), "Win rate by governor choices (Wilson), the raw gap of the "
+              "top level over never (Newcombe) and the within-game comparison (regression "
+              "coefficient per choice, and times the top level's mean count; clustered by "
+              "game).",
               "governor_value", full=table)
 
 
