@@ -23,9 +23,11 @@ report: $(STAMP)
 ## (mypy, [tool.mypy] in pyproject.toml) and the whole test suite, one pytest-xdist worker per
 ## core, at most 4 (tests/conftest.py; TEST_WORKERS=0 runs it in one process); a test file stays
 ## on one worker, so its module fixtures are built once. On the 2-core machine, 2026-11-30,
-## `.ci/run` in a fresh clone (empty numba cache) took 16 min in all: 830 s of pytest, 2,232
-## tests; with the cache warm pytest takes nearly as long (the tests' own work, not compiling,
-## is most of it: test_gpu.py's PTX compiles and GPU-simulator games, drawn reports, training).
+## 2,233 tests: pytest took 1,660 s with an empty numba cache (XDG_CACHE_HOME an empty folder,
+## as on CI: a fresh clone alone does not empty ~/.cache/tajsim) and 793-830 s with it warm;
+## the difference is compiling the kernels each lineup's strategy families need (the slowest:
+## test_gpu.py's PTX compiles, 20-72 s each). CI's own runs of the same suite took 968 and
+## 1,486 s in all.
 TEST_WORKERS ?= auto
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
