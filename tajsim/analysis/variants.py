@@ -63,7 +63,7 @@ from scipy import stats
 from tajsim.analysis import arc
 from tajsim.analysis.compare import share_interval
 from tajsim.analysis.frames import game_index, round_columns, win_value
-from tajsim.analysis.stats.proportions import wilson_interval
+from tajsim.analysis.stats.proportions import normal_quantile, wilson_interval
 from tajsim.analysis.stats.verdicts import ALPHA, holm_family
 
 __all__ = ["ARC_MEASURES", "ARC_NULL_SAMPLES", "BOOTSTRAP_DRAWS", "LENGTH_COLUMNS",
@@ -303,7 +303,7 @@ def closest_to_parity(long: pd.DataFrame, alpha: float = ALPHA,
     no other), ``closest`` (bool) and ``not_apart`` (the variants, this one first, whose
     deviation is not told apart from it, comma-joined).
     """
-    z_crit = float(stats.norm.ppf(0.5 + confidence / 2))
+    z_crit = normal_quantile(confidence)
     dev = long[long["measure"] == "max_seat_deviation"]
     rows = []
     for (n, level), g in dev.groupby(["n_players", "level"], sort=False):
