@@ -219,3 +219,12 @@ def test_p_values_read_as_a_clause():
     assert (format_p(0.0772), format_p(3e-7), format_p(float("nan"))) == ("0.077", "< 1e-4",
                                                                            "n/a")
     assert (p_clause(0.0772), p_clause(3e-7)) == ("p = 0.077", "p < 1e-4")
+
+
+def test_verdict_sentences_write_a_tiny_p_as_a_clause():
+    """A p below 1e-4 reads "p < 1e-4" in a verdict's sentence, never "p = < 1e-4"."""
+    differs = equivalence_test(0.08, 0.004, 0.02, n=10_000)
+    assert differs.verdict == DIFFERS and "; p < 1e-4; margin" in differs.text()
+    equivalent = equivalence_test(0.0, 0.001, 0.02, n=100_000)
+    assert equivalent.verdict == EQUIVALENT and "TOST p < 1e-4" in equivalent.text()
+    assert "= <" not in differs.text() + equivalent.text()

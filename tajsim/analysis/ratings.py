@@ -30,7 +30,7 @@ from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparatio
 
 from tajsim.analysis.frames import game_index, validate_games
 from tajsim.analysis.stats import holm, normal_quantile, wilson_interval
-from tajsim.analysis.stats.verdicts import Order, format_p, tested_order
+from tajsim.analysis.stats.verdicts import Order, p_clause, tested_order
 from tajsim.analysis.winrates import seat_lineup_balance
 
 __all__ = [
@@ -673,7 +673,7 @@ def bradley_terry_verdict(bt: pd.DataFrame) -> str:
     first_two = pw[(pw["a"] == order.names[0]) & (pw["b"] == order.names[1])].iloc[0]
     test = (f"Wald tests of the strengths' differences with their covariance, Holm over "
             f"{len(pw)} pair{'s' if len(pw) != 1 else ''}; `{order.names[0]}` against "
-            f"`{order.names[1]}`: p = {format_p(float(first_two['p_holm']))}")
+            f"`{order.names[1]}`: {p_clause(float(first_two['p_holm']))}")
     tier = order.tiers[0]
     if len(tier) == 1:
         return f"`{tier[0]}` is the strongest ({test})"

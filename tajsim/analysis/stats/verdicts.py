@@ -247,10 +247,10 @@ class Equivalence:
             low, high = self.tost_interval()
             level = f"{100 * (1 - 2 * self.alpha):g}%"
             return (f"equivalent within {m} ({fmt(self.estimate)} [{fmt(low)}, {fmt(high)}]"
-                    f"{unit} ({level} interval), n = {self.n:,}; TOST p = "
-                    f"{format_p(self.p_equivalent)})")
+                    f"{unit} ({level} interval), n = {self.n:,}; TOST "
+                    f"{p_clause(self.p_equivalent)})")
         if self.verdict == DIFFERS:
-            return f"differs ({est}; p = {format_p(self.p_differs)}; margin {m})"
+            return f"differs ({est}; {p_clause(self.p_differs)}; margin {m})"
         return (f"inconclusive ({est}: neither excludes 0 nor lies within {m}; detectable "
                 f"at this n: {scale * self.mde:.{digits}f}{unit})")
 
