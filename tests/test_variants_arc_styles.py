@@ -259,3 +259,12 @@ def test_the_headline_names_the_variant_closest_to_parity_only_when_tested(tmp_p
     named = closest.split("after looking): ", 1)[1]
     assert named.startswith("weak (3p): not told apart (") and "p = " in named
     assert "**" not in named
+
+
+def test_series_past_ten_colours_change_marker_shape():
+    """Eleven variants: the eleventh takes the first colour again, with another shape."""
+    from tajsim.reporting.render import SERIES_COLOURS, series_colour, series_marker
+
+    styles = [(series_colour(j), series_marker(j)) for j in range(11)]
+    assert len(set(styles)) == 11 and len({c for c, _ in styles[:10]}) == len(SERIES_COLOURS)
+    assert styles[10][0] == styles[0][0] and styles[10][1] != styles[0][1]

@@ -25,13 +25,12 @@ from tajsim.reporting.render import (
     n_games,
     panel_grid,
     pct,
+    series_colour,
 )
 from tajsim.reporting.verdict_wording import margin_kwargs, margin_of, mde_clause, verdict_legend
 
 __all__ = ["section_restricted", "section_skill", "skill_table_wide"]
 
-#: Marker colours of the levels in the restricted-play figure (cycled).
-LEVEL_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b")
 
 
 def _level_strategies(results: pd.DataFrame, column: str = "variant") -> dict[str, list[str]]:
@@ -316,7 +315,7 @@ def _restricted_figure(ctx: ReportContext, table: pd.DataFrame, measures: list[s
             low = at["ci_low"].to_numpy(np.float64) * scale
             high = at["ci_high"].to_numpy(np.float64) * scale
             h = ax.errorbar(est, y + offsets[i], xerr=error_bars(est, low, high), fmt="o",
-                            color=LEVEL_COLOURS[i % len(LEVEL_COLOURS)], ecolor="#333",
+                            color=series_colour(i), ecolor="#333",
                             capsize=3, ms=5, label=level)
             if ax is axes[0]:
                 handles.append(h)

@@ -23,6 +23,8 @@ from tajsim.reporting.render import (
     error_bars,
     join_words,
     n_games,
+    series_colour,
+    series_marker,
 )
 
 __all__ = ["section_variants", "variant_table_wide"]
@@ -32,10 +34,6 @@ __all__ = ["section_variants", "variant_table_wide"]
 SEAT_GAME_MEASURES = ("comeback", "leader_wins_null")
 #: The parts of :func:`variant_table_wide`.
 TABLE_PARTS = ("all", "balance", "styles", "arc")
-#: Marker colours of the variants; past ten, the markers' shapes tell the variants apart.
-LEVEL_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b",
-                 "#3f9c9c", "#7a7a7a", "#c9709f", "#8c8a2e", "#2f3f6f")
-LEVEL_MARKERS = ("o", "s", "^", "D")
 
 
 def _pts(est: float, low: float, high: float) -> str:
@@ -195,11 +193,6 @@ def _arc_paragraph(long: pd.DataFrame) -> str:
         f"show a runaway leader and {len(catch_up)} a catch-up (Holm p < 0.05).")
 
 
-def _variant_marker(j: int) -> str:
-    """The j-th variant's marker: a new shape each time the colours start again."""
-    return LEVEL_MARKERS[j // len(LEVEL_COLOURS) % len(LEVEL_MARKERS)]
-
-
 def _panels_figure(panels: list[tuple[str, pd.DataFrame, float | None, float]],
                    variants: list[str]) -> plt.Figure:
     """Two panels a row, one tick per level (and table size), the variants as coloured points
@@ -223,8 +216,8 @@ def _panels_figure(panels: list[tuple[str, pd.DataFrame, float | None, float]],
             est = scale * sub["estimate"].to_numpy(np.float64)
             low = scale * sub["ci_low"].to_numpy(np.float64)
             high = scale * sub["ci_high"].to_numpy(np.float64)
-            ax.errorbar(est, ys, xerr=error_bars(est, low, high), fmt=_variant_marker(j),
-                        ms=3, capsize=2, lw=1, color=LEVEL_COLOURS[j % len(LEVEL_COLOURS)],
+            ax.errorbar(est, ys, xerr=error_bars(est, low, high), fmt=series_marker(j),
+                        ms=3, capsize=2, lw=1, color=series_colour(j),
                         label=variant)
         ax.set_yticks(-np.arange(len(levels)), levels, fontsize=7)
         ax.set_ylim(-len(levels) + 0.5, 0.5)

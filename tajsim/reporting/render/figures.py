@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
 PART_COLOURS = ("#8c6d31", "#b5524b", "#d9a441", "#6b8e4e", "#7b68a6", "#4f7fa8", "#c77d4e",
                 "#5f9ea0", "#9c6b98", "#7a7a52")
+#: Colours of a figure's series (levels, variants); past ten, :func:`series_marker` gives the
+#: series a new marker shape.
+SERIES_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b",
+                  "#3f9c9c", "#7a7a7a", "#c9709f", "#8c8a2e", "#2f3f6f")
+SERIES_MARKERS = ("o", "s", "^", "D")
 #: The dashed line of "equal players" (1 / number of players).
 BASELINE_COLOUR = "#b5524b"
 #: Resolution of the PNGs (pixels per inch).
@@ -118,6 +123,16 @@ def save_png(fig: plt.Figure, path: Path) -> tuple[int, int]:
     atomic_write(Path(path), buffer.getvalue())
     width, height = fig.get_size_inches() * DPI
     return int(round(width)), int(round(height))
+
+
+def series_colour(j: int) -> str:
+    """The j-th series' colour (cycled through :data:`SERIES_COLOURS`)."""
+    return SERIES_COLOURS[j % len(SERIES_COLOURS)]
+
+
+def series_marker(j: int) -> str:
+    """The j-th series' marker: a new shape each time the colours start again."""
+    return SERIES_MARKERS[j // len(SERIES_COLOURS) % len(SERIES_MARKERS)]
 
 
 def error_bars(est: Any, low: Any, high: Any) -> np.ndarray:
