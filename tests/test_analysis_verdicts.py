@@ -228,3 +228,21 @@ def test_verdict_sentences_write_a_tiny_p_as_a_clause():
     equivalent = equivalence_test(0.0, 0.001, 0.02, n=100_000)
     assert equivalent.verdict == EQUIVALENT and "TOST p < 1e-4" in equivalent.text()
     assert "= <" not in differs.text() + equivalent.text()
+
+
+def test_a_tier_names_the_pairs_it_tells_apart():
+    """a > c is separated, b (between them, imprecise) from neither: no split into tiers
+    separates every cross pair, so one tier, whose words name a > c instead of "not told
+    apart"."""
+    from tajsim.analysis.stats.verdicts import tested_order
+
+    chained = tested_order(["a", "b", "c"], [10.0, 5.0, 0.0], se=[1.0, 10.0, 1.0])
+    assert chained.tiers == (("a", "b", "c"),) and chained.separated_within == (("a", "c"),)
+    assert chained.within_clause() == "told apart within a tier: a > c"
+    assert chained.contenders == ("a", "b")  # c is told apart from the first: not a contender
+    assert chained.words() == ("a, b and c (not split into tiers told apart; told apart "
+                               "within a tier: a > c)")
+    plain = tested_order(["a", "b", "c"], [10.0, 9.9, 0.0], se=[1.0, 1.0, 1.0])
+    assert plain.tiers == (("a", "b"), ("c",)) and plain.separated_within == ()
+    assert plain.words() == "a and b (not told apart), then c" and plain.within_clause() == ""
+    assert plain.contenders == ("a", "b")

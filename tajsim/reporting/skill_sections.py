@@ -231,13 +231,14 @@ def section_restricted(ctx: ReportContext) -> None:
         order = tested_order(list(at["restriction"]), at["loss"].to_numpy(np.float64),
                              se=((at["paired_ci_high"] - at["paired_ci_low"]) / (2 * z))
                              .to_numpy(np.float64))
-        most = (f"forbidding {top['restriction']} costs most" if len(order.tiers[0]) == 1
-                else f"forbidding {join_words(list(order.tiers[0]))} costs most, not told "
-                "apart (Holm), the largest")
+        # the contenders, not the first tier: a tier may chain items its tests tell apart
+        rivals = list(order.contenders[1:])
         statements.append(
-            f"at {level} {most}, "
+            f"at {level} forbidding {top['restriction']} costs most, "
             f"{100 * top['loss']:+.1f} win-rate points [{100 * top['ci_low']:+.1f}, "
             f"{100 * top['ci_high']:+.1f}] (n = {int(top['n']):,} games)"
+            + (f", not told apart (Holm) from forbidding {join_words(rivals)}" if rivals
+               else "")
             + (f", {join_words(zero)} cannot be told from zero" if zero else "")
             + (f", forbidding {join_words(better)} helps" if better else ""))
     if len(removed):

@@ -48,7 +48,9 @@ def verdict_legend(margin: float) -> str:
         "**inconclusive** (neither: the detail gives the smallest difference detectable at "
         f"that n, {100 * POWER:g}% power). An order tests every pair (Holm over the pairs): `>` "
         "separates items told apart, braces enclose items **not told apart** (`{rice, "
-        "spices}`), which is no claim that they are equal. A best item (best strategy, most "
+        "spices}`), which is no claim that they are equal; a tier of three or more may hold a "
+        "pair told apart when an item between them is told apart from neither, and the detail "
+        "then names that pair. A best item (best strategy, most "
         "valuable good, largest score part) is the first tier of that order, with the "
         "probability that each item ranks first when the games are resampled.")
 

@@ -463,13 +463,48 @@ class Order:
         rows = self.pairwise[np.asarray(cross, dtype=bool)]
         return float(rows["p_holm"].max()) if len(rows) else float("nan")
 
+    @property
+    def separated_within(self) -> tuple[tuple[str, str], ...]:
+        """The pairs ``(a, b)`` (``a`` above ``b``) of one tier that their test tells apart.
+
+        A tier of three or more can hold one: ``a > c`` separated while ``b``, between them,
+        is told apart from neither, so no split into tiers separates every cross-tier pair.
+        Braces then do not mean "none told apart"; :meth:`words` and :meth:`within_clause`
+        name these pairs."""
+        tier_of = {name: i for i, t in enumerate(self.tiers) for name in t}
+        return tuple((a, b) for a, b, s in zip(self.pairwise["a"], self.pairwise["b"],
+                                               self.pairwise["separated"])
+                     if s and tier_of[a] == tier_of[b])
+
+    @property
+    def contenders(self) -> tuple[str, ...]:
+        """The first item by estimate and every item its pairwise test does not tell from it
+        (Holm), in order: the items that may be the largest. Tighter than the first tier when
+        that tier holds :attr:`separated_within` pairs."""
+        first = self.names[0]
+        apart = {b for a, b, s in zip(self.pairwise["a"], self.pairwise["b"],
+                                      self.pairwise["separated"]) if a == first and s}
+        return tuple(n for n in self.names if n not in apart)
+
+    def within_clause(self, tier: Sequence[str] | None = None) -> str:
+        """``"told apart within a tier: a > c, a > d"`` for the pairs of
+        :attr:`separated_within` (of ``tier`` only, when given); "" when there are none."""
+        pairs = [f"{a} > {b}" for a, b in self.separated_within
+                 if tier is None or a in tier]
+        return f"told apart within a tier: {', '.join(pairs)}" if pairs else ""
+
     def words(self) -> str:
-        """The order in words: ``"a, then b and c (not told apart), then d"``."""
+        """The order in words: ``"a, then b and c (not told apart), then d"``; a tier with
+        :attr:`separated_within` pairs reads ``"b, c and d (not split into tiers told apart;
+        told apart within a tier: b > d)"``."""
         parts = []
         for t in self.tiers:
             names = list(t)
+            within = self.within_clause(t)
             text = names[0] if len(names) == 1 else (
-                ", ".join(names[:-1]) + f" and {names[-1]} (not told apart)")
+                ", ".join(names[:-1]) + f" and {names[-1]} "
+                + (f"(not split into tiers told apart; {within})" if within
+                   else "(not told apart)"))
             parts.append(text)
         return ", then ".join(parts)
 

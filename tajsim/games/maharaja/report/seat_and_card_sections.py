@@ -181,7 +181,8 @@ def _some_forced_summary(table: pd.DataFrame, cards: dict[str, str], head: str) 
         parts.append(f"seat {seat}, made to take each card, wins " + ", ".join(
             f"{name} {_ci(r['win_rate'], r['ci_low'], r['ci_high'], percent=True)}"
             for name, (_, r) in zip(short, mine.iterrows()))
-            + f" ({int(mine['n'].min()):,} games a card; tested order, Holm: {order.value})")
+            + f" ({int(mine['n'].min()):,} games a card; tested order, Holm: {order.value}"
+            + (f"; {order.within_clause()})" if order.separated_within else ")"))
     margins = table[table["seat"].isna()].sort_values("win_rate", ascending=False)
     best = margins.iloc[0]
     holders = cells[(cells["card"] == best["card"]) & ~cells["seat"].isin(forced_seats)]
