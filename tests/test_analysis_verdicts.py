@@ -246,3 +246,15 @@ def test_a_tier_names_the_pairs_it_tells_apart():
     assert plain.tiers == (("a", "b"), ("c",)) and plain.separated_within == ()
     assert plain.words() == "a and b (not told apart), then c" and plain.within_clause() == ""
     assert plain.contenders == ("a", "b")
+
+
+def test_an_argmax_finding_names_a_pair_its_first_tier_tells_apart():
+    from tajsim.analysis.robustness import argmax_finding
+    from tajsim.analysis.stats.verdicts import tested_order
+
+    chained = tested_order(["a", "b", "c"], [10.0, 5.0, 0.0], se=[1.0, 10.0, 1.0])
+    finding = argmax_finding("best", chained, "detail")
+    assert finding.value == "{a, b, c}"
+    assert finding.detail.endswith("; told apart within a tier: a > c")
+    plain = tested_order(["a", "b", "c"], [10.0, 9.9, 0.0], se=[1.0, 1.0, 1.0])
+    assert argmax_finding("best", plain, "detail").detail == "detail"

@@ -162,14 +162,16 @@ def order_finding(name: str, order: Order, detail: str) -> Finding:
 
 
 def argmax_finding(name: str, order: Order, detail: str) -> Finding:
-    """An argmax's finding: the first tier of a tested order (``"{a, b}"``: not told apart),
-    with the probability that each item ranks first when the order has it."""
+    """An argmax's finding: the first tier of a tested order (``"{a, b}"``: not told apart;
+    a pair of that tier its tests do tell apart is named in the detail), with the probability
+    that each item ranks first when the order has it."""
     first = ""
     if order.p_first:
         shown = sorted(order.p_first.items(), key=lambda kv: -kv[1])[:4]
         first = "; P(first) " + ", ".join(f"{k} {v:.2f}" for k, v in shown)
-    return Finding(name, order.best, f"{detail}{first}", ARGMAX, order.best_p_value,
-                   _order_mde(order))
+    within = order.within_clause(order.tiers[0])
+    return Finding(name, order.best, f"{detail}{first}" + (f"; {within}" if within else ""),
+                   ARGMAX, order.best_p_value, _order_mde(order))
 
 
 def _order_mde(order: Order) -> float:
