@@ -32,7 +32,6 @@ from tajsim.reporting.verdict_wording import margin_kwargs, margin_of, mde_claus
 __all__ = ["section_restricted", "section_skill", "skill_table_wide"]
 
 
-
 def _level_strategies(results: pd.DataFrame, column: str = "variant") -> dict[str, list[str]]:
     """The strategies each variant plays, variants in their order."""
     return {str(k): sorted(g["strategy"].astype(str).unique())
@@ -223,7 +222,6 @@ def section_restricted(ctx: ReportContext) -> None:
         at = ranked_win[ranked_win["level"] == level].sort_values("loss", ascending=False)
         if at.empty:
             continue
-        top = at.iloc[0]
         zero = list(at[~at["significant"]]["restriction"])
         better = list(at[at["significant"] & (at["loss"] < 0)]["restriction"])
         # "costs most" is an argmax: tested pairwise (Holm) on the paired per-game standard
@@ -232,6 +230,7 @@ def section_restricted(ctx: ReportContext) -> None:
                              se=((at["paired_ci_high"] - at["paired_ci_low"]) / (2 * z))
                              .to_numpy(np.float64))
         # the contenders, not the first tier: a tier may chain items its tests tell apart
+        top = at[at["restriction"] == order.names[0]].iloc[0]
         rivals = list(order.contenders[1:])
         statements.append(
             f"at {level} forbidding {top['restriction']} costs most, "
