@@ -425,11 +425,8 @@ def write_report(spec, cfg, families, table, tuned, out, n_h, n_s, f_h, f_s, wal
             order = tested_order(list(rows["family"]), rows["loss"].to_numpy(np.float64),
                                  se=((rows["paired_ci_high"] - rows["paired_ci_low"])
                                      / (2 * z)).to_numpy(np.float64))
-            within = order.within_clause()
             lines.append(f"- {level}, by {what}: {order.value} (tiers: every cross-tier pair "
-                         "separated, Holm over the pairs at 5%; "
-                         + (f"braces: no split into tiers separates every pair, {within}"
-                            if within else "names within braces not told apart") + ").")
+                         f"separated, Holm over the pairs at 5%; {order.braces_note()}).")
     lines += ["", "Files: `table.csv` (every row of `restricted_play` with its footprint), "
               "`footprint.csv`, `tuned.json` (the re-tuned weights as strategy texts, with "
               "their held-out evaluation).", ""]

@@ -258,3 +258,13 @@ def test_an_argmax_finding_names_a_pair_its_first_tier_tells_apart():
     assert finding.detail.endswith("; told apart within a tier: a > c")
     plain = tested_order(["a", "b", "c"], [10.0, 9.9, 0.0], se=[1.0, 1.0, 1.0])
     assert argmax_finding("best", plain, "detail").detail == "detail"
+
+
+def test_braces_note_says_what_the_braces_mean():
+    from tajsim.analysis.stats.verdicts import tested_order
+
+    chained = tested_order(["a", "b", "c"], [10.0, 5.0, 0.0], se=[1.0, 10.0, 1.0])
+    assert chained.braces_note() == ("braces: no split into tiers separates every pair, told "
+                                     "apart within a tier: a > c")
+    plain = tested_order(["a", "b", "c"], [10.0, 9.9, 0.0], se=[1.0, 1.0, 1.0])
+    assert plain.braces_note() == "braces: not told apart"

@@ -493,6 +493,14 @@ class Order:
                  if tier is None or a in tier]
         return f"told apart within a tier: {', '.join(pairs)}" if pairs else ""
 
+    def braces_note(self) -> str:
+        """What the braces of :attr:`value` mean here: ``"braces: not told apart"``, or, when a
+        tier holds :attr:`separated_within` pairs, ``"braces: no split into tiers separates
+        every pair, told apart within a tier: a > c"``."""
+        within = self.within_clause()
+        return (f"braces: no split into tiers separates every pair, {within}" if within
+                else "braces: not told apart")
+
     def words(self) -> str:
         """The order in words: ``"a, then b and c (not told apart), then d"``; a tier with
         :attr:`separated_within` pairs reads ``"b, c and d (not split into tiers told apart;

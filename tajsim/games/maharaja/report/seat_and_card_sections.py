@@ -178,11 +178,12 @@ def _some_forced_summary(table: pd.DataFrame, cards: dict[str, str], head: str) 
         rate = mine["win_rate"].to_numpy(np.float64)
         # the cells are disjoint games (one forced card each): independent binomial errors
         order = tested_order(short, rate, se=np.sqrt(rate * (1 - rate) / mine["n"].to_numpy()))
+        within = order.within_clause()
         parts.append(f"seat {seat}, made to take each card, wins " + ", ".join(
             f"{name} {_ci(r['win_rate'], r['ci_low'], r['ci_high'], percent=True)}"
             for name, (_, r) in zip(short, mine.iterrows()))
             + f" ({int(mine['n'].min()):,} games a card; tested order, Holm: {order.value}"
-            + (f"; {order.within_clause()})" if order.separated_within else ")"))
+            + (f"; {within})" if within else ")"))
     margins = table[table["seat"].isna()].sort_values("win_rate", ascending=False)
     best = margins.iloc[0]
     holders = cells[(cells["card"] == best["card"]) & ~cells["seat"].isin(forced_seats)]

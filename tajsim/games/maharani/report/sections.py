@@ -228,9 +228,7 @@ def _section_colours(ctx: ReportContext) -> None:
                 "pairs")
         apart = order.pairwise[order.pairwise["separated"]]
         if len(order.tiers) > 1:
-            verdict = (f"tested order: {order.value} ({test}; "
-                       + (order.within_clause() if order.separated_within
-                          else "braces: not told apart") + ")")
+            verdict = f"tested order: {order.value} ({test}; {order.braces_note()})"
         elif apart.empty:
             verdict = f"the colours are not told apart ({test})"
         else:
