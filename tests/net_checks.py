@@ -35,6 +35,41 @@ def random_net(fmt: NetFormat, path: Path, seed: int = 3, hidden: int = 16) -> P
     return path
 
 
+def check_float_network_agrees(fmt: NetFormat, weights: Any, quantised: np.ndarray,
+                               x: np.ndarray, phi: np.ndarray) -> None:
+    """The int64 set's scores and value (``fmt.reference_scores``, which the kernels equal)
+    are the float network's that training fits (``net_training._forward`` with the exported
+    weights: inputs raw, features in gold) within the error bound of rounding each weight to
+    its fixed point (half a unit) and of the kernels' two truncations (theta's shift, the
+    value prior); where the float network's best candidate leads by more than twice that
+    bound, the set picks it too."""
+    from tajsim.engine.net_nb import SHIFT, THETA_SHIFT
+    from tajsim.play.net_training import _forward
+
+    p = weights.arrays()
+    x = np.asarray(x, np.float64)
+    n = len(phi)
+    gold = np.asarray(phi, np.float64) / 1000.0
+    scores, value, hidden, _ = _forward(p, x[None], gold[None], np.ones((1, n), bool),
+                                        fmt.value_prior)
+    fixed, fixed_value = fmt.reference_scores(quantised, x.astype(np.int64), phi)
+    half, half_theta = 2.0 ** -(SHIFT + 1), 2.0 ** -(THETA_SHIFT + 1)
+    h = np.abs(hidden[0])
+    dh = half * (1.0 + np.abs(x).sum())  # b1 and W1 rounded; x exact; ReLU 1-Lipschitz
+    d_theta = (half_theta + 2.0 ** -THETA_SHIFT
+               + np.abs(p["U"]) @ np.full_like(h, dh) + half * (h + dh).sum())
+    d_scores = np.abs(gold) @ d_theta + 2.0 ** -THETA_SHIFT * np.abs(gold[:, 0])
+    d_value = np.abs(p["wv"]).sum() * dh + half * (h + dh).sum() + 2.0 ** -(2 * SHIFT + 1)
+    got = fixed / 2.0 ** THETA_SHIFT / 1000.0
+    error = np.abs(got - scores[0])
+    assert (error <= d_scores).all(), (error, d_scores)
+    assert abs(fixed_value / 2.0 ** (2 * SHIFT) - value[0]) <= d_value
+    best = int(np.argmax(scores[0]))
+    rest = np.delete(scores[0], best)
+    if n == 1 or scores[0][best] - rest.max() > 2.0 * d_scores.max():
+        assert int(np.argmax(got)) == best
+
+
 def alien_sets(fmt: NetFormat, params: np.ndarray, fp_slot: int
                ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Copies of ``params`` naming weights sets of other dimensions than ``fmt``'s (another

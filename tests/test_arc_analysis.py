@@ -179,6 +179,8 @@ def test_turn_order_tells_turns_from_the_draft():
     assert eff["estimate"] > 0.1 and eff["verdict"] == "differs"
     draft = out[out["measure"] == "win_by_draft_pos"]
     assert draft["n"].tolist() == [G, G]
+    # the draft place is planted independent of the outcome: no place is told from a half
+    assert (draft["ci_low"] < 0.5).all() and (draft["ci_high"] > 0.5).all(), draft
 
 
 def test_turn_order_needs_maharaja_columns():

@@ -131,18 +131,20 @@ def test_threads_processes_and_a_resumed_run_write_the_same_trajectories(tmp_pat
 
 def test_kingmaking_replays_reproduce_the_games_and_a_deterministic_seat_never_decides():
     from tajsim.analysis.arc import kingmaking
-    frame = tajsim.simulate(30, 4, ["tuned"], seed=3, game="tajmahal", workers=1,
+    frame = tajsim.simulate(80, 4, ["tuned"], seed=3, game="tajmahal", workers=1,
                             progress=False)
     out = kingmaking(frame, by=None, game="tajmahal")
     m = {(r.measure, r.label): r for r in out.itertuples()}
     assert m[("not_reproduced", "games")].estimate == 0
-    assert m[("kingmaking", "games")].n == 30
+    assert m[("kingmaking", "games")].n == 80
     assert m[("out_of_contention", "games")].estimate > 0
     # tuned plays deterministically: another policy stream plays the same last round
     assert m[("kingmaking", "games")].estimate == 0
     # another strategy in the out-of-contention seat's place can change the winner
     other = kingmaking(frame, by=None, game="tajmahal", replacement="random")
-    assert other.loc[other["measure"] == "not_reproduced", "estimate"].iloc[0] == 0
+    o = {(r.measure, r.label): r for r in other.itertuples()}
+    assert o[("not_reproduced", "games")].estimate == 0
+    assert o[("kingmaking", "games")].estimate > 0  # 3 of these 80 games
 
 
 # a small run leaves Maharaja's seat-and-card heat map without a cell: drawn, not warned about

@@ -169,8 +169,14 @@ def test_cli_simulate_and_compare_play_it_and_the_run_says_so(tmp_path):
     assert (comp.score - plain.score).tolist() == [0, 9] * 40
     assert sorted(stored.score.tolist()) == sorted(comp.score.tolist())
     res = CliRunner().invoke(cli, ["compare", "random", "greedy", "--game", "maharani", "-n",
-                                   "4", "-p", "2", "--compensation", "0,1", "-q", "-w", "1"])
+                                   "4", "-p", "2", "--compensation", "0,1.5", "--option",
+                                   "round_end=on", "-w", "1"])
     assert res.exit_code == 0, res.output
+    header = res.output.splitlines()[0]
+    assert header.endswith("seed 0; options: round_end on, compensation 0,1.5"), header
+    plain = CliRunner().invoke(cli, ["compare", "random", "greedy", "--game", "maharani", "-n",
+                                     "4", "-p", "2", "-w", "1"])
+    assert plain.exit_code == 0 and "options" not in plain.output.splitlines()[0]
 
 
 def test_a_fractional_amount_through_the_library_and_the_cli(tmp_path):

@@ -284,15 +284,17 @@ def test_tune_under_a_restriction_keeps_it(monkeypatch, game, start, forbid):
 
 
 def test_plain_tuning_is_unchanged_by_the_generic_slots(monkeypatch):
-    """A preset start without temperature or restriction tunes exactly as before (candidates'
-    generic slots 0)."""
+    """A preset start without temperature or restriction: every seat of every match the
+    tuning plays (its candidates, the tuned result, the field) has the generic slots
+    (temperature, restriction mask) 0."""
     spec = get_game("tajmahal")
     seen = []
     real = tuning.play_lineups
     monkeypatch.setattr(tuning, "play_lineups", lambda s, entries, *a, **kw: (
-        seen.append(entries[0].params.copy()), real(s, entries, *a, **kw))[1])
+        seen.extend(e.params.copy() for e in entries), real(s, entries, *a, **kw))[1])
     tuning.tune("balanced", ["commodity"], game=spec, generations=1, popsize=4, games=4,
                 heldout_games=4, seed=1)
+    assert len(seen) >= 2 * (4 + 1)  # four candidates and the held-out match, each with a field
     assert all(p[-1] == 0 and p[-2] == 0 for p in seen)
 
 
@@ -412,4 +414,21 @@ sections = ["restricted"]
     assert "decisions changed" in header and "actions removed" in header
     row = next(x for x in text.splitlines() if x.startswith("| complete_quarter"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[-2].endswith("]") and "%" in cells[-2] and "%" in cells[-1]
+    # the cells are the footprint of the run's recorded games, replayed seat by seat
+    from tajsim.play.footprint import footprint
+    from tajsim.running.run_reading import load_results
+
+    restricted = "balanced:temperature=0.25:forbid=complete_quarter"
+    runs = [p.parent for p in (tmp_path / "out").rglob("manifest.json")]
+    assert len(runs) == 1
+    games = load_results(runs[0]).sort_values(["game_id", "seat"])
+    labels = games["strategy"].astype(str).to_numpy().reshape(-1, 4)
+    assert len(labels) == 8 and ((labels == restricted).sum(axis=1) == 1).all()
+    fp = footprint(get_game("maharani"), [restricted, "balanced:temperature=0.25"],
+                   (labels != restricted).astype(np.int64), 0, 5,
+                   game_ids=games["game_id"].to_numpy(np.int64)[::4],
+                   setup_ids=games["setup_id"].to_numpy(np.int64)[::4])
+    assert (fp.scores == games["score"].to_numpy().reshape(fp.scores.shape)).all()
+    assert fp.decisions > 0 and fp.legal > 0
+    assert cells[-2].startswith(f"{100 * fp.changed_share:.1f}% [")
+    assert cells[-1].startswith(f"{100 * fp.removed_share:.1f}% [")

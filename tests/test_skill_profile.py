@@ -101,11 +101,18 @@ def test_unbalanced_seats_are_flagged_and_other_games_left_out():
 
 
 def test_no_pairs_give_an_empty_table():
-    frame = hand_results({("r", "g"): [0, 1]})
-    frame["strategy"] = np.where(frame["seat"] == 0, "p", "q")
-    frame.loc[frame["game_id"] == 1, "strategy"] = "z"
-    assert not skill_profile(frame[frame["game_id"] == 1]).empty  # a mirror of z
-    assert skill_profile(frame.iloc[:0]).empty
+    """Games that seat three strategies are neither pairs nor mirrors: played games and still
+    no profile; a mirror of the same frame is one."""
+    rows = [{"run_id": "three", "seed": 0, "n_players": 3, "game_id": g, "seat": seat,
+             "strategy": strategy, "winner": seat == g % 3, "rank": 1 if seat == g % 3 else 2,
+             "score": 0}
+            for g in range(6) for seat, strategy in enumerate(("x", "y", "z"))]
+    three = pd.DataFrame(rows)
+    table = skill_profile(three)
+    assert table.empty and "share" in table.columns
+    mirror = three.assign(strategy="z")
+    assert len(skill_profile(mirror)[lambda t: t["kind"] == "mirror"]) == 1
+    assert skill_profile(three.iloc[:0]).empty
 
 
 # -- real matches --------------------------------------------------------------------------
@@ -142,10 +149,10 @@ def test_a_profile_is_reproducible_from_its_seed(four_player):
     again = play_profile("maharani", 4, LEVELS, games=12, seed=5, workers=1)
     pd.testing.assert_frame_equal(four_player.reset_index(drop=True),
                                   again.reset_index(drop=True))
-    other = play_profile("maharani", 4, LEVELS[:2], games=12, seed=6, workers=1,
-                         mirrors=False)
+    other = play_profile("maharani", 4, LEVELS, games=12, seed=6, workers=1)
+    assert list(other["strategy"]) == list(four_player["strategy"])  # the same matches
     assert not other["score"].reset_index(drop=True).equals(
-        four_player["score"].iloc[:len(other)].reset_index(drop=True))
+        four_player["score"].reset_index(drop=True))
 
 
 def test_the_registry_and_the_report_section(four_player, tmp_path):

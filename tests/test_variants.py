@@ -140,6 +140,7 @@ def test_bad_variant_name_is_one_line():
 def test_options_are_labelled_variants_and_off_by_default():
     for spec, names in ((MAHARANI, ["round_end"]),
                         (MAHARAJA, ["reversed_draft", "random_draft", "half_monk"])):
+        assert set(names) <= {o.name for o in spec.options}
         for o in spec.options:
             if o.name in names:
                 assert o.default is False and "VARIANT" in o.description

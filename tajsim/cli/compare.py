@@ -6,7 +6,7 @@ p-value and n (:func:`tajsim.analysis.compare.compare_strategies`)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -120,6 +120,22 @@ def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
     return lines + verdict_lines(table, a, b)
 
 
+def options_clause(options: dict[str, Any] | None) -> str:
+    """``"; options: compensation 0,3, governor_auction on"`` for the rule options and seat
+    compensation a comparison played under (the header must not hide a variant), or ``""``."""
+    if not options:
+        return ""
+    words = []
+    for name, value in options.items():
+        if isinstance(value, bool):
+            words.append(f"{name} {'on' if value else 'off'}")
+        elif isinstance(value, (list, tuple)):
+            words.append(f"{name} {','.join(f'{v:g}' for v in value)}")
+        else:
+            words.append(f"{name} {value}")
+    return "; options: " + ", ".join(words)
+
+
 @click.command("compare")
 @click.argument("a")
 @click.argument("b")
@@ -199,6 +215,7 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
                else f"one A, one B and {players - 2} {field}")
     rounded = "" if played == games else f" ({games:,} rounded up to whole seat rotations)"
     echo.say(f"{a} (A) against {b} (B): {spec.title} {config.edition}, {players} players, "
-             f"{seating}, in every seat rotation; {played:,} games{rounded}, seed {seed}")
+             f"{seating}, in every seat rotation; {played:,} games{rounded}, seed {seed}"
+             f"{options_clause(parse_options(rule_options, compensation))}")
     for line in format_comparison(table, a, b):
         echo.say(line)

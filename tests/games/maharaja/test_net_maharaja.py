@@ -156,6 +156,7 @@ def test_compiled_scores_equal_the_numpy_reference(net_spec, points):
         assert np.array_equal(work[NB_CAND:NB_CAND + got], cand)
         assert net_value_nb(state, COMP, player, params, net) == value / 2.0 ** 24
         differs += int(np.argmax(expected)) != 0  # not always the best by value
+        net_checks.check_float_network_agrees(FORMAT, weights, quantised, x, phi)
     assert differs > 0
 
 

@@ -21,7 +21,7 @@ from tajsim.games.maharani.engine import enums as E
 ROOT = Path(__file__).resolve().parents[3]
 # (players, rules code, game id, strategy name)
 GAMES = [(2, 0, 0, "random"), (3, E.OPT_TARGET_MARKER, 1, "greedy"),
-         (4, E.OPT_FREE_REFRESH, 2, "artisans")]
+         (4, E.OPT_FREE_REFRESH, 2, "artisans"), (2, E.OPT_ROUND_END, 3, "greedy")]
 SEED = 77
 
 WORKER = r"""

@@ -84,8 +84,8 @@ def test_compiled_scores_equal_the_numpy_reference(net_spec):
         assert np.array_equal(scratch[S_CAND:S_CAND + n], cand[:n])
         assert net_value_nb(state, MCOMP, player, params, net) == value / 2.0 ** 24
         differs += int(np.argmax(expected)) != 0  # not always the best by value
-        # the float network and its fixed-point set agree to the quantisation's error
-        assert x.min() >= -200 and x.max() <= 200
+        net_checks.check_float_network_agrees(FORMAT, weights, quantised, x, phi[:n])
+        assert x.min() >= -200 and x.max() <= 200  # the inputs MAX_ABS_WEIGHT is sized for
     assert differs > 0
 
 

@@ -89,7 +89,8 @@ def test_compiled_scores_equal_the_numpy_reference(net_spec):
         assert list(cand[:n]) == order
         assert np.array_equal(phi[:n], np.floor(all_phi[cand[:n], :N_FEATURES] * 1000.0))
         differs += int(np.argmax(expected)) != 0  # not always the best by value
-        assert x.min() >= -200 and x.max() <= 200
+        net_checks.check_float_network_agrees(FORMAT, weights, quantised, x, phi[:n])
+        assert x.min() >= -200 and x.max() <= 200  # the inputs MAX_ABS_WEIGHT is sized for
     assert differs > 0
 
 
