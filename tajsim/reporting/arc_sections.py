@@ -15,14 +15,17 @@ import pandas as pd
 from tajsim.analysis.frames import round_columns
 from tajsim.analysis.stats.multiple_tests import holm
 from tajsim.analysis.stats.verdicts import holm_family, minimum_detectable_effect
-from tajsim.reporting.render import ReportContext, error_bars, panel_grid
+from tajsim.reporting.render import (
+    ReportContext,
+    error_bars,
+    panel_grid,
+    series_colour,
+)
 
 __all__ = ["arc_table_wide", "section_arc"]
 
 #: The figure shows a round that at least this many games of a group reached with a sole leader.
 MIN_GAMES_A_ROUND = 100
-#: Line colours of the groups (cycled).
-GROUP_COLOURS = ("#4f7fa8", "#b5524b", "#6a9b5a", "#8a6bb0", "#c58a2b", "#5b5b5b")
 
 
 def _pct(est: float, low: float, high: float) -> str:
@@ -98,7 +101,7 @@ def _by_round_figure(ctx: ReportContext, by_round: pd.DataFrame, results: pd.Dat
             est = 100 * part["estimate"].to_numpy(np.float64)
             low = 100 * part["ci_low"].to_numpy(np.float64)
             high = 100 * part["ci_high"].to_numpy(np.float64)
-            colour = GROUP_COLOURS[i % len(GROUP_COLOURS)]
+            colour = series_colour(i)
             ax.errorbar(x + 0.08 * (i - (len(groups) - 1) / 2), est,
                         yerr=error_bars(est, low, high), fmt="o-", ms=3, lw=1, capsize=2,
                         color=colour, label=str(group) if group is not None else None)

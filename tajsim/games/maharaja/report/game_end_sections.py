@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from tajsim.games.maharaja.report.section_helpers import (
-    GROUP_COLOURS,
     _by,
     _ci,
     _dodge_panel,
@@ -27,6 +26,7 @@ from tajsim.reporting.render import (
     panel_grid,
     pct,
     rate_limits,
+    series_colour,
 )
 
 END_LABELS = {"seventh_palace": "a 7th palace", "round_10": "round 10 reached",
@@ -80,7 +80,7 @@ def section_game_ends(ctx: ReportContext) -> None:
     for i, (label, sub) in enumerate(_series(anyend, facet)):
         sub = sub.set_index("n_rounds").reindex(rounds)
         x = np.array(rounds) + (i - (len(series) - 1) / 2) * width
-        ax.bar(x, sub["rate"], width=width * 0.95, color=GROUP_COLOURS[i % len(GROUP_COLOURS)],
+        ax.bar(x, sub["rate"], width=width * 0.95, color=series_colour(i),
                label=label)
         ax.errorbar(x, sub["rate"], yerr=error_bars(sub["rate"], sub["ci_low"], sub["ci_high"]),
                     fmt="none", ecolor="#333", capsize=2, lw=0.9)

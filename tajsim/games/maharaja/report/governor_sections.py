@@ -10,7 +10,6 @@ import pandas as pd
 from tajsim.games.maharaja.analyses.governor import GOVERNOR_TOP
 from tajsim.games.maharaja.play.records import slug
 from tajsim.games.maharaja.report.section_helpers import (
-    GROUP_COLOURS,
     _by,
     _ci,
     _components,
@@ -24,11 +23,13 @@ from tajsim.games.maharaja.report.section_helpers import (
 from tajsim.reporting.render import (
     BASELINE_COLOUR,
     PAGE_WIDTH_IN,
+    SERIES_COLOURS,
     ReportContext,
     error_bars,
     panel_grid,
     pct,
     rate_limits,
+    series_colour,
 )
 from tajsim.running.repeats import deterministic_lineup
 
@@ -49,7 +50,7 @@ def section_governor(ctx: ReportContext) -> None:
     split = ctx.analysis("governor_value", by=by)
     split = split[split["measure"] == "win_rate"]
     lines = _series(split, by)
-    two = len(lines) > 1 and len(lines) <= len(GROUP_COLOURS)
+    two = len(lines) > 1 and len(lines) <= len(SERIES_COLOURS)
     fig, axes = panel_grid(2 if two else 1, panel_height=3.0,
                            single_width=PAGE_WIDTH_IN * 0.62,
                            extra_height=0.35 if len(series) > 1 or two else 0)
@@ -59,7 +60,7 @@ def section_governor(ctx: ReportContext) -> None:
         sub = sub.set_index("level").reindex(levels)
         x = np.arange(len(levels)) + (i - (len(series) - 1) / 2) * width
         ax.bar(x, sub["estimate"], width=width * 0.95,
-               color=GROUP_COLOURS[i % len(GROUP_COLOURS)] if facet else "#4f7fa8",
+               color=series_colour(i) if facet else "#4f7fa8",
                label=label)
         ax.errorbar(x, sub["estimate"], yerr=error_bars(sub["estimate"], sub["ci_low"],
                                                         sub["ci_high"]),
@@ -82,7 +83,7 @@ def section_governor(ctx: ReportContext) -> None:
             ax.errorbar(x, sub["estimate"], yerr=error_bars(sub["estimate"], sub["ci_low"],
                                                             sub["ci_high"]),
                         marker="o", ms=4, lw=1.3, capsize=2.5,
-                        color=GROUP_COLOURS[i % len(GROUP_COLOURS)], label=label)
+                        color=series_colour(i), label=label)
         for b in sorted(split["baseline"].unique()):
             ax.axhline(b, color=BASELINE_COLOUR, ls="--", lw=1.2)
         ax.set_xticks(np.arange(len(levels)), levels)

@@ -8,7 +8,6 @@ import numpy as np
 
 from tajsim.games.maharaja.report.section_helpers import (
     ASSOCIATION,
-    GROUP_COLOURS,
     _by,
     _ci,
     _display,
@@ -26,6 +25,7 @@ from tajsim.reporting.render import (
     join_words,
     panel_grid,
     rate_limits,
+    series_colour,
 )
 
 
@@ -49,7 +49,7 @@ def section_palace_tempo(ctx: ReportContext) -> None:
                 ax.errorbar(line["round"].astype(int), line["mean"],
                             yerr=error_bars(line["mean"], line["ci_low"], line["ci_high"]),
                             marker="o", ms=3.5, lw=1.4, capsize=2,
-                            color=GROUP_COLOURS[i % len(GROUP_COLOURS)], label=label)
+                            color=series_colour(i), label=label)
             ax.axhline(7, color="#999", lw=1, ls=":")
             ax.set_xlabel("round")
             ax.set_ylabel("palaces built by the end of the round")

@@ -21,11 +21,13 @@ from tajsim.games.maharaja.analyses.seat_cards import CARD_SLUGS
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.components import Components, default_components
 from tajsim.games.maharaja.play.records import slug
-from tajsim.reporting.render import ReportContext, error_bars, group_label
+from tajsim.reporting.render import (
+    ReportContext,
+    error_bars,
+    group_label,
+    series_colour,
+)
 
-#: Marker colours of the groups compared in one panel (strategies, variants).
-GROUP_COLOURS = ("#4f7fa8", "#b5524b", "#6b8e4e", "#d9a441", "#7b68a6", "#5f9ea0", "#9c6b98",
-                 "#8c6d31", "#c77d4e", "#555555")
 ASSOCIATION = ("an association in simulated play, not a causal effect (strategies choose "
                "their actions when they pay)")
 
@@ -116,7 +118,7 @@ def _dodge_panel(ax: plt.Axes, rows: Sequence[str], series: Sequence[tuple[str, 
         offset = (i - (k - 1) / 2) * (width / max(k - 1, 1)) if k > 1 else 0.0
         y = y0 - offset
         ax.errorbar(t[est], y, xerr=error_bars(t[est], t[low], t[high]), fmt="o", ms=4.5,
-                    color=GROUP_COLOURS[i % len(GROUP_COLOURS)], ecolor="#444", elinewidth=0.9,
+                    color=series_colour(i), ecolor="#444", elinewidth=0.9,
                     capsize=2.5, label=label, clip_on=False)
     ax.axvline(0, color="#999", lw=1)
     ax.set_yticks(y0, list(rows))
