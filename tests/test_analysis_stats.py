@@ -103,13 +103,20 @@ def test_difference_of_means_matches_welch():
     rng = np.random.default_rng(2)
     a, b = rng.normal(1.0, 1.0, 40), rng.normal(0.5, 2.0, 30)
     diff, low, high, p_value = difference_of_means(a, b)
-    assert p_value == pytest.approx(sps.ttest_ind(a, b, equal_var=False).pvalue)
-    assert low < diff < high
+    welch = sps.ttest_ind(a, b, equal_var=False)
+    assert p_value == pytest.approx(welch.pvalue)
+    assert diff == pytest.approx(a.mean() - b.mean())
+    assert (low, high) == pytest.approx(tuple(welch.confidence_interval(0.95)))
 
 
-def test_fisher_z_interval_contains_r():
+def test_fisher_z_interval_is_fishers():
     low, high, p_value = fisher_z_interval(0.3, 100)
-    assert low < 0.3 < high and p_value < 0.01
+    half = sps.norm.ppf(0.975) / np.sqrt(97)
+    assert (low, high) == pytest.approx((np.tanh(np.arctanh(0.3) - half),
+                                         np.tanh(np.arctanh(0.3) + half)))
+    assert (low, high) == pytest.approx((0.1101, 0.4688), abs=1e-4)  # tables: 0.11, 0.47
+    t = 0.3 * np.sqrt(98 / (1 - 0.09))
+    assert p_value == pytest.approx(2 * sps.t.sf(t, 98))
 
 
 def test_icc_oneway_recovers_a_known_share():

@@ -221,21 +221,24 @@ def test_set_opponents_seats_new_opponents_from_the_next_call(game):
     heuristic = _heuristic(spec)
     direct = VectorEnv(game=game, num_envs=4, players=players, opponents=heuristic)
     switched = VectorEnv(game=game, num_envs=4, players=players, opponents="random")
+    control = VectorEnv(game=game, num_envs=4, players=players, opponents=heuristic)
     switched.set_opponents(heuristic)
     assert switched.opponents == direct.opponents == [heuristic] * (players - 1)
     rng = np.random.default_rng(2)
-    outs = [env.reset(seed=9) for env in (direct, switched)]
+    outs = [env.reset(seed=9) for env in (direct, switched, control)]
     for _ in range(30):
         actions = direct.sample(rng)
-        outs = [env.step(actions) for env in (direct, switched)]
-        for a, b in zip(*outs):
+        outs = [env.step(actions) for env in (direct, switched, control)]
+        for a, b in zip(outs[0], outs[1]):
             assert np.array_equal(a, b)
     assert np.array_equal(direct.states, switched.states)
-    # mid-run: the same rows against random from now on differ from the heuristic's
+    # mid-run: the same learner (each row's lowest legal action) against random from now on
+    # leaves the heuristic's games, which a run that never switched keeps playing
     switched.set_opponents("random")
     for _ in range(30):
-        direct.step(direct.sample(rng))
-        switched.step(switched.sample(rng))
+        for env in (direct, switched, control):
+            env.step(env.masks.argmax(axis=1))
+    assert np.array_equal(direct.states, control.states)
     assert not np.array_equal(direct.states, switched.states)
     with pytest.raises(UserError, match="opponents given"):
         switched.set_opponents(["random"] * players)

@@ -224,12 +224,15 @@ def decision_states(spec: GameSpec, n_players: int, n_states: int,
 
 def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | None = None,
                              n_states: int = 12, edition: str | int | None = None,
-                             seed: int = 0, comp: np.ndarray | None = None) -> int:
+                             seed: int = 0, comp: np.ndarray | None = None,
+                             chance_words: Sequence[int] = ()) -> int:
     """At sampled decision points, redraw everything the deciding seat cannot see
     (``spec.redraw_hidden``: hidden cards, other players' secret choices, the chance stream...)
     and require the same decision from ``strategy`` with the same policy stream, and an equal
     view for pure-Python policies. Returns the number of decisions whose hidden state the
-    redraw actually changed (a harness that changes nothing proves nothing)."""
+    redraw actually changed (a harness that changes nothing proves nothing), not counting a
+    change of the state words ``chance_words`` alone (the chance stream's state and seeds,
+    which a redraw rewrites every time: no hidden card or choice moved)."""
     comp = _comp(spec, comp)
     ed = spec.default_edition if edition is None else edition
     if n_players is None:
@@ -243,7 +246,8 @@ def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | Non
             decision_states(spec, n_players, n_states, ed, seed, comp)):
         w = f"{spec.name} strategy {strategy!r} decision {i} (players={n_players})"
         other = spec.redraw_hidden(state, comp, player, rng)
-        changed += not np.array_equal(other, state)
+        changed += not np.array_equal(np.delete(other, list(chance_words)),
+                                      np.delete(state, list(chance_words)))
         buf = np.empty(spec.n_actions, np.int64)
         _require(k.legal_actions(other, comp, buf) == len(legal),
                  "the redraw changed the legal actions", w)

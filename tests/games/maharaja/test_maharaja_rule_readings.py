@@ -31,7 +31,6 @@ from maharaja_helpers import (
     to_turn_of,
 )
 
-import tajsim
 from tajsim.engine.base_game import GameRecord
 from tajsim.games.maharaja.engine import enums as E
 from tajsim.games.maharaja.engine.game import Game
@@ -176,15 +175,21 @@ def test_ten_rounds_cuts_exactly_the_games_that_ran_past_round_ten():
 
 def test_the_runner_plays_ten_rounds_by_name():
     """``options={"ten_rounds": True}`` through the batch runner (what ``--option
-    ten_rounds=on`` and experiment files pass): accepted, and the compiled random field,
-    whose games all end by round 10, plays exactly the default games."""
+    ten_rounds=on`` and experiment files pass): the run's rules code, which the kernels play,
+    carries the option's bit, and the compiled random field, whose games all end by round 10
+    (the compiled strategies rarely take the governor; governor_mover above is a Python
+    policy), plays exactly the default games."""
+    from tajsim.running.simulate import run_simulation
+
     kwargs = dict(games=40, players=3, strategies="random", seed=4, game="maharaja",
                   workers=1, progress=False)
-    default = tajsim.simulate(**kwargs)
-    ten = tajsim.simulate(**kwargs, options={"ten_rounds": True})
-    assert default["n_rounds"].max() <= 10
+    default = run_simulation(**kwargs)
+    ten = run_simulation(**kwargs, options={"ten_rounds": True})
+    assert default.config.rules == SPEC.rules_code() == 0
+    assert ten.config.rules == SPEC.rules_code(None, {"ten_rounds": True}) != 0
+    assert default.records["n_rounds"].max() <= 10
     cols = ["game_id", "seat", "score", "rank", "n_rounds", "end_cause"]
-    assert ten[cols].equals(default[cols])
+    assert ten.records[cols].equals(default.records[cols])
 
 
 def test_a_record_replays_under_ten_rounds():

@@ -676,6 +676,8 @@ def test_r39_ends_after_the_scoring_of_a_seventh_palace():
 
 
 def test_r40_ranking_palaces_then_gold_then_card():
+    """Seat 0 has a second palace and the least gold: palaces rank first; between seats 1 and
+    2 (one palace each) the gold decides."""
     state = setup(3, cards=[C.SADHU, C.MOGUL, C.MONK])  # no Trader: equal incomes
     for q in range(3):
         state[E.S_PALACES + q] = 1
@@ -683,17 +685,24 @@ def test_r40_ranking_palaces_then_gold_then_card():
         state[E.S_CENTRAL + q] = 1
         state[E.S_PALACE_ROUND + q * E.N_CITIES] = 1
         state[E.S_PARTS + q * E.N_PARTS + E.PART_PALACES] = E.PALACE_POINTS
-    give_gold(state, 1, 5)  # seat 1: most gold
+    state[E.S_PALACES + 0] = 2  # seat 0's second palace, in city 3
+    state[E.S_SITE + 3 * E.N_SITES] = 0
+    state[E.S_CENTRAL + 0] = 2
+    state[E.S_PALACE_ROUND + 0 * E.N_CITIES + 1] = 1
+    state[E.S_PARTS + 0 * E.N_PARTS + E.PART_PALACES] = 2 * E.PALACE_POINTS
+    give_gold(state, 1, 40)  # seat 1: most gold (the second palace earns seat 0 more)
+    give_gold(state, 2, 25)
     while state[E.S_PHASE] != E.PHASE_GAME_OVER:
         pick_all(state, everyone_gold(3))
         for _ in range(3):
             act(state, DONE)
     g = [gold(state, q) for q in range(3)]
-    assert g[1] > g[0]
+    assert g[0] < g[2] < g[1]
     ranks = [int(state[E.S_RANK + q]) for q in range(3)]
-    assert ranks[1] == 1
+    assert ranks == [1, 2, 3]
+    assert [int(state[E.S_WINNER + q]) for q in range(3)] == [1, 0, 0]
     scores = [int(nb.score_of(state, q)) for q in range(3)]
-    assert scores == [E.PALACE_POINTS + g[q] for q in range(3)]
+    assert scores == [(2 if q == 0 else 1) * E.PALACE_POINTS + g[q] for q in range(3)]
 
 
 def test_r40_equal_score_goes_to_the_lower_card():

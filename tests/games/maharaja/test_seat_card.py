@@ -307,9 +307,17 @@ def test_seat_card_model_clusters_by_setup():
         cov_type="cluster", cov_kwds={"groups": shared["setup_id"]}, use_t=True)
     seats = by_setup.query("term == 'seat'").set_index("level")
     test = ref.t_test("C(seat)[T.1] = 0")
-    # seat 1 - seat 0 from the standardised rows: the same coefficient and standard error
+    # seat 1 - seat 0 from the standardised rows: the same coefficient
     assert seats.at["1", "estimate"] - seats.at["0", "estimate"] == pytest.approx(
         float(np.squeeze(test.effect)))
+    # clustering moves the intervals, not the estimates: the seats' joint test is the
+    # setup-clustered fit's F test (99 denominator degrees of freedom: 100 setups)
+    wald = ref.wald_test("C(seat)[T.1] = 0, C(seat)[T.2] = 0", use_f=True, scalar=True)
+    joint = by_setup.set_index("level").loc["seats equal given the card"]
+    assert joint["p_value"] == pytest.approx(float(wald.pvalue), rel=1e-9)
+    assert (joint["df_num"], joint["df_den"]) == (2, 99)
+    rows = by_game["term"].isin(["seat", "card"])
+    assert not np.allclose(by_game.loc[rows, "se"], by_setup.loc[rows, "se"])
 
 
 def test_the_analyses_are_registered():

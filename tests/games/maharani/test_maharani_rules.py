@@ -602,6 +602,30 @@ def test_two_artisans_of_a_colour_on_one_tile_colour_in_a_quarter_is_caught():
 
 
 def test_quarter_artisan_counts_never_exceed_six():
-    # one artisan per tile colour and artisan colour in a quarter (R8): at most 6 scored
+    """One artisan per tile colour and artisan colour in a quarter (R8): at most 6 of a colour
+    scored, the table's bound; checked on the quarter scorings of whole games (greedy and
+    balanced play, which build quarters up): a seat's count is one colour's at 3 and 4
+    players, two colours' at 2 (R8b: at most 12)."""
+    from tajsim.games.maharani.play.nb import play_out_nb
+    from tajsim.games.maharani.strategies.registry import REGISTRY
+
     assert E.MAX_SCORED_ARTISANS == E.N_COLOURS == 6
+    most = 0
+    for game_id, (name, n) in enumerate([("greedy", 4), ("balanced", 4), ("greedy", 2),
+                                         ("balanced", 3)] * 3):
+        strategy, params = REGISTRY.parse(name)
+        state = np.zeros(E.STATE_SIZE, np.int64)
+        prng = np.zeros(E.MAX_PLAYERS, np.int64)
+        start_game_nb(MCOMP, n, 0, 11, game_id, game_id, state, prng)
+        play_out_nb(MCOMP, state, np.full(n, strategy.strategy_id, np.int64),
+                    np.tile(params, (n, 1)), prng, np.empty(E.N_ACTIONS, np.int64),
+                    np.full(400, -1, np.int64),
+                    *REGISTRY.kernel_switches([strategy.strategy_id]))
+        assert state[E.S_PHASE] == E.PHASE_GAME_OVER
+        counts = state[E.S_Q_ARTISANS:E.S_Q_ARTISANS + E.N_QUARTERS * E.MAX_PLAYERS]
+        colours = 2 if n == 2 else 1
+        assert counts.min() >= 0 and counts.max() <= colours * E.MAX_SCORED_ARTISANS
+        if n > 2:
+            most = max(most, int(counts.max()))
+    assert most >= 3  # the games did score quarters with several artisans of a colour
     assert slot_over(MCOMP, SOUTH, LION) == LION_SLOT

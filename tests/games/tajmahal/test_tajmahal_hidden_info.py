@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from chance_words import CHANCE_WORDS
 
 from tajsim.games.tajmahal.engine import enums as E
 from tajsim.games.tajmahal.engine import nb
@@ -56,11 +57,13 @@ def _mid_game_states(comp, n_players, edition, seed, n_states):
 def test_permutation_keeps_the_visible_state(comp):
     """The test's own permutation changes only hidden facts (sanity of the harness)."""
     rng = np.random.default_rng(3)
+    moved = 0
     for state, _, player, _ in _mid_game_states(comp, 4, 0, seed=11, n_states=6):
         other = redraw_hidden(state, comp, player, rng)
         mine = E.LOC_HAND + player
         loc_a = state[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
         loc_b = other[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS]
+        moved += not np.array_equal(loc_a, loc_b)
         assert np.array_equal(loc_a == mine, loc_b == mine)
         pub = state[E.S_CARD_PUBLIC:E.S_CARD_PUBLIC + E.N_CARDS] == 1
         assert np.array_equal(loc_a[pub], loc_b[pub])
@@ -68,6 +71,7 @@ def test_permutation_keeps_the_visible_state(comp):
                               other[E.S_HAND_N:E.S_HAND_N + E.MAX_PLAYERS])
         for q in range(4):  # hidden hand sizes are kept
             assert (loc_a == E.LOC_HAND + q).sum() == (loc_b == E.LOC_HAND + q).sum()
+    assert moved >= 4  # and hidden cards did move
 
 
 def test_ismcts_determinisation_depends_only_on_the_view(comp):
@@ -75,8 +79,11 @@ def test_ismcts_determinisation_depends_only_on_the_view(comp):
     from tajsim.games.tajmahal.strategies.ismcts import determinise
 
     rng = np.random.default_rng(5)
+    moved = 0
     for state, prng, player, _ in _mid_game_states(comp, 4, 0, seed=13, n_states=4):
         other = redraw_hidden(state, comp, player, rng)
+        moved += not np.array_equal(state[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS],
+                                    other[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS])
         out1 = np.empty_like(state)
         out2 = np.empty_like(state)
         pool = np.empty(E.N_DECK_CARDS, np.int64)
@@ -88,10 +95,12 @@ def test_ismcts_determinisation_depends_only_on_the_view(comp):
         assert np.array_equal(out1[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS],
                               out2[E.S_CARD_LOC:E.S_CARD_LOC + E.N_CARDS])
         assert out1[E.S_RNG] == out2[E.S_RNG]
+    assert moved >= 2  # the two states did differ in hidden cards
 
 
 @pytest.mark.parametrize("strategy", ISMCTS_VARIANTS)
 @pytest.mark.parametrize("n_players,edition", [(4, "2018"), (2, "2018"), (3, "2000")])
 def test_ismcts_variants_ignore_hidden_information(strategy, n_players, edition):
     assert C.check_hidden_information(SPEC, strategy, n_players, n_states=8, edition=edition,
-                                      seed=7 + n_players) >= 4
+                                      seed=7 + n_players,
+                                      chance_words=CHANCE_WORDS["tajmahal"]) >= 4

@@ -269,17 +269,17 @@ def test_connecting_provinces_example(comp):
     assert state[E.S_VISIT] == visit + 1  # Greg was last: he took the last card, visit over
 
 
-@pytest.mark.parametrize("case", ["complete", "interrupted", "province_once", "far_end_only"])
+@pytest.mark.parametrize("case", ["complete", "interrupted", "province_once", "one_province"])
 def test_connection_chains(comp, case):
     """An interruption (a city without the player's palace) breaks the chain; a province reached
-    through two of its cities counts once."""
+    through two of its cities counts once; a chain that ends after one province scores one."""
     L = connection_layout(comp)
     x, y, z = L["x"], L["y"], L["z"]
     prov_y = province_of(comp, y)
     ring = [c for c in neighbours(comp, y) if province_of(comp, c) == prov_y]
     old = {"complete": [y, z], "interrupted": [z], "province_once": [y, ring[0], z],
-           "far_end_only": [z]}[case]
-    want = {"complete": 2, "interrupted": 0, "province_once": 2, "far_end_only": 0}[case]
+           "one_province": [y]}[case]
+    want = {"complete": 2, "interrupted": 0, "province_once": 2, "one_province": 1}[case]
     cards = Cards(comp)
     b = StateBuilder(comp, 3, visit=_visit_of(comp, L["prov"])).withdrawn(1, 2).turn(0)
     b.clear_bonus(L["prov"]).palace(0, *old).row(0, cards("red", "mogul", "vizier"))
