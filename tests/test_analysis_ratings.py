@@ -81,7 +81,7 @@ def test_duplicate_strategies_in_a_game_are_handled():
 def test_seat_rotation_check(tournament):
     table = seat_rotation_check(tournament)
     assert set(table["strategy"]) == set(ORDER)
-    assert table["p_value"].iloc[0] > 0.01
+    assert (table["p_value"] > 0.01).all()  # rotated seats: every strategy's seats balanced
     seats = [c for c in table.columns if c.startswith("seat")]
     assert (table[seats].sum(axis=1) == table["n"]).all()
 

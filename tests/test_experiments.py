@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from tajsim.cli.main import cli
 from tajsim.errors import UserError
 from tajsim.reporting.experiments import check_names, run_experiment
-from tajsim.running.experiments import check_experiment, load_experiment
+from tajsim.running.experiments import check_experiment, load_experiment, read_experiment
 from tajsim.running.records import concat_results
 from tajsim.running.simulate import simulate
 
@@ -204,6 +204,15 @@ sections = ["overview", "win_rates", "robustness"]
     assert report.name == "report.md"
     table = pd.read_csv(tmp_path / "out" / "analyses" / "win_rates_by_strategy.csv")
     assert set(table["strategy"]) == {"greedy", "random"}
+    results = read_experiment(load_experiment(tmp_path / "exp.toml"), tmp_path / "out").results
+    assert results.groupby("variant", observed=True)["game_id"].nunique().to_dict() == {
+        "default": 24, "alt-1": 24}
+    # the alternative board is played: another setup, so other games
+    base, alt = (results[results["variant"] == v].sort_values(["game_id", "seat"])
+                 for v in ("default", "alt-1"))
+    assert not np.array_equal(base["score"].to_numpy(), alt["score"].to_numpy())
+    robustness = report.read_text().split("## Robustness", 1)[1]
+    assert "alt-1" in robustness and "default" in robustness
 
 
 def test_concat_results_keeps_categories():

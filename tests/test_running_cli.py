@@ -47,11 +47,19 @@ def test_no_records_keeps_only_aggregates(tmp_path):
     assert len(list((out / "aggregates").glob("chunk-*.npz"))) == 3
 
 
-def test_fixed_seats_and_rotation_flags():
-    res = invoke("-n", "20", "-p", "2", "-s", "greedy,random", "--rotate", "-w", "1")
+def test_fixed_seats_and_rotation_flags(tmp_path):
+    out = tmp_path / "rotated"
+    res = invoke("-n", "20", "-p", "2", "-s", "greedy,random", "--rotate", "-w", "1", "--out",
+                 str(out), "-q")
     assert res.exit_code == 0
+    from tajsim.running.run_reading import load_results
+
+    seats = load_results(out).groupby(["strategy", "seat"], observed=True).size()
+    assert seats.to_dict() == {("greedy", 0): 10, ("greedy", 1): 10, ("random", 0): 10,
+                               ("random", 1): 10}  # each strategy in each seat, half the games
     res = invoke("-n", "20", "-p", "4", "-s", "greedy,random", "--fixed-seats")
     assert res.exit_code == 2
+    assert "2 strategies for 4 players with fixed seats; expected 4 (one per seat)" in res.output
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -152,7 +152,8 @@ def test_mcts_honours_its_restriction_at_the_root():
     ("balanced:temperature=-0.5", "out of range; expected a number from 0 to 1,000"),
     ("balanced:forbid=tolls", "unknown restriction 'tolls'"),
     ("mcts:forbid=markers+gold", "unknown restriction 'gold'"),
-    ("greedy:temperature=nan", "temperature"),
+    ("greedy:temperature=nan", "temperature=nan in 'greedy:temperature=nan' is not a finite "
+                               "number"),
 ])
 def test_bad_options_are_one_line_in_the_cli(text, words):
     result = CliRunner().invoke(cli, ["simulate", "--game", "maharani", "-n", "4", "-s", text])

@@ -102,9 +102,11 @@ def test_partial_replay_is_a_prefix():
 
 
 def test_batch_records_match_step_by_step_games(comp):
-    """The batch kernel writes the same final scores and ranks as the Game API."""
-    from tajsim.games.tajmahal.engine.game import Game
+    """The batch kernel writes the final scores, ranks, winners and turns of the games the
+    Game API plays action by action (``play_game``: Python's ``Game.apply``, the random
+    policy drawing from the same streams)."""
     from tajsim.games.tajmahal.play.nb import play_batch_nb
+    from tajsim.play.mixed import play_game
 
     n, G = 4, 4
     ids = np.arange(G, dtype=np.int64)
@@ -113,16 +115,14 @@ def test_batch_records_match_step_by_step_games(comp):
     play_batch_nb(comp, n, E.EDITION_2018, 9, ids, ids, np.zeros((G, n), np.int64),
                   np.zeros(1, np.int64), np.zeros((1, 16)), results, setups)
     for g in range(G):
-        _, _, final, _ = kernel_game_actions(comp, n, E.EDITION_2018, 9, g)
-        game = Game(n, "2018", seed=9, game_id=g)
-        game.state[:] = final
+        game = play_game(["random"] * n, "2018", seed=9, game_id=g)
         rows = results[g * n:(g + 1) * n]
         assert rows["score"].tolist() == game.scores()
         assert rows["rank"].tolist() == game.ranks()
         assert rows["winner"].tolist() == [p in game.winners() for p in range(n)]
         parts = np.array([list(game.score_parts(p).values()) for p in range(n)])
         assert np.array_equal(parts.sum(axis=1), rows["score"])
-        assert setups["n_turns"][g] == final[E.S_TURNS]
+        assert setups["n_turns"][g] == game.state[E.S_TURNS]
 
 
 # ---------------------------------------------------------------------------------------------

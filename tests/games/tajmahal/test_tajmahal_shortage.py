@@ -47,11 +47,18 @@ def test_subset_and_split_work_on_any_analysis(five):
         out["clean"]["win_rate"].to_numpy())
 
 
-@pytest.mark.parametrize("bad", ["no_such_column > 0", "exhausted_visit", "((", ""])
-def test_a_bad_subset_is_one_line(five, bad):
+@pytest.mark.parametrize("bad, why", [
+    ("no_such_column > 0", "cannot be evaluated on the results (name 'no_such_column' is not "
+                           "defined); expected a pandas query"),
+    ("exhausted_visit", "is not true or false for each row; expected a comparison"),
+    ("((", "cannot be evaluated on the results"),
+    ("", "is not a query; expected"),
+])
+def test_a_bad_subset_is_one_line(five, bad, why):
     with pytest.raises(UserError) as info:
         run_analyses(five, [{"name": "win_rates_by_seat", "subset": bad}], "tajmahal")
     assert "\n" not in str(info.value)
+    assert str(info.value).startswith(f"subset/split {bad!r} {why}")
 
 
 def test_the_report_says_so_wherever_shortages_touch_the_data(five, tmp_path):
