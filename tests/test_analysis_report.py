@@ -335,7 +335,8 @@ def test_cli_report_on_a_run_directory(tmp_path, small_run):
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
     assert md.startswith("# CI")
-    assert all("n = 300 games" in c and "seed 71" in c for c in _captions(md))
+    captions = _captions(md)
+    assert captions and all("n = 300 games" in c and "seed 71" in c for c in captions)
     assert (out / "report.html").is_file()
 
 

@@ -120,7 +120,7 @@ def test_card_value_finds_the_strong_card():
     assert final.loc["trader", "gold_low"] > 25
     assert (final["baseline"] == 0.25).all()
     first = t[t["held"] == "first"]
-    assert (first["ci_low"] < 0.3).all()  # no planted effect on the drafted card
+    assert inside(first, 0.25).all()  # no planted effect on the drafted card: a quarter
     assert final["wins"].sum() == 6000
 
 
@@ -354,7 +354,9 @@ def test_every_analysis_runs_on_real_games():
 
 def test_toll_heatmap_draws():
     fig = toll_heatmap(real_frame(40))
-    assert fig.axes
+    board, bar = fig.axes  # the board and its colour bar
+    assert board.get_title() == "Tolls earned per game in each village (n = 40 games)"
+    assert bar.get_ylabel() == "mean tolls earned per game (gold)"
 
 
 def test_governor_raw_gap_and_its_within_game_part():

@@ -87,7 +87,10 @@ def c_supply(s):
 
 
 def c_palace(s):
+    """A palace counted (with its points and round) that stands on no site."""
     s[E.S_PALACES + 0] += 1
+    s[E.S_PARTS + E.PART_PALACES] += E.PALACE_POINTS
+    s[E.S_PALACE_ROUND + int(s[E.S_PALACES + 0]) - 1] = max(1, int(s[E.S_ROUND]))
 
 
 def c_outer_before_centre(s):
@@ -123,27 +126,34 @@ def in_round(s):
     return s[E.S_ROUND] >= 2 and s[E.S_PHASE] != E.PHASE_GAME_OVER
 
 
-CASES = [
-    (c_gold, in_round), (c_part, in_round), (c_tolls, in_round), (c_card, in_round),
-    (c_house_total, in_round), (c_village_cap, lambda s: in_round(s) and s[E.S_POOL] >= 3
-                                and s[E.S_LOC_TOTAL + 7] == 0),
-    (c_supply, in_round), (c_palace, in_round),
+CASES = [  # (corruption, where it can be made, the check that must catch it, its message)
+    (c_gold, in_round, 3, "gold"), (c_part, in_round, 3, "part tolls_out positive"),
+    (c_tolls, in_round, 4, "tolls by village"), (c_card, in_round, 2, "card 0 owner"),
+    (c_house_total, in_round, 6, "location totals != sum over seats"),
+    (c_village_cap, lambda s: in_round(s) and s[E.S_POOL] >= 3 and s[E.S_LOC_TOTAL + 7] == 0,
+     6, "a village holds more than 2 houses"),
+    (c_supply, in_round, 6, "seat 0 houses 21 != 20"),
+    (c_palace, in_round, 7, "seat 0 palaces 0 on the board vs 1"),
     (c_outer_before_centre, lambda s: in_round(s) and s[E.S_N_PLAYERS] == 5
-     and s[E.S_SITE + 6 * E.N_SITES] == E.SITE_EMPTY and s[E.S_PALACES] < 6),
-    (c_track, in_round), (c_architect, in_round),
-    (c_allowance, lambda s: s[E.S_PHASE] == E.PHASE_TURN),
-    (c_chosen, in_round),
-    (c_rank, lambda s: s[E.S_PHASE] == E.PHASE_GAME_OVER),
+     and s[E.S_SITE + 6 * E.N_SITES] == E.SITE_EMPTY and s[E.S_PALACES] < 6,
+     7, "an outer palace while the centre is free"),
+    (c_track, in_round, 8, "governor positions"), (c_architect, in_round, 9, "architect 1"),
+    (c_allowance, lambda s: s[E.S_PHASE] == E.PHASE_TURN, 10, "turn allowances"),
+    (c_chosen, in_round, 12, "actions revealed for"),
+    (c_rank, lambda s: s[E.S_PHASE] == E.PHASE_GAME_OVER, 13, "rank"),
 ]
 
 
-@pytest.mark.parametrize("corrupt,where", CASES, ids=[c.__name__ for c, _ in CASES])
-def test_both_checks_catch_corruption(corrupt, where):
+@pytest.mark.parametrize("corrupt,where,code,message", CASES,
+                         ids=[c[0].__name__ for c in CASES])
+def test_both_checks_catch_corruption(corrupt, where, code, message):
+    """Each corruption is caught by the check written for it: the compiled check's code (its
+    name in ``CHECK_NAMES``) and the Python check's message."""
     state = _in_play(where)
     corrupt(state)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=message):
         check_state(state, COMP)
-    assert check_state_nb(state, COMP) != 0
+    assert check_state_nb(state, COMP) == code, CHECK_NAMES[check_state_nb(state, COMP)]
 
 
 def test_check_many_runs(capsys):

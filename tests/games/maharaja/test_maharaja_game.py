@@ -122,30 +122,26 @@ def test_record_round_trip_with_options(tmp_path):
 
 
 def test_bad_input_is_one_line():
-    with pytest.raises(UserError, match=r"player count 6 is not allowed in Maharaja; "
-                       r"expected 2 to 5"):
-        Game(6)
-    with pytest.raises(UserError, match="unknown rule option 'yogi'"):
-        Game(3, options={"yogi": True})
-    with pytest.raises(UserError, match="expected true or false"):
-        Game(3, options={"static_order": 1})
-    with pytest.raises(UserError, match="unknown edition 'advanced'"):
-        Game(3, edition="advanced")
+    def one_line(error, match, call, *args, **kwargs):
+        with pytest.raises(error, match=match) as info:
+            call(*args, **kwargs)
+        assert "\n" not in str(info.value), str(info.value)
+
+    one_line(UserError, r"player count 6 is not allowed in Maharaja; expected 2 to 5", Game, 6)
+    one_line(UserError, "unknown rule option 'yogi'", Game, 3, options={"yogi": True})
+    one_line(UserError, "expected true or false", Game, 3, options={"static_order": 1})
+    one_line(UserError, "unknown edition 'advanced'", Game, 3, edition="advanced")
     data = json.loads(play_game(["random"] * 2, seed=1).record().to_json())
     data["options"] = {"bogus": True}
-    with pytest.raises(UserError, match="unknown rule option 'bogus'"):
-        Game.replay(GameRecord.from_dict(data))
+    one_line(UserError, "unknown rule option 'bogus'", Game.replay, GameRecord.from_dict(data))
     data["options"] = {}
     data["actions"] = [0, 0, 0]
-    with pytest.raises(UserError, match="record action 1 of 3"):
-        Game.replay(GameRecord.from_dict(data))
+    one_line(UserError, "record action 1 of 3", Game.replay, GameRecord.from_dict(data))
     game = Game(2)
-    with pytest.raises(IllegalActionError, match="is not legal here"):
-        game.apply(E.ACTION_DONE)
+    one_line(IllegalActionError, "is not legal here", game.apply, E.ACTION_DONE)
     rec = game.record()
     rec.game = "tajmahal"
-    with pytest.raises(UserError, match="tajmahal"):
-        Game.replay(rec)
+    one_line(UserError, "^the record is a game of 'tajmahal', not 'maharaja'$", Game.replay, rec)
 
 
 def test_python_policies_play_beside_compiled_ones():

@@ -62,10 +62,14 @@ def test_records_are_consistent():
     tolls_out = res["tolls_paid"].reshape(G, n).sum(axis=1)
     assert (tolls_in == tolls_out + setups["monk_tolls"]).all()
     assert (setups["tolls_by_village"].sum(axis=1) == tolls_in).all()
-    pens = res["penalties"].reshape(G, n).sum(axis=1)
+    pens = res["penalties"].reshape(G, n)
     missed = np.stack([res[f"missed_{s}"] for s in E.ACT_SLUGS], axis=1).sum(axis=1)
     assert (missed == res["penalties"]).all() and (res["missed_gold"] == 0).all()
-    assert pens.sum() == res["penalties"].sum()
+    # each unperformed action pays the penalty to each other player: a seat receives it for
+    # every action the others left undone
+    others = pens.sum(axis=1, keepdims=True) - pens
+    assert pens.sum() > 0
+    assert (res["pts_penalties_in"].reshape(G, n) == COMP[E.C_PENALTY] * others).all()
     assert (setups["end_cause"] != E.END_NONE).all()
     for g in range(G):
         assert tuple(setups["governor_order"][g]) == order_of_index(int(setups["order_index"][g]))

@@ -136,3 +136,5 @@ def test_mcts_rolls_out_with_the_learned_policy():
     a = play(f"{unit},balanced", games=2, players=2)
     b = play("mcts:iterations=20,balanced", games=2, players=2)
     pd.testing.assert_frame_equal(comparable(a), comparable(b))
+    # and another theta rolls out otherwise: other games
+    assert not comparable(frame).equals(comparable(b))

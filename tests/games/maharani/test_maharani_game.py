@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from maharani_helpers import Builder, fitting_arrow, place
+from maharani_helpers import Builder, fitting_arrow, place, tiles_fitting
 
 from tajsim.engine.base_game import GameRecord, IllegalActionError
 from tajsim.errors import UserError
@@ -113,8 +113,16 @@ def test_events_of_a_tile_a_marker_a_zone_and_an_artisan():
     assert "P0 takes blue-06" in text and "lays it on L03 (Lion)" in text
     assert "turns the action marker of quarter 3 (Peacock) face down" in text
     assert "a zone of 2 blue tiles: +2 gold" in text
-    if arrow == E.DIR.S:
-        assert "puts a new artisan on L03" in text
+    assert arrow != E.DIR.S and "puts a new artisan" not in text  # the arrow points north
+
+    # a tile whose arrow points to the seat's side (south) brings a new artisan
+    b = Builder(4).turn(0)
+    south = [t for t in tiles_fitting(b.c, s, arrow=E.DIR.S)
+             if b.c.tile_ids[t] not in ("green-03", "orange-03", "red-03")][0]
+    b.slot(0, south).slot(1, "green-03").slot(2, "orange-03").slot(3, "red-03")
+    text = "\n".join(events_of(built_game(b), place(0, s, E.DIR.S)))
+    assert f"P0 takes {b.c.tile_ids[south]}" in text
+    assert "puts a new artisan on L03" in text
 
 
 def test_events_of_an_end_of_turn_with_a_scoring_and_a_refill():

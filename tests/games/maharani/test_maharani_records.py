@@ -88,7 +88,9 @@ def test_pictures(batch, tmp_path):
     _, _, setups = batch
     game = play_game(["balanced", "random"], seed=2, game="maharani")
     fig = board_plot.draw_palace(MCOMPONENTS, game.state, title="final")
+    assert fig.axes[0].patches or fig.axes[0].collections  # the tiles are drawn
     fig.savefig(tmp_path / "final.png")
+    assert (tmp_path / "final.png").stat().st_size > 1000
     fig = board_plot.gold_heatmap(MCOMPONENTS, setups)
     fig.savefig(tmp_path / "heat.png")
     means = board_plot.space_gold_means(MCOMPONENTS, setups)

@@ -771,7 +771,7 @@ def test_cli_validate_unknown_kind(tmp_path: Path) -> None:
 
 
 def test_cli_through_main_group(tmp_path: Path) -> None:
-    main = pytest.importorskip("tajsim.cli.main", reason="other command modules not ready")
+    from tajsim.cli import main
     bad = _board(tmp_path, lambda d: _city(d, "Agra").update(fortress=False))
     result = CliRunner().invoke(main.cli, ["board", "show", "--board", str(bad)])
     assert result.exit_code == 2

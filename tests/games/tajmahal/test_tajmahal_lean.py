@@ -120,6 +120,59 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
     assert phases == {E.PHASE_BID, E.PHASE_PALACE, E.PHASE_CROWN, E.PHASE_DISPLAY}
 
 
+def test_threat_table_equals_its_formula_per_opponent(comp):
+    """``threat_table`` (frequencies cached per row colour, the three products run side by
+    side) equals its formula written per opponent with ``p_any``, bit for bit, for every seat
+    at sampled decisions of 2- to 5-player games (players without a row colour, colourless
+    cards and known cards included)."""
+    from tajsim.games.registry import get_game
+    from tajsim.games.tajmahal.strategies import features as F
+    from tajsim.play.conformance import decision_states
+
+    spec = get_game("tajmahal")
+    P, S, NC = E.MAX_PLAYERS, E.N_SYMBOLS, F.N_COLS
+    view = np.empty(F.VIEW_SIZE)
+    scratch = np.empty(F.THREAT_SCRATCH)
+    a, b = np.empty((P, S)), np.empty((P, S))
+    checked = no_row = known = 0
+    states = [st for n, ed in ((2, "2018"), (4, "2018"), (5, "2000"))
+              for st in decision_states(spec, n, 12, ed, seed=21)]
+    for state, _prng, _player, _legal in states:
+        for p in range(int(state[E.S_N_PLAYERS])):
+            F.build_view(state, comp, p, view)
+            F.threat_table(state, comp, view, p, a, b, scratch)
+            u = view[F.V_UNSEEN]
+            for q in range(P):
+                if q == p or not F.is_active(state, q):
+                    assert not a[q].any() and not b[q].any()
+                    continue
+                h = view[F.V_HIDDEN_N + q]
+                col = int(state[E.S_ROW_COLOUR + q])
+                colours = [col] if col >= 0 else list(range(E.N_COLOURS))
+                no_row += col < 0
+                for s in range(S):
+                    f1 = f2 = 0.0
+                    if u > 0 and col >= 0:
+                        f1 = view[F.V_COL_SYM + col * S + s] / u
+                        f2 = view[F.V_COL_SYM2 + col * S + s] / u
+                    elif u > 0:
+                        for k in colours:
+                            f1 += view[F.V_COL_SYM + k * S + s] / u
+                            f2 += view[F.V_COL_SYM2 + k * S + s] / u
+                    fw = view[F.V_COL_SYM + E.COLOURLESS * S + s] / u if u > 0 else 0.0
+                    p_col = F.p_any(1.0 - f1, f1, h)
+                    p_two = F.p_any(1.0 - f2, f2, h)
+                    p_white = F.p_any(1.0 - fw, fw, h)
+                    if sum(view[F.V_KNOWN_SYM + (q * NC + k) * S + s] for k in colours) > 0:
+                        p_col, known = 1.0, known + 1
+                    if view[F.V_KNOWN_SYM + (q * NC + E.COLOURLESS) * S + s] > 0:
+                        p_white = 1.0
+                    assert a[q, s] == 1.0 - (1.0 - p_col) * (1.0 - p_white)
+                    assert b[q, s] == min(1.0, p_two + p_col * p_white * (1.0 - p_two))
+                    checked += 1
+    assert checked > 1000 and no_row > 0 and known > 0
+
+
 def test_side_by_side_products_equal_p_any():
     """``threat_table``'s running products (``p_any_from``) give ``p_any`` bit for bit."""
     from tajsim.games.tajmahal.strategies.features import p_any, p_any_from

@@ -181,6 +181,12 @@ def test_ismcts_plays_learned_rollouts():
         assert mixed[names.index(f"r_w_{f}")] == SOME_THETA[i]
     text = "ismcts:iterations=12:rollout=3:" + ":".join(
         f"r_w_{f}={float(t)!r}" for f, t in zip(FEATURE_NAMES, SOME_THETA))
-    df = tajsim.simulate(game="tajmahal", games=1, players=2, strategies=[text, "tuned"],
+    df = tajsim.simulate(game="tajmahal", games=2, players=2, strategies=[text, "tuned"],
                          seed=2, workers=1, progress=False)
-    assert len(df) == 2 and df["score"].notna().all()
+    assert len(df) == 4 and df["score"].notna().all()
+    # the heuristic rollout (2) plays other games: the learned weights are used
+    plain = tajsim.simulate(game="tajmahal", games=2, players=2,
+                            strategies=["ismcts:iterations=12:rollout=2", "tuned"], seed=2,
+                            workers=1, progress=False)
+    parts = [c for c in df.columns if c == "score" or c.startswith("pts_")]
+    assert not np.array_equal(df[parts].to_numpy(), plain[parts].to_numpy())
