@@ -32,9 +32,9 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 def run_options(func):
     """Options shared by ``simulate`` and ``run``: where the games are played."""
     func = click.option("--device", type=click.Choice(["cpu", "gpu"]), default=None,
-                        help="Play on the CPU (default) or on a CUDA GPU (random, greedy and "
-                             "the heuristic presets; pip install 'tajsim[gpu]'). The results "
-                             "are the same.")(func)
+                        help="Play on the CPU (default) or on a CUDA GPU (random, greedy, "
+                             "the heuristic presets, learned and net; not the searches; pip "
+                             "install 'tajsim[gpu]'). The results are the same.")(func)
     func = click.option("--scheduler", metavar="ADDRESS", default=None,
                         help="Send the chunks to this Dask scheduler (tcp://host:8786) instead "
                              "of the local cores.")(func)
