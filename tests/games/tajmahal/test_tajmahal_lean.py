@@ -75,7 +75,7 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
     det, rebuilt = np.empty_like(state), np.empty_like(state)
     pool, det_prng = np.empty(E.N_DECK_CARDS, np.int64), np.arange(E.MAX_PLAYERS, dtype=np.int64)
     cards = slice(E.S_CARD_LOC, E.S_CARD_LOC + E.N_DECK_CARDS)
-    decisions = bids_with_extras = memo_rows_checked = hidden_hands = 0
+    decisions = bids_with_extras = memo_rows_checked = hidden_hands = protests = 0
     phases = set()
     for game_id in range(4):
         start_game_nb(comp, n_players, edition, 5, game_id, game_id, state, prng)
@@ -113,7 +113,9 @@ def test_lean_paths_equal_full_ones(comp, n_players, edition):
             action = legal[0] if n == 1 else choose_action_nb(strategy, state, comp, mover,
                                                               params, prng, legal, n)
             apply_action_nb(state, comp, action)
+        protests += int(state[E.S_N_PROTESTS])
     assert decisions > 300
+    assert protests > 0 or n_players > 2  # unrest and protests are the 2-player rules
     assert memo_rows_checked > 100  # palaces were built, so the rows held real road searches
     assert hidden_hands > 100  # determinisations moved cards out of the others' hands
     assert bids_with_extras > 0

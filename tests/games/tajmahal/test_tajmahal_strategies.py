@@ -263,8 +263,8 @@ def test_ismcts_spends_its_iterations(comp):
                                                (5, E.EDITION_2000)])
 def test_mask_view_equals_card_walk(comp, n_players, edition):
     """``build_view`` (popcounts over location masks) equals ``build_view_slow`` (a walk over
-    the cards) for every seat at every decision of whole games, reshuffles included (these
-    games have no protest)."""
+    the cards) for every seat at every decision of whole games, reshuffles and (2 players)
+    protests included."""
     from tajsim.games.tajmahal.engine.nb import apply_action_nb, legal_actions_nb
     from tajsim.games.tajmahal.play.nb import start_game_nb
     from tajsim.games.tajmahal.strategies.features import VIEW_SIZE, build_view, build_view_slow
@@ -275,7 +275,7 @@ def test_mask_view_equals_card_walk(comp, n_players, edition):
     legal = np.empty(E.N_ACTIONS, np.int64)
     fast, slow = np.empty(VIEW_SIZE), np.empty(VIEW_SIZE)
     params = np.zeros(N_PARAMS)
-    checked = reshuffles = 0
+    checked = reshuffles = protests = 0
     for game_id in range(4):
         start_game_nb(comp, n_players, edition, 11, game_id, game_id, state, prng)
         while state[E.S_PHASE] != E.PHASE_GAME_OVER:
@@ -291,8 +291,10 @@ def test_mask_view_equals_card_walk(comp, n_players, edition):
                                                               params, prng, legal, n)
             apply_action_nb(state, comp, action)
         reshuffles += int(state[E.S_N_RESHUFFLES])
+        protests += int(state[E.S_N_PROTESTS])
     assert checked > 500
     assert reshuffles > 0 or n_players == 2  # two players rarely empty the deck
+    assert protests > 0 or n_players > 2  # unrest and protests are the 2-player rules
 
 
 def test_ismcts_time_budget_replaces_the_iteration_count(comp):
