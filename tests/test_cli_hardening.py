@@ -135,7 +135,9 @@ def test_bad_scheduler_is_one_line_without_a_hang(tmp_path, address):
     (["tune", "--name", "x"], "--name without --write"),
     (["bench", "-w", "0"], "--workers 0 is not allowed; expected 1 to"),
     (["bench", "-w", "1000"], "--workers 1000 is not allowed"),
-    (["bench", "--seconds", "0"], "--seconds 0 is not allowed; expected a time > 0"),
+    (["bench", "--seconds", "0"], "--seconds 0 is not allowed; expected a time above 0"),
+    (["bench", "--seconds", "inf"], "--seconds inf is not allowed; expected a time above 0 "
+                                    "and below a day"),
     (["bench", "--seconds", "-1"], "--seconds -1 is not allowed"),
     (["bench", "-n", "100", "--seconds", "2"], "--games and --seconds both given"),
     (["bench", "-n", "0"], "--games 0 is not allowed"),

@@ -97,6 +97,10 @@ def test_compare_maharaja_compares_palaces_and_gold_not_its_ranking_key():
 
 @pytest.mark.parametrize("args,needle", [
     (("balanced", "balanced"), "A and B are both 'balanced'"),
+    (("greedy", "greedy:temperature=0"), "A and B are both 'greedy' ('greedy' and "
+                                         "'greedy:temperature=0' play alike)"),
+    (("balanced", "random", "-p", "3", "--field", "random:temperature=0"),
+     "--field 'random:temperature=0' plays as A or B"),
     (("balanced", "random", "-p", "2", "--field", "greedy"), "expected 3 or more players"),
     (("balanced", "random", "-p", "3", "--field", "random"), "--field 'random' is A or B"),
     (("balanced", "random", "-n", "0"), "--games 0 is not allowed; expected 1 to 200,000"),

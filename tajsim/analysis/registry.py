@@ -185,6 +185,22 @@ def _parse_entry(entry: str | Mapping[str, Any]) -> tuple[str, str, dict[str, An
     raise UserError(f"analysis entry {entry!r} is not a name or a table with a 'name' key")
 
 
+def check_entry_arguments(entry: str | Mapping[str, Any],
+                          game: str | GameSpec | None = None) -> None:
+    """The arguments of an analysis entry are its analysis's own (one-line ``UserError``
+    naming them otherwise), checked without results: an experiment checks its entries before
+    it plays a game. The name is assumed known (``analyses_for``)."""
+    name, _key, kwargs = _parse_entry(entry)
+    kwargs = {k: v for k, v in kwargs.items() if k not in ("subset", "split")}
+    if name in _BY_VARIANT:
+        kwargs.pop("column", None)
+    try:
+        inspect.signature(analyses_for(game)[name]).bind(None, **kwargs)
+    except TypeError as exc:
+        raise UserError(f"analysis {name!r}: bad arguments {kwargs!r} ({exc}); expected the "
+                        "analysis's own (docs/analysis.md)") from None
+
+
 def _freeze(value: Any) -> Any:
     """A hashable key for an analysis argument (dicts, lists and sets included)."""
     if isinstance(value, Mapping):

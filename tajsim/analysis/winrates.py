@@ -133,21 +133,26 @@ def strategy_order(
     return Order(order.names, order.estimates, order.tiers, order.pairwise, order.alpha, first)
 
 
-def win_rates_by_strategy(results: pd.DataFrame, **kwargs) -> pd.DataFrame:
+def win_rates_by_strategy(results: pd.DataFrame, *, share_ties: bool = True,
+                          confidence: float = 0.95) -> pd.DataFrame:
     """:func:`win_rates` by ``n_players`` and ``strategy`` (rates are not comparable across
     player counts, so they are never pooled)."""
-    return win_rates(results, by=("n_players", "strategy"), **kwargs)
+    return win_rates(results, by=("n_players", "strategy"), share_ties=share_ties,
+                     confidence=confidence)
 
 
-def win_rates_by_seat(results: pd.DataFrame, **kwargs) -> pd.DataFrame:
+def win_rates_by_seat(results: pd.DataFrame, *, share_ties: bool = True,
+                      confidence: float = 0.95) -> pd.DataFrame:
     """:func:`win_rates` by ``n_players`` and ``seat``."""
-    return win_rates(results, by=("n_players", "seat"), **kwargs)
+    return win_rates(results, by=("n_players", "seat"), share_ties=share_ties,
+                     confidence=confidence)
 
 
-def win_rates_by_player_count(results: pd.DataFrame, **kwargs) -> pd.DataFrame:
+def win_rates_by_player_count(results: pd.DataFrame, *, share_ties: bool = True,
+                              confidence: float = 0.95) -> pd.DataFrame:
     """:func:`win_rates` by ``edition``, ``n_players`` and ``strategy``."""
     by = [c for c in ("edition", "n_players", "strategy") if c in results.columns]
-    return win_rates(results, by=by, **kwargs)
+    return win_rates(results, by=by, share_ties=share_ties, confidence=confidence)
 
 
 # ---------------------------------------------------------------------------

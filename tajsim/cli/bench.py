@@ -75,8 +75,9 @@ def command(game, players, strategies, edition, games, seconds, workers, repeat,
     if games is not None and given("seconds"):
         raise UserError("--games and --seconds both given; expected one (--seconds sizes the "
                         "runs when --games is not given)")
-    if not seconds > 0:
-        raise UserError(f"--seconds {seconds:g} is not allowed; expected a time > 0")
+    if not 0 < seconds < 86_400:
+        raise UserError(f"--seconds {seconds:g} is not allowed; expected a time above 0 and "
+                        "below a day (86,400 s)")
     threads = check_workers(workers) or available_cores()
     echo.say(describe_machine())
     probe = make_batch(min(games or 20, 20), players, strategies, edition, seed, game=game)

@@ -120,6 +120,16 @@ def format_comparison(table: pd.DataFrame, a: str, b: str) -> list[str]:
     return lines + verdict_lines(table, a, b)
 
 
+def _same_strategy(spec: Any, a: str, b: str) -> str:
+    """The strategy name where texts ``a`` and ``b`` parse to the same strategy and parameters
+    (``greedy`` and ``greedy:temperature=0``: a default written out), else ``""``."""
+    import numpy as np
+
+    (sa, pa), (sb, pb) = spec.strategies.parse(a), spec.strategies.parse(b)
+    same = sa.strategy_id == sb.strategy_id and np.array_equal(np.asarray(pa), np.asarray(pb))
+    return repr(sa.name) if same else ""
+
+
 def options_clause(options: dict[str, Any] | None) -> str:
     """``"; options: compensation 0,3, governor_auction on"`` for the rule options and seat
     compensation a comparison played under (the header must not hide a variant), or ``""``."""
@@ -189,6 +199,13 @@ def command(a: str, b: str, game: str, games: int, players: int, field: str | No
                         "keeps every game in memory; for more, tajsim simulate --out and "
                         "tajsim report)")
     spec = get_game(game)
+    same = _same_strategy(spec, a, b)
+    if same:
+        raise UserError(f"A and B are both {same} ({a!r} and {b!r} play alike); expected two "
+                        "different strategies")
+    if field is not None and any(_same_strategy(spec, field, x) for x in (a, b)):
+        raise UserError(f"--field {field!r} plays as A or B; expected a third strategy (or no "
+                        "--field)")
     players = spec.players_or_default(players, edition)
     if field is not None and players < 3:
         raise UserError(f"--field {field!r} with {players} players; expected 3 or more players "

@@ -106,6 +106,12 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
                             "its own game, players, seed and setup)")
         record = GameRecord.load(record_in)
         spec = get_game(record.game)
+        strategies_in = list(record.strategies or ())
+        if strategies_in and (len(strategies_in) != record.n_players
+                              or not all(isinstance(s, str) and s for s in strategies_in)):
+            raise UserError(f"record {record_in!r}: 'strategies' {strategies_in!r} for "
+                            f"{record.n_players} players; expected {record.n_players} strategy "
+                            "texts, one a seat (or none)")
         # The whole record is checked before anything is printed: every action legal, the
         # game over exactly at its last action.
         whole = spec.game_class.replay(record)
@@ -127,7 +133,10 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
             record_printer.flush()
             played = shadow
     else:
-        names = [s for s in strategies.split(",") if s.strip()]
+        names = [s.strip() for s in strategies.split(",")]
+        if any(not s for s in names):  # as simulate says it (split_strategies)
+            raise UserError(f"bad strategy list {strategies!r}; expected comma-separated "
+                            "strategy names")
         players = spec.players_or_default(players, edition)
         if len(names) == 1:
             names = names * players

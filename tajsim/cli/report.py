@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import numpy as np
 import pandas as pd
 
 from tajsim.cli.options import Echo, on_interrupt, verbosity_options
@@ -137,7 +138,58 @@ def read_results(path: str | Path) -> pd.DataFrame:
                         "results schema (docs/results-schema.md)")
     if frame.empty:
         raise UserError(f"RESULTS {str(p)!r} holds no rows; expected at least one game")
-    return _normalise(frame)
+    _check_values(frame, str(p))
+    frame = _normalise(frame)
+    from tajsim.analysis.frames import validate_games
+
+    try:
+        validate_games(frame)
+    except ValueError as exc:
+        raise UserError(f"RESULTS {str(p)!r}: {exc}") from None
+    return frame
+
+
+#: The report's integer columns and what each must hold.
+_INTEGER_COLUMNS = {"game_id": "whole numbers from 0", "n_players": "whole numbers from 1",
+                    "seat": "whole numbers from 0 to n_players - 1",
+                    "rank": "whole numbers from 1 to n_players"}
+_WINNER_VALUES = {"true", "false", "1", "0", "1.0", "0.0"}
+
+
+def _check_values(frame: pd.DataFrame, where: str) -> None:
+    """The report's columns hold what the results schema says (a one-line ``UserError``
+    naming the column, a bad value and how many rows hold one): a file edited by hand or by
+    another tool is refused before anything is written, not half-reported or averaged over
+    its NaNs."""
+    def refuse(column: str, bad: pd.Series, expected: str) -> None:
+        value = bad.iloc[0]
+        value = value.item() if isinstance(value, np.generic) else value
+        raise UserError(f"RESULTS {where!r}: column {column} holds {value!r} "
+                        f"({len(bad):,} row{'s' if len(bad) != 1 else ''}); expected "
+                        f"{expected} (docs/results-schema.md)")
+
+    numbers: dict[str, pd.Series] = {}
+    for column in ("game_id", "n_players", "seat", "rank", "score"):
+        raw = frame[column]
+        values = pd.to_numeric(raw, errors="coerce").astype(np.float64)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            refuse(column, raw[bad], "finite numbers")
+        if column in _INTEGER_COLUMNS and (values != np.floor(values)).any():
+            refuse(column, raw[values != np.floor(values)], _INTEGER_COLUMNS[column])
+        numbers[column] = values
+    n = numbers["n_players"]
+    for column, low, high in (("game_id", 0, np.inf), ("n_players", 1, np.inf),
+                              ("seat", 0, n - 1), ("rank", 1, n)):
+        outside = (numbers[column] < low) | (numbers[column] > high)
+        if outside.any():
+            refuse(column, frame[column][outside], _INTEGER_COLUMNS[column])
+    winner = frame["winner"]
+    if winner.dtype != bool:
+        text = winner.astype(str).str.strip().str.lower()
+        bad = ~text.isin(_WINNER_VALUES)
+        if bad.any():
+            refuse("winner", winner[bad], "true or false (or 1 and 0)")
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
@@ -285,8 +337,9 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     echo = Echo(quiet, verbose)
     if config_path is not None:
         if not config_path.is_file():
-            raise UserError(f"--config {str(config_path)!r} does not exist; expected a JSON or "
-                            "TOML file")
+            what = "is a folder" if config_path.is_dir() else "does not exist"
+            raise UserError(f"--config {str(config_path)!r} {what}; expected a JSON or TOML "
+                            "file")
         config = _read_config_file(config_path)
     elif results is not None:
         config = find_config(results)

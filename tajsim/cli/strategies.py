@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tajsim.cli.options import Echo, game_option
+from tajsim.cli.options import Echo, game_option, given
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
@@ -78,6 +78,9 @@ def command(game: str, params: bool, plugins: str) -> None:
             kind = restriction.kind + (" (surgical)" if restriction.surgical else "")
             click.echo(f"      {restriction.name:<{width}}  {kind:<19} {restriction.text}")
     folder = Path(plugins)
+    if not folder.is_dir() and given("plugins"):
+        raise UserError(f"--plugins {plugins!r} is not a folder; expected a folder of "
+                        "pure-Python strategy files")
     listed = []
     for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:
         try:

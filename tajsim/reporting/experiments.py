@@ -15,7 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from tajsim.analysis.registry import AnalysisCache, analyses_for, run_analyses
+from tajsim.analysis.registry import (
+    AnalysisCache,
+    analyses_for,
+    check_entry_arguments,
+    run_analyses,
+)
 from tajsim.errors import UserError
 from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.reporting.outputs import Owner, check_output_folder, claim_output_folder, read_owner
@@ -38,11 +43,15 @@ __all__ = ["check_names", "run_experiment", "write_experiment_report"]
 def check_names(exp: Experiment) -> None:
     """The file's analyses and report sections exist for its game (one-line ``UserError``)."""
     known = analyses_for(exp.game)
-    for entry in exp.analyses:
+    for i, entry in enumerate(exp.analyses):
         name = entry.get("name") if isinstance(entry, dict) else entry
         if name not in known:
             raise UserError(f"{exp.path}: analyses: {name!r}, expected one of: "
                             f"{', '.join(known)}")
+        try:
+            check_entry_arguments(entry, exp.game)
+        except UserError as exc:
+            raise UserError(f"{exp.path}: analyses[{i}]: {exc}") from None
     if exp.sections is not None:
         valid = section_names(exp.game)
         for s in exp.sections:

@@ -212,10 +212,12 @@ def section_seat_advantage(ctx: ReportContext) -> None:
             f"{row.n:,} games (equal seats: {pct(row.first_seat_win_rate - row.first_seat_excess)}"
             f"; excess {signed(100 * row.first_seat_excess)} points, 95% CI "
             f"[{signed(100 * row.ci_low)}, {signed(100 * row.ci_high)}]): "
-            f"{_first_seat_words(first_seat)}; equal seats within "
-            f"line-ups: p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%). Wald "
-            f"test clustered by game: χ² = {row.chi2:.1f} on {row.dof} df; "
-            f"Cramér's V = {row.cramers_v:.3f}. {order}"
+            f"{_first_seat_words(first_seat)}; equal seats within line-ups: "
+            + (f"p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%). Wald test "
+               f"clustered by game: χ² = {row.chi2:.1f} on {row.dof} df; Cramér's V = "
+               f"{row.cramers_v:.3f}." if np.isfinite(row.p_value) else
+               f"not computable at n = {row.n:,} games (too few for the test).")
+            + f" {order}"
         )
         if row.confounded:
             ctx.para(f"Caution ({label}): the seats saw different line-ups (seat × line-up "

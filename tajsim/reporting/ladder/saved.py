@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from numbers import Real
 from pathlib import Path
 
@@ -25,10 +25,22 @@ def save_json(data: LadderData, path: str | Path) -> Path:
 
 def load_json(path: str | Path) -> LadderData:
     """Ladder numbers saved by :func:`save_json`; ``UserError`` if the file is not one."""
+    expected = "expected the JSON `tajsim ladder` writes (ladder.json)"
     try:
-        return LadderData(**json.loads(Path(path).read_text()))
-    except (OSError, ValueError, TypeError) as exc:
-        raise UserError(f"{path} is not a saved ladder (JSON): {exc}") from None
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path} is not a saved ladder (JSON): {exc}; {expected}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path} is not a saved ladder: a JSON {type(data).__name__}, not an "
+                        f"object; {expected}")
+    known = {f.name for f in fields(LadderData)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise UserError(f"{path} is not a saved ladder: unknown key {unknown[0]!r}; {expected}")
+    try:
+        return LadderData(**data)
+    except TypeError as exc:
+        raise UserError(f"{path} is not a saved ladder ({exc}); {expected}") from None
 
 
 #: What each OpenSpiel row must hold (``matches.openspiel_tables``) to be rendered.
