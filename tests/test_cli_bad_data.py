@@ -56,6 +56,33 @@ def test_report_refuses_bad_values_before_writing(results, tmp_path, column, val
     assert not out.exists()
 
 
+def test_report_reads_numbers_and_winners_written_as_text(results, tmp_path):
+    """A hand-made file's numbers as text and winners as 1.0 / 0.0 or padded "True" read as
+    the run's own: the same report tables."""
+    run, frame = results
+    text = frame.copy()
+    for column in ("game_id", "n_players", "seat", "rank"):
+        text[column] = text[column].astype(str)
+    text["winner"] = np.where(frame["winner"], " True", "0.0")
+    path = tmp_path / "text.parquet"
+    text.to_parquet(path)
+    for source, out in ((run, "a"), (path, "b")):
+        assert invoke("report", str(source), "-o", str(tmp_path / out), "-q",
+                      "--section", "win_rates").exit_code == 0
+    a, b = (pd.read_csv(tmp_path / out / "table_win_rates_by_seat.csv") for out in "ab")
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_refused_file_leaves_no_mark_in_an_empty_folder(results, tmp_path):
+    _, frame = results
+    path = tmp_path / "bad.csv"
+    frame.assign(score=np.nan).to_csv(path, index=False)
+    out = tmp_path / "empty"
+    out.mkdir()
+    one_line_error(invoke("report", str(path), "-o", str(out), "-q"), "column score holds nan")
+    assert out.is_dir() and not any(out.iterdir())
+
+
 def test_report_refuses_games_of_the_wrong_size(results, tmp_path):
     _, frame = results
     path = tmp_path / "short.csv"
@@ -95,8 +122,9 @@ def test_replay_refuses_an_empty_strategy_and_a_record_of_the_wrong_table(tmp_pa
 
 
 def test_other_refusals_name_what_is_wrong(tmp_path):
-    one_line_error(invoke("strategies", "--plugins", str(tmp_path / "nope")),
-                   "is not a folder; expected a folder of pure-Python strategy files")
+    res = invoke("strategies", "--plugins", str(tmp_path / "nope"))
+    one_line_error(res, "is not a folder; expected a folder of pure-Python strategy files")
+    assert res.stdout == ""  # refused before the table is printed
     one_line_error(invoke("report", str(tmp_path), "-o", str(tmp_path / "o"), "--config",
                           str(tmp_path)), "is a folder; expected a JSON or TOML file")
     ladder = tmp_path / "l.json"

@@ -51,8 +51,9 @@ from tajsim.engine.spec import GameSpec
 from tajsim.errors import UserError
 from tajsim.games.registry import get_game
 
-__all__ = ["ANALYSES", "REQUIRED_COLUMNS", "AnalysisCache", "analyses_for", "conclusion_options",
-           "missing_columns", "required_columns_for", "run_analyses"]
+__all__ = ["ANALYSES", "REQUIRED_COLUMNS", "AnalysisCache", "analyses_for",
+           "check_entry_arguments", "conclusion_options", "missing_columns",
+           "required_columns_for", "run_analyses"]
 
 #: The analyses every game has: name -> function(results, **kwargs) -> DataFrame.
 ANALYSES: dict[str, Callable[..., pd.DataFrame]] = {

@@ -131,7 +131,7 @@ def _same_strategy(spec: Any, a: str, b: str) -> str:
 
 
 def options_clause(options: dict[str, Any] | None) -> str:
-    """``"; options: compensation 0,3, governor_auction on"`` for the rule options and seat
+    """``"; options: ten_rounds on, compensation 0,3"`` for the rule options and seat
     compensation a comparison played under (the header must not hide a variant), or ``""``."""
     if not options:
         return ""

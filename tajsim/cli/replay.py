@@ -106,8 +106,9 @@ def command(game, players, seed, game_id, setup_id, edition, strategies, board,
                             "its own game, players, seed and setup)")
         record = GameRecord.load(record_in)
         spec = get_game(record.game)
-        strategies_in = list(record.strategies or ())
-        if strategies_in and (len(strategies_in) != record.n_players
+        strategies_in = record.strategies or []
+        if strategies_in and (not isinstance(strategies_in, list)
+                              or len(strategies_in) != record.n_players
                               or not all(isinstance(s, str) and s for s in strategies_in)):
             raise UserError(f"record {record_in!r}: 'strategies' {strategies_in!r} for "
                             f"{record.n_players} players; expected {record.n_players} strategy "

@@ -36,7 +36,8 @@ def _normalise(frame: pd.DataFrame) -> pd.DataFrame:
     for col in frame.columns:
         if col == "winner" or col.startswith("tile_won_v"):
             if frame[col].dtype == object or str(frame[col].dtype) in ("str", "string"):
-                frame[col] = frame[col].astype(str).str.lower().isin(("true", "1"))
+                text = frame[col].astype(str).str.strip().str.lower()
+                frame[col] = text.map(_BOOLEAN_TEXT).fillna(False).astype(bool)
             else:
                 frame[col] = frame[col].astype(bool)
     return frame
@@ -138,7 +139,11 @@ def read_results(path: str | Path) -> pd.DataFrame:
                         "results schema (docs/results-schema.md)")
     if frame.empty:
         raise UserError(f"RESULTS {str(p)!r} holds no rows; expected at least one game")
-    _check_values(frame, str(p))
+    for column, values in _check_values(frame, str(p)).items():
+        if column in _INTEGER_COLUMNS:
+            frame[column] = values.astype(np.int64)  # a CSV's or a hand-made file's text
+        elif frame[column].dtype == object:
+            frame[column] = values
     frame = _normalise(frame)
     from tajsim.analysis.frames import validate_games
 
@@ -153,14 +158,15 @@ def read_results(path: str | Path) -> pd.DataFrame:
 _INTEGER_COLUMNS = {"game_id": "whole numbers from 0", "n_players": "whole numbers from 1",
                     "seat": "whole numbers from 0 to n_players - 1",
                     "rank": "whole numbers from 1 to n_players"}
-_WINNER_VALUES = {"true", "false", "1", "0", "1.0", "0.0"}
+#: A boolean column's texts (a CSV's, a hand-made file's) and what they mean.
+_BOOLEAN_TEXT = {"true": True, "1": True, "1.0": True, "false": False, "0": False, "0.0": False}
 
 
-def _check_values(frame: pd.DataFrame, where: str) -> None:
+def _check_values(frame: pd.DataFrame, where: str) -> dict[str, pd.Series]:
     """The report's columns hold what the results schema says (a one-line ``UserError``
     naming the column, a bad value and how many rows hold one): a file edited by hand or by
     another tool is refused before anything is written, not half-reported or averaged over
-    its NaNs."""
+    its NaNs. Returns the numeric columns as numbers (float64)."""
     def refuse(column: str, bad: pd.Series, expected: str) -> None:
         value = bad.iloc[0]
         value = value.item() if isinstance(value, np.generic) else value
@@ -187,9 +193,10 @@ def _check_values(frame: pd.DataFrame, where: str) -> None:
     winner = frame["winner"]
     if winner.dtype != bool:
         text = winner.astype(str).str.strip().str.lower()
-        bad = ~text.isin(_WINNER_VALUES)
+        bad = ~text.isin(list(_BOOLEAN_TEXT))
         if bad.any():
             refuse("winner", winner[bad], "true or false (or 1 and 0)")
+    return numbers
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
@@ -403,8 +410,8 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
             frame = read_results(results)
         except UserError:
             echo_warnings(caught, echo)
-            if created:  # results that cannot be read leave no folder behind
-                release_output_folder(out_dir)
+            if created or found is None:  # results that cannot be read leave no folder
+                release_output_folder(out_dir, keep_folder=not created)  # and no mark behind
             raise
     echo_warnings(caught, echo)
     status = frame.attrs.get("run_status")

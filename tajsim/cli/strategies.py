@@ -48,6 +48,9 @@ def command(game: str, params: bool, plugins: str) -> None:
     """
     Echo()  # compile notices on, as in every command (listing compiles nothing today)
     game_spec = get_game(game)
+    if not Path(plugins).is_dir() and given("plugins"):
+        raise UserError(f"--plugins {plugins!r} is not a folder; expected a folder of "
+                        "pure-Python strategy files")
     click.echo(f"{'id':>2}  {'name':<10} description" + (
         "; below it, its parameters = defaults (override one: NAME:KEY=VALUE)" if params
         else ""))
@@ -78,9 +81,6 @@ def command(game: str, params: bool, plugins: str) -> None:
             kind = restriction.kind + (" (surgical)" if restriction.surgical else "")
             click.echo(f"      {restriction.name:<{width}}  {kind:<19} {restriction.text}")
     folder = Path(plugins)
-    if not folder.is_dir() and given("plugins"):
-        raise UserError(f"--plugins {plugins!r} is not a folder; expected a folder of "
-                        "pure-Python strategy files")
     listed = []
     for file in sorted(folder.glob("*.py")) if folder.is_dir() else []:
         try:

@@ -132,12 +132,14 @@ def claim_output_folder(folder: str | Path, owner: Owner, *, force: bool = False
     return path
 
 
-def release_output_folder(folder: str | Path) -> None:
-    """Undo ``claim_output_folder`` of a folder it created, when nothing was written into it
-    after all: its mark and the folder go, anything else stays."""
+def release_output_folder(folder: str | Path, *, keep_folder: bool = False) -> None:
+    """Undo ``claim_output_folder`` when nothing was written into the folder after all: its
+    mark goes, and the folder too where the claim created it (``keep_folder=False``; only if
+    empty); anything else stays."""
     path = Path(folder)
     try:
         (path / MARK).unlink(missing_ok=True)
-        path.rmdir()  # only if empty
+        if not keep_folder:
+            path.rmdir()  # only if empty
     except OSError:
         pass

@@ -216,7 +216,8 @@ def section_seat_advantage(ctx: ReportContext) -> None:
             + (f"p = {format_cell(row.p_value, 'p_value')} ({verdict} at 5%). Wald test "
                f"clustered by game: χ² = {row.chi2:.1f} on {row.dof} df; Cramér's V = "
                f"{row.cramers_v:.3f}." if np.isfinite(row.p_value) else
-               f"not computable at n = {row.n:,} games (too few for the test).")
+               f"not computable at n = {row.n:,} games (too few games, or no variation "
+               "within the line-ups).")
             + f" {order}"
         )
         if row.confounded:
