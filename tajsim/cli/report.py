@@ -140,10 +140,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
     if frame.empty:
         raise UserError(f"RESULTS {str(p)!r} holds no rows; expected at least one game")
     for column, values in _check_values(frame, str(p)).items():
-        if column in _INTEGER_COLUMNS:
-            frame[column] = values.astype(np.int64)  # a CSV's or a hand-made file's text
-        elif frame[column].dtype == object:
-            frame[column] = values
+        frame[column] = values  # a CSV's or a hand-made file's text or floats, as numbers
     frame = _normalise(frame)
     from tajsim.analysis.frames import validate_games
 
@@ -166,7 +163,8 @@ def _check_values(frame: pd.DataFrame, where: str) -> dict[str, pd.Series]:
     """The report's columns hold what the results schema says (a one-line ``UserError``
     naming the column, a bad value and how many rows hold one): a file edited by hand or by
     another tool is refused before anything is written, not half-reported or averaged over
-    its NaNs. Returns the numeric columns as numbers (float64)."""
+    its NaNs. Returns the columns that were not numbers already (text, objects) as numbers;
+    integer columns of a run are checked in place, without a copy."""
     def refuse(column: str, bad: pd.Series, expected: str) -> None:
         value = bad.iloc[0]
         value = value.item() if isinstance(value, np.generic) else value
@@ -175,19 +173,31 @@ def _check_values(frame: pd.DataFrame, where: str) -> dict[str, pd.Series]:
                         f"{expected} (docs/results-schema.md)")
 
     numbers: dict[str, pd.Series] = {}
+    converted: dict[str, pd.Series] = {}
     for column in ("game_id", "n_players", "seat", "rank", "score"):
         raw = frame[column]
-        values = pd.to_numeric(raw, errors="coerce").astype(np.float64)
+        if raw.dtype.kind in "iu":
+            numbers[column] = raw  # a run's own column: no NaN, whole numbers
+            continue
+        values = pd.to_numeric(raw, errors="coerce")
+        values = values.astype(np.float64) if values.dtype.kind not in "iu" else values
         bad = ~np.isfinite(values)
         if bad.any():
             refuse(column, raw[bad], "finite numbers")
-        if column in _INTEGER_COLUMNS and (values != np.floor(values)).any():
-            refuse(column, raw[values != np.floor(values)], _INTEGER_COLUMNS[column])
+        if column in _INTEGER_COLUMNS:
+            fraction = values != np.floor(values)
+            if fraction.any():
+                refuse(column, raw[fraction], _INTEGER_COLUMNS[column])
+            values = values.astype(np.int64)
         numbers[column] = values
+        if raw.dtype.kind not in "iuf" or column in _INTEGER_COLUMNS:
+            converted[column] = values
     n = numbers["n_players"]
-    for column, low, high in (("game_id", 0, np.inf), ("n_players", 1, np.inf),
+    for column, low, high in (("game_id", 0, None), ("n_players", 1, None),
                               ("seat", 0, n - 1), ("rank", 1, n)):
-        outside = (numbers[column] < low) | (numbers[column] > high)
+        outside = numbers[column] < low
+        if high is not None:
+            outside |= numbers[column] > high
         if outside.any():
             refuse(column, frame[column][outside], _INTEGER_COLUMNS[column])
     winner = frame["winner"]
@@ -196,7 +206,7 @@ def _check_values(frame: pd.DataFrame, where: str) -> dict[str, pd.Series]:
         bad = ~text.isin(list(_BOOLEAN_TEXT))
         if bad.any():
             refuse("winner", winner[bad], "true or false (or 1 and 0)")
-    return numbers
+    return converted
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
