@@ -10,21 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from cli_checks import invoke, one_line_error
 
-from tajsim.cli.main import cli
 from tajsim.running.run_reading import load_results
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
-def one_line_error(res, *needles: str) -> None:
-    assert res.exit_code == 2, res.output
-    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: "), res.stderr
-    for needle in needles:
-        assert needle in res.stderr, res.stderr
 
 
 @pytest.fixture(scope="module")

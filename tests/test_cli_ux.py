@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from cli_checks import invoke, one_line_error
 from numba import njit
 from scipy import stats as sps
 
@@ -23,7 +23,6 @@ import tajsim
 from tajsim.analysis.compare import compare_strategies
 from tajsim.analysis.stats import paired_difference
 from tajsim.cli.compare import rotation_games
-from tajsim.cli.main import cli
 from tajsim.cli.options import Echo
 from tajsim.errors import UserError
 from tajsim.games.registry import GAMES, get_game
@@ -40,17 +39,6 @@ from tajsim.running.simulate import LineProgress, progress_mode, run_simulation
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(
     p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
-def one_line_error(res, *needles: str) -> None:
-    assert res.exit_code == 2, res.output
-    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: "), res.stderr
-    for needle in needles:
-        assert needle in res.stderr, res.stderr
 
 
 def stdout_lines(res) -> list[str]:
