@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_cli_hardening import ROOT, invoke, one_line_error
+from cli_checks import invoke, one_line_error
+from test_cli_hardening import ROOT
 
 import tajsim
 from tajsim.cli.balance import check_file as check_compensation_file
@@ -365,6 +367,61 @@ def test_a_record_without_its_seed_is_refused_not_replayed_from_seed_0(tmp_path,
 
 def test_a_record_with_no_actions_may_leave_the_seed_out():
     assert GameRecord.from_dict({"n_players": 3}).seed == 0
+
+
+@pytest.mark.parametrize("key, value, needle", [
+    ("board", 5, "'board' is 5; expected a file's path or null"),
+    ("components", ["a.toml"], "'components' is ['a.toml']; expected a file's path or null"),
+    ("edition", 2.0, "'edition' is 2.0; expected an edition's name or null"),
+    ("game", 7, "'game' is 7; expected a game's name or null"),
+    ("setup_id", -1, "'setup_id' is -1; expected a whole number >= 0 or null"),
+    ("strategies", "greedy", "'strategies' is 'greedy'; expected a list of strategy names"),
+    ("strategies", ["greedy", 3], "'strategies' is ['greedy', 3]; expected a list of"),
+])
+def test_every_field_of_a_record_is_checked_when_it_is_read(key, value, needle):
+    """A wrong type is refused where the record is read, naming the field, not later as a
+    TypeError deep in the components' loader or the replay."""
+    with pytest.raises(UserError, match=re.escape(needle)):
+        GameRecord.from_dict({"n_players": 3, key: value})
+
+
+def test_a_long_bad_value_is_cut_with_an_ellipsis():
+    with pytest.raises(UserError) as caught:
+        GameRecord.from_dict({"n_players": 3, "options": {"x": "yes" * 40}})
+    shown = str(caught.value).split("'options' is ")[1].split(";")[0]
+    assert len(shown) == 60 and shown.endswith("...")
+    assert "'seed' is 'x'; expected" in _refusal({"n_players": 3, "seed": "x"})
+
+
+def _refusal(data: dict) -> str:
+    with pytest.raises(UserError) as caught:
+        GameRecord.from_dict(data)
+    return str(caught.value)
+
+
+def test_a_saved_record_finds_its_component_files_from_any_working_folder(tmp_path,
+                                                                          monkeypatch):
+    """``save`` writes the component paths relative to the record's folder and ``load`` reads
+    them from there, so a record and its files replay wherever the user stands."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "boards").mkdir()
+    board = tmp_path / "boards" / "board.toml"
+    board.write_text("# a board\n")
+    monkeypatch.chdir(tmp_path)
+    GameRecord(n_players=3, board="boards/board.toml").save("games/record.json")
+    assert json.loads((tmp_path / "games/record.json").read_text())["board"] == \
+        "../boards/board.toml"
+    monkeypatch.chdir(tmp_path / "boards")
+    record = GameRecord.load(tmp_path / "games/record.json")
+    assert Path(record.board).resolve() == board and record.components is None
+    board.unlink()
+    with pytest.raises(UserError, match=r"record.json: the record's board file "
+                                        r"'../boards/board.toml' is not there \(looked for"):
+        GameRecord.load(tmp_path / "games/record.json")
+    (tmp_path / "games/bad.json").write_text('{"n_players": true}')
+    with pytest.raises(UserError, match=r"bad.json: not a tajsim game record: 'n_players' is "
+                                        r"True; expected a whole number >= 0"):
+        GameRecord.load(tmp_path / "games/bad.json")
 
 
 # -- 5. Python strategies in simulate ------------------------------------------------------------

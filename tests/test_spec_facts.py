@@ -82,6 +82,33 @@ def test_a_spec_without_a_game_class_gets_a_plain_one():
     assert GAMES["nothanks"].game_class.spec is GAMES["nothanks"]
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_wings_game_class_imported_alone_binds_its_spec_on_first_use(name):
+    """``from tajsim.games.<name>.engine.game import Game`` (as a user of one game writes it):
+    the class is bound when its wing's spec module runs, which nothing else has imported in a
+    fresh interpreter; its first use imports it."""
+    import subprocess
+    import sys
+
+    code = (f"import sys\nfrom tajsim.games.{name}.engine.game import Game\n"
+            f"assert 'tajsim.games.{name}.spec' not in sys.modules\n"
+            "print(Game.title, Game.spec.name, Game.spec.game_class is Game)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-2:] == [name, "True"]
+    assert out.stdout.startswith(GAMES[name].title)
+
+
+def test_a_game_class_no_spec_binds_says_so():
+    unbound = type("Unbound", (BaseGame,), {"__module__": "tajsim.games.nothanks.engine.x"})
+    with pytest.raises(AttributeError, match=r"Unbound is bound to no game spec; expected a "
+                                             r"GameSpec made with game_class=Unbound"):
+        _ = unbound.spec
+    with pytest.raises(AttributeError, match="Elsewhere is bound to no game spec"):
+        _ = type("Elsewhere", (BaseGame,), {}).title
+
+
 def test_a_record_with_actions_names_its_game():
     with pytest.raises(UserError, match="'game' is None; expected the name of the game"):
         GameRecord.from_dict({"n_players": 3, "seed": 1, "game_id": 0, "actions": [0]})

@@ -10,9 +10,11 @@ compiled kernels.
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,6 +32,12 @@ __all__ = ["BaseGame", "GameRecord", "IllegalActionError"]
 
 class IllegalActionError(UserError):
     """An action that is not legal in the current state."""
+
+
+def _shown(value: Any, width: int = 60) -> str:
+    """``repr(value)``, cut to ``width`` characters with an ellipsis where it is longer."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 @dataclass
@@ -84,18 +92,31 @@ class GameRecord:
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(
                 isinstance(a, int) and not isinstance(a, bool) for a in actions):
-            raise UserError(f"not a tajsim game record: 'actions' is {actions!r:.60}; expected a "
-                            "list of action numbers")
-        for key in ("n_players", "seed", "game_id"):
+            raise UserError(f"not a tajsim game record: 'actions' is {_shown(actions)}; expected "
+                            "a list of action numbers")
+        for key in ("n_players", "seed", "game_id", "setup_id"):
             value = data.get(key, 0)
+            if key == "setup_id" and value is None:
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise UserError(f"not a tajsim game record: {key!r} is {value!r}; expected a "
-                                "whole number >= 0")
+                raise UserError(f"not a tajsim game record: {key!r} is {_shown(value)}; expected "
+                                "a whole number >= 0" + (" or null" if key == "setup_id" else ""))
+        for key, what in (("edition", "an edition's name"), ("board", "a file's path"),
+                          ("components", "a file's path"), ("game", "a game's name")):
+            value = data.get(key)
+            if value is not None and not (isinstance(value, str) or (
+                    key == "edition" and isinstance(value, int) and not isinstance(value, bool))):
+                raise UserError(f"not a tajsim game record: {key!r} is {_shown(value)}; "
+                                f"expected {what} or null")
+        strategies = data.get("strategies", [])
+        if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
+            raise UserError(f"not a tajsim game record: 'strategies' is {_shown(strategies)}; "
+                            "expected a list of strategy names")
         options = data.get("options", {})
         if not isinstance(options, Mapping) or not all(
                 isinstance(v, bool) or (k == COMPENSATION_KEY and isinstance(v, list))
                 for k, v in options.items()):
-            raise UserError(f"not a tajsim game record: 'options' is {options!r:.60}; expected "
+            raise UserError(f"not a tajsim game record: 'options' is {_shown(options)}; expected "
                             "a table of option = true/false (and compensation = [amounts])")
         return cls(**data)
 
@@ -108,15 +129,43 @@ class GameRecord:
         return cls.from_dict(data)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json())
+        """Write the record to ``path``; its component files' paths are written relative to
+        the record's folder, so the record and its files replay from any working folder."""
+        folder = Path(path).resolve().parent
+
+        def relative(value: str | None) -> str | None:
+            return None if value is None else os.path.relpath(Path(value).resolve(), folder)
+
+        saved = replace(self, board=relative(self.board), components=relative(self.components))
+        Path(path).write_text(saved.to_json())
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
+        """The record saved at ``path``: a relative component path is read from the record's
+        folder (as :meth:`save` writes it); a one-line ``UserError`` for a record that is
+        unreadable, malformed or names a component file that is not there."""
         try:
             text = Path(path).read_text()
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"cannot read game record {str(path)!r}: {exc}") from None
-        return cls.from_json(text)
+        try:
+            record = cls.from_json(text)
+        except UserError as exc:
+            raise UserError(f"{path}: {exc}") from None
+        folder = Path(path).parent
+
+        def found(key: str, value: str | None) -> str | None:
+            if value is None:
+                return None
+            file = folder / value  # an absolute value stays itself
+            if not file.is_file():
+                raise UserError(f"{path}: the record's {key} file {value!r} is not there "
+                                f"(looked for {str(file)!r}); expected the component file the "
+                                "game was played with, where it lay when the record was saved")
+            return str(file)
+
+        return replace(record, board=found("board", record.board),
+                       components=found("components", record.components))
 
 
 #: Facts a game's class used to restate, still read as ``Game.editions`` / ``game.title``: each
@@ -126,8 +175,24 @@ SPEC_FACTS = {"game_name": "name", "title": "title", "editions": "editions",
               "max_players": "max_players"}
 
 
+def _bound_spec(cls: type) -> GameSpec:
+    """The spec of a game class not yet bound to one: a wing's class
+    (``tajsim.games.<name>.engine.game.Game``, imported on its own) is bound when its wing's
+    ``spec`` module makes the spec, so that module is imported here, on first use."""
+    module = cls.__module__.split(".")
+    if module[:2] == ["tajsim", "games"] and len(module) > 2:
+        importlib.import_module(f"tajsim.games.{module[2]}.spec")
+        for klass in cls.__mro__:
+            if "spec" in vars(klass):
+                return vars(klass)["spec"]
+    raise AttributeError(f"{cls.__name__} is bound to no game spec; expected a GameSpec made "
+                         f"with game_class={cls.__name__}")
+
+
 def _spec_fact(owner: Any, name: str) -> Any:
     """``owner.spec``'s fact ``name`` (an ``AttributeError`` for any other name)."""
+    if name == "spec":
+        return _bound_spec(owner if isinstance(owner, type) else type(owner))
     if name not in SPEC_FACTS:
         what = f"type object {owner.__name__!r}" if isinstance(owner, type) \
             else f"{type(owner).__name__!r} object"
