@@ -1,4 +1,5 @@
-"""The words of each game's state that hold its chance stream (its splitmix64 state and
+"""Whether a hidden-information redraw moved a hidden fact: each game's spec names the words of
+its state that hold its chance stream (``GameSpec.chance_words``, its splitmix64 state and
 seeds). ``redraw_hidden`` rewrites them at every call, so a test that asks "did the redraw
 change something the seat cannot see?" must look past them: a redraw that changed only these
 words moved no hidden card, pick or bag order (Maharaja's ``S_RNG`` is not even read after
@@ -8,21 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tajsim.games.maharaja.engine import enums as MJ
-from tajsim.games.maharani.engine import enums as MR
-from tajsim.games.nothanks.engine import enums as NT
-from tajsim.games.tajmahal.engine import enums as TM
-
-CHANCE_WORDS: dict[str, tuple[int, ...]] = {
-    "tajmahal": (TM.S_RNG, TM.S_SETUP_SEED, TM.S_PLAY_SEED),
-    "maharaja": (MJ.S_RNG, MJ.S_SETUP_SEED, MJ.S_PLAY_SEED),
-    "maharani": (MR.S_RNG, MR.S_SETUP_SEED, MR.S_PLAY_SEED),
-    "nothanks": (NT.S_RNG,),
-}
+from tajsim.games.registry import get_game
 
 
 def hidden_changed(game: str, state: np.ndarray, other: np.ndarray) -> bool:
     """Whether ``other`` differs from ``state`` in a word other than the chance stream's."""
     keep = np.ones(len(state), bool)
-    keep[list(CHANCE_WORDS[game])] = False
+    keep[list(get_game(game).chance_words)] = False
     return not np.array_equal(np.asarray(state)[keep], np.asarray(other)[keep])

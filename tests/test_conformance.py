@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from chance_words import CHANCE_WORDS
 from make_golden import REGENERATE, case_transcript, golden_cases, golden_path
 
 from tajsim.games.registry import GAMES
@@ -85,11 +84,35 @@ def test_strategy_ignores_hidden_information(game, strategy):
         for n in sorted({min(_player_counts(spec, edition)), 4} & set(
                 _player_counts(spec, edition))):
             changed += C.check_hidden_information(spec, strategy, n, n_states=8, edition=edition,
-                                                  seed=11 + n, chance_words=CHANCE_WORDS[game])
+                                                  seed=11 + n)
             total += len(C.decision_states(spec, n, 8, edition, 11 + n))
     # The harness must really have redrawn hidden facts, not only the chance stream's words (a
     # game with no hidden information at a decision would make the test vacuous there).
     assert changed >= total // 3, f"only {changed} of {total} redraws changed a hidden fact"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_declared_chance_words_are_what_every_redraw_rewrites(game):
+    """A spec's ``chance_words`` (its enums' ``CHANCE_WORDS``) are looked past when the
+    hidden-information test counts redraws that moved a hidden fact, so each must be a word
+    that every redraw rewrites (a stale or wrong declaration would hide a real hidden fact); a
+    game whose redraw rewrites no chance word (No Thanks!: no stream after the setup) declares
+    none, and then counting them changes nothing."""
+    spec = GAMES[game]
+    rng = np.random.default_rng(3)
+    states = C.decision_states(spec, spec.default_player_count(), 8, seed=3)
+    moved = np.zeros(spec.state_size, np.int64)
+    for state, _, player, _ in states:
+        moved += spec.redraw_hidden(state, C._comp(spec, None), player, rng) != state
+    words = list(spec.chance_words)
+    assert (moved[words] == len(states)).all(), (game, len(states),
+                                                 dict(zip(words, moved[words].tolist())))
+    counted = C.check_hidden_information(spec, "random", n_states=8, seed=3, chance_words=())
+    looked_past = C.check_hidden_information(spec, "random", n_states=8, seed=3)
+    if words:  # counted as hidden facts, the chance words make every redraw count
+        assert counted == len(states) >= looked_past, (game, counted, looked_past)
+    else:
+        assert counted == looked_past, game
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

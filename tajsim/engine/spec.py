@@ -119,6 +119,9 @@ class GameSpec:
     redraw_hidden : callable ``(state, comp, player, rng) -> state``
         A copy of ``state`` with everything ``player`` cannot see redrawn (the conformance
         suite's hidden-information test: no decision may change).
+    chance_words : tuple of int
+        The state words that hold the chance stream (its state and seeds): ``redraw_hidden``
+        rewrites them every time, so a redraw that changed only these moved no hidden fact.
     view : callable ``(state, comp, player, components) -> object``
         What seat ``player`` may see, for pure-Python policies.
     source_folders : tuple of Path
@@ -213,6 +216,7 @@ class GameSpec:
     check_legal: Callable[..., None] | None = None
     check_step: Callable[..., None] | None = None
     options: tuple[RuleOption, ...] = ()
+    chance_words: tuple[int, ...] = ()
     seat_cost_us: float = 10.0
     tuning: TuningSpace | None = None
     board_picture: str = ""
@@ -411,6 +415,10 @@ class GameSpec:
         if not any(low <= self.default_players <= high for low, high in self.players.values()):
             raise ValueError(f"{self.name}: default_players = {self.default_players} is in no "
                              f"edition's range {dict(self.players)}")
+        if len(set(self.chance_words)) != len(self.chance_words) or not all(
+                0 <= word < self.state_size for word in self.chance_words):
+            raise ValueError(f"{self.name}: chance_words {self.chance_words}; expected distinct "
+                             f"state words in 0 .. {self.state_size - 1}")
         if self.max_game_length < 1:
             raise ValueError(f"{self.name}: max_game_length = {self.max_game_length}; expected "
                              "a positive bound")

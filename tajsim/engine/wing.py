@@ -18,6 +18,7 @@ default_players, max_game_length        ``DEFAULT_PLAYERS``, ``MAX_GAME_LENGTH``
 state_size, comp_size, n_actions        ``STATE_SIZE``, ``COMP_SIZE``, ``N_ACTIONS``
 result_dtype, setup_dtype               ``RESULT_DTYPE``, ``SETUP_DTYPE``
 score_parts, phase_names                ``PART_NAMES``, ``PHASE_NAMES``
+chance_words                            ``CHANCE_WORDS`` (enums; default none)
 kernels (the rules)                     ``W.engine.nb``: ``start_game_nb``, ``legal_actions_nb``,
                                         ``apply_action_nb``, ``current_player_nb``,
                                         ``phase_nb``; ``count_legal_nb`` and ``nth_legal_nb``
@@ -127,6 +128,7 @@ def spec_from_wing(spec_class: type[GameSpec], package: str, *, gpu_work_size: i
         setup_dtype=E.SETUP_DTYPE,
         score_parts=tuple(E.PART_NAMES),
         phase_names=tuple(E.PHASE_NAMES),
+        chance_words=tuple(int(word) for word in getattr(E, "CHANCE_WORDS", ())),
         strategies=REGISTRY,
         restrictions=tuple(getattr(REGISTRY, "restrictions", ())),
         frame_columns=records.frame_columns,

@@ -225,15 +225,16 @@ def decision_states(spec: GameSpec, n_players: int, n_states: int,
 def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | None = None,
                              n_states: int = 12, edition: str | int | None = None,
                              seed: int = 0, comp: np.ndarray | None = None,
-                             chance_words: Sequence[int] = ()) -> int:
+                             chance_words: Sequence[int] | None = None) -> int:
     """At sampled decision points, redraw everything the deciding seat cannot see
     (``spec.redraw_hidden``: hidden cards, other players' secret choices, the chance stream...)
     and require the same decision from ``strategy`` with the same policy stream, and an equal
     view for pure-Python policies. Returns the number of decisions whose hidden state the
     redraw actually changed (a harness that changes nothing proves nothing), not counting a
-    change of the state words ``chance_words`` alone (the chance stream's state and seeds,
-    which a redraw rewrites every time: no hidden card or choice moved)."""
+    change of the state words ``chance_words`` alone (default: the spec's, the chance stream's
+    state and seeds, which a redraw rewrites every time: no hidden card or choice moved)."""
     comp = _comp(spec, comp)
+    chance_words = spec.chance_words if chance_words is None else chance_words
     ed = spec.default_edition if edition is None else edition
     if n_players is None:
         n_players = spec.default_player_count(ed)

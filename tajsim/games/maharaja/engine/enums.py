@@ -271,6 +271,8 @@ S_STEP = _state_slot()  # actions applied
 S_RNG = _state_slot()  # chance stream (splitmix64; Maharaja has no chance after setup)
 S_SETUP_SEED = _state_slot()
 S_PLAY_SEED = _state_slot()
+#: The words a hidden-information redraw rewrites every time (no hidden fact of the game).
+CHANCE_WORDS = (S_RNG,)
 S_MAHARAJA = _state_slot()  # junction of the Maharaja
 S_TURN_PLAYER = _state_slot()  # seat whose turn it is (PHASE_TURN / MOVE_TO / REPLACE)
 S_COUNTER = _state_slot()  # draft / setup-house / pick progress

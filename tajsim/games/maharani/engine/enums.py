@@ -224,6 +224,8 @@ S_TURN = 5  # turns begun (the first turn is 0)
 S_RNG = 6  # splitmix64 state of the chance stream (the bag shuffle)
 S_SETUP_SEED = 7
 S_PLAY_SEED = 8  # seed of the bag order ("bag seed" in the records)
+#: The words a hidden-information redraw rewrites every time (no hidden fact of the game).
+CHANCE_WORDS = (S_RNG, S_SETUP_SEED, S_PLAY_SEED)
 S_FACING = 9  # side the turntable arrow points to (the current player's side)
 S_TILES_THIS_TURN = 10  # tiles laid this turn (0, 1, 2)
 S_LAST_SPACE = 11  # space of the tile laid last (-1 none); PHASE_ARTISAN places on it

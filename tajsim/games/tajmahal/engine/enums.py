@@ -223,6 +223,8 @@ S_WD_N_BONUS = 20  # bonus tiles claimed in this withdrawal (kinds at S_WD_BONUS
 S_TURNS = 21  # bid decisions taken (plays + withdrawals)
 S_SETUP_SEED = 22
 S_PLAY_SEED = 23
+#: The words a hidden-information redraw rewrites every time (no hidden fact of the game).
+CHANCE_WORDS = (S_RNG, S_PLAY_SEED)
 S_DISPLAY_N = 24  # cards in the display
 S_DISCARD_N = 25  # cards in the discard pile
 S_WD_BONUS = 26  # [6] bonus kinds claimed in this withdrawal, resolved after the palaces
