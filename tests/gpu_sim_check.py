@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from tajsim.engine.gpu import heuristics_on, net_weights, play_batch_gpu
+from tajsim.engine.gpu import line_up_switches, play_batch_gpu
 from tajsim.engine.targets import simulated
 from tajsim.games.registry import get_game
 
@@ -127,11 +127,11 @@ def run_case(case):
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
     states = np.zeros((G, spec.state_size), np.int64)
-    heuristics = heuristics_on(spec, ids)
+    heuristics, net = line_up_switches(spec, ids, params)
     poison = poisoned_local_arrays() if case.get("poison") else contextlib.nullcontext()
     with poison:
         play_batch_gpu(spec, comp, n, rules, seed, game_ids, game_ids, lineups, ids, params,
-                       results, setups, heuristics, states, net=net_weights(spec, ids, params))
+                       results, setups, heuristics, states, net=net)
     return {"games": G, "differences": differences(spec, cpu, (results, setups, states))}
 
 

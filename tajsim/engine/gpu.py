@@ -292,20 +292,26 @@ def block_size() -> int:
     return int(text)
 
 
-def net_weights(spec: GameSpec, strategy_ids: Any, params: Any) -> np.ndarray | None:
-    """The ``net`` argument of :func:`play_batch_gpu` for a line-up (``strategy_ids``, their
-    ``params`` rows): the weights sets its ``net`` seats name (the fourth of the game's
-    ``kernel_switches``, int64[...]), or None when it has none (or the game no ``net``)."""
+def line_up_switches(spec: GameSpec, strategy_ids: Any,
+                     params: Any = None) -> tuple[bool, np.ndarray | None]:
+    """The ``heuristics`` and ``net`` arguments of :func:`play_batch_gpu` for a line-up
+    (``strategy_ids``, their ``params`` rows), from one call of the game's ``kernel_switches``:
+    whether the heuristic family (its second switch) is in, a game with no families to switch
+    off (``()``) always passing its scratch; and the weights sets its ``net`` seats name (its
+    fourth, int64[...]), or None when it has none (or the game no ``net``)."""
     switches = spec.strategies.kernel_switches(strategy_ids, params)
-    return switches[3] if len(switches) > 3 else None
+    heuristics = len(switches) < 2 or switches[1] is not None
+    return heuristics, (switches[3] if len(switches) > 3 else None)
+
+
+def net_weights(spec: GameSpec, strategy_ids: Any, params: Any) -> np.ndarray | None:
+    """The ``net`` argument of :func:`play_batch_gpu` (see :func:`line_up_switches`)."""
+    return line_up_switches(spec, strategy_ids, params)[1]
 
 
 def heuristics_on(spec: GameSpec, strategy_ids: Any) -> bool:
-    """The ``heuristics`` argument of :func:`play_batch_gpu` for a line-up of these strategy
-    ids: whether the heuristic family (the second of the game's ``kernel_switches``) is in. A
-    game with no families to switch off (``()``) always passes its scratch."""
-    switches = spec.strategies.kernel_switches(strategy_ids)
-    return len(switches) < 2 or switches[1] is not None
+    """The ``heuristics`` argument of :func:`play_batch_gpu` (see :func:`line_up_switches`)."""
+    return line_up_switches(spec, strategy_ids)[0]
 
 
 def play_batch_gpu(spec: GameSpec, comp: np.ndarray, n_players: int, rules: int,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tajsim.engine.gpu import heuristics_on, net_weights, play_batch_gpu
+from tajsim.engine.gpu import line_up_switches, play_batch_gpu
 from tajsim.engine.spec import GameSpec
 from tajsim.games.registry import get_game
 from tajsim.running.aggregates import Aggregates
@@ -132,10 +132,10 @@ def play_chunks_gpu(task: RunTask, indices: list[int]):
     G = game_ids.shape[0]
     results = np.zeros(G * n, spec.result_dtype)
     setups = np.zeros(G, spec.setup_dtype)
-    heuristics = heuristics_on(spec, lineup_ids)
+    heuristics, net = line_up_switches(spec, lineup_ids, lineup_params)
     play_batch_gpu(spec, _comp_of(task, spec), n, task.rules, task.seed,
                    game_ids, setup_ids, lineups, lineup_ids, lineup_params, results, setups,
-                   heuristics, net=net_weights(spec, lineup_ids, lineup_params))
+                   heuristics, net=net)
     out, start = [], 0
     for part in parts:
         stop = start + part[0].shape[0]
