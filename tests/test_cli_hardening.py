@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
+from cli_checks import invoke, one_line_error
 
 from tajsim.cli.main import COMMAND_MODULES, cli
 from tajsim.games.registry import get_game
@@ -24,18 +24,6 @@ from tajsim.running.simulate import run_simulation
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(
     p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
-
-
-def invoke(*args: str, **kwargs):
-    return CliRunner().invoke(cli, list(args), **kwargs)
-
-
-def one_line_error(res, *needles: str) -> None:
-    assert res.exit_code == 2, res.output
-    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    for needle in needles:
-        assert needle in res.stderr, res.stderr
 
 
 def tajsim(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -16,9 +16,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from cli_checks import invoke, one_line_error
 
-from tajsim.cli.main import cli
 from tajsim.errors import UserError
 from tajsim.running import simulate as simulate_module
 from tajsim.running.executors import ExecutorLostError, SerialExecutor
@@ -37,21 +36,6 @@ ARGS = ("--games", str(GAMES), "--players", str(PLAYERS), "--strategies", "greed
         "--seed", "7", "--chunk-size", str(CHUNK), "--workers", "1")
 KWARGS = dict(games=GAMES, players=PLAYERS, strategies="greedy,random", seed=7,
               chunk_size=CHUNK, progress=False)
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
-def one_line_error(res, *needles: str) -> str:
-    """The result is exit status 2 with one line ``error: ...`` on stderr holding ``needles``
-    and no traceback."""
-    assert res.exit_code == 2, res.output
-    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    for needle in needles:
-        assert needle in res.stderr, res.stderr
-    return res.stderr
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from cli_checks import one_line_error
 from click.testing import CliRunner
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
@@ -418,11 +419,6 @@ def test_the_chain_files(tiny_chain, tmp_path):
 
 
 # -- the command line ----------------------------------------------------------------------
-def one_line_error(res, *needles: str) -> None:
-    assert res.exit_code == 2, res.output
-    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: "), res.stderr
-    for needle in needles:
-        assert needle in res.stderr, res.stderr
 
 
 @pytest.mark.parametrize("args, needle", [

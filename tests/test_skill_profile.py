@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from cli_checks import one_line_error
 from click.testing import CliRunner
 from statsmodels.stats.proportion import proportion_confint
 
@@ -172,11 +173,6 @@ def test_the_registry_and_the_report_section(four_player, tmp_path):
 
 
 # -- the command line ----------------------------------------------------------------------
-def one_line_error(res, *needles: str) -> None:
-    assert res.exit_code == 2, res.output
-    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: "), res.stderr
-    for needle in needles:
-        assert needle in res.stderr, res.stderr
 
 
 @pytest.mark.parametrize("args, needle", [

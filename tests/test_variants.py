@@ -6,7 +6,7 @@ workers and on the GPU (numba-cuda's simulator), and a bad name is a one-line er
 from __future__ import annotations
 
 import pytest
-from test_cli_hardening import invoke, one_line_error
+from cli_checks import invoke, one_line_error
 from test_gpu import simulate_cases
 
 import tajsim

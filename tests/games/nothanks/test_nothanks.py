@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the CLI helpers
-from test_cli_hardening import invoke, one_line_error  # noqa: E402
+from cli_checks import invoke, one_line_error  # noqa: E402
 
 from tajsim.analysis.registry import ANALYSES, analyses_for  # noqa: E402
 from tajsim.engine.gpu import heuristics_on  # noqa: E402
