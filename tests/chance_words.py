@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from tajsim.games.registry import get_game
+from tajsim.play.conformance import hidden_changed as differs_past_chance
 
 
 def hidden_changed(game: str, state: np.ndarray, other: np.ndarray) -> bool:
     """Whether ``other`` differs from ``state`` in a word other than the chance stream's."""
-    keep = np.ones(len(state), bool)
-    keep[list(get_game(game).chance_words)] = False
-    return not np.array_equal(np.asarray(state)[keep], np.asarray(other)[keep])
+    return differs_past_chance(np.asarray(state), np.asarray(other),
+                               get_game(game).chance_words)

@@ -222,6 +222,13 @@ def decision_states(spec: GameSpec, n_players: int, n_states: int,
     return [item for phase in sorted(by_phase) for item in by_phase[phase]]
 
 
+def hidden_changed(state: np.ndarray, other: np.ndarray, chance_words: Sequence[int]) -> bool:
+    """Whether ``other`` differs from ``state`` in a word other than ``chance_words`` (the
+    chance stream's, which a redraw rewrites every time: no hidden fact of the game)."""
+    words = list(chance_words)
+    return not np.array_equal(np.delete(other, words), np.delete(state, words))
+
+
 def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | None = None,
                              n_states: int = 12, edition: str | int | None = None,
                              seed: int = 0, comp: np.ndarray | None = None,
@@ -247,8 +254,7 @@ def check_hidden_information(spec: GameSpec, strategy: str, n_players: int | Non
             decision_states(spec, n_players, n_states, ed, seed, comp)):
         w = f"{spec.name} strategy {strategy!r} decision {i} (players={n_players})"
         other = spec.redraw_hidden(state, comp, player, rng)
-        changed += not np.array_equal(np.delete(other, list(chance_words)),
-                                      np.delete(state, list(chance_words)))
+        changed += hidden_changed(state, other, chance_words)
         buf = np.empty(spec.n_actions, np.int64)
         _require(k.legal_actions(other, comp, buf) == len(legal),
                  "the redraw changed the legal actions", w)
