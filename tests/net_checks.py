@@ -1,9 +1,10 @@
 """Checks every wing's ``net`` tests share (issue 41, section 3): a random weights file whose
-policy departs from the base heuristic's order, the one-line refusals of a bad file, and a
-script run under numba's CUDA simulator in a subprocess (the simulator is chosen at import)."""
+policy departs from the base heuristic's order, the one-line refusals of a bad file, and the
+CUDA simulator's decisions against the CPU's (``net_sim_decisions.py``, in a subprocess)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -126,16 +127,21 @@ def check_bad_files_are_one_line(fmt: NetFormat, tmp_path: Path) -> None:
         assert "\n" not in str(exc.value)
 
 
-def run_in_cuda_simulator(script: str, tmp_path: Path, *args: str) -> str:
-    """Run ``script`` (Python source) with ``NUMBA_ENABLE_CUDASIM=1`` in a subprocess; returns
-    its stdout (the test fails with the end of its stderr when it fails)."""
-    path = tmp_path / "sim.py"
-    path.write_text(script)
+def check_simulator_decides_as_the_cpu(game: str, weights: Path, n_states: int,
+                                       buffers: list[tuple[int, str, float, float]]) -> None:
+    """``tests/net_sim_decisions.py`` in a subprocess with ``NUMBA_ENABLE_CUDASIM=1`` (the
+    simulator is chosen at import): ``game``'s ``net_choose`` (with the weights file
+    ``weights``, named by the wing's ``TAJSIM_<GAME>_NET``) decides on the CPU and in a CUDA
+    kernel at ``n_states`` conformance decision points of three line-ups (2 and 4 players, a
+    temperature), and the two equal. ``buffers`` are the scratch arrays it takes after ``net``:
+    ``(size, dtype, cpu_fill, gpu_fill)`` each."""
+    script = Path(__file__).with_name("net_sim_decisions.py")
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    done = subprocess.run([sys.executable, str(path), *args], env=env, capture_output=True,
-                          text=True, timeout=900)
+    env[f"TAJSIM_{game.upper()}_NET"] = str(weights)
+    done = subprocess.run([sys.executable, str(script), game, str(n_states), json.dumps(buffers)],
+                          env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
+    assert done.stdout.count("decisions equal") == 3, done.stdout
 
 
 def check_features_ignore_redraw(spec: Any, comp: np.ndarray, features: Callable[..., int],

@@ -8,10 +8,6 @@ a bad weights file is one line."""
 from __future__ import annotations
 
 import dataclasses
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import net_checks
@@ -262,58 +258,6 @@ def test_the_network_guided_turnsearch_rolls_out_with_net(net_spec):
                         len(legal), *switches[:3])
 
 
-SIM_SCRIPT = textwrap.dedent("""
-    import dataclasses, sys
-    import numpy as np
-    from numba import cuda
-    from tajsim.engine.net_switch import net_switch
-    from tajsim.engine.targets import device_function
-    from tajsim.games.maharaja.spec import SPEC
-    from tajsim.games.maharaja.strategies.ids import NET_FP_SLOT, WORK_SIZE
-    from tajsim.games.maharaja.strategies.net import net_choose
-    from tajsim.games.maharaja.strategies.registry import build_registry
-    from tajsim.play import conformance as C
-
-    spec = dataclasses.replace(SPEC, strategies=build_registry(net_path=sys.argv[1]))
-    comp = spec.components.default().packed()
-    choose = device_function(net_choose)
-
-    @cuda.jit
-    def decide(states, comp, players, params, prngs, legals, ns, net, work, out):
-        i = cuda.grid(1)
-        if i < states.shape[0]:
-            out[i] = choose(states[i], comp, players[i], params, prngs[i], legals[i], ns[i],
-                            net, work[i])
-
-    for text, n_players in (("net", 2), ("net:temperature=3", 2), ("net", 4)):
-        _, params = spec.strategies.parse(text)
-        net = net_switch([params], NET_FP_SLOT)
-        points = C.decision_states(spec, n_players, 7, seed=2)
-        g = len(points)
-        states = np.stack([s for s, _, _, _ in points])
-        prngs = np.stack([p for _, p, _, _ in points])
-        players = np.array([q for _, _, q, _ in points], np.int64)
-        legals = np.zeros((g, spec.n_actions), np.int64)
-        ns = np.array([len(lg) for _, _, _, lg in points], np.int64)
-        for i, (_, _, _, lg) in enumerate(points):
-            legals[i, :len(lg)] = lg
-        cpu = np.array([net_choose(states[i].copy(), comp, players[i], params, prngs[i].copy(),
-                                   legals[i].copy(), ns[i], net, np.zeros(WORK_SIZE, np.int64))
-                        for i in range(g)])
-        out = np.zeros(g, np.int64)
-        work = np.zeros((g, WORK_SIZE), np.int64)  # as the GPU batch kernel zeroes its scratch
-        decide[1, g](states, comp, players, params, prngs.copy(), legals, ns, net, work, out)
-        assert np.array_equal(cpu, out), (text, cpu, out)
-        print(text, n_players, g, "decisions equal")
-""")
-
-
-def test_cuda_simulator_decides_as_the_cpu(net_spec, tmp_path):
-    _, path = net_spec
-    script = tmp_path / "sim.py"
-    script.write_text(SIM_SCRIPT)
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    done = subprocess.run([sys.executable, str(script), str(path)], env=env,
-                          capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.count("decisions equal") == 3
+def test_cuda_simulator_decides_as_the_cpu(net_spec):
+    work = (WORK_SIZE, "int64", 0, 0)  # zeroed, as the GPU batch kernel zeroes its scratch
+    net_checks.check_simulator_decides_as_the_cpu("maharaja", net_spec[1], 7, [work])

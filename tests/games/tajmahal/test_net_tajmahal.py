@@ -7,7 +7,6 @@ network-guided ismcts rolls out with it."""
 from __future__ import annotations
 
 import dataclasses
-import textwrap
 
 import net_checks
 import numpy as np
@@ -142,59 +141,10 @@ def test_bad_weights_files_are_one_line(tmp_path):
     net_checks.check_bad_files_are_one_line(FORMAT, tmp_path)
 
 
-SIM_SCRIPT = textwrap.dedent("""
-    import dataclasses, sys
-    import numpy as np
-    from numba import cuda
-    from tajsim.engine.net_switch import net_switch
-    from tajsim.engine.targets import device_function
-    from tajsim.games.tajmahal.spec import SPEC
-    from tajsim.games.tajmahal.strategies.heuristic import HEURISTIC_WORK_SIZE
-    from tajsim.games.tajmahal.strategies.net import NET_FP_SLOT, SCRATCH_SIZE, net_choose
-    from tajsim.games.tajmahal.strategies.registry import registry_with_net
-    from tajsim.play import conformance as C
-
-    spec = dataclasses.replace(SPEC, strategies=registry_with_net(sys.argv[1]))
-    comp = spec.components.default().packed()
-    choose = device_function(net_choose)
-
-    @cuda.jit
-    def decide(states, comp, players, params, prngs, legals, ns, net, scratch, work, out):
-        i = cuda.grid(1)
-        if i < states.shape[0]:
-            out[i] = choose(states[i], comp, players[i], params, prngs[i], legals[i], ns[i],
-                            net, scratch[i], work[i])
-
-    for text, n_players in (("net", 2), ("net:temperature=3", 2), ("net", 4)):
-        _, params = spec.strategies.parse(text)
-        net = net_switch([params], NET_FP_SLOT)
-        points = C.decision_states(spec, n_players, 6, seed=2)
-        g = len(points)
-        states = np.stack([s for s, _, _, _ in points])
-        prngs = np.stack([p for _, p, _, _ in points])
-        players = np.array([q for _, _, q, _ in points], np.int64)
-        legals = np.zeros((g, spec.n_actions), np.int64)
-        ns = np.array([len(lg) for _, _, _, lg in points], np.int64)
-        for i, (_, _, _, lg) in enumerate(points):
-            legals[i, :len(lg)] = lg
-        cpu = np.array([net_choose(states[i].copy(), comp, players[i], params, prngs[i].copy(),
-                                   legals[i].copy(), ns[i], net, np.empty(SCRATCH_SIZE, np.int64),
-                                   np.zeros(HEURISTIC_WORK_SIZE))
-                        for i in range(g)])
-        out = np.zeros(g, np.int64)
-        scratch = np.full((g, SCRATCH_SIZE), -7, np.int64)  # garbage: written before read
-        work = np.full((g, HEURISTIC_WORK_SIZE), np.nan)
-        decide[1, g](states, comp, players, params, prngs.copy(), legals, ns, net, scratch, work,
-                     out)
-        assert np.array_equal(cpu, out), (text, cpu, out)
-        print(text, n_players, g, "decisions equal")
-""")
-
-
-def test_cuda_simulator_decides_as_the_cpu(net_spec, tmp_path):
-    _, path = net_spec
-    out = net_checks.run_in_cuda_simulator(SIM_SCRIPT, tmp_path, str(path))
-    assert out.count("decisions equal") == 3
+def test_cuda_simulator_decides_as_the_cpu(net_spec):
+    scratch = (SCRATCH_SIZE, "int64", 0, -7)  # garbage on the GPU: written before it is read
+    work = (HEURISTIC_WORK_SIZE, "float64", 0.0, float("nan"))
+    net_checks.check_simulator_decides_as_the_cpu("tajmahal", net_spec[1], 6, [scratch, work])
 
 
 def test_the_network_guided_search_rolls_out_with_net(net_spec):
