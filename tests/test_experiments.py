@@ -119,6 +119,9 @@ def write(tmp_path: Path, text: str) -> Path:
     ("analyses = ['no_such_analysis']\n[simulate]\ngames = 10\n", "no_such_analysis"),
     ("[simulate]\ngames = 10\n[[runs]]\nname = 'a'\n[[runs]]\nname = 'a'\n", "distinct name"),
     ("[simulate]\ngames = 10\n[matrix]\nplayers = 4\n", "a non-empty list of values"),
+    ("[simulate]\ngames = 10\n[matrix]\nkeep = [true, false]\n", "matrix.keep"),
+    ("[simulate]\ngames = 10\nkeep = 'yes'\n",
+     "simulate.keep: 'yes', expected a value of type bool"),
     ("[simulate]\ngames = 10\n[report]\nsections = ['nope']\n", "report.sections"),
     ("[simulate]\ngames = 10\n[report]\nequivalence_margin = 2\n",
      "report.equivalence_margin: 2, expected a win-rate margin between 0 and 1"),
@@ -247,3 +250,107 @@ def test_an_experiments_margin_is_accepted(tmp_path):
     exp = load_experiment(write(tmp_path, "[simulate]\ngames = 10\n[report]\n"
                                           "equivalence_margin = 0.03\n"))
     assert exp.raw["report"][MARGIN_KEY] == 0.03
+
+
+KEPT = """
+name = "kept"
+analyses = ["win_rates_by_strategy"]
+[simulate]
+games = 12
+players = 3
+strategies = ["greedy", "random"]
+seed = 5
+[[runs]]
+name = "cheap"
+variant = "cheap"
+[[runs]]
+name = "long"
+strategies = ["greedy"]
+variant = "long"
+keep = true
+"""
+
+
+def _stamps(folder: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_kept_run_is_stored_where_git_keeps_it_and_played_alone_with_only(tmp_path):
+    """A run of hours (``keep = true``) is played over several sittings: ``--only`` plays it
+    alone (no report), into ``games/<run>/``, which .gitignore keeps; the whole file later
+    reads it back instead of playing it again, and its results equal a run of the file in one
+    go."""
+    path = write(tmp_path, KEPT)
+    exp = load_experiment(path)
+    assert [(r.name, r.keep) for r in exp.runs] == [("cheap", False), ("long", True)]
+    out = tmp_path / "out"
+    assert exp.runs[1].folder(out) == out / "games" / "long"
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "--only", "long",
+                                   "-w", "1"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert "played long; no report written" in res.output
+    assert (out / "games" / "long" / "manifest.json").is_file()
+    assert not (out / "runs").exists() and not (out / "report.md").exists()
+    kept = _stamps(out / "games" / "long" / "chunks")
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "-w", "1", "-q"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert (out / "report.md").is_file() and (out / "runs" / "cheap" / "manifest.json").is_file()
+    assert _stamps(out / "games" / "long" / "chunks") == kept  # read back, not played again
+    both = read_experiment(exp, out).results
+    whole = read_experiment(exp, _run_whole(tmp_path, path)).results
+    pd.testing.assert_frame_equal(both, whole)
+    # `tajsim report` rewrites it in place from both folders
+    res = CliRunner().invoke(cli, ["report", str(out), "--out", str(out), "-q"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+
+def _run_whole(tmp_path: Path, path: Path) -> Path:
+    out = tmp_path / "whole"
+    run_experiment(path, out, workers=1)
+    return out
+
+
+def test_only_plays_into_the_report_of_an_earlier_version_of_the_file(tmp_path):
+    """The folder's report may be of the file before a kept run was added: ``--only`` touches
+    neither it nor the other runs; the whole file is refused there (another version)."""
+    path = write(tmp_path, KEPT.split("[[runs]]\nname = \"long\"")[0])
+    out = tmp_path / "out"
+    run_experiment(path, out, workers=1)
+    before = _stamps(out)
+    path.write_text(KEPT)
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "--only", "long",
+                                   "-w", "1", "-q"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert _stamps(out) == {**before, **_stamps(out / "games")}
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "-w", "1", "-q"])
+    assert res.exit_code == 2 and "another version" in res.stderr
+
+
+def test_only_names_a_run_of_the_file(tmp_path):
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["run", str(write(tmp_path, KEPT)), "--out", str(out),
+                                   "--only", "lnog"])
+    assert res.exit_code == 2, res.output
+    assert "--only 'lnog' is not a run of" in res.stderr and "expected one of cheap, long" \
+        in res.stderr and res.stderr.count("\n") == 1
+    assert not out.exists()
+
+
+def test_gitignore_keeps_a_kept_runs_games_and_not_the_others():
+    root = EXPERIMENTS.parent
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    import subprocess
+
+    def ignored(rel: str) -> bool:
+        return subprocess.run(["git", "check-ignore", "-q", "--no-index", rel],
+                              cwd=root).returncode == 0
+
+    kept = "reports/maharaja/skill/games/turnsearch-256"
+    assert not ignored(f"{kept}/chunks/chunk-000000.parquet")
+    assert not ignored(f"{kept}/aggregates/chunk-000000.npz")
+    assert not ignored(f"{kept}/manifest.json")
+    assert ignored(f"{kept}/.lock")
+    assert ignored("reports/maharaja/skill/runs/random/chunks/chunk-000000.parquet")

@@ -350,6 +350,7 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     )
     from tajsim.reporting.report import build_report
     from tajsim.reporting.sections import section_names
+    from tajsim.running.experiments import KEPT_RUNS_FOLDER, RUNS_FOLDER
 
     echo = Echo(quiet, verbose)
     if config_path is not None:
@@ -408,7 +409,7 @@ def command(results: Path | None, out_dir: Path | None, force: bool, list_sectio
     on_interrupt(f"the report in {out_dir} is not finished (every file written there is "
                  "whole); run the same command again")
     if owner is found and (results / "experiment.toml").is_file() and \
-            (results / "runs").is_dir():
+            any((results / f).is_dir() for f in (RUNS_FOLDER, KEPT_RUNS_FOLDER)):
         _rewrite_experiment_report(results, sections, title, echo)
         return
     if _without_records(results):

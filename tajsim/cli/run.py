@@ -26,8 +26,11 @@ from tajsim.errors import UserError
 @click.option("--force", is_flag=True,
               help="Write into --out even if it holds other files or another experiment's "
                    "output (files of the same names are replaced).")
+@click.option("--only", multiple=True, metavar="RUN",
+              help="Play only the run RUN of the file (repeatable) and write no report: a run "
+                   "of hours marked keep = true, played over several sittings (docs/running.md).")
 @run_options
-def command(experiment, out, scale, restart, force, device, scheduler, workers, quiet,
+def command(experiment, out, scale, restart, force, only, device, scheduler, workers, quiet,
             verbose) -> None:
     """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/
     (reports/GAME/NAME/ for a game other than Taj Mahal).
@@ -36,7 +39,8 @@ def command(experiment, out, scale, restart, force, device, scheduler, workers, 
     command again after an interruption finishes only what is missing (--restart plays
     everything again). The output folder is marked as this experiment's
     (.tajsim-output.json): a folder holding anything else is refused, never overwritten,
-    unless --force.
+    unless --force. With --only, the named runs alone are played (resumed) and no report is
+    written.
     """
     from tajsim.reporting.experiments import run_experiment
 
@@ -52,9 +56,14 @@ def command(experiment, out, scale, restart, force, device, scheduler, workers, 
             path = run_experiment(experiment, out, workers=workers, scheduler=scheduler,
                                   progress=False if quiet else None, scale=scale,
                                   echo=progress_lines.say,
-                                  restart=restart, log=echo.log, device=device, force=force)
+                                  restart=restart, log=echo.log, device=device, force=force,
+                                  only=only or None)
         except (KeyboardInterrupt, UserError):  # tajsim.cli.main prints the line
             echo_warnings(caught, echo)
             raise
     echo_warnings(caught, echo)
+    if path is None:
+        echo.say(f"played {', '.join(only)}; no report written (run {experiment} without --only "
+                 "for it)")
+        return
     echo.say(f"report: {path}")

@@ -8,8 +8,9 @@ report reuses the analyses the run computed (one :class:`~tajsim.analysis.regist
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ def run_experiment(
     log: Callable[[str], None] | None = None,
     device: str | None = None,
     force: bool = False,
-) -> Path:
+    only: Sequence[str] | None = None,
+) -> Path | None:
     """Run the experiment file ``path`` into ``out`` (default ``reports/<name>``).
 
     ``out`` must be empty or this experiment's own earlier output (its mark, see
@@ -86,28 +88,37 @@ def run_experiment(
     games are played is a one-line ``UserError``: the runs are kept, and the same command
     writes the report again without playing them. ``device`` ("cpu" or "gpu") overrides the
     file's ``device`` setting.
+
+    ``only`` (run names of the file) plays those runs alone and writes no report (returns
+    None): a run of hours marked ``keep = true`` played over several sittings, its games
+    committed after each (``docs/running.md``). The folder's report may then be of an earlier
+    version of the file: it is not touched, and each run's store still refuses games of other
+    settings.
     """
     say = echo or (lambda _msg: None)
     detail = log or (lambda _msg: None)
     exp = load_experiment(path)
     check_names(exp)
     scale = check_scale(scale)
+    played = exp if only is None else select_runs(exp, only)
     out_dir = Path(out) if out is not None else default_report_dir(exp)
     named = [str(a.get("name") if isinstance(a, dict) else a) for a in exp.analyses]
     owner = Owner("run", exp.name, exp.game, None if scale == 1 else scale)
     # the experiment's own run may replace its quick look (marked with its scale)
     force = force or check_experiment_folder(out_dir, exp, owner, given_out=out is not None,
-                                             restart=restart)
+                                             restart=restart, report=only is None)
     check_output_folder(out_dir, owner, force=force)
     detail(f"validated {exp.path}: {len(exp.runs)} run{'s' if len(exp.runs) != 1 else ''}, "
            f"{exp.total_games:,} games before --scale, analyses "
            f"{', '.join(named) or 'none'}; output {out_dir}")
-    data = simulate_experiment(exp, out_dir, workers=workers, scheduler=scheduler,
+    data = simulate_experiment(played, out_dir, workers=workers, scheduler=scheduler,
                                progress=progress, scale=scale, echo=say, restart=restart,
                                log=log, device=device,
                                # marked once every run is valid: a bad file writes nothing
                                on_validated=lambda: claim_output_folder(out_dir, owner,
                                                                         force=force))
+    if only is not None:
+        return None
     note = repeat_note_for_results(get_game(exp.game), data.results)
     if note is not None:
         say(f"note: {note}")
@@ -161,13 +172,26 @@ def write_experiment_report(data: ExperimentData, out_dir: Path, *,
     return report
 
 
+def select_runs(exp: Experiment, names: Sequence[str]) -> Experiment:
+    """``exp`` with only the runs ``names`` (``tajsim run --only``), in the file's order; a name
+    that is not one of its runs is a one-line ``UserError`` that lists them."""
+    known = [r.name for r in exp.runs]
+    for name in names:
+        if name not in known:
+            raise UserError(f"--only {name!r} is not a run of {exp.path}; expected one of "
+                            f"{', '.join(known)}")
+    return dataclasses.replace(exp, runs=tuple(r for r in exp.runs if r.name in names))
+
+
 def check_experiment_folder(out_dir: Path, exp: Experiment, owner: Owner, *,
-                            given_out: bool = True, restart: bool = False) -> bool:
+                            given_out: bool = True, restart: bool = False,
+                            report: bool = True) -> bool:
     """Refuse, in one ``UserError``, to write ``exp`` at ``owner.scale`` into a folder holding
     this experiment's report made otherwise: a quick look (``--scale`` other than 1) over the
     experiment's own report, over a quick look at another scale (unless ``restart``: played
     again at the new scale), and any run over the report of another version of the experiment
-    file (its stored ``experiment.toml`` says other settings).
+    file (its stored ``experiment.toml`` says other settings; unless ``report`` is False: a
+    run that plays some of the file's runs and writes no report replaces none).
     Returns True where the folder holds this experiment's quick look and the run may replace
     it (the experiment's own run, or ``restart``); False otherwise (the folder is then checked
     as any other, see :func:`check_output_folder`)."""
@@ -186,7 +210,7 @@ def check_experiment_folder(out_dir: Path, exp: Experiment, owner: Owner, *,
                         f"expected --restart to play it again at --scale {owner.scale:g}, or "
                         "another --out")
     stored = out_dir / "experiment.toml"
-    if stored.is_file() and _settings(stored) != _settings(exp.path):
+    if report and stored.is_file() and _settings(stored) != _settings(exp.path):
         raise UserError(f"{where} holds the report of another version of {exp.path} (its "
                         "experiment.toml there has other settings); expected --out DIR for "
                         "this one (or --force to replace that report)")

@@ -2,8 +2,9 @@
 report sections to produce.
 
 This module reads and checks the files and plays their simulations: every run of the file into
-``reports/NAME/runs/<run>/`` (resumable, like ``tajsim simulate --out``), their results
-concatenated. ``tajsim.reporting.experiments.run_experiment`` adds the analyses and the report.
+``reports/NAME/runs/<run>/`` (resumable, like ``tajsim simulate --out``; a run marked ``keep =
+true`` into ``reports/NAME/games/<run>/``, whose games git keeps), their results concatenated.
+``tajsim.reporting.experiments.run_experiment`` adds the analyses and the report.
 The format is described in ``docs/running.md``; ``experiments/default.toml`` is a commented
 example.
 """
@@ -45,7 +46,13 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "compensation": list,
     # Where the games are played ("cpu" or "gpu"); not part of a run's results.
     "device": str,
+    # Store the run's games where git keeps them (RunSpec.folder); not part of its results.
+    "keep": bool,
 }
+#: The folder of an experiment's output that holds its runs, and the one for runs marked
+#: ``keep = true``: ``.gitignore`` ignores the first and keeps the chunks of the second, so a
+#: run of hours can be played over several sittings, each on a fresh clone.
+RUNS_FOLDER, KEPT_RUNS_FOLDER = "runs", "games"
 TOP_KEYS = ("name", "title", "description", "game", "analyses", "simulate", "runs", "matrix",
             "report")
 REPORT_KEYS = ("title", "sections", "skill_reference", "equivalence_margin", "profiles")
@@ -68,6 +75,13 @@ class RunSpec:
     name: str
     params: dict[str, Any]
     variant: str | None = None
+    #: Whether its games are stored where git keeps them (``keep = true``).
+    keep: bool = False
+
+    def folder(self, out_dir: str | Path) -> Path:
+        """Where the run is stored in the experiment's output folder ``out_dir``:
+        ``runs/<name>`` (``games/<name>`` for a kept run)."""
+        return Path(out_dir) / (KEPT_RUNS_FOLDER if self.keep else RUNS_FOLDER) / self.name
 
     def simulate_kwargs(self, scale: float = 1.0) -> dict[str, Any]:
         p = dict(self.params)
@@ -120,6 +134,9 @@ def _check_run_table(path: Path, where: str, table: Any, matrix: bool = False) -
         if key not in RUN_KEYS:
             raise _bad(path, f"{where}.{key}", value,
                        f"one of the keys {', '.join(sorted(RUN_KEYS))}")
+        if matrix and key == "keep":
+            raise _bad(path, f"{where}.{key}", value, "keep in [simulate] or a [[runs]] table "
+                       "(where a run is stored is not a setting to vary)")
         kinds = RUN_KEYS[key]
         values = value if matrix else [value]
         if matrix and (not isinstance(value, list) or not value):
@@ -194,10 +211,11 @@ def load_experiment(path: str | Path) -> Experiment:
             if params["games"] < 1:
                 raise _bad(path, f"{where}.games", params["games"], "at least 1 game")
             variant = params.pop("variant", None)
+            keep = params.pop("keep", False)
             run_name = _run_name(base_name, combo)
             if base_name is None and not combo and len(runs_doc) > 1:
                 run_name = f"run{i}"
-            runs.append(RunSpec(run_name, params, variant))
+            runs.append(RunSpec(run_name, params, variant, keep))
     names = [r.name for r in runs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -303,7 +321,7 @@ def check_experiment(exp: Experiment, out_dir: str | Path | None = None,
             check_device_name(kwargs.pop("device", "cpu"))
             config = RunConfig.make(**kwargs)
             if out_dir is not None:
-                RunStore(Path(out_dir) / "runs" / run.name).check(config)
+                RunStore(run.folder(out_dir)).check(config)
         except UserError as exc:
             raise UserError(f"{exp.path}: run {run.name!r}: {exc}") from None
 
@@ -335,7 +353,8 @@ def simulate_experiment(
     device: str | None = None,
     on_validated: Callable[[], Any] | None = None,
 ) -> ExperimentData:
-    """Play (or resume) every run of ``exp`` into ``out_dir/runs/<run>/``.
+    """Play (or resume) every run of ``exp`` into ``out_dir/runs/<run>/`` (a kept run:
+    ``out_dir/games/<run>/``, see :meth:`RunSpec.folder`).
 
     ``on_validated()`` is called once every run's settings are checked, before anything is
     written (``tajsim run`` marks its output folder there).
@@ -361,7 +380,7 @@ def simulate_experiment(
                         f"({exc.strerror or exc}); expected a folder you can write to") from None
     if restart:
         for run in exp.runs:
-            if discard_run(out_dir / "runs" / run.name):
+            if discard_run(run.folder(out_dir)):
                 say(f"run {run.name}: stored games deleted (--restart)")
     frames, summaries, comps_used, games = [], [], [], 0
     for run in exp.runs:
@@ -372,7 +391,7 @@ def simulate_experiment(
         say(f"run {run.name}: {kwargs['games']:,} games")
         result = run_simulation(
             **kwargs, workers=workers, scheduler=scheduler, progress=progress,
-            out=out_dir / "runs" / run.name, records=True, log=log,
+            out=run.folder(out_dir), records=True, log=log,
         )
         frames.append(result.records)
         summary = result.summary()
@@ -404,10 +423,10 @@ def check_profiles(exp: Experiment) -> None:
 
 
 def read_experiment(exp: Experiment, out_dir: Path) -> ExperimentData:
-    """The stored runs of ``exp`` in ``out_dir/runs/<run>/`` read back as ``simulate_experiment``
-    returns them (``run_id`` / ``variant`` columns, the report's configuration), playing
-    nothing: ``tajsim report`` rewriting an experiment's report in place. ``summaries`` is empty
-    (the run summaries stay in ``summary.csv``).
+    """The stored runs of ``exp`` in their folders of ``out_dir`` read back as
+    ``simulate_experiment`` returns them (``run_id`` / ``variant`` columns, the report's
+    configuration), playing nothing: ``tajsim report`` rewriting an experiment's report in
+    place. ``summaries`` is empty (the run summaries stay in ``summary.csv``).
 
     Raises
     ------
@@ -419,7 +438,7 @@ def read_experiment(exp: Experiment, out_dir: Path) -> ExperimentData:
 
     frames, comps_used, games = [], [], 0
     for run in exp.runs:
-        folder = out_dir / "runs" / run.name
+        folder = run.folder(out_dir)
         if not (folder / "manifest.json").is_file():
             raise UserError(f"{str(out_dir)!r} holds no run {run.name!r} of its experiment; "
                             f"expected every run stored: `tajsim run {exp.path}` plays it")
