@@ -859,3 +859,45 @@ def test_the_chain_games_are_committed_and_their_locks_and_partial_files_are_not
                               "--no-index", *paths], cwd=root,
                              capture_output=True, text=True).stdout.split()
     assert ignored == paths[5:]  # the lock, a file being written, a run's chunks
+
+
+def test_status_reads_where_a_step_stands_and_plays_nothing(fresh_chain, tmp_path):
+    """``--status`` (the design options of ``--resume``): the kept steps, then the next step's
+    looks from the games folder; a whole look's figures are the ones the chain computes there,
+    a look missing a chunk has no verdict; nothing is played or written."""
+    import shutil
+
+    folder = tmp_path / "c"
+    shutil.copytree(fresh_chain, folder)
+    full = pd.read_csv(folder / "chain.csv")
+    # the chain as it stood while step 3 was being played: its games stored, no row yet
+    full.iloc[:2].to_csv(folder / "chain.csv", index=False)
+    before = _contents(folder)
+    res = CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(folder), "--status"])
+    assert res.exit_code == 0, res.output
+    assert _contents(folder) == before
+    lines = res.output.splitlines()
+    assert lines[0].startswith("step 1 (kept)") and lines[1].startswith("step 2 (kept)")
+    step3 = full.iloc[2]
+    assert lines[2].startswith(f"step 3: {step3.weaker} against {step3.stronger}, up to 20 "
+                               "games in 2 looks; stored in ")
+    share = f"{100 * step3.share:.1f}% [{100 * step3.ci_low:.1f}, {100 * step3.ci_high:.1f}]"
+    assert lines[3].startswith("  look 1 of 2: 10 of its 10 games stored; 10 games so far: "
+                               f"{step3.stronger} wins {share} (one-sided p = "
+                               f"{step3.p_value:.2g} against the look's 0.001"), lines[3]
+    assert lines[3].endswith("stops the step: significant") and len(lines) == 4
+    # a chunk short: that look has no verdict
+    done = sorted((folder / "games" / "step-3" / "look-1").rglob("aggregates/chunk-*.npz"))
+    done[0].unlink()
+    res = CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(folder), "--status"])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"look 1 of 2: \d of its 10 games stored \(no verdict: a look counts "
+                     r"when it is whole\)$", res.output.splitlines()[3]), res.output
+    # the next step of the whole chain: nothing stored; another design: one line
+    res = CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(fresh_chain), "--status"])
+    assert res.output.splitlines()[-1] == (
+        f"step 4 (mcts:iterations=64 against mcts:iterations=256): no games stored yet in "
+        f"{fresh_chain / 'games'}")
+    one_line_error(CliRunner().invoke(cli, [*RESUMABLE[:-1], "--out", str(fresh_chain),
+                                            "--status", "--seed", "2"]),
+                   "--status: the chain in", "--seed 1, this command asks for --seed 2")

@@ -73,6 +73,7 @@ from tajsim.analysis.compare import share_interval
 from tajsim.analysis.skill_matches import (
     MatchOutcomes,
     derive_seed,
+    foreign_runs,
     match_block,
     match_runs,
     pair_outcomes,
@@ -90,7 +91,7 @@ __all__ = ["ALPHA", "CHAIN_COLUMNS", "DEFAULT_FACTOR", "DEFAULT_INTERIM_P", "DEF
            "DEFAULT_MARGIN", "ChainLevels", "StepDesign", "StepStatistics", "chain_levels",
            "check_kept_steps", "concat_outcomes", "elo_gap", "one_sided_p", "play_chain",
            "run_chain", "search_strategy", "stage_match", "stage_outcomes", "stage_run_folders",
-           "stage_store", "step_design", "step_statistics"]
+           "stage_store", "step_design", "step_statistics", "stored_step"]
 
 #: The one-sided level of each step's test.
 ALPHA = 0.05
@@ -567,6 +568,74 @@ def stage_run_folders(store: str | Path, game: str, players: int, weaker: str, s
     return [stored_run(folder, game, players, edition, None, index, run)[0]
             for index, run in enumerate(match_runs(weaker, stronger, players, count,
                                                    match_seed))]
+
+
+def stored_step(game: str, players: int, weaker: str, stronger: str, design: StepDesign,
+                step: int, seed: int, store: str | Path, *, edition: str | None = None,
+                margin: float = DEFAULT_MARGIN) -> pd.DataFrame:
+    """Where step ``step`` of a chain played over several sittings stands, read from the
+    chain's games folder ``store`` (:func:`stage_store`), playing nothing (``tajsim chain
+    --status``).
+
+    Returns one row per look that the step plays (int64 ``look``, 1-based; ``games``, the
+    look's new games; ``stored``, of them those whose chunks are finished and verified; bool
+    ``complete``; bool ``foreign``: the look's folder holds games of another design or of other
+    engine code in place of a missing run, games a resumed chain would not use), up to the
+    first complete look that stops the step. A look whose games and
+    every earlier look's are all stored also has the step's figures at that look, from all its
+    games so far (``n``, ``share``, ``ci_low``, ``ci_high``, ``p_value``, ``elo`` and the rest of
+    :class:`StepStatistics`), the look's one-sided ``level`` and ``stops`` (p below it: the step
+    ends there, significant; at the last look, a p above it ends the chain). The figures of a
+    look not yet whole are NaN: a partial look is no verdict.
+
+    Raises
+    ------
+    UserError
+        A stored chunk fails verification (named, with how to repair it).
+    """
+    from tajsim.running.records import concat_results
+    from tajsim.running.run_reading import load_results, run_status
+
+    increments = design.increments()
+    rows: list[dict[str, Any]] = []
+    parts: list[MatchOutcomes] = []
+    for stage in range(design.looks):
+        count, match_seed = stage_match(design, step, stage, seed)
+        folder = stage_store(store, step, stage)
+        assert folder is not None
+        runs = match_runs(weaker, stronger, players, count, match_seed)
+        folders = [stored_run(folder, game, players, edition, None, index, run)[0]
+                   for index, run in enumerate(runs)]
+        stored, complete, foreign = 0, True, False
+        for run_folder in folders:
+            if (run_folder / "manifest.json").is_file():
+                status = run_status(run_folder)
+                stored += status.games_finished
+                complete = complete and status.complete
+            else:
+                complete = False
+                foreign = foreign or bool(foreign_runs(run_folder))
+        row: dict[str, Any] = {"look": stage + 1, "games": increments[stage],
+                               "stored": stored, "complete": complete, "foreign": foreign,
+                               "level": design.level(stage), "stops": False}
+        if complete and len(parts) == stage:
+            results = concat_results([load_results(f) for f in folders],
+                                     run_ids=[run.run_id for run in runs])
+            parts.append(pair_outcomes(results, weaker, stronger))
+            out = concat_outcomes(parts)
+            stats = step_statistics(1.0 - out.share_a, out.a_won, out.first_seat,
+                                    tied=out.a_won & out.b_won, margin=margin)
+            row.update(asdict(stats))
+            row["stops"] = bool(np.isfinite(stats.p_value) and stats.p_value < row["level"])
+        rows.append(row)
+        if row["stops"]:
+            break
+    table = pd.DataFrame(rows)
+    for name in StepStatistics.__dataclass_fields__:
+        if name not in table:
+            table[name] = np.nan
+    # a look's decision is ``stops`` at its own level, not StepStatistics' test at alpha
+    return table.drop(columns="significant")
 
 
 def play_chain(game: str, players: int | None = None, start: str | None = None, *,

@@ -152,7 +152,7 @@ def stored_run(store: str | Path, game: str, players: int, edition: str | None,
     return Path(store) / f"run-{index}-{key}", chunk_size
 
 
-def _other_runs(folder: Path) -> list[Path]:
+def foreign_runs(folder: Path) -> list[Path]:
     """The run folders of ``folder``'s parent with ``folder``'s index and another key."""
     index = folder.name.rsplit("-", 1)[0] + "-"
     parent = folder.parent
@@ -182,7 +182,7 @@ def play_match(game: str, players: int, a: str, b: str, games: int, seed: int, *
         out = chunk_size = None
         if store is not None:
             out, chunk_size = stored_run(store, game, players, edition, options, index, run)
-            other = _other_runs(out)
+            other = foreign_runs(out)
             if other and not out.exists():
                 warnings.warn(f"{out.parent} holds the games of run {index} played with "
                               f"another design or other engine code ({other[0].name}); they "

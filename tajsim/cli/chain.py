@@ -71,7 +71,8 @@ def _edition_name(spec: GameSpec, edition: str | None) -> str:
                                             else spec.default_edition)]
 
 
-def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -> None:
+def check_same_design(earlier: dict[str, Any], folder: Path, asked: str = "--resume",
+                      **requested: Any) -> None:
     """That the chain in ``folder`` (its "Made with" options, :func:`read_chain`) was played
     with the ``requested`` design (``game``, ``players``, ``start``, ``games``, ``looks``,
     ``interim_p``, ``factor``, ``seed``, ``edition``); a one-line ``UserError`` naming the first
@@ -97,10 +98,81 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
             continue
         was, now = text(name, before.get(name)), text(name, requested[name])
         if was != now:
-            raise UserError(f"--resume: the chain in {folder} was played with {flag} {was}, "
+            raise UserError(f"{asked}: the chain in {folder} was played with {flag} {was}, "
                             f"this command asks for {flag} {now}; expected the earlier "
                             "chain's design (every option but --max-steps, --workers, --out "
                             "and --store as its chain.md's Made with line gives it)")
+
+
+def step_line(r: pd.Series, kept: str = "") -> str:
+    """A chain table row as ``tajsim chain`` prints it."""
+    verdict = f"{'significant' if r.significant else 'not significant'} at {r.level:g}"
+    at = f" at look {r.look} of {r.looks}" if r.looks > 1 else ""
+    return (f"step {r.step}{kept}{at}: {r.stronger} wins {100 * r.share:.1f}% "
+            f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] against {r.weaker} "
+            f"(n = {r.n:,}, one-sided p = {r.p_value:.2g}; Elo gap {r.elo:+.0f} "
+            f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]; upsets "
+            f"{100 * r.upset_rate:.1f}%): {verdict}")
+
+
+def show_status(echo: Echo, spec: GameSpec, players: int, start: str, *, games: int,
+                looks: int, interim_p: float, factor: float, seed: int, edition: str | None,
+                folder: Path, store: str | None) -> None:
+    """``tajsim chain --status``: the chain's kept steps (its ``chain.csv``, same design
+    checked) and where its next step stands in the games folder, look by look (games stored;
+    a whole look's figures and whether it stops the step), playing nothing and writing
+    nothing."""
+    from tajsim.analysis.skill_chain import chain_levels, step_design, stored_step
+    from tajsim.analysis.skill_matches import match_block
+    from tajsim.reporting.skill_chain_sections import read_chain
+
+    design = step_design(games, match_block(players), looks, interim_p=interim_p)
+    steps = 0
+    if (folder / "chain.csv").exists():
+        stored = read_chain(folder)
+        check_same_design(stored.options, folder, "--status", game=spec.name, players=players,
+                          start=start, games=games, looks=looks, interim_p=interim_p,
+                          factor=factor, seed=seed, edition=_edition_name(spec, edition))
+        if store is None and stored.options.get("store") is not None:
+            store = stored.options["store"]
+        for _, r in stored.table.iterrows():
+            echo.say(step_line(r, " (kept)"))
+        steps = len(stored.table)
+        if not stored.table.iloc[-1].significant:
+            echo.say(f"the chain has ended: step {steps} is not significant")
+            return
+    step = steps + 1
+    levels = chain_levels(spec, start, factor=factor, max_steps=step)
+    if len(levels.budgets) - 1 < step:
+        echo.say(f"the chain has ended: the budget after {levels.labels[-1]} leaves "
+                 f"{levels.param}'s range")
+        return
+    weaker, stronger = levels.labels[step - 1], levels.labels[step]
+    games_store = games_folder(store, folder)
+    if games_store is None or not (games_store / f"step-{step}").is_dir():
+        echo.say(f"step {step} ({weaker} against {stronger}): no games stored yet"
+                 + ("" if games_store is None else f" in {games_store}"))
+        return
+    table = stored_step(spec.name, players, weaker, stronger, design, step, seed, games_store,
+                        edition=edition)
+    echo.say(f"step {step}: {weaker} against {stronger}, up to {design.stages[-1]:,} games in "
+             f"{design.looks} looks; stored in {games_store}:")
+    for _, r in table.iterrows():
+        head = (f"  look {r.look} of {design.looks}: {r.stored:,} of its {r.games:,} games "
+                "stored")
+        if r.complete and r.n == r.n:  # whole, with every earlier look: its figures
+            goes = ("stops the step: significant" if r.stops else
+                    "ends the chain: not significant" if r.look == design.looks else
+                    "not below it: the step goes on")
+            echo.say(f"{head}; {int(r.n):,} games so far: {stronger} wins {100 * r.share:.1f}% "
+                     f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] (one-sided p = "
+                     f"{r.p_value:.2g} against the look's {r.level:g}; Elo gap {r.elo:+.0f} "
+                     f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]): {goes}")
+        else:
+            echo.say(head + (" (no verdict: a look counts when it is whole)"
+                             if 0 < r.stored else "")
+                     + ("; its folder holds games of another design or other engine code, "
+                        "which the chain does not use" if r.foreign else ""))
 
 
 @click.command("chain")
@@ -144,11 +216,14 @@ def check_same_design(earlier: dict[str, Any], folder: Path, **requested: Any) -
                    "design (every option but --max-steps, --workers, --out, --store), its steps "
                    "kept, not played again; play goes on at the next step with the seeds the "
                    "chain played in one go uses, up to a larger --max-steps.")
+@click.option("--status", is_flag=True,
+              help="Play nothing: print the chain's kept steps and where its next step stands "
+                   "in the games folder, look by look (the same design options as --resume).")
 @verbosity_options
 def command(game: str, players: int | None, start: str | None, games: int, looks: int,
             interim_p: float, max_steps: int, factor: float, edition: str | None, seed: int,
             workers: int | None, out: str | None, force: bool, store: str | None, resume: bool,
-            quiet: bool, verbose: bool) -> None:
+            status: bool, quiet: bool, verbose: bool) -> None:
     """Skill chain: the game's search at 4 times the budget per level, each step played head
     to head in every seating, until a step's gain is not significant (one-sided score test at
     5%; each step in --looks group-sequential looks, stopping early as significant below
@@ -195,17 +270,15 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     design = step_design(games, match_block(players), looks, interim_p=interim_p)
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
+    if status:
+        show_status(echo, spec, players, levels.labels[0], games=games, looks=looks,
+                    interim_p=interim_p, factor=factor, seed=seed, edition=edition,
+                    folder=folder, store=store)
+        return
     check_chain_folder(folder, force, resume)
 
     def say_step(r: pd.Series, kept: str = "") -> None:
-        verdict = (f"{'significant' if r.significant else 'not significant'} at "
-                   f"{r.level:g}")
-        at = f" at look {r.look} of {r.looks}" if r.looks > 1 else ""
-        echo.say(f"step {r.step}{kept}{at}: {r.stronger} wins {100 * r.share:.1f}% "
-                 f"[{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] against {r.weaker} "
-                 f"(n = {r.n:,}, one-sided p = {r.p_value:.2g}; Elo gap {r.elo:+.0f} "
-                 f"[{r.elo_ci_low:+.0f}, {r.elo_ci_high:+.0f}]; upsets "
-                 f"{100 * r.upset_rate:.1f}%): {verdict}")
+        echo.say(step_line(r, kept))
 
     kept = None
     earlier: dict[str, float | int | None] = {}
