@@ -292,6 +292,15 @@ def test_a_kept_run_is_stored_where_git_keeps_it_and_played_alone_with_only(tmp_
     assert (out / "games" / "long" / "manifest.json").is_file()
     assert not (out / "runs").exists() and not (out / "report.md").exists()
     kept = _stamps(out / "games" / "long" / "chunks")
+    # --status plays and writes nothing: where each run stands
+    before = _stamps(out)
+    res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "--status"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines() == [
+        f"run cheap: not played (12 games) in {out / 'runs' / 'cheap'}",
+        f"run long: complete run: 1 of 1 chunks (12 games) in {out / 'games' / 'long'} (kept: "
+        "git keeps its games)"]
+    assert _stamps(out) == before
     res = CliRunner().invoke(cli, ["run", str(path), "--out", str(out), "-w", "1", "-q"],
                              catch_exceptions=False)
     assert res.exit_code == 0, res.output

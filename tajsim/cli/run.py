@@ -29,9 +29,11 @@ from tajsim.errors import UserError
 @click.option("--only", multiple=True, metavar="RUN",
               help="Play only the run RUN of the file (repeatable) and write no report: a run "
                    "of hours marked keep = true, played over several sittings (docs/running.md).")
+@click.option("--status", is_flag=True,
+              help="Play nothing: say how much of each run of the file is stored in --out.")
 @run_options
-def command(experiment, out, scale, restart, force, only, device, scheduler, workers, quiet,
-            verbose) -> None:
+def command(experiment, out, scale, restart, force, only, status, device, scheduler, workers,
+            quiet, verbose) -> None:
     """Run EXPERIMENT (a TOML file such as experiments/default.toml) into reports/NAME/
     (reports/GAME/NAME/ for a game other than Taj Mahal).
 
@@ -42,9 +44,13 @@ def command(experiment, out, scale, restart, force, only, device, scheduler, wor
     unless --force. With --only, the named runs alone are played (resumed) and no report is
     written.
     """
-    from tajsim.reporting.experiments import run_experiment
+    from tajsim.reporting.experiments import experiment_status, run_experiment
 
     echo = Echo(quiet, verbose)
+    if status:
+        for line in experiment_status(experiment, out):
+            echo.say(line)
+        return
     progress_lines = Echo(quiet, verbose, err=True)  # "run NAME: N games" on stderr
     workers = check_workers(workers)
     if scheduler is not None and workers is not None:

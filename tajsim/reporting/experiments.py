@@ -31,6 +31,7 @@ from tajsim.reporting.sections import section_names
 from tajsim.running.experiments import (
     Experiment,
     ExperimentData,
+    check_experiment,
     check_scale,
     load_experiment,
     simulate_experiment,
@@ -125,6 +126,28 @@ def run_experiment(
     report = write_experiment_report(data, out_dir, echo=echo, log=log)
     detail(f"report: {report} and {report.with_suffix('.html')}, figures and tables beside it")
     return report
+
+
+def experiment_status(path: str | Path, out: str | Path | None = None) -> list[str]:
+    """``tajsim run FILE --status``: a line per run of the experiment file ``path`` saying how
+    much of it is stored in ``out`` (default ``reports/<name>``), and where (``runs/`` or, for
+    a kept run, ``games/``), its finished chunks verified; a run stored with other settings is
+    the one-line ``UserError`` a resume would give. Plays and writes nothing."""
+    from tajsim.running.run_reading import run_status
+
+    exp = load_experiment(path)
+    out_dir = Path(out) if out is not None else default_report_dir(exp)
+    check_experiment(exp, out_dir)
+    lines = []
+    for run in exp.runs:
+        folder = run.folder(out_dir)
+        where = f"{folder}{' (kept: git keeps its games)' if run.keep else ''}"
+        if not (folder / "manifest.json").is_file():
+            lines.append(f"run {run.name}: not played ({run.params['games']:,} games) in {where}")
+            continue
+        status = run_status(folder)
+        lines.append(f"run {run.name}: {status.describe()} in {where}")
+    return lines
 
 
 def write_experiment_report(data: ExperimentData, out_dir: Path, *,
