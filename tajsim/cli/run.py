@@ -48,7 +48,7 @@ def command(experiment, out, scale, restart, force, only, status, device, schedu
 
     echo = Echo(quiet, verbose)
     if status:
-        for line in experiment_status(experiment, out):
+        for line in experiment_status(experiment, out, scale):
             echo.say(line)
         return
     progress_lines = Echo(quiet, verbose, err=True)  # "run NAME: N games" on stderr

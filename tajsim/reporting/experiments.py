@@ -128,22 +128,27 @@ def run_experiment(
     return report
 
 
-def experiment_status(path: str | Path, out: str | Path | None = None) -> list[str]:
+def experiment_status(path: str | Path, out: str | Path | None = None,
+                      scale: float = 1.0) -> list[str]:
     """``tajsim run FILE --status``: a line per run of the experiment file ``path`` saying how
     much of it is stored in ``out`` (default ``reports/<name>``), and where (``runs/`` or, for
     a kept run, ``games/``), its finished chunks verified; a run stored with other settings is
-    the one-line ``UserError`` a resume would give. Plays and writes nothing."""
+    the one-line ``UserError`` a resume would give (``scale``: of a quick look's runs). Plays
+    and writes nothing."""
     from tajsim.running.run_reading import run_status
 
     exp = load_experiment(path)
+    scale = check_scale(scale)
     out_dir = Path(out) if out is not None else default_report_dir(exp)
-    check_experiment(exp, out_dir)
+    check_experiment(exp, out_dir, scale)
     lines = []
     for run in exp.runs:
         folder = run.folder(out_dir)
         where = f"{folder}{' (kept: git keeps its games)' if run.keep else ''}"
         if not (folder / "manifest.json").is_file():
-            lines.append(f"run {run.name}: not played ({run.params['games']:,} games) in {where}")
+            games = run.simulate_kwargs(scale)["games"]
+            lines.append(f"run {run.name}: not played ({games:,} game{'s' * (games != 1)}) "
+                         f"in {where}")
             continue
         status = run_status(folder)
         lines.append(f"run {run.name}: {status.describe()} in {where}")
