@@ -160,7 +160,7 @@ def show_status(echo: Echo, spec: GameSpec, players: int, start: str, *, games: 
     for _, r in table.iterrows():
         head = (f"  look {r.look} of {design.looks}: {r.stored:,} of its {r.games:,} games "
                 "stored")
-        if r.complete and r.n == r.n:  # whole, with every earlier look: its figures
+        if r.complete and r.n > 0:  # whole, with every earlier look (else NaN): figures
             goes = ("stops the step: significant" if r.stops else
                     "ends the chain: not significant" if r.look == design.looks else
                     "not below it: the step goes on")
