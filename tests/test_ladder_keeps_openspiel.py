@@ -85,6 +85,10 @@ def _store(doc, shipped: LadderData, change) -> None:
      "row 2 was played with --game tajmahal; this ladder has --game maharani"),
     (lambda d: d.openspiel[0].pop("share"), "row 1 has no valid 'share' (got None)"),
     (lambda d: d.openspiel[0].update(ci=[0.1]), "row 1 has no valid 'ci' (got [0.1])"),
+    # a long bad value is cut, so the warning stays one readable line
+    (lambda d: d.openspiel[0].update(ci=list(range(40))),
+     "row 1 has no valid 'ci' (got [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, "
+     "16...)"),
 ])
 def test_tables_of_another_ladder_or_malformed_are_dropped_with_one_line(ladder, change, why):
     doc, shipped = ladder

@@ -15,7 +15,7 @@ import numpy as np
 
 from tajsim.engine.base_game import BaseGame, GameRecord
 from tajsim.engine.spec import GameSpec
-from tajsim.errors import UserError
+from tajsim.errors import UserError, shown
 from tajsim.games.registry import get_game
 from tajsim.strategies.python_policy import load_policy_file
 
@@ -159,18 +159,18 @@ def replay_record(record: GameRecord | str, upto: int | None = None) -> BaseGame
     ``record`` is a :class:`GameRecord` (``GameRecord.load(path)`` reads a saved one,
     ``GameRecord.from_json(text)`` parses one) or the JSON text of one (what
     ``game.record().to_json()`` gives); anything else is a one-line ``UserError``."""
-    shown = repr(record) if len(repr(record)) <= 60 else repr(record)[:57] + "..."
+    bad = shown(record)
     if isinstance(record, (str, bytes)):
         text = record.decode(errors="replace") if isinstance(record, bytes) else record
         try:
             record = GameRecord.from_json(text)
         except UserError as exc:
             reason = str(exc).removeprefix("not a tajsim game record: ")
-            raise UserError(f"replay_record({shown}): not a game record ({reason}); expected a "
+            raise UserError(f"replay_record({bad}): not a game record ({reason}); expected a "
                             "GameRecord or the JSON text of one (GameRecord.from_json(text) "
                             "parses it, GameRecord.load(path) reads a saved one)") from None
     if not isinstance(record, GameRecord):
-        raise UserError(f"replay_record({shown}): not a game record; expected a GameRecord "
+        raise UserError(f"replay_record({bad}): not a game record; expected a GameRecord "
                         "(GameRecord.from_json(text) parses the JSON text of one, "
                         "GameRecord.load(path) reads a saved one)")
     if upto is not None and (not isinstance(upto, (int, np.integer)) or isinstance(upto, bool)

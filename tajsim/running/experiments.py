@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from tajsim.errors import UserError
+from tajsim.errors import UserError, shown
 from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.running.config import RunConfig, merge_compensation, resolve_components
 from tajsim.running.executors import check_workers
@@ -117,11 +117,8 @@ class Experiment:
 
 
 def _bad(path: Path, where: str, value: Any, expected: str) -> UserError:
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
     where = f" {where}:" if where else ""
-    return UserError(f"{path}:{where} {shown}, expected {expected}")
+    return UserError(f"{path}:{where} {shown(value)}, expected {expected}")
 
 
 def _check_run_table(path: Path, where: str, table: Any, matrix: bool = False) -> dict:

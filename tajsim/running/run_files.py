@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tajsim.errors import cut
+
 MANIFEST = "manifest.json"
 FORMAT = 1
 CHECK_SUFFIX = ".check.json"
@@ -113,5 +115,4 @@ def pid_alive(pid: int) -> bool:
 
 
 def show_json(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cut(json.dumps(value))

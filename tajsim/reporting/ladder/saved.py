@@ -11,7 +11,7 @@ from dataclasses import asdict, fields
 from numbers import Real
 from pathlib import Path
 
-from tajsim.errors import UserError
+from tajsim.errors import UserError, shown
 from tajsim.games.registry import DEFAULT_GAME, get_game
 from tajsim.reporting.ladder.config import LadderData
 
@@ -36,7 +36,8 @@ def load_json(path: str | Path) -> LadderData:
     known = {f.name for f in fields(LadderData)}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise UserError(f"{path} is not a saved ladder: unknown key {unknown[0]!r}; {expected}")
+        raise UserError(f"{path} is not a saved ladder: unknown key {shown(unknown[0])}; "
+                        f"{expected}")
     try:
         return LadderData(**data)
     except TypeError as exc:
@@ -62,9 +63,9 @@ def _not_kept(old: LadderData, data: LadderData) -> str | None:
         for key, kind in _ROW_KEYS.items():
             value = row.get(key)
             if not isinstance(value, kind) or isinstance(value, bool):
-                return f"row {k} has no valid {key!r} (got {value!r})"
+                return f"row {k} has no valid {key!r} (got {shown(value)})"
         if len(row["ci"]) != 2 or not all(isinstance(x, Real) for x in row["ci"]):
-            return f"row {k} has no valid 'ci' (got {row['ci']!r})"
+            return f"row {k} has no valid 'ci' (got {shown(row['ci'])})"
     game = data.config.get("game") or DEFAULT_GAME
     saved_game = old.config.get("game") or DEFAULT_GAME
     if saved_game != game:
