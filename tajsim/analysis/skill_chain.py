@@ -594,6 +594,7 @@ def stored_step(game: str, players: int, weaker: str, stronger: str, design: Ste
         A stored chunk fails verification (named, with how to repair it).
     """
     from tajsim.running.records import concat_results
+    from tajsim.running.run_files import MANIFEST
     from tajsim.running.run_reading import load_results, run_status
 
     increments = design.increments()
@@ -608,7 +609,7 @@ def stored_step(game: str, players: int, weaker: str, stronger: str, design: Ste
                    for index, run in enumerate(runs)]
         stored, complete, foreign = 0, True, False
         for run_folder in folders:
-            if (run_folder / "manifest.json").is_file():
+            if (run_folder / MANIFEST).is_file():
                 status = run_status(run_folder)
                 stored += status.games_finished
                 complete = complete and status.complete

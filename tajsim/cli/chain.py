@@ -25,6 +25,7 @@ from tajsim.errors import UserError
 if TYPE_CHECKING:  # pandas loads only when a chain runs, not for tajsim --help
     import pandas as pd
 
+    from tajsim.analysis.skill_chain import StepDesign
     from tajsim.engine.spec import GameSpec
 
 #: The files a chain writes (a folder holding anything else is refused without --force); games/
@@ -115,18 +116,16 @@ def step_line(r: pd.Series, kept: str = "") -> str:
             f"{100 * r.upset_rate:.1f}%): {verdict}")
 
 
-def show_status(echo: Echo, spec: GameSpec, players: int, start: str, *, games: int,
-                looks: int, interim_p: float, factor: float, seed: int, edition: str | None,
-                folder: Path, store: str | None) -> None:
+def show_status(echo: Echo, spec: GameSpec, players: int, start: str, *, design: StepDesign,
+                games: int, looks: int, interim_p: float, factor: float, seed: int,
+                edition: str | None, folder: Path, store: str | None) -> None:
     """``tajsim chain --status``: the chain's kept steps (its ``chain.csv``, same design
     checked) and where its next step stands in the games folder, look by look (games stored;
     a whole look's figures and whether it stops the step), playing nothing and writing
     nothing."""
-    from tajsim.analysis.skill_chain import chain_levels, step_design, stored_step
-    from tajsim.analysis.skill_matches import match_block
+    from tajsim.analysis.skill_chain import chain_levels, stored_step
     from tajsim.reporting.skill_chain_sections import read_chain
 
-    design = step_design(games, match_block(players), looks, interim_p=interim_p)
     steps = 0
     if (folder / "chain.csv").exists():
         stored = read_chain(folder)
@@ -271,9 +270,9 @@ def command(game: str, players: int | None, start: str | None, games: int, looks
     levels = chain_levels(spec, start, factor=factor, max_steps=max_steps)  # checks the start
     folder = Path(out) if out is not None else report_dir(spec.name, f"chain_{players}p")
     if status:
-        show_status(echo, spec, players, levels.labels[0], games=games, looks=looks,
-                    interim_p=interim_p, factor=factor, seed=seed, edition=edition,
-                    folder=folder, store=store)
+        show_status(echo, spec, players, levels.labels[0], design=design, games=games,
+                    looks=looks, interim_p=interim_p, factor=factor, seed=seed,
+                    edition=edition, folder=folder, store=store)
         return
     check_chain_folder(folder, force, resume)
 

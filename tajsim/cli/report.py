@@ -22,6 +22,7 @@ import pandas as pd
 
 from tajsim.cli.options import Echo, on_interrupt, verbosity_options
 from tajsim.errors import UserError
+from tajsim.running.run_files import MANIFEST
 
 __all__ = ["command", "find_config", "read_results"]
 
@@ -83,7 +84,7 @@ def _written_by_tajsim(folder: Path) -> bool:
     if (folder / "aggregates").is_dir():
         return True
     try:
-        return "code" in json.loads((folder / "manifest.json").read_text())
+        return "code" in json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError, TypeError):
         return True  # unreadable: load_results says so in one line
 
@@ -110,7 +111,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
                         "directory of Parquet files or a CSV file")
     try:
         if p.is_dir():
-            runs = sorted({m.parent for m in p.rglob("manifest.json")
+            runs = sorted({m.parent for m in p.rglob(MANIFEST)
                            if not any(part.startswith(".") for part in m.parts)
                            and _written_by_tajsim(m.parent)})
             if runs:
@@ -239,7 +240,7 @@ def find_config(results_path: str | Path) -> dict[str, Any]:
     an empty dict."""
     p = Path(results_path)
     folder = p if p.is_dir() else p.parent
-    for name in ("manifest.json", "config.json", "config.toml"):
+    for name in (MANIFEST, "config.json", "config.toml"):
         candidate = folder / name
         if candidate.is_file():
             return _read_config_file(candidate)
@@ -253,7 +254,7 @@ def recorded_games(results: str | Path) -> dict[str, Path]:
     if not p.is_dir():
         return {}
     found: dict[str, Path] = {}
-    for manifest in sorted(p.rglob("manifest.json")):
+    for manifest in sorted(p.rglob(MANIFEST)):
         if any(part.startswith(".") for part in manifest.relative_to(p).parts):
             continue
         try:
@@ -512,7 +513,7 @@ def _without_records(results: Path) -> bool:
     """Whether ``results`` is a run directory that ``tajsim simulate --no-records`` wrote (its
     manifest says ``records: false``): it has sums, no per-game rows."""
     try:
-        manifest = json.loads((results / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads((results / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False  # not a run directory, or an unreadable one: read_results says which
     return isinstance(manifest, dict) and isinstance(manifest.get("config"), dict) \

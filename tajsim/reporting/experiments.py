@@ -37,7 +37,7 @@ from tajsim.running.experiments import (
     simulate_experiment,
 )
 from tajsim.running.repeats import repeat_note_for_results
-from tajsim.running.run_files import atomic_write
+from tajsim.running.run_files import MANIFEST, atomic_write
 
 __all__ = ["check_names", "run_experiment", "write_experiment_report"]
 
@@ -145,7 +145,7 @@ def experiment_status(path: str | Path, out: str | Path | None = None,
     for run in exp.runs:
         folder = run.folder(out_dir)
         where = f"{folder}{' (kept: git keeps its games)' if run.keep else ''}"
-        if not (folder / "manifest.json").is_file():
+        if not (folder / MANIFEST).is_file():
             games = run.simulate_kwargs(scale)["games"]
             lines.append(f"run {run.name}: not played ({games:,} game{'s' * (games != 1)}) "
                          f"in {where}")

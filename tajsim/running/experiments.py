@@ -29,6 +29,7 @@ from tajsim.running.config import RunConfig, merge_compensation, resolve_compone
 from tajsim.running.executors import check_workers
 from tajsim.running.gpu import check_device_name
 from tajsim.running.records import concat_results
+from tajsim.running.run_files import MANIFEST
 from tajsim.running.simulate import run_simulation
 from tajsim.running.store import RunStore, discard_run
 
@@ -436,7 +437,7 @@ def read_experiment(exp: Experiment, out_dir: Path) -> ExperimentData:
     frames, comps_used, games = [], [], 0
     for run in exp.runs:
         folder = run.folder(out_dir)
-        if not (folder / "manifest.json").is_file():
+        if not (folder / MANIFEST).is_file():
             raise UserError(f"{str(out_dir)!r} holds no run {run.name!r} of its experiment; "
                             f"expected every run stored: `tajsim run {exp.path}` plays it")
         frames.append(load_results(folder))
