@@ -759,7 +759,7 @@ def test_the_documented_resume_commands_extend_the_shipped_chains():
     text = (REPORTS.parent / "docs/running.md").read_text()
     commands = [line for line in text.splitlines()
                 if line.startswith("tajsim chain ") and line.endswith(" --resume")]
-    assert len(commands) == 3
+    assert len(commands) == 2
     for command in commands:
         options = _made_with_options(command.removesuffix(" --resume"), "docs/running.md")
         stored = read_chain(REPORTS.parent / options["out"])
