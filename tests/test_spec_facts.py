@@ -107,6 +107,10 @@ def test_a_game_class_no_spec_binds_says_so():
         _ = unbound.spec
     with pytest.raises(AttributeError, match="Elsewhere is bound to no game spec"):
         _ = type("Elsewhere", (BaseGame,), {}).title
+    # under tajsim.games/ but in no wing: no spec module to import, the same message
+    wingless = type("Wingless", (BaseGame,), {"__module__": "tajsim.games.nosuchwing.engine.x"})
+    with pytest.raises(AttributeError, match="Wingless is bound to no game spec"):
+        _ = wingless.spec
 
 
 def test_a_record_with_actions_names_its_game():

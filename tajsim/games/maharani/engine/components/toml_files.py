@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tajsim.errors import shown
 from tajsim.games.maharani.engine import enums as E
 from tajsim.games.maharani.engine.components.model import ComponentError, Components
 from tajsim.games.maharani.engine.components.patterns import (
@@ -64,11 +65,6 @@ class _Problems:
         self.out.append(" ".join(line.split()))
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -98,7 +94,7 @@ def detect_kind(doc: dict[str, Any]) -> str | None:
 
 def _check_keys(pb: _Problems, where: str, table: Any, allowed: Iterable[str]) -> bool:
     if not isinstance(table, dict):
-        pb.add(where, f"{_show(table)} is not a table, expected a table")
+        pb.add(where, f"{shown(table)} is not a table, expected a table")
         return False
     allowed = tuple(allowed)
     for key in table:
@@ -117,13 +113,13 @@ def _check_provenance(pb: _Problems, doc: dict[str, Any], required: Iterable[str
     for key in required:
         value = prov.get(key)
         if not isinstance(value, str) or not value.startswith(_PREFIXES):
-            pb.add(f"provenance.{key}", f"{_show(value)}, expected a string starting with "
+            pb.add(f"provenance.{key}", f"{shown(value)}, expected a string starting with "
                    "'sourced:' or 'reconstructed:'")
     for key, value in prov.items():
         if isinstance(value, str):
             out[key] = value
             if key not in required and not value.startswith(_PREFIXES):
-                pb.add(f"provenance.{key}", f"{_show(value)}, expected a string starting "
+                pb.add(f"provenance.{key}", f"{shown(value)}, expected a string starting "
                        "with 'sourced:' or 'reconstructed:'")
     return out
 
@@ -159,7 +155,7 @@ def _parse_marks(pb: _Problems, where: str, value: Any, words: dict[str, int],
     expected = f"{central!r} alone or one or two of " + ", ".join(
         repr(w) for w in words if w != central)
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        pb.add(where, f"{_show(value)}, expected a non-empty list: {expected}")
+        pb.add(where, f"{shown(value)}, expected a non-empty list: {expected}")
         return None
     marks = 0
     for v in value:
@@ -171,11 +167,11 @@ def _parse_marks(pb: _Problems, where: str, value: Any, words: dict[str, int],
             return None
         marks |= words[v]
     if marks & E.MARK_CENTRE and marks != E.MARK_CENTRE:
-        pb.add(where, f"{_show(value)} mixes a central column with half columns, expected "
+        pb.add(where, f"{shown(value)} mixes a central column with half columns, expected "
                f"{expected}")
         return None
     if bin(marks & E.EDGE_MASK).count("1") > 2:
-        pb.add(where, f"{_show(value)} has {bin(marks).count('1')} half columns, expected "
+        pb.add(where, f"{shown(value)} has {bin(marks).count('1')} half columns, expected "
                f"{expected} (no tile shows more than two)")
         return None
     return marks
@@ -187,11 +183,11 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
     prov = _check_provenance(pb, doc, BOARD_PROVENANCE_KEYS)
     name = doc.get("name", "")
     if not isinstance(name, str):
-        pb.add("name", f"{_show(name)}, expected a string")
+        pb.add("name", f"{shown(name)}, expected a string")
         name = ""
     quarters = doc.get("quarter")
     if not isinstance(quarters, list) or len(quarters) != E.N_QUARTERS:
-        n = len(quarters) if isinstance(quarters, list) else _show(quarters)
+        n = len(quarters) if isinstance(quarters, list) else shown(quarters)
         pb.add("quarter", f"{n} [[quarter]] tables, expected exactly {E.N_QUARTERS}")
         return None
     qnames: list[str] = []
@@ -207,14 +203,14 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
             continue
         qname = q.get("name")
         if not isinstance(qname, str) or not qname.strip():
-            pb.add(f"{where_q}.name", f"{_show(qname)}, expected a non-empty string")
+            pb.add(f"{where_q}.name", f"{shown(qname)}, expected a non-empty string")
             qname = f"#{qi}"
         elif qname in qnames:
             pb.add(f"{where_q}.name", f"duplicate quarter name {qname!r}, expected unique names")
         qnames.append(qname)
         spaces = q.get("spaces")
         if not isinstance(spaces, list) or not spaces:
-            pb.add(f"{where_q}.spaces", f"{_show(spaces)}, expected a non-empty list of "
+            pb.add(f"{where_q}.spaces", f"{shown(spaces)}, expected a non-empty list of "
                    "{ id, row, col, columns } tables")
             continue
         for si, sp in enumerate(spaces):
@@ -223,7 +219,7 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
                 continue
             sid = sp.get("id")
             if not isinstance(sid, str) or not sid.strip():
-                pb.add(f"{where}.id", f"{_show(sid)}, expected a non-empty string")
+                pb.add(f"{where}.id", f"{shown(sid)}, expected a non-empty string")
                 continue
             where = f"space {sid}"
             if sid in ids:
@@ -233,7 +229,7 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
             bad = False
             for key, v in (("row", r), ("col", c)):
                 if not is_int(v) or not 0 <= v < E.GRID:
-                    pb.add(f"{where}.{key}", f"{_show(v)}, expected an integer 0..{E.GRID - 1}")
+                    pb.add(f"{where}.{key}", f"{shown(v)}, expected an integer 0..{E.GRID - 1}")
                     bad = True
             if bad:
                 continue
@@ -257,11 +253,11 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
     walls: list[tuple[int, int]] = []
     raw_walls = doc.get("walls", [])
     if not isinstance(raw_walls, list):
-        pb.add("walls", f"{_show(raw_walls)}, expected a list of [space id, space id] pairs")
+        pb.add("walls", f"{shown(raw_walls)}, expected a list of [space id, space id] pairs")
         raw_walls = []
     for wi, w in enumerate(raw_walls):
         if (not isinstance(w, list) or len(w) != 2 or not all(isinstance(x, str) for x in w)):
-            pb.add(f"walls[{wi}]", f"{_show(w)}, expected a pair of space ids")
+            pb.add(f"walls[{wi}]", f"{shown(w)}, expected a pair of space ids")
             continue
         if w[0] not in index or w[1] not in index:
             bad_id = w[0] if w[0] not in index else w[1]
@@ -315,13 +311,13 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
             expected = f"the 4 quarter names in some order ({', '.join(qnames)})"
             if not isinstance(row, list) or len(row) != 4 or not all(
                     isinstance(x, str) for x in row):
-                pb.add(f"turntable.{side}", f"{_show(row)}, expected {expected}")
+                pb.add(f"turntable.{side}", f"{shown(row)}, expected {expected}")
                 continue
             unknown = [x for x in row if x not in qnames]
             if unknown:
                 pb.add(f"turntable.{side}", f"unknown quarter {unknown[0]!r}, expected {expected}")
             elif len(set(row)) != 4:
-                pb.add(f"turntable.{side}", f"{_show(row)} names a quarter twice, expected "
+                pb.add(f"turntable.{side}", f"{shown(row)} names a quarter twice, expected "
                        f"{expected}")
             else:
                 slot_quarter[d] = [qnames.index(x) for x in row]
@@ -334,9 +330,9 @@ def _parse_board(doc: dict[str, Any], pb: _Problems) -> _BoardDoc | None:
             expected = f"{n} distinct sides among {', '.join(SIDE_KEYS)}"
             if not isinstance(row, list) or len(row) != n or not all(
                     isinstance(x, str) and x in SIDE_KEYS for x in row):
-                pb.add(f"positions.{key}", f"{_show(row)}, expected {expected}")
+                pb.add(f"positions.{key}", f"{shown(row)}, expected {expected}")
             elif len(set(row)) != n:
-                pb.add(f"positions.{key}", f"{_show(row)} repeats a side, expected {expected}")
+                pb.add(f"positions.{key}", f"{shown(row)} repeats a side, expected {expected}")
             else:
                 seat_sides[n] = tuple(SIDE_KEYS.index(x) for x in row)
     if len(pb.out) > start:
@@ -351,12 +347,12 @@ def _parse_tiles(doc: dict[str, Any], pb: _Problems) -> _TilesDoc | None:
     prov = _check_provenance(pb, doc, TILES_PROVENANCE_KEYS)
     name = doc.get("name", "")
     if not isinstance(name, str):
-        pb.add("name", f"{_show(name)}, expected a string")
+        pb.add("name", f"{shown(name)}, expected a string")
         name = ""
     colours = doc.get("colours")
     if (not isinstance(colours, list) or len(colours) != E.N_COLOURS
             or not all(isinstance(c, str) and c.strip() for c in colours)):
-        pb.add("colours", f"{_show(colours)}, expected a list of {E.N_COLOURS} colour names")
+        pb.add("colours", f"{shown(colours)}, expected a list of {E.N_COLOURS} colour names")
         return None
     if len(set(colours)) != E.N_COLOURS:
         dup = next(c for c in colours if colours.count(c) > 1)
@@ -364,7 +360,7 @@ def _parse_tiles(doc: dict[str, Any], pb: _Problems) -> _TilesDoc | None:
         return None
     tiles = doc.get("tiles")
     if not isinstance(tiles, list) or not tiles:
-        pb.add("tiles", f"{_show(tiles)}, expected a list of {{ id, colour, columns }} tables")
+        pb.add("tiles", f"{shown(tiles)}, expected a list of {{ id, colour, columns }} tables")
         return None
     if len(tiles) > E.MAX_TILES:
         pb.add("tiles", f"{len(tiles)} tiles, expected at most {E.MAX_TILES}")
@@ -378,7 +374,7 @@ def _parse_tiles(doc: dict[str, Any], pb: _Problems) -> _TilesDoc | None:
             continue
         tid = tile.get("id")
         if not isinstance(tid, str) or not tid.strip():
-            pb.add(f"{where}.id", f"{_show(tid)}, expected a non-empty string")
+            pb.add(f"{where}.id", f"{shown(tid)}, expected a non-empty string")
             continue
         where = f"tile {tid}"
         if tid in ids:
@@ -386,7 +382,7 @@ def _parse_tiles(doc: dict[str, Any], pb: _Problems) -> _TilesDoc | None:
             continue
         colour = tile.get("colour")
         if colour not in colours:
-            pb.add(f"{where}.colour", f"{_show(colour)}, expected one of {', '.join(colours)}")
+            pb.add(f"{where}.colour", f"{shown(colour)}, expected one of {', '.join(colours)}")
             continue
         m = _parse_marks(pb, f"{where}.columns", tile.get("columns"), _TILE_MARKS, "centre")
         if m is None:
