@@ -202,3 +202,48 @@ def test_structural_and_familywise_and_an_order_that_tells_nothing_apart():
     goods = table[table["conclusion"] == "goods_value_ranking"]
     assert (goods["value"] == "{jewels, rice, spices, tea}").all()  # no good value planted
     assert (goods["status"] == INCONCLUSIVE).all() and not goods["structural"].any()
+
+
+def test_the_documented_maharani_2p_top_is_the_shipped_report():
+    """The first seat's edge at the 2-player chain's top and its z tests, as the README, the
+    experiments table and the analyses page state them, are the shipped report's figures."""
+    from scipy.stats import norm
+
+    root = Path(__file__).resolve().parents[1]
+    folder = root / "reports" / "maharani" / "skill_2p"
+    table = pd.read_csv(folder / "table_skill_levels.csv")
+    top = table[(table["conclusion"] == "first_seat_advantage[2p]")
+                & (table["level"] == "mcts 4096 it. (chain top)")].iloc[0]
+    assert top["status"] == HOLDS and top["n"] == 2000
+    edge = top["detail"].split(" points")[0].split("(")[1]        # "+10.5 [+8.4, +12.6]"
+    docs = {p: (root / p).read_text() for p in ("README.md", "docs/games/maharani/analyses.md",
+                                                 "experiments/maharani/README.md")}
+    for path, text in docs.items():
+        assert " ".join(text.split()).count(edge), (path, edge)
+
+    seats = pd.read_csv(folder / "summary.csv").query("group == 'seat' and seat == 0")
+    seats = seats.set_index("run_id")
+
+    def z_test(a: str, b: str) -> tuple[float, float]:
+        """(difference in points, two-sided p) of seat 0's win rate, independent levels."""
+        se = [(seats.at[r, "win_ci_high"] - seats.at[r, "win_ci_low"]) / (2 * 1.959964)
+              for r in (a, b)]
+        diff = seats.at[a, "win_rate"] - seats.at[b, "win_rate"]
+        return 100 * diff, 2 * norm.sf(abs(diff) / (se[0] ** 2 + se[1] ** 2) ** 0.5)
+
+    diff, p = z_test("mcts-4096", "balanced-t025")
+    assert f"{diff:+.1f}" == "+5.3" and f"{p:.0e}" == "7e-05"
+    diff, p = z_test("mcts-4096", "random")
+    assert f"{diff:+.1f}" == "+7.8" and f"{p:.0e}" == "7e-09"
+    # 1,024 iterations are the 2-player level of the earlier report (reports/maharani/skill)
+    earlier = pd.read_csv(root / "reports" / "maharani" / "skill" / "summary.csv")
+    row = earlier.query("run_id == 'mcts-1024-2p' and group == 'seat' and seat == 0").iloc[0]
+    seats.loc["mcts-1024"] = row
+    diff, p = z_test("mcts-4096", "mcts-1024")
+    half = 1.959964 * diff / norm.isf(p / 2)
+    assert (f"{diff:+.1f} [{diff - half:+.1f}, {diff + half:+.1f}]", f"{p:.2f}") == (
+        "+2.1 [-0.9, +5.2]", "0.17")
+    analyses = " ".join(docs["docs/games/maharani/analyses.md"].split())
+    assert "+2.1 points [-0.9, +5.2], p = 0.17" in analyses
+    assert "(+5.3 points, z test on the two independent estimates, p = 7e-5)" in analyses
+    assert "random play's (+7.8, p = 7e-9)" in analyses
