@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -205,9 +206,11 @@ def test_structural_and_familywise_and_an_order_that_tells_nothing_apart():
 
 
 def test_the_documented_maharani_2p_top_is_the_shipped_report():
-    """The first seat's edge at the 2-player chain's top and its z tests, as the README, the
-    experiments table and the analyses page state them, are the shipped report's figures."""
-    from scipy.stats import norm
+    """The first seat's edge at the 2-player chain's top and its tests against lower levels, as
+    the README, the experiments table and the analyses page state them, are the shipped
+    reports' figures."""
+    from tajsim.analysis.stats.multiple_tests import holm
+    from tajsim.analysis.stats.proportions import two_proportion_test
 
     root = Path(__file__).resolve().parents[1]
     folder = root / "reports" / "maharani" / "skill_2p"
@@ -216,34 +219,34 @@ def test_the_documented_maharani_2p_top_is_the_shipped_report():
                 & (table["level"] == "mcts 4096 it. (chain top)")].iloc[0]
     assert top["status"] == HOLDS and top["n"] == 2000
     edge = top["detail"].split(" points")[0].split("(")[1]        # "+10.5 [+8.4, +12.6]"
-    docs = {p: (root / p).read_text() for p in ("README.md", "docs/games/maharani/analyses.md",
-                                                 "experiments/maharani/README.md")}
+    docs = {p: " ".join((root / p).read_text().split())
+            for p in ("README.md", "docs/games/maharani/analyses.md",
+                      "experiments/maharani/README.md")}
     for path, text in docs.items():
-        assert " ".join(text.split()).count(edge), (path, edge)
+        assert edge in text, (path, edge)
 
-    seats = pd.read_csv(folder / "summary.csv").query("group == 'seat' and seat == 0")
-    seats = seats.set_index("run_id")
-
-    def z_test(a: str, b: str) -> tuple[float, float]:
-        """(difference in points, two-sided p) of seat 0's win rate, independent levels."""
-        se = [(seats.at[r, "win_ci_high"] - seats.at[r, "win_ci_low"]) / (2 * 1.959964)
-              for r in (a, b)]
-        diff = seats.at[a, "win_rate"] - seats.at[b, "win_rate"]
-        return 100 * diff, 2 * norm.sf(abs(diff) / (se[0] ** 2 + se[1] ** 2) ** 0.5)
-
-    diff, p = z_test("mcts-4096", "balanced-t025")
-    assert f"{diff:+.1f}" == "+5.3" and f"{p:.0e}" == "7e-05"
-    diff, p = z_test("mcts-4096", "random")
-    assert f"{diff:+.1f}" == "+7.8" and f"{p:.0e}" == "7e-09"
-    # 1,024 iterations are the 2-player level of the earlier report (reports/maharani/skill)
-    earlier = pd.read_csv(root / "reports" / "maharani" / "skill" / "summary.csv")
-    row = earlier.query("run_id == 'mcts-1024-2p' and group == 'seat' and seat == 0").iloc[0]
-    seats.loc["mcts-1024"] = row
-    diff, p = z_test("mcts-4096", "mcts-1024")
-    half = 1.959964 * diff / norm.isf(p / 2)
-    assert (f"{diff:+.1f} [{diff - half:+.1f}, {diff + half:+.1f}]", f"{p:.2f}") == (
-        "+2.1 [-0.9, +5.2]", "0.17")
-    analyses = " ".join(docs["docs/games/maharani/analyses.md"].split())
-    assert "+2.1 points [-0.9, +5.2], p = 0.17" in analyses
-    assert "(+5.3 points, z test on the two independent estimates, p = 7e-5)" in analyses
-    assert "random play's (+7.8, p = 7e-9)" in analyses
+    # seat 0's win share by level; 1,024 iterations are the earlier report's 2-player level
+    seats = pd.concat([
+        pd.read_csv(folder / "summary.csv"),
+        pd.read_csv(root / "reports" / "maharani" / "skill" / "summary.csv")
+        .replace({"run_id": {"mcts-1024-2p": "mcts-1024"}}),
+    ]).query("group == 'seat' and seat == 0").set_index("run_id")
+    wins = seats["win_rate"] * seats["n"]        # a shared win counts 1/k
+    lower = ["balanced-t025", "random", "mcts-1024"]
+    top_wins, top_n = (np.full(len(lower), v) for v in (wins["mcts-4096"],
+                                                          seats.at["mcts-4096", "n"]))
+    tests = two_proportion_test(top_wins, top_n, wins[lower].to_numpy(),
+                                seats.loc[lower, "n"].to_numpy())
+    shown = [f"{100 * t.difference:+.1f} [{100 * t.ci_low:+.1f}, {100 * t.ci_high:+.1f}] "
+             f"p = {t.p_value:.1g}" for t in tests.itertuples()]
+    assert shown == ["+5.3 [+2.7, +8.0] p = 8e-05", "+7.8 [+5.1, +10.4] p = 1e-08",
+                     "+2.1 [-0.9, +5.2] p = 0.2"]
+    assert [f"{p:.1g}" for p in holm(tests["p_value"].to_numpy())] == ["0.0002", "3e-08",
+                                                                         "0.2"]
+    analyses = docs["docs/games/maharani/analyses.md"]
+    assert "(+5.3 points, pooled two-proportion z test on the two independent levels, p = 8e-5)"\
+        in analyses
+    assert "random play's (+7.8, p = 1e-8); Holm over the three comparisons in this list: 2e-4 "\
+        "and 3e-8" in analyses
+    assert f"+2.1 points [-0.9, +5.2] (Newcombe), p = {tests.p_value.iloc[2]:.2f}" in analyses
+    assert "(+5.3 points, two-proportion z test, Holm p = 2e-4)" in docs["README.md"]
