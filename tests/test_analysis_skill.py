@@ -250,3 +250,45 @@ def test_the_documented_maharani_2p_top_is_the_shipped_report():
         "and 3e-8" in analyses
     assert f"+2.1 points [-0.9, +5.2] (Newcombe), p = {tests.p_value.iloc[2]:.2f}" in analyses
     assert "(+5.3 points, two-proportion z test, Holm p = 2e-4)" in docs["README.md"]
+
+
+def test_the_documented_maharaja_4p_top_is_the_shipped_report():
+    """Maharaja's 4-player skill report has its chain's measured top, `turnsearch` 256, at
+    2,000 games; the verdicts there and the first seat's edge against the lower levels, as the
+    README and the analyses page state them, are the shipped report's figures."""
+    from tajsim.analysis.stats.multiple_tests import holm
+    from tajsim.analysis.stats.proportions import two_proportion_test
+
+    root = Path(__file__).resolve().parents[1]
+    folder = root / "reports" / "maharaja" / "skill"
+    table = pd.read_csv(folder / "table_skill_levels.csv")
+    top = table[table["level"] == "turnsearch 256 it. (chain top)"].set_index("conclusion")
+    assert (top["n"] == 2000).all()
+    assert top["status"].to_dict() == {
+        "first_seat_advantage[4p]": INCONCLUSIVE, "largest_gold_part[4p]": HOLDS,
+        "income_ranking": FAILS, "usual_game_end[4p]": HOLDS,
+        "central_palace_win_share": HOLDS}
+    docs = {p: " ".join((root / p).read_text().split())
+            for p in ("README.md", "docs/games/maharaja/analyses.md")}
+    for conclusion in ("first_seat_advantage[4p]", "central_palace_win_share"):
+        shown = top.at[conclusion, "detail"].split(" points")[0].split("(")[1]  # "+1.0 [...]"
+        for path, text in docs.items():
+            assert shown in text, (path, conclusion, shown)
+
+    # seat 0's win share at the top against the levels below it
+    seats = pd.read_csv(folder / "summary.csv").query("group == 'seat' and seat == 0")
+    seats = seats.set_index("run_id")
+    wins = seats["win_rate"] * seats["n"]        # a shared win counts 1/k
+    lower = ["turnsearch-64", "search-80", "hoarder-t1"]
+    top_wins, top_n = (np.full(len(lower), v) for v in (wins["turnsearch-256"],
+                                                          seats.at["turnsearch-256", "n"]))
+    tests = two_proportion_test(top_wins, top_n, wins[lower].to_numpy(),
+                                seats.loc[lower, "n"].to_numpy())
+    shown = [f"{100 * t.difference:+.1f} [{100 * t.ci_low:+.1f}, {100 * t.ci_high:+.1f}]"
+             for t in tests.itertuples()]
+    assert shown == ["-0.3 [-3.0, +2.5]", "-20.0 [-23.1, -16.8]", "-23.1 [-25.6, -20.6]"]
+    adjusted = holm(tests["p_value"].to_numpy())
+    assert adjusted[0] > 0.5 and (adjusted[1:] < 1e-30).all()
+    for text in docs.values():
+        assert "-0.3 points [-3.0, +2.5] (p = 0.86)" in text
+        assert "-20.0 [-23.1, -16.8]" in text and "-23.1 [-25.6, -20.6]" in text
