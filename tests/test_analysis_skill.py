@@ -205,12 +205,24 @@ def test_structural_and_familywise_and_an_order_that_tells_nothing_apart():
     assert (goods["status"] == INCONCLUSIVE).all() and not goods["structural"].any()
 
 
+def _first_seat_against_lower(summaries: pd.DataFrame, top: str,
+                              lower: list[str]) -> pd.DataFrame:
+    """Seat 0's win share at run ``top`` against each run of ``lower`` (the summaries'
+    ``run_id``s): pooled two-proportion z tests on independent levels, one row each."""
+    from tajsim.analysis.stats.proportions import two_proportion_test
+
+    seats = summaries.query("group == 'seat' and seat == 0").set_index("run_id")
+    wins = seats["win_rate"] * seats["n"]        # a shared win counts 1/k
+    return two_proportion_test(np.full(len(lower), wins[top]),
+                               np.full(len(lower), seats.at[top, "n"]),
+                               wins[lower].to_numpy(), seats.loc[lower, "n"].to_numpy())
+
+
 def test_the_documented_maharani_2p_top_is_the_shipped_report():
     """The first seat's edge at the 2-player chain's top and its tests against lower levels, as
     the README, the experiments table and the analyses page state them, are the shipped
     reports' figures."""
     from tajsim.analysis.stats.multiple_tests import holm
-    from tajsim.analysis.stats.proportions import two_proportion_test
 
     root = Path(__file__).resolve().parents[1]
     folder = root / "reports" / "maharani" / "skill_2p"
@@ -226,17 +238,13 @@ def test_the_documented_maharani_2p_top_is_the_shipped_report():
         assert edge in text, (path, edge)
 
     # seat 0's win share by level; 1,024 iterations are the earlier report's 2-player level
-    seats = pd.concat([
+    summaries = pd.concat([
         pd.read_csv(folder / "summary.csv"),
         pd.read_csv(root / "reports" / "maharani" / "skill" / "summary.csv")
         .replace({"run_id": {"mcts-1024-2p": "mcts-1024"}}),
-    ]).query("group == 'seat' and seat == 0").set_index("run_id")
-    wins = seats["win_rate"] * seats["n"]        # a shared win counts 1/k
-    lower = ["balanced-t025", "random", "mcts-1024"]
-    top_wins, top_n = (np.full(len(lower), v) for v in (wins["mcts-4096"],
-                                                          seats.at["mcts-4096", "n"]))
-    tests = two_proportion_test(top_wins, top_n, wins[lower].to_numpy(),
-                                seats.loc[lower, "n"].to_numpy())
+    ])
+    tests = _first_seat_against_lower(summaries, "mcts-4096",
+                                      ["balanced-t025", "random", "mcts-1024"])
     shown = [f"{100 * t.difference:+.1f} [{100 * t.ci_low:+.1f}, {100 * t.ci_high:+.1f}] "
              f"p = {t.p_value:.1g}" for t in tests.itertuples()]
     assert shown == ["+5.3 [+2.7, +8.0] p = 8e-05", "+7.8 [+5.1, +10.4] p = 1e-08",
@@ -257,7 +265,6 @@ def test_the_documented_maharaja_4p_top_is_the_shipped_report():
     2,000 games; the verdicts there and the first seat's edge against the lower levels, as the
     README and the analyses page state them, are the shipped report's figures."""
     from tajsim.analysis.stats.multiple_tests import holm
-    from tajsim.analysis.stats.proportions import two_proportion_test
 
     root = Path(__file__).resolve().parents[1]
     folder = root / "reports" / "maharaja" / "skill"
@@ -276,14 +283,8 @@ def test_the_documented_maharaja_4p_top_is_the_shipped_report():
             assert shown in text, (path, conclusion, shown)
 
     # seat 0's win share at the top against the levels below it
-    seats = pd.read_csv(folder / "summary.csv").query("group == 'seat' and seat == 0")
-    seats = seats.set_index("run_id")
-    wins = seats["win_rate"] * seats["n"]        # a shared win counts 1/k
-    lower = ["turnsearch-64", "search-80", "hoarder-t1"]
-    top_wins, top_n = (np.full(len(lower), v) for v in (wins["turnsearch-256"],
-                                                          seats.at["turnsearch-256", "n"]))
-    tests = two_proportion_test(top_wins, top_n, wins[lower].to_numpy(),
-                                seats.loc[lower, "n"].to_numpy())
+    tests = _first_seat_against_lower(pd.read_csv(folder / "summary.csv"), "turnsearch-256",
+                                      ["turnsearch-64", "search-80", "hoarder-t1"])
     shown = [f"{100 * t.difference:+.1f} [{100 * t.ci_low:+.1f}, {100 * t.ci_high:+.1f}]"
              for t in tests.itertuples()]
     assert shown == ["-0.3 [-3.0, +2.5]", "-20.0 [-23.1, -16.8]", "-23.1 [-25.6, -20.6]"]
